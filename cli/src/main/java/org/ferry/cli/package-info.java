@@ -1,0 +1,2 @@
+/** Ferry cli. */
+package org.ferry.cli;

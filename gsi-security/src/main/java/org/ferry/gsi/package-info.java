@@ -1,0 +1,2 @@
+/** Ferry gsi-security. */
+package org.ferry.gsi;

@@ -1,0 +1,84 @@
+package org.ferry.mover.client;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * Where a GridFTP server is and how to log in to it: {@code ftp://[user[:password]@]host[:port][/path]}
+ * or {@code gsiftp://...} (GridFTP URLs as globus-url-copy takes them; default port 2811 for both,
+ * the GridFTP convention, not FTP's 21).
+ *
+ * @param scheme {@code ftp} or {@code gsiftp}
+ * @param host host name or address
+ * @param port control channel port
+ * @param username user to log in as; {@code anonymous} when the URL names none
+ * @param password password; {@code globus@} (what globus-url-copy sends) for anonymous
+ * @param path the absolute path in the URL, {@code /} when absent
+ */
+public record GridFtpUrl(String scheme, String host, int port, String username, String password, String path) {
+
+    /** The GridFTP default control port. */
+    public static final int DEFAULT_PORT = 2811;
+
+    /** @throws NullPointerException if a component is null */
+    public GridFtpUrl {
+        Objects.requireNonNull(scheme, "scheme");
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(username, "username");
+        Objects.requireNonNull(password, "password");
+        Objects.requireNonNull(path, "path");
+    }
+
+    /**
+     * Parses a URL.
+     *
+     * @param url e.g. {@code ftp://alice:secret@127.0.0.1:2811/data}; user info may be percent-encoded
+     * @return the parsed URL
+     * @throws IllegalArgumentException if the URL is malformed, has no host, or its scheme is not
+     *     {@code ftp} or {@code gsiftp}
+     */
+    public static GridFtpUrl parse(String url) {
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("malformed GridFTP URL '" + url + "': " + e.getMessage(), e);
+        }
+        String scheme = uri.getScheme();
+        if (scheme == null || !(scheme.equalsIgnoreCase("ftp") || scheme.equalsIgnoreCase("gsiftp"))) {
+            throw new IllegalArgumentException("GridFTP URL must start with ftp:// or gsiftp://: '" + url + "'");
+        }
+        if (uri.getHost() == null) {
+            throw new IllegalArgumentException("GridFTP URL has no host: '" + url + "'");
+        }
+        String user = "anonymous";
+        String password = "globus@";
+        String userInfo = uri.getRawUserInfo();
+        if (userInfo != null && !userInfo.isEmpty()) {
+            int colon = userInfo.indexOf(':');
+            user = decode(colon < 0 ? userInfo : userInfo.substring(0, colon));
+            password = colon < 0 ? "" : decode(userInfo.substring(colon + 1));
+        }
+        String path = uri.getPath() == null || uri.getPath().isEmpty() ? "/" : uri.getPath();
+        int port = uri.getPort() < 0 ? DEFAULT_PORT : uri.getPort();
+        return new GridFtpUrl(scheme.toLowerCase(), uri.getHost(), port, user, password, path);
+    }
+
+    private static String decode(String s) {
+        return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+    }
+
+    /** @return this URL with another path */
+    public GridFtpUrl withPath(String newPath) {
+        return new GridFtpUrl(scheme, host, port, username, password, newPath);
+    }
+
+    /** @return the URL without credentials, safe to log or show */
+    @Override
+    public String toString() {
+        return scheme + "://" + host + ":" + port + path;
+    }
+}

@@ -1,0 +1,28 @@
+package org.ferry.mover.client;
+
+/**
+ * Progress callbacks of one file transfer. Called from I/O threads: implementations must be
+ * thread-safe and quick.
+ */
+public interface TransferListener {
+
+    /** A listener that ignores everything. */
+    TransferListener NONE = new TransferListener() { };
+
+    /**
+     * Bytes moved so far for the current file, from the receiving side's performance markers (112)
+     * or the client's own counting.
+     *
+     * @param bytesTransferred cumulative bytes of this file
+     */
+    default void onProgress(long bytesTransferred) {
+    }
+
+    /**
+     * A restart marker (111) from the receiving server.
+     *
+     * @param ranges the marker text, e.g. {@code 0-1048576,2097152-3145728} (end exclusive)
+     */
+    default void onRestartMarker(String ranges) {
+    }
+}

@@ -1,0 +1,2 @@
+/** Ferry mover-netty. */
+package org.ferry.mover;

@@ -1,0 +1,2 @@
+/** Ferry scheduler. */
+package org.ferry.scheduler;

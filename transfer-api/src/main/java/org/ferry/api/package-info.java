@@ -1,0 +1,2 @@
+/** Ferry transfer-api. */
+package org.ferry.api;

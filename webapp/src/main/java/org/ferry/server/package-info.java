@@ -1,0 +1,2 @@
+/** Ferry webapp. */
+package org.ferry.server;
