@@ -1,0 +1,57 @@
+package org.ferry.mover.data;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+
+/**
+ * What a sending data transfer reads: a byte range of a file, or bytes in memory (listings).
+ * Implementations are used from I/O threads by one transfer at a time.
+ */
+public interface DataSource {
+
+    /** @return number of bytes this source will deliver */
+    long length();
+
+    /**
+     * @return the file channel to read from, or {@code null} for an in-memory source (see {@link #bytes()})
+     */
+    FileChannel fileChannel();
+
+    /** @return absolute file offset of the first byte to send; 0 for in-memory sources */
+    long fileOffset();
+
+    /** @return the bytes of an in-memory source, or {@code null} for a file source */
+    byte[] bytes();
+
+    /**
+     * A byte range of an open file. The channel is not closed by the transfer.
+     *
+     * @param channel open for reading
+     * @param offset absolute offset of the first byte (REST/ERET start)
+     * @param length number of bytes to send
+     * @return the source
+     */
+    static DataSource ofFile(FileChannel channel, long offset, long length) {
+        return new DataSource() {
+            @Override public long length() { return length; }
+            @Override public FileChannel fileChannel() { return channel; }
+            @Override public long fileOffset() { return offset; }
+            @Override public byte[] bytes() { return null; }
+        };
+    }
+
+    /** @return an in-memory source (e.g. an MLSD listing) */
+    static DataSource ofBytes(byte[] data) {
+        return new DataSource() {
+            @Override public long length() { return data.length; }
+            @Override public FileChannel fileChannel() { return null; }
+            @Override public long fileOffset() { return 0; }
+            @Override public byte[] bytes() { return data; }
+        };
+    }
+
+    /** Convenience for callers that open and own the channel. @throws IOException if size() fails */
+    static DataSource ofWholeFile(FileChannel channel) throws IOException {
+        return ofFile(channel, 0, channel.size());
+    }
+}
