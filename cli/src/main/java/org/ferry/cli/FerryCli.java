@@ -37,8 +37,8 @@ import tools.jackson.databind.json.JsonMapper;
     },
     footerHeading = "%nEnvironment:%n",
     footer = {
-      "  FERRY_API    the API's base URL when --api is not given (default "
-          + FerryCli.DEFAULT_API + ")",
+      "  FERRY_API    the API's base URL when --api is not given",
+      "               (default " + FerryCli.DEFAULT_API + ")",
       "  FERRY_TOKEN  the API token; else the first line of $FERRY_HOME/token",
       "  FERRY_HOME   Ferry's per-user directory (default ~/.ferry)",
       "",
