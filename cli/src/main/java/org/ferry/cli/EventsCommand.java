@@ -10,10 +10,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code ferry events TASK_ID [--errors]}: {@code GET /v0.10/task/{id}/event_list}, newest
- * first, as a table Time, Code, Is Error, Description, Details.
+ * {@code ferry events TASK_ID [--errors] [--limit N]}: {@code GET /v0.10/task/{id}/event_list},
+ * newest first, as a table Time, Code, Is Error, Description, Details.
+ *
+ * <p>Without {@code --limit} it pages through all events (a long task has thousands of
+ * progress events, and the first one, STARTED, is the last page's), and {@code -F json} prints
+ * one event_list document holding them all.
  */
 @Command(
     name = "events",
@@ -27,18 +33,17 @@ public final class EventsCommand extends ApiCommand {
   @Option(names = "--errors", description = "Only error events (faults).")
   private boolean errorsOnly;
 
-  @Option(names = "--limit", paramLabel = "N", defaultValue = "100",
-      description = "At most N events, newest first (default: ${DEFAULT-VALUE}).")
-  private int limit;
+  /** Events asked for per request when paging; the API's default page size. */
+  static final int PAGE_SIZE = 100;
+
+  @Option(names = "--limit", paramLabel = "N",
+      description = "At most N events, newest first (default: all).")
+  private Integer limit;
 
   /** @return 0 once printed */
   @Override
   protected int execute() {
-    Map<String, Object> query = new LinkedHashMap<>();
-    query.put("limit", limit);
-    query.put("filter", errorsOnly ? "is_error:1" : null);
-    JsonNode list = client().get(
-        "/task/" + FerryApiClient.segment(taskId) + "/event_list", query);
+    JsonNode list = limit != null ? page(limit, 0) : allPages();
     if (format() == OutputFormat.JSON) {
       printJson(list);
       return 0;
@@ -50,6 +55,34 @@ public final class EventsCommand extends ApiCommand {
     }
     table.print(out(), format());
     return 0;
+  }
+
+  private JsonNode page(int size, int offset) {
+    Map<String, Object> query = new LinkedHashMap<>();
+    query.put("limit", size);
+    query.put("offset", offset == 0 ? null : offset);
+    query.put("filter", errorsOnly ? "is_error:1" : null);
+    return client().get("/task/" + FerryApiClient.segment(taskId) + "/event_list", query);
+  }
+
+  private JsonNode allPages() {
+    JsonNode first = page(PAGE_SIZE, 0);
+    ObjectNode merged = first.isObject()
+        ? (ObjectNode) first.deepCopy() : root().mapper().createObjectNode();
+    ArrayNode events = merged.putArray("DATA");
+    first.path("DATA").forEach(events::add);
+    int received = first.path("DATA").size();
+    long total = first.path("total").asLong(-1);
+    // Stop at a short page or at the announced total, whichever the API gives.
+    while (received == PAGE_SIZE && (total < 0 || events.size() < total)) {
+      JsonNode next = page(PAGE_SIZE, events.size());
+      next.path("DATA").forEach(events::add);
+      received = next.path("DATA").size();
+    }
+    merged.put("length", events.size());
+    merged.put("limit", events.size());
+    merged.put("offset", 0);
+    return merged;
   }
 
   private static String oneLine(String text) {

@@ -158,17 +158,46 @@ class TaskCommandsTest extends CliTestBase {
 
     assertThat(result.exitCode()).as(result.err()).isZero();
     assertThat(api.onlyRequest().query()).isEqualTo("limit=100&filter=is_error%3A1");
+    // (one page: fewer events than a page)
     assertThat(result.out().lines().toList()).last().isEqualTo(
         "2026-11-22T10:16:00+00:00 | CONNECT_FAILED | true     | cannot connect | 421 busy try later");
   }
 
   @Test
-  void eventsWithoutErrorsSendsNoFilter() {
+  void eventsWithALimitAsksForOnePageWithoutFilter() {
     api.on("GET", "/v0.10/task/" + TASK_ID + "/event_list", 200,
-        "{\"DATA_TYPE\":\"event_list\",\"DATA\":[],\"length\":0,\"limit\":100,\"offset\":0}");
+        "{\"DATA_TYPE\":\"event_list\",\"DATA\":[],\"length\":0,\"limit\":5,\"offset\":0}");
 
-    assertThat(ferry("events", TASK_ID).exitCode()).isZero();
-    assertThat(api.onlyRequest().query()).isEqualTo("limit=100");
+    assertThat(ferry("events", TASK_ID, "--limit", "5").exitCode()).isZero();
+    assertThat(api.onlyRequest().query()).isEqualTo("limit=5");
+  }
+
+  @Test
+  void eventsPagesThroughAllEventsAndMergesThemInJson() {
+    api.on("GET", "/v0.10/task/" + TASK_ID + "/event_list", 200,
+        eventPage(100, 0, 150, "PROGRESS"), eventPage(50, 100, 150, "STARTED"));
+
+    CliRunner.Result result = ferry("-F", "json", "events", TASK_ID);
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    assertThat(api.requests()).extracting(FakeFerryApi.Request::query)
+        .containsExactly("limit=100", "limit=100&offset=100");
+    JsonNode list = json(result.out());
+    assertThat(list.get("DATA_TYPE").asString()).isEqualTo("event_list");
+    assertThat(list.get("DATA").size()).isEqualTo(150);
+    assertThat(list.get("length").asInt()).isEqualTo(150);
+    assertThat(list.get("DATA").get(149).get("code").asString()).isEqualTo("STARTED");
+  }
+
+  private static String eventPage(int count, int offset, int total, String code) {
+    StringBuilder events = new StringBuilder();
+    for (int i = 0; i < count; i++) {
+      events.append(i == 0 ? "" : ",").append("{\"DATA_TYPE\":\"event\",\"code\":\"")
+          .append(code).append("\",\"is_error\":false,\"description\":\"d\",\"details\":\"\",")
+          .append("\"time\":\"2026-11-22T10:16:00+00:00\"}");
+    }
+    return "{\"DATA_TYPE\":\"event_list\",\"DATA\":[" + events + "],\"length\":" + count
+        + ",\"limit\":100,\"offset\":" + offset + ",\"total\":" + total + "}";
   }
 
   @Test
