@@ -1,5 +1,9 @@
 package org.ferry.cli;
 
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import org.ferry.cli.api.FerryApiClient;
 import org.ferry.cli.api.TokenSource;
 import org.ferry.cli.output.OutputFormat;
@@ -91,7 +95,26 @@ public final class FerryCli implements Runnable {
    * @param args the command line arguments
    */
   public static void main(String[] args) {
-    System.exit(new CommandLine(new FerryCli()).execute(args));
+    System.exit(run(CliEnvironment.system(), System.out, System.err, args));
+  }
+
+  /**
+   * Runs the command line with output in UTF-8, whatever the locale: Java 17 otherwise encodes
+   * for the platform's charset, which is ASCII under the POSIX locale of CI machines and
+   * services, and file names such as {@code données} would print as {@code donn?es}.
+   *
+   * @param environment the environment to run in
+   * @param out standard output
+   * @param err standard error
+   * @param args the command line arguments
+   * @return the exit code (0 success, 1 API or network error, 2 usage error)
+   */
+  public static int run(
+      CliEnvironment environment, OutputStream out, OutputStream err, String... args) {
+    CommandLine commandLine = new CommandLine(new FerryCli(environment));
+    commandLine.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
+    commandLine.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
+    return commandLine.execute(args);
   }
 
   /** Without a subcommand there is nothing to do: a usage error (exit code 2). */

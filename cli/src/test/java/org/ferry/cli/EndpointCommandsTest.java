@@ -154,6 +154,24 @@ class EndpointCommandsTest extends CliTestBase {
   }
 
   @Test
+  void mainPrintsUtf8WhateverTheLocale() {
+    api.on("GET", "/v0.10/operation/endpoint/admin%23a/ls", 200, """
+        {"DATA_TYPE":"file_list","endpoint":"admin#a","path":"/été/","DATA":[
+         {"DATA_TYPE":"file","name":"données été","type":"file","size":1,
+          "last_modified":"2026-11-22T10:15:30+00:00","permissions":"0644"}]}""");
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+
+    int exitCode = FerryCli.run(new CliEnvironment(env, home,
+        new java.io.ByteArrayInputStream(new byte[0]), false), out, err, "ls", "admin#a:/été");
+
+    assertThat(exitCode).as(err.toString(java.nio.charset.StandardCharsets.UTF_8)).isZero();
+    assertThat(api.onlyRequest().query()).isEqualTo("path=%2F%C3%A9t%C3%A9");
+    assertThat(out.toByteArray())
+        .isEqualTo("données été\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  @Test
   void lsWithoutPathListsTheRoot() {
     api.on("GET", "/v0.10/operation/endpoint/admin%23a/ls", 200,
         "{\"DATA_TYPE\":\"file_list\",\"endpoint\":\"admin#a\",\"path\":\"/\",\"DATA\":[]}");
