@@ -2,6 +2,8 @@ package org.ferry.cli;
 
 import java.time.Duration;
 import java.util.Map;
+import org.ferry.cli.api.ApiException;
+import org.ferry.cli.api.ApiUnreachableException;
 import org.ferry.cli.api.FerryApiClient;
 import org.ferry.cli.output.Json;
 import org.ferry.cli.output.OutputFormat;
@@ -21,6 +23,8 @@ import tools.jackson.databind.JsonNode;
  * {@code Fatal Error: CODE: description} when it has one); unix the final status alone; json
  * the final task document. Exit code 0 only when the task ends SUCCEEDED, 1 when it ends
  * otherwise; on timeout {@code --timeout-exit-code} (default 1) with a message on stderr.
+ * Up to {@value #MAX_TRANSIENT_FAILURES} consecutive failed polls (API unreachable or HTTP
+ * 5xx) are reported as warnings and retried; more, or any 4xx, end the wait with exit code 1.
  */
 @Command(
     name = "wait",
@@ -32,6 +36,12 @@ import tools.jackson.databind.JsonNode;
       "Exit code 0 when it SUCCEEDED, 1 when it FAILED; on timeout --timeout-exit-code."
     })
 public final class WaitCommand extends ApiCommand {
+  /**
+   * Consecutive transient failures (API unreachable, HTTP 5xx) tolerated while polling: a wait
+   * lasts hours and should outlive a server restart or a proxy hiccup.
+   */
+  static final int MAX_TRANSIENT_FAILURES = 5;
+
   /** The least time between two plain progress lines, so CI logs stay short. */
   static final Duration PLAIN_LINE_INTERVAL = Duration.ofSeconds(5);
 
@@ -64,11 +74,27 @@ public final class WaitCommand extends ApiCommand {
     long start = System.nanoTime();
     long timeoutNanos = timeoutSeconds == null ? Long.MAX_VALUE : nanos(timeoutSeconds);
     String path = "/task/" + FerryApiClient.segment(taskId);
+    int failures = 0;
     while (true) {
-      JsonNode task = client.get(path, Map.of());
-      TaskProgress progress = TaskProgress.of(task);
-      view.update(progress);
-      if (progress.ended()) {
+      JsonNode task = null;
+      try {
+        task = client.get(path, Map.of());
+        failures = 0;
+      } catch (ApiUnreachableException | ApiException e) {
+        if (!isTransient(e) || ++failures > MAX_TRANSIENT_FAILURES) {
+          view.finish();
+          throw e;
+        }
+        view.finish();
+        err().println("Warning: " + e.getMessage() + " (retrying, " + failures + "/"
+            + MAX_TRANSIENT_FAILURES + ")");
+        err().flush();
+      }
+      TaskProgress progress = task == null ? null : TaskProgress.of(task);
+      if (progress != null) {
+        view.update(progress);
+      }
+      if (progress != null && progress.ended()) {
         view.finish();
         printFinal(task, progress);
         return "SUCCEEDED".equals(progress.status()) ? 0 : EXIT_ERROR;
@@ -77,7 +103,7 @@ public final class WaitCommand extends ApiCommand {
       if (remaining <= 0) {
         view.finish();
         err().println("Timed out after " + timeoutSeconds + " s waiting for task " + taskId
-            + " (" + progress.status() + ")");
+            + (progress == null ? "" : " (" + progress.status() + ")"));
         err().flush();
         return timeoutExitCode;
       }
@@ -102,6 +128,11 @@ public final class WaitCommand extends ApiCommand {
       }
     }
     out().flush();
+  }
+
+  private static boolean isTransient(RuntimeException e) {
+    return e instanceof ApiUnreachableException
+        || (e instanceof ApiException api && api.httpStatus() >= 500);
   }
 
   private static long nanos(double seconds) {

@@ -55,6 +55,17 @@ final class FakeFerryApi implements AutoCloseable {
     return this;
   }
 
+  /** Appends answers to those already queued for METHOD rawPath. */
+  FakeFerryApi then(String method, String rawPath, int status, String... bodies) {
+    Deque<Answer> queue = answers.computeIfAbsent(method + " " + rawPath, k -> new ArrayDeque<>());
+    synchronized (queue) {
+      for (String body : bodies) {
+        queue.add(new Answer(status, body));
+      }
+    }
+    return this;
+  }
+
   List<Request> requests() {
     return List.copyOf(requests);
   }

@@ -42,6 +42,41 @@ class WaitCommandTest extends CliTestBase {
   }
 
   @Test
+  void transientServerErrorsAreRetried() {
+    String unavailable = "{\"DATA_TYPE\":\"error\",\"code\":\"ServerError.InternalError\","
+        + "\"message\":\"restarting\"}";
+    api.on("GET", PATH, 503, unavailable, unavailable)
+        .then("GET", PATH, 200, task("SUCCEEDED", null, 1, 1, 5));
+
+    CliRunner.Result result = ferry("wait", TASK_ID, "--polling-interval", "0.01");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    assertThat(result.err()).contains("Warning: restarting (retrying, 1/5)")
+        .contains("Warning: restarting (retrying, 2/5)");
+  }
+
+  @Test
+  void persistentServerErrorsEndTheWait() {
+    api.on("GET", PATH, 500,
+        "{\"DATA_TYPE\":\"error\",\"code\":\"ServerError.InternalError\",\"message\":\"boom\"}");
+
+    CliRunner.Result result = ferry("wait", TASK_ID, "--polling-interval", "0.01");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(api.requests()).hasSize(WaitCommand.MAX_TRANSIENT_FAILURES + 1);
+    assertThat(result.err()).endsWith("Error: ServerError.InternalError: boom\n");
+  }
+
+  @Test
+  void unknownTaskEndsTheWaitAtOnce() {
+    CliRunner.Result result = ferry("wait", "nope", "--polling-interval", "0.01");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(api.requests()).hasSize(1);
+    assertThat(result.err()).startsWith("Error: ClientError.NotFound:");
+  }
+
+  @Test
   void timeoutExitsOneByDefault() {
     api.on("GET", PATH, 200, task("ACTIVE", "OK", 4, 2, 1024));
 
