@@ -41,8 +41,13 @@ public record TaskProgress(
   /** @return e.g. {@code ACTIVE (OK): 12/40 files, 1.2 GiB, 85.3 MiB/s, 0 faults} */
   public String summary() {
     String state = niceStatus.isEmpty() ? status : status + " (" + niceStatus + ")";
-    return state + ": " + filesDone + "/" + files + " files, " + Sizes.bytes(bytesTransferred)
-        + ", " + Sizes.rate(bytesPerSecond) + ", " + faults + " faults";
+    return state + ": " + figures();
+  }
+
+  /** @return e.g. {@code 12/40 files, 1.2 GiB, 85.3 MiB/s, 0 faults} */
+  public String figures() {
+    return filesDone + "/" + files + " files, " + Sizes.bytes(bytesTransferred) + ", "
+        + Sizes.rate(bytesPerSecond) + ", " + faults + " faults";
   }
 
   /**

@@ -119,8 +119,7 @@ public final class WaitCommand extends ApiCommand {
     if (format() == OutputFormat.UNIX) {
       out().println(progress.status());
     } else {
-      out().println("Task " + taskId + " " + progress.status() + ": "
-          + progress.summary().substring(progress.summary().indexOf(": ") + 2));
+      out().println("Task " + taskId + " " + progress.status() + ": " + progress.figures());
       JsonNode fatal = task.path("fatal_error");
       if (fatal.isObject()) {
         out().println("Fatal Error: " + Json.text(fatal, "code") + ": "
