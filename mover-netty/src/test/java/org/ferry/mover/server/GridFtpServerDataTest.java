@@ -93,12 +93,13 @@ class GridFtpServerDataTest extends ServerTestSupport {
         Files.writeString(root.resolve("two.dat"), "22");
         Files.createSymbolicLink(root.resolve("escape"), outside.resolve("secret.txt"));
 
+        // the escaping link is listed as Type=OS.unix=slink (RFC 3659 section 7.5.1), not followed;
+        // Commons Net does not parse that type and drops the entry
         FTPFile[] mlsd = ftp.mlistDir("/");
-        assertThat(mlsd).extracting(FTPFile::getName).containsExactly("escape", "one.txt", "sub", "two.dat");
-        assertThat(mlsd[1].getSize()).isEqualTo(1);
-        assertThat(mlsd[1].isFile()).isTrue();
-        assertThat(mlsd[2].isDirectory()).isTrue();
-        assertThat(mlsd[0].getSize()).isNotEqualTo("top secret".length());
+        assertThat(mlsd).extracting(FTPFile::getName).containsExactly("one.txt", "sub", "two.dat");
+        assertThat(mlsd[0].getSize()).isEqualTo(1);
+        assertThat(mlsd[0].isFile()).isTrue();
+        assertThat(mlsd[1].isDirectory()).isTrue();
 
         assertThat(ftp.listNames("/")).containsExactly("escape", "one.txt", "sub", "two.dat");
         assertThat(ftp.listNames("*.txt")).containsExactly("one.txt");
@@ -156,7 +157,7 @@ class GridFtpServerDataTest extends ServerTestSupport {
         Matcher m = PASV.matcher(ftp.getReplyString());
         assertThat(m.find()).isTrue();
         int port = Integer.parseInt(m.group(5)) * 256 + Integer.parseInt(m.group(6));
-        ftp.sendCommand("STOR", "modee.bin");
+        assertThat(ftp.sendCommand("STOR", "modee.bin")).isEqualTo(150);
         // connections: each sends alternate 64 KiB blocks out of order, then EOD; the first also EOF(2)
         try (Socket a = new Socket("127.0.0.1", port); Socket b = new Socket("127.0.0.1", port)) {
             DataOutputStream outA = new DataOutputStream(a.getOutputStream());
@@ -190,7 +191,6 @@ class GridFtpServerDataTest extends ServerTestSupport {
                 }
             }
             String all = String.join("", replies);
-            assertThat(replies.get(0)).startsWith("150");
             assertThat(ftp.getReplyCode()).as(all).isEqualTo(226);
             assertThat(all).contains("112-Perf Marker").contains(" Stripe Bytes Transferred: " + data.length)
                     .contains("112 End.").contains("111 Range Marker 0-" + data.length);
