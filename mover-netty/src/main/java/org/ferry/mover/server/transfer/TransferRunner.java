@@ -31,7 +31,8 @@ import org.ferry.mover.storage.StorageException;
  *
  * <p>MODE E is directional: the sender connects (gridftp-protocol.md section 2.2), so sending needs
  * PORT/EPRT and receiving needs PASV/EPSV; the wrong combination gets 503 before 150. In stream
- * mode the data endpoint is used once; in MODE E it stays for reuse by the next transfer.
+ * mode the data endpoint is used once; in MODE E a PORT endpoint is kept for the next transfer
+ * (reconnecting), a PASV listener is not (no MODE E connection caching in DataChannels yet).
  */
 public final class TransferRunner {
 
@@ -51,7 +52,7 @@ public final class TransferRunner {
         ControlSession session = ctx.session();
         boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
         DataEndpoint endpoint = endpoint(session, modeE, true);
-        return run(ctx, modeE, false, null, progress -> ctx.dataChannels()
+        return run(ctx, false, null, progress -> ctx.dataChannels()
                 .send(source, endpoint, modeE, session.parallelism(), progress));
     }
 
@@ -73,7 +74,7 @@ public final class TransferRunner {
             sink.write(data, offset);
             ranges.add(offset, offset + length);
         };
-        return run(ctx, modeE, modeE, ranges, progress -> ctx.dataChannels()
+        return run(ctx, modeE, ranges, progress -> ctx.dataChannels()
                 .receive(modeE ? tracking : sink, endpoint, modeE, progress));
     }
 
@@ -110,7 +111,7 @@ public final class TransferRunner {
         CompletableFuture<Long> start(LongConsumer progress);
     }
 
-    private static long run(CommandContext ctx, boolean modeE, boolean markers, RangeTracker ranges, Starter starter)
+    private static long run(CommandContext ctx, boolean markers, RangeTracker ranges, Starter starter)
             throws FtpException {
         ControlSession session = ctx.session();
         AtomicLong bytes = new AtomicLong();
@@ -124,15 +125,15 @@ public final class TransferRunner {
         }
         session.activeTransfer(future);
         ScheduledFuture<?> timer = null;
+        boolean reusable = false;
         if (markers) {
             long period = ctx.config().markerInterval().toMillis();
             timer = ctx.channel().eventLoop().scheduleAtFixedRate(
                     () -> sendMarkers(ctx, bytes.get(), ranges), period, period, TimeUnit.MILLISECONDS);
         }
-        boolean success = false;
         try {
             long transferred = future.get();
-            success = true;
+            reusable = session.mode() == TransferMode.EXTENDED_BLOCK;
             if (timer != null) {
                 timer.cancel(false);
                 sendMarkers(ctx, transferred, ranges);
@@ -152,7 +153,13 @@ public final class TransferRunner {
                 timer.cancel(false);
             }
             session.activeTransfer(null);
-            if (!modeE || !success) {
+            // DataChannels closes every data connection at the end of a transfer (no MODE E
+            // connection caching yet). globus clients then reuse "cached" connections without a new
+            // PASV/PORT. When this server sent (PORT), reconnecting to the client's listener works,
+            // so that endpoint is kept. When it received (PASV), the client would write into the
+            // closed connections and the server wait forever: drop the listener so the next
+            // transfer without PASV gets 425 at once.
+            if (!(reusable && session.dataEndpoint() instanceof DataEndpoint.Active)) {
                 session.dataEndpoint(null);
             }
         }
