@@ -58,6 +58,11 @@ class GridFtpServerDataTest extends ServerTestSupport {
                 .isTrue();
         assertThat(Files.readAllBytes(root.resolve("up.bin"))).isEqualTo(data);
 
+        assertThat(ftp.appendFile("up.bin", new ByteArrayInputStream(new byte[] {9, 8}))).isTrue();
+        assertThat(Files.size(root.resolve("up.bin"))).isEqualTo(data.length + 2L);
+        assertThat(ftp.appendFile("fresh.bin", new ByteArrayInputStream(new byte[] {7}))).isTrue();
+        assertThat(Files.readAllBytes(root.resolve("fresh.bin"))).containsExactly(7);
+
         // overwrite without REST truncates
         assertThat(ftp.storeFile("up.bin", new ByteArrayInputStream(new byte[] {1, 2, 3}))).isTrue();
         assertThat(Files.readAllBytes(root.resolve("up.bin"))).containsExactly(1, 2, 3);

@@ -17,7 +17,7 @@ final class StandardCommands {
                 new TypeHandler(), new ModeHandler(), new StruHandler(), new PwdHandler(), new CwdHandler(),
                 new CdupHandler(), new PasvHandler(), new EpsvHandler(), new PortHandler(), new EprtHandler(),
                 new MlsdHandler(), new ListHandler(), new NlstHandler(), new RetrHandler(), new StorHandler(),
-                new MkdHandler(), new RmdHandler(), new DeleHandler(), new RnfrHandler(), new RntoHandler(),
+                new AppeHandler(), new MkdHandler(), new RmdHandler(), new DeleHandler(), new RnfrHandler(), new RntoHandler(),
                 new AborHandler(), new AlloHandler(), new SbufHandler());
     }
 }
