@@ -22,6 +22,7 @@ public final class ControlSession {
     private int parallelism = 1;
     private int bufferSizeBytes;
     private String clientInfo;
+    private int failedLogins;
     private DataEndpoint dataEndpoint;
     private volatile CompletableFuture<?> activeTransfer;
     private volatile boolean closed;
@@ -134,6 +135,16 @@ public final class ControlSession {
     /** @param value TCP buffer size in bytes */
     public void bufferSizeBytes(int value) {
         bufferSizeBytes = value;
+    }
+
+    /** @return the number of failed PASS attempts so far in this session */
+    public int failedLogins() {
+        return failedLogins;
+    }
+
+    /** Counts one more failed PASS attempt. */
+    public void loginFailed() {
+        failedLogins++;
     }
 
     /** @return the argument of the last SITE CLIENTINFO, or null */

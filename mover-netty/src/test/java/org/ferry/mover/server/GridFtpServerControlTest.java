@@ -25,13 +25,25 @@ class GridFtpServerControlTest extends ServerTestSupport {
         assertThat(send("PASS x")).isEqualTo(503);
         assertThat(ftp.login("alice", "wrong")).isFalse();
         assertThat(ftp.getReplyCode()).isEqualTo(530);
-        assertThat(ftp.login("mallory", "wonderland")).isFalse();
         assertThat(send("MKD x")).isEqualTo(530);
         assertThat(ftp.login("anonymous", "globus@")).isTrue();
         assertThat(send("USER alice")).isEqualTo(503);
         assertThat(send("PWD")).isEqualTo(257);
         assertThat(ftp.getReplyString()).startsWith("257 \"/\" is current directory.");
         assertThat(Files.exists(root.resolve("x"))).isFalse();
+    }
+
+    @Test
+    void thirdFailedLoginClosesTheSession() throws Exception {
+        assertThat(ftp.login("mallory", "a")).isFalse();
+        assertThat(ftp.login("mallory", "b")).isFalse();
+        assertThat(ftp.login("alice", "c")).isFalse();
+        assertThat(ftp.getReplyCode()).isEqualTo(530);
+        org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, () -> {
+            for (int i = 0; i < 3; i++) {
+                ftp.sendCommand("NOOP");
+            }
+        });
     }
 
     @Test
@@ -263,6 +275,21 @@ class GridFtpServerControlTest extends ServerTestSupport {
             assertThat(replies).extracting(r -> r.substring(0, 3))
                     .containsExactly("200", "530", "331", "230", "257", "500", "257", "250", "257", "500", "221");
             assertThat(replies.get(8)).startsWith("257 \"/d\"");
+        }
+    }
+
+    @Test
+    void idleSessionsAreClosedWith421() throws Exception {
+        server.close();
+        server = GridFtpServer.start(GridFtpServerConfig.loopback(root).withAnonymousAllowed(true)
+                .withIdleTimeout(java.time.Duration.ofMillis(300)));
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(5_000);
+            var in = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                    java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(in.readLine()).startsWith("220 ");
+            assertThat(in.readLine()).startsWith("421 ");
+            assertThat(in.readLine()).isNull();
         }
     }
 }
