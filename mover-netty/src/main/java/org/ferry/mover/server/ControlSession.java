@@ -23,6 +23,7 @@ public final class ControlSession {
     private int bufferSizeBytes;
     private String clientInfo;
     private int failedLogins;
+    private int sendMarkerSeconds;
     private DataEndpoint dataEndpoint;
     private volatile CompletableFuture<?> activeTransfer;
     private volatile boolean closed;
@@ -135,6 +136,16 @@ public final class ControlSession {
     /** @param value TCP buffer size in bytes */
     public void bufferSizeBytes(int value) {
         bufferSizeBytes = value;
+    }
+
+    /** @return seconds between 112 perf markers while sending (OPTS RETR markers=N;), 0 = none */
+    public int sendMarkerSeconds() {
+        return sendMarkerSeconds;
+    }
+
+    /** @param value seconds between perf markers while sending, 0 for none */
+    public void sendMarkerSeconds(int value) {
+        sendMarkerSeconds = value;
     }
 
     /** @return the number of failed PASS attempts so far in this session */

@@ -9,8 +9,9 @@ import org.ferry.mover.server.FtpException;
  * OPTS RETR opt=value;... (GFD.020 "Options to RETR"; globus syntax in gridftp-protocol.md
  * section 2.3): every option must end with {@code ;}. {@code Parallelism=start,min,max;} sets the
  * number of MODE E connections for sending (the first number, clamped to 1..64);
- * {@code StripeLayout}, {@code BlockSize}, {@code PacketSize}, {@code WindowSize} and
- * {@code markers} are accepted and ignored. Anything else: {@code 500 OPTS failed.}
+ * {@code markers=N;} asks for 112 perf markers every N seconds while sending (0 = none);
+ * {@code StripeLayout}, {@code BlockSize}, {@code PacketSize} and {@code WindowSize} are accepted
+ * and ignored. Anything else: {@code 500 OPTS failed.}
  */
 public final class OptsRetrHandler implements CommandHandler {
 
@@ -34,6 +35,7 @@ public final class OptsRetrHandler implements CommandHandler {
             throw new FtpException(500, "OPTS failed.");
         }
         Integer parallelism = null;
+        Integer markers = null;
         for (String option : text.substring(0, text.length() - 1).split(";", -1)) {
             int eq = option.indexOf('=');
             if (eq <= 0) {
@@ -43,14 +45,30 @@ public final class OptsRetrHandler implements CommandHandler {
             String value = option.substring(eq + 1).strip();
             switch (name) {
                 case "parallelism" -> parallelism = parseParallelism(value);
-                case "stripelayout", "blocksize", "packetsize", "windowsize", "markers" -> { }
+                case "markers" -> markers = parseMarkers(value);
+                case "stripelayout", "blocksize", "packetsize", "windowsize" -> { }
                 default -> throw new FtpException(500, "OPTS failed.");
             }
         }
         if (parallelism != null) {
             ctx.session().parallelism(parallelism);
         }
+        if (markers != null) {
+            ctx.session().sendMarkerSeconds(markers);
+        }
         ctx.reply(200, "OPTS Command Successful.");
+    }
+
+    private static int parseMarkers(String value) throws FtpException {
+        try {
+            int seconds = Integer.parseInt(value.strip());
+            if (seconds < 0) {
+                throw new FtpException(500, "OPTS failed.");
+            }
+            return seconds;
+        } catch (NumberFormatException e) {
+            throw new FtpException(500, "OPTS failed.");
+        }
     }
 
     private static int parseParallelism(String value) throws FtpException {

@@ -40,7 +40,8 @@ public final class TransferRunner {
     }
 
     /**
-     * Sends {@code source} to the client.
+     * Sends {@code source} to the client, with 112 perf markers if the client asked for them
+     * ({@code OPTS RETR markers=N;}, gridftp-protocol.md section 2.7).
      *
      * @param ctx the session context
      * @param source what to send
@@ -52,7 +53,8 @@ public final class TransferRunner {
         ControlSession session = ctx.session();
         boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
         DataEndpoint endpoint = endpoint(session, modeE, true);
-        return run(ctx, false, null, progress -> ctx.dataChannels()
+        long markerMillis = session.sendMarkerSeconds() * 1000L;
+        return run(ctx, markerMillis, null, progress -> ctx.dataChannels()
                 .send(source, endpoint, modeE, session.parallelism(), progress));
     }
 
@@ -74,7 +76,8 @@ public final class TransferRunner {
             sink.write(data, offset);
             ranges.add(offset, offset + length);
         };
-        return run(ctx, modeE, ranges, progress -> ctx.dataChannels()
+        long markerMillis = modeE ? ctx.config().markerInterval().toMillis() : 0;
+        return run(ctx, markerMillis, ranges, progress -> ctx.dataChannels()
                 .receive(modeE ? tracking : sink, endpoint, modeE, progress));
     }
 
@@ -111,7 +114,7 @@ public final class TransferRunner {
         CompletableFuture<Long> start(LongConsumer progress);
     }
 
-    private static long run(CommandContext ctx, boolean markers, RangeTracker ranges, Starter starter)
+    private static long run(CommandContext ctx, long markerMillis, RangeTracker ranges, Starter starter)
             throws FtpException {
         ControlSession session = ctx.session();
         AtomicLong bytes = new AtomicLong();
@@ -126,8 +129,8 @@ public final class TransferRunner {
         session.activeTransfer(future);
         ScheduledFuture<?> timer = null;
         boolean reusable = false;
-        if (markers) {
-            long period = ctx.config().markerInterval().toMillis();
+        if (markerMillis > 0) {
+            long period = markerMillis;
             timer = ctx.channel().eventLoop().scheduleAtFixedRate(
                     () -> sendMarkers(ctx, bytes.get(), ranges), period, period, TimeUnit.MILLISECONDS);
         }
