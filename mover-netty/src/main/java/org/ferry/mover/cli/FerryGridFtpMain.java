@@ -102,7 +102,9 @@ public final class FerryGridFtpMain implements Callable<Integer> {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "ferry-gridftp-shutdown"));
         PrintWriter out = spec.commandLine().getOut();
-        out.println("Server listening at " + server.address().getAddress().getHostAddress() + ":" + server.port());
+        // the configured address, not the socket's: a wildcard bind may show as the IPv6 "::"
+        String host = config.bindAddress().getHostAddress();
+        out.println("Server listening at " + (host.contains(":") ? "[" + host + "]" : host) + ":" + server.port());
         out.flush();
         server.awaitClose();
         return 0;

@@ -33,7 +33,7 @@ import org.ferry.mover.storage.StorageInterface;
  *
  * <pre>
  * try (GridFtpServer server = GridFtpServer.start(GridFtpServerConfig.loopback(dir)
- *         .withAuthenticator((u, p) -> u.equals("me") && p.equals(secret)))) {
+ *         .withAuthenticator((u, p) -&gt; u.equals("me") &amp;&amp; p.equals(secret)))) {
  *     int port = server.port();
  * }
  * </pre>
@@ -66,7 +66,8 @@ public final class GridFtpServer implements AutoCloseable {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
         ExecutorService worker = Executors.newCachedThreadPool(daemonThreads("ferry-gridftp-pi"));
         DataChannels dataChannels = new DataChannels(group);
-        String banner = config.bindAddress().getHostAddress() + " Ferry GridFTP Server 0.1 ready.";
+        String banner = (config.bindAddress().isAnyLocalAddress() ? "" : config.bindAddress().getHostAddress() + " ")
+                + "Ferry GridFTP Server 0.1 ready.";
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)

@@ -48,32 +48,50 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
                 Authenticator.denyAll(), Duration.ofSeconds(5), Duration.ofSeconds(600));
     }
 
-    /** @return a copy with another bind address */
+    /**
+     * @param value the new setting
+     * @return a copy with another bind address
+     */
     public GridFtpServerConfig withBindAddress(InetAddress value) {
         return new GridFtpServerConfig(value, port, root, anonymousAllowed, authenticator, markerInterval, idleTimeout);
     }
 
-    /** @return a copy with another port */
+    /**
+     * @param value the new setting
+     * @return a copy with another port
+     */
     public GridFtpServerConfig withPort(int value) {
         return new GridFtpServerConfig(bindAddress, value, root, anonymousAllowed, authenticator, markerInterval, idleTimeout);
     }
 
-    /** @return a copy with anonymous logins allowed or not */
+    /**
+     * @param value the new setting
+     * @return a copy with anonymous logins allowed or not
+     */
     public GridFtpServerConfig withAnonymousAllowed(boolean value) {
         return new GridFtpServerConfig(bindAddress, port, root, value, authenticator, markerInterval, idleTimeout);
     }
 
-    /** @return a copy with another authenticator */
+    /**
+     * @param value the new setting
+     * @return a copy with another authenticator
+     */
     public GridFtpServerConfig withAuthenticator(Authenticator value) {
         return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, value, markerInterval, idleTimeout);
     }
 
-    /** @return a copy with another marker interval */
+    /**
+     * @param value the new setting
+     * @return a copy with another marker interval
+     */
     public GridFtpServerConfig withMarkerInterval(Duration value) {
         return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, authenticator, value, idleTimeout);
     }
 
-    /** @return a copy with another idle timeout */
+    /**
+     * @param value the new setting
+     * @return a copy with another idle timeout
+     */
     public GridFtpServerConfig withIdleTimeout(Duration value) {
         return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, authenticator, markerInterval, value);
     }
