@@ -40,6 +40,9 @@ import org.ferry.mover.storage.StorageInterface;
  */
 public final class GridFtpServer implements AutoCloseable {
 
+    /** Upper bound on each wait while shutting down, in seconds. */
+    public static final int SHUTDOWN_WAIT_SECONDS = 5;
+
     private final EventLoopGroup group;
     private final ExecutorService worker;
     private final DataChannels dataChannels;
@@ -110,18 +113,25 @@ public final class GridFtpServer implements AutoCloseable {
         return (InetSocketAddress) serverChannel.localAddress();
     }
 
-    /** Blocks until the server is closed (for the stand-alone main). */
+    /**
+     * Blocks until the server is closed (for the stand-alone main), then waits at most
+     * {@value #SHUTDOWN_WAIT_SECONDS} s for the threads to stop.
+     */
     public void awaitClose() {
-        serverChannel.closeFuture().syncUninterruptibly();
-        group.terminationFuture().syncUninterruptibly();
+        serverChannel.closeFuture().awaitUninterruptibly();
+        group.terminationFuture().awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
     }
 
-    /** Stops accepting, closes all sessions and data channels, and releases the threads. */
+    /**
+     * Stops accepting, closes all sessions and data channels, and releases the threads. Waits at
+     * most {@value #SHUTDOWN_WAIT_SECONDS} s (so a JVM shutdown hook can never hang on it).
+     */
     @Override
     public void close() {
-        serverChannel.close().syncUninterruptibly();
+        serverChannel.close().awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
         dataChannels.close();
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS)
+                .awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
         worker.shutdownNow();
     }
 
