@@ -33,6 +33,8 @@ import java.util.function.Supplier;
  * <p>Connections use the NIO transport, so {@code group} must be an NIO event loop group (e.g.
  * {@code new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory())}). Data connections are closed
  * at the end of every transfer (MODE E connection caching is not implemented yet).
+ *
+ * <p>To abort a transfer (ABOR), cancel or complete its returned future: that closes its connections.
  */
 public final class DataChannels implements AutoCloseable {
 

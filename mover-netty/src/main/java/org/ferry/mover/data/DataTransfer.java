@@ -23,6 +23,9 @@ final class DataTransfer {
     /** @param progress called with cumulative bytes after every increment; may be null */
     DataTransfer(LongConsumer progress) {
         this.progress = progress;
+        // However the result ends (including a caller's cancel or completeExceptionally, which is
+        // how an ABOR stops a transfer), the connections go.
+        result.whenComplete((bytes, error) -> closeAll());
     }
 
     /** @return completes with the byte count, or exceptionally with an IOException */
@@ -53,18 +56,14 @@ final class DataTransfer {
 
     /** Ends the transfer successfully with the bytes counted so far. */
     void succeed() {
-        if (result.complete(bytes.get())) {
-            closeAll();
-        }
+        result.complete(bytes.get());
     }
 
     /** Ends the transfer with {@code cause} (wrapped in an IOException if it is none). */
     void fail(Throwable cause) {
         IOException error = cause instanceof IOException io ? io
                 : new IOException(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
-        if (result.completeExceptionally(error)) {
-            closeAll();
-        }
+        result.completeExceptionally(error);
     }
 
     private void closeAll() {
