@@ -37,12 +37,14 @@ final class DefaultGridFtpSession implements GridFtpSession {
     /** How long to wait for the replies to ABOR before giving up on them. */
     private static final long ABORT_WAIT_MILLIS = 5_000;
     private static final long POLL_MILLIS = 100;
+    /** Period of the performance markers asked of a third-party source. */
+    private static final int SOURCE_MARKER_SECONDS = 5;
 
     private final GridFtpUrl url;
     private final ControlChannel control;
     private final DataChannels data;
     private TransferOptions.Mode mode = TransferOptions.Mode.STREAM; // RFC 959 default
-    private int retrParallelism; // 0: never set by us
+    private String retrOptions = ""; // the OPTS RETR options last set; "" = never set by us
     private boolean closed;
 
     private DefaultGridFtpSession(GridFtpUrl url, ControlChannel control, DataChannels data) {
@@ -184,7 +186,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
                 return finishTransfer(command, received, moved, listener);
             }
             setMode(TransferOptions.Mode.EXTENDED_BLOCK);
-            setRetrParallelism(options.parallelism());
+            setRetrOptions(parallelism(options.parallelism()));
             // MODE E: the sending server connects, so we listen and send PORT (gridftp-protocol.md 2.2)
             try (PassiveListener passive = data.listen(control.localAddress().getAddress())) {
                 expectOk(HostPort.portCommand(passive.address()));
@@ -305,9 +307,10 @@ final class DefaultGridFtpSession implements GridFtpSession {
         String retrCommand = "RETR " + sourcePath;
         try {
             setMode(options.mode());
-            if (options.mode() == TransferOptions.Mode.EXTENDED_BLOCK) {
-                setRetrParallelism(options.parallelism());
-            }
+            // markers: the sending server then reports progress (112) even in stream mode, which
+            // keeps the inactivity timeout from firing during long third-party transfers
+            int streams = options.mode() == TransferOptions.Mode.EXTENDED_BLOCK ? options.parallelism() : 1;
+            setRetrOptions(parallelism(streams) + "markers=" + SOURCE_MARKER_SECONDS + ";");
             expectOk(HostPort.portCommand(destAddress));
         } catch (IOException | RuntimeException e) {
             abort(dest.control);
@@ -330,11 +333,20 @@ final class DefaultGridFtpSession implements GridFtpSession {
         }
     }
 
-    /** Sends {@code OPTS RETR Parallelism=n,n,n;} only when n differs from what this session last set. */
-    private void setRetrParallelism(int parallelism) throws IOException {
-        if (parallelism != retrParallelism) {
-            expectOk("OPTS RETR Parallelism=" + parallelism + "," + parallelism + "," + parallelism + ";");
-            retrParallelism = parallelism;
+    private static String parallelism(int n) {
+        return "Parallelism=" + n + "," + n + "," + n + ";";
+    }
+
+    /**
+     * Sends {@code OPTS RETR <options>} (gridftp-protocol.md 2.3: each option ends with ';'; the
+     * three parallelism numbers are start, minimum, maximum) only when the options differ from what
+     * this session last set. The whole option string is always sent, so the outcome does not depend
+     * on whether the server keeps options a later OPTS RETR leaves out.
+     */
+    private void setRetrOptions(String options) throws IOException {
+        if (!options.equals(retrOptions)) {
+            expectOk("OPTS RETR " + options);
+            retrOptions = options;
         }
     }
 

@@ -23,7 +23,7 @@ public final class GridFtpClient implements AutoCloseable {
     public GridFtpClient(Duration replyTimeout) {
         this.replyTimeout = replyTimeout;
         this.group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
-        this.dataChannels = new DataChannels(group);
+        this.dataChannels = new DataChannels(group, DataChannels.DEFAULT_BLOCK_SIZE_BYTES, replyTimeout);
     }
 
     /** A client with a 120-second reply timeout. */

@@ -14,6 +14,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
@@ -41,16 +42,20 @@ public final class DataChannels implements AutoCloseable {
     /** Default MODE E block size, as globus-gridftp-server's {@code -blocksize} default. */
     public static final int DEFAULT_BLOCK_SIZE_BYTES = 256 * 1024;
 
+    /** Default for how long a transfer may move no bytes before it fails. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
+
     private static final int CONNECT_TIMEOUT_MILLIS = 30_000;
 
     private final EventLoopGroup group;
     private final int blockSizeBytes;
+    private final Duration idleTimeout;
 
     /**
      * @param group event loops to run data connections on; not closed by {@link #close()}
      */
     public DataChannels(EventLoopGroup group) {
-        this(group, DEFAULT_BLOCK_SIZE_BYTES);
+        this(group, DEFAULT_BLOCK_SIZE_BYTES, DEFAULT_IDLE_TIMEOUT);
     }
 
     /**
@@ -59,11 +64,32 @@ public final class DataChannels implements AutoCloseable {
      * @throws IllegalArgumentException if the block size is out of range
      */
     public DataChannels(EventLoopGroup group, int blockSizeBytes) {
+        this(group, blockSizeBytes, DEFAULT_IDLE_TIMEOUT);
+    }
+
+    /**
+     * @param group event loops to run data connections on; not closed by {@link #close()}
+     * @param blockSizeBytes MODE E block size for sends (1 byte .. 64 MiB)
+     * @param idleTimeout a transfer that moves no byte for this long (including waiting for the
+     *     peer to connect) fails with a {@link java.net.SocketTimeoutException}
+     * @throws IllegalArgumentException if the block size is out of range or the timeout not positive
+     */
+    public DataChannels(EventLoopGroup group, int blockSizeBytes, Duration idleTimeout) {
         if (blockSizeBytes < 1 || blockSizeBytes > (64 << 20)) {
             throw new IllegalArgumentException("block size must be 1..64 MiB, was " + blockSizeBytes);
         }
+        if (idleTimeout.isNegative() || idleTimeout.isZero()) {
+            throw new IllegalArgumentException("idle timeout must be positive");
+        }
         this.group = group;
         this.blockSizeBytes = blockSizeBytes;
+        this.idleTimeout = idleTimeout;
+    }
+
+    private DataTransfer newTransfer(LongConsumer progress) {
+        DataTransfer transfer = new DataTransfer(progress);
+        transfer.failWhenIdle(group, idleTimeout);
+        return transfer;
     }
 
     /**
@@ -105,11 +131,11 @@ public final class DataChannels implements AutoCloseable {
      * @param parallelism number of connections in MODE E (1..64); ignored in stream mode
      * @param progress called with cumulative bytes sent (may be null)
      * @return completes with bytes sent once all data, EODs and EOF are written; completes
-     *     exceptionally with an IOException on connect failure, reset, or file read error
+     *     exceptionally with an IOException on connect failure, reset, file read error, or idle timeout
      */
     public CompletableFuture<Long> send(DataSource source, DataEndpoint endpoint, boolean extendedBlockMode,
             int parallelism, LongConsumer progress) {
-        DataTransfer transfer = new DataTransfer(progress);
+        DataTransfer transfer = newTransfer(progress);
         SourceReader reader = new SourceReader(source);
         if (!extendedBlockMode) {
             open(endpoint, transfer, 1, () -> new StreamSender(reader, transfer));
@@ -137,11 +163,11 @@ public final class DataChannels implements AutoCloseable {
      *     for stream mode (complete at close)
      * @param progress called with cumulative bytes received (may be null)
      * @return completes with bytes received; exceptionally with an IOException on a malformed MODE E
-     *     header, a connection lost before EOD, or a sink write failure
+     *     header, a connection lost before EOD, a sink write failure, or idle timeout
      */
     public CompletableFuture<Long> receive(DataSink sink, DataEndpoint endpoint, boolean extendedBlockMode,
             LongConsumer progress) {
-        DataTransfer transfer = new DataTransfer(progress);
+        DataTransfer transfer = newTransfer(progress);
         if (!extendedBlockMode) {
             open(endpoint, transfer, 1, () -> new StreamReceiver(sink, transfer));
             return transfer.result();
