@@ -14,6 +14,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -46,6 +47,7 @@ public final class DataChannels implements AutoCloseable {
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
 
     private static final int CONNECT_TIMEOUT_MILLIS = 30_000;
+    private static final int LISTEN_BACKLOG = 128;
 
     private final EventLoopGroup group;
     private final int blockSizeBytes;
@@ -96,14 +98,23 @@ public final class DataChannels implements AutoCloseable {
      * Opens a listener on an ephemeral port.
      *
      * @param bindAddress local address to bind (and announce)
-     * @return the listener
+     * @return the listener, already bound (its address is final); never blocks on the event loop
      * @throws IOException if binding fails
      */
     public PassiveListener listen(InetAddress bindAddress) throws IOException {
-        NettyPassiveListener listener = new NettyPassiveListener();
-        ChannelFuture bind = new ServerBootstrap()
+        // Bind with the JDK first, synchronously, then hand the bound socket to Netty: listen()
+        // never blocks on a future, so a server PI may call it from its event loop (PASV).
+        ServerSocketChannel socket = ServerSocketChannel.open();
+        try {
+            socket.bind(new InetSocketAddress(bindAddress, 0), LISTEN_BACKLOG);
+        } catch (IOException e) {
+            socket.close();
+            throw new IOException("cannot listen on " + bindAddress.getHostAddress() + ": " + e.getMessage(), e);
+        }
+        NettyPassiveListener listener = new NettyPassiveListener((InetSocketAddress) socket.getLocalAddress());
+        ChannelFuture registration = new ServerBootstrap()
                 .group(group)
-                .channel(NioServerSocketChannel.class)
+                .channelFactory(() -> new NioServerSocketChannel(socket))
                 .childOption(ChannelOption.AUTO_READ, false) // nothing is read before a transfer attaches
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<Channel>() {
@@ -112,13 +123,8 @@ public final class DataChannels implements AutoCloseable {
                         listener.accepted(ch);
                     }
                 })
-                .bind(bindAddress, 0)
-                .awaitUninterruptibly();
-        if (!bind.isSuccess()) {
-            throw new IOException("cannot listen on " + bindAddress.getHostAddress() + ": " + bind.cause(),
-                    bind.cause());
-        }
-        listener.bound(bind.channel());
+                .register();
+        listener.bound(registration.channel());
         return listener;
     }
 
