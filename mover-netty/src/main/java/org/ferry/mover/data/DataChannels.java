@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
@@ -221,14 +222,9 @@ public final class DataChannels implements AutoCloseable {
     /** Takes up to {@code connections} connections from the listener; extra ones are closed. */
     private void attach(NettyPassiveListener listener, DataTransfer transfer, int connections,
             Supplier<ChannelHandler> handler) {
-        int[] taken = {0};
+        AtomicInteger taken = new AtomicInteger();
         Consumer<Channel> consumer = ch -> {
-            boolean take;
-            synchronized (taken) {
-                take = taken[0] < connections && !transfer.isDone();
-                taken[0]++;
-            }
-            if (!take) {
+            if (taken.getAndIncrement() >= connections || transfer.isDone()) {
                 ch.close();
                 return;
             }

@@ -167,6 +167,16 @@ class DataChannelsLoopbackTest {
     }
 
     @Test
+    void listenWorksFromAnEventLoopThread() throws Exception {
+        DataChannels channels = new DataChannels(group);
+        for (int i = 0; i < 8; i++) { // hit every loop of the group, including the one binding
+            PassiveListener listener = group.next().submit(() -> channels.listen(LOOPBACK)).get(5, TimeUnit.SECONDS);
+            assertThat(listener.address().getPort()).isPositive();
+            listener.close();
+        }
+    }
+
+    @Test
     void modeEReceiveMustListen() {
         DataChannels channels = new DataChannels(group);
         var received = channels.receive(DataSink.toMemory(),
