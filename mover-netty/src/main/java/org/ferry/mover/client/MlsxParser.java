@@ -13,6 +13,11 @@ import org.ferry.mover.protocol.FileInfo;
  * are case-insensitive; the name is everything after the first space and may contain spaces. Knows
  * {@code Type} (file, dir, cdir, pdir, slink, {@code OS.unix=slink...}), {@code Size},
  * {@code Modify} ({@code YYYYMMDDHHMMSS[.sss]}, UTC) and {@code UNIX.mode} (octal); ignores others.
+ *
+ * <p>globus-gridftp-server lists a symbolic link with its target's {@code Type} and facts plus
+ * {@code UNIX.slink=<target>} (and omits dangling links); such an entry keeps the target's type
+ * here, as globus-url-copy treats it. Crawlers that must not follow links need the
+ * {@code UNIX.slink} fact, which {@link FileInfo} does not carry yet.
  */
 final class MlsxParser {
 

@@ -33,6 +33,14 @@ class MlsxParserTest {
     }
 
     @Test
+    void globusSymlinkKeepsTheTargetsType() {
+        FileInfo link = MlsxParser.parse("Type=dir;Modify=20261122023858;Size=4096;UNIX.mode=0755;"
+                + "UNIX.slink=/tmp/gs-try/d%20ir; dirlink");
+        assertThat(link.type()).isEqualTo(FileInfo.Type.DIRECTORY);
+        assertThat(link.name()).isEqualTo("dirlink");
+    }
+
+    @Test
     void missingOrBadFactsAreTolerated() {
         FileInfo info = MlsxParser.parse("Size=abc;Modify=yesterday;UNIX.mode=9z;; odd;name");
         assertThat(info.name()).isEqualTo("odd;name");
