@@ -189,6 +189,27 @@ class GridFtpClientGlobusTest {
     }
 
     @Test
+    void oneSessionSwitchesModesAndParallelism() throws Exception {
+        try (GridFtpSession session = client.open(serverA.url())) {
+            String remote = rootA.resolve("big.bin").toString();
+            Path downloaded = local.resolve("mixed.bin");
+            assertThat(session.download(remote, downloaded, TransferOptions.extendedBlock(2), TransferListener.NONE))
+                    .isEqualTo(BIG);
+            assertThat(session.list(rootA.toString())).extracting(FileInfo::name).contains("big.bin");
+            assertThat(session.download(remote, downloaded, TransferOptions.extendedBlock(3), TransferListener.NONE))
+                    .isEqualTo(BIG);
+            assertThat(Files.mismatch(bigFile, downloaded)).isEqualTo(-1);
+            assertThat(session.download(remote, downloaded, TransferOptions.STREAM, TransferListener.NONE))
+                    .isEqualTo(BIG);
+            assertThat(Files.mismatch(bigFile, downloaded)).isEqualTo(-1);
+            String up = rootA.resolve("mixed-up.bin").toString();
+            assertThat(session.upload(bigFile, up, TransferOptions.extendedBlock(1), TransferListener.NONE))
+                    .isEqualTo(BIG);
+            assertThat(Files.mismatch(bigFile, Path.of(up))).isEqualTo(-1);
+        }
+    }
+
+    @Test
     void thirdPartyInStreamMode() throws Exception {
         thirdParty(TransferOptions.STREAM, "stream");
     }
