@@ -308,7 +308,6 @@ class GridFtpServerDataTest extends ServerTestSupport {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("DataTransfer does not close its connections when its future is cancelled yet")
     void aborClosesTheDataConnection() throws Exception {
         login();
         assertThat(send("PASV")).isEqualTo(227);
