@@ -22,6 +22,7 @@ import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.data.DataSource;
+import org.ferry.mover.data.ModeECache;
 import org.ferry.mover.data.PassiveListener;
 import org.ferry.mover.protocol.FileInfo;
 
@@ -46,6 +47,20 @@ final class DefaultGridFtpSession implements GridFtpSession {
     private TransferOptions.Mode mode = TransferOptions.Mode.STREAM; // RFC 959 default
     private String retrOptions = ""; // the OPTS RETR options last set; "" = never set by us
     private boolean closed;
+    // MODE E connection caching (gridftp-protocol.md section 2.2). As globus's client
+    // (globus_i_ftp_client_can_reuse_data_conn): reuse only in MODE E, for the same operation
+    // between the same pair, with no PASV/PORT/MODE change in between.
+    private final ModeECache dataCache = new ModeECache(); // our own cached connections (two-party)
+    private PassiveListener downloadListener; // kept open while MODE E download connections are cached
+    private InetSocketAddress uploadAddress; // the PASV address cached upload connections lead to
+    private DataUse dataUse; // what the server's cached connections were last used for; null = nothing
+    private int dataSetups; // PASV and PORT commands sent, for tests of connection reuse
+
+    /** What a session's cached MODE E data connections were set up for. */
+    private record DataUse(String operation, DefaultGridFtpSession peer) {
+        static final DataUse UPLOAD = new DataUse("upload", null);
+        static final DataUse DOWNLOAD = new DataUse("download", null);
+    }
 
     private DefaultGridFtpSession(GridFtpUrl url, ControlChannel control, DataChannels data) {
         this.url = url.withPath("/");
@@ -187,12 +202,17 @@ final class DefaultGridFtpSession implements GridFtpSession {
             }
             setMode(TransferOptions.Mode.EXTENDED_BLOCK);
             setRetrOptions(parallelism(options.parallelism()));
-            // MODE E: the sending server connects, so we listen and send PORT (gridftp-protocol.md 2.2)
-            try (PassiveListener passive = data.listen(control.localAddress().getAddress())) {
-                expectOk(HostPort.portCommand(passive.address()));
-                CompletableFuture<Long> received = data.receive(sink, new DataEndpoint.Passive(passive), true, progress);
-                return finishTransfer(command, received, moved, listener);
+            // MODE E: the sending server connects, so we listen and send PORT (gridftp-protocol.md
+            // 2.2), unless the connections of the previous download are cached: then neither
+            if (!DataUse.DOWNLOAD.equals(dataUse) || downloadListener == null) {
+                dropData();
+                downloadListener = data.listen(control.localAddress().getAddress());
+                dataSetups++;
+                expectOk(HostPort.portCommand(downloadListener.address()));
             }
+            CompletableFuture<Long> received = data.receive(sink, new DataEndpoint.Passive(downloadListener), true,
+                    progress, dataCache);
+            return cachedTransfer(DataUse.DOWNLOAD, () -> finishTransfer(command, received, moved, listener));
         }
     }
 
@@ -202,11 +222,56 @@ final class DefaultGridFtpSession implements GridFtpSession {
         AtomicLong moved = new AtomicLong();
         try (FileChannel in = FileChannel.open(localFile, StandardOpenOption.READ)) {
             setMode(options.mode());
-            InetSocketAddress address = pasv(); // both modes: we send, so we connect
             boolean modeE = options.mode() == TransferOptions.Mode.EXTENDED_BLOCK;
-            CompletableFuture<Long> sent = data.send(DataSource.ofWholeFile(in), new DataEndpoint.Active(address),
-                    modeE, options.parallelism(), progress(moved, listener));
-            return finishTransfer("STOR " + remotePath, sent, moved, listener);
+            if (!modeE || !DataUse.UPLOAD.equals(dataUse) || uploadAddress == null) {
+                uploadAddress = pasv(); // both modes: we send, so we connect
+            }
+            CompletableFuture<Long> sent = data.send(DataSource.ofWholeFile(in), new DataEndpoint.Active(uploadAddress),
+                    modeE, options.parallelism(), progress(moved, listener), modeE ? dataCache : null);
+            String command = "STOR " + remotePath;
+            if (!modeE) {
+                return finishTransfer(command, sent, moved, listener);
+            }
+            return cachedTransfer(DataUse.UPLOAD, () -> finishTransfer(command, sent, moved, listener));
+        }
+    }
+
+    /** @return how many PASV and PORT commands this session sent (tests of MODE E connection reuse) */
+    int dataSetups() {
+        return dataSetups;
+    }
+
+    /** A transfer step that may fail. */
+    private interface Step {
+        long run() throws IOException;
+    }
+
+    /**
+     * Runs a MODE E transfer whose connections stay cached: on success remembers {@code use} so the
+     * next identical operation skips PASV/PORT; on failure drops the cache (its state is unknown).
+     */
+    private long cachedTransfer(DataUse use, Step step) throws IOException {
+        try {
+            long bytes = step.run();
+            dataUse = use;
+            return bytes;
+        } catch (IOException | RuntimeException e) {
+            dropData();
+            throw e;
+        }
+    }
+
+    /**
+     * Forgets cached MODE E connections: ours are closed, the listener of cached downloads too. Called
+     * whenever the server drops its own (PASV, PORT, MODE change) and after a failed transfer.
+     */
+    private void dropData() {
+        dataUse = null;
+        uploadAddress = null;
+        dataCache.clear();
+        if (downloadListener != null) {
+            downloadListener.close();
+            downloadListener = null;
         }
     }
 
@@ -299,27 +364,48 @@ final class DefaultGridFtpSession implements GridFtpSession {
             throw new IllegalArgumentException("destination must be a session of GridFtpClient");
         }
         long size = size(sourcePath); // fails early with NoSuchFileException
-        // gridftp-protocol.md 3.3/3.4: destination first (MODE, PASV, STOR), then source (MODE, OPTS, PORT, RETR)
+        boolean modeE = options.mode() == TransferOptions.Mode.EXTENDED_BLOCK;
+        // gridftp-protocol.md 3.3/3.4: destination first (MODE, PASV, STOR), then source (MODE, OPTS, PORT, RETR).
+        // Cached MODE E connections between this very pair: no PASV and no PORT (the servers say 125).
         dest.setMode(options.mode());
-        InetSocketAddress destAddress = dest.pasv();
+        setMode(options.mode());
+        boolean reuse = modeE && new DataUse("send", dest).equals(dataUse) && new DataUse("receive", this).equals(dest.dataUse);
+        InetSocketAddress destAddress = reuse ? null : dest.pasv();
         String storCommand = "STOR " + destinationPath;
         dest.control.send(storCommand);
         String retrCommand = "RETR " + sourcePath;
         try {
-            setMode(options.mode());
             // markers: the sending server then reports progress (112) even in stream mode, which
             // keeps the inactivity timeout from firing during long third-party transfers
-            int streams = options.mode() == TransferOptions.Mode.EXTENDED_BLOCK ? options.parallelism() : 1;
+            int streams = modeE ? options.parallelism() : 1;
             setRetrOptions(parallelism(streams) + "markers=" + SOURCE_MARKER_SECONDS + ";");
-            expectOk(HostPort.portCommand(destAddress));
+            if (!reuse) {
+                dropData();
+                dataSetups++;
+                expectOk(HostPort.portCommand(destAddress));
+            }
         } catch (IOException | RuntimeException e) {
             abort(dest.control);
+            dest.dropData();
             throw e;
         }
         control.send(retrCommand);
         MarkerParser markers = new MarkerParser(listener);
         ThirdPartyWait wait = new ThirdPartyWait(control, retrCommand, dest.control, storCommand, markers);
-        wait.await(control.replyTimeout());
+        try {
+            wait.await(control.replyTimeout());
+        } catch (IOException | RuntimeException e) {
+            dropData();
+            dest.dropData();
+            throw e;
+        }
+        if (modeE) {
+            dataUse = new DataUse("send", dest);
+            dest.dataUse = new DataUse("receive", this);
+        } else {
+            dataUse = null;
+            dest.dataUse = null;
+        }
         return Math.max(size, markers.totalBytes());
     }
 
@@ -328,6 +414,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
     /** Sends MODE only when it differs from what this session last set. */
     private void setMode(TransferOptions.Mode wanted) throws IOException {
         if (wanted != mode) {
+            dropData(); // the server drops cached connections on a MODE change
             expectOk(wanted == TransferOptions.Mode.EXTENDED_BLOCK ? "MODE E" : "MODE S");
             mode = wanted;
         }
@@ -352,6 +439,8 @@ final class DefaultGridFtpSession implements GridFtpSession {
 
     /** PASV (RFC 959 section 4.1.2) and the 227 address; 0.0.0.0 means the control connection's host. */
     private InetSocketAddress pasv() throws IOException {
+        dropData(); // a new PASV destroys the server's cached data connections
+        dataSetups++;
         FtpReply reply = expectOk("PASV");
         InetSocketAddress address = HostPort.parsePasv(reply.text());
         if (address.getAddress().isAnyLocalAddress()) {
@@ -410,6 +499,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
             return;
         }
         closed = true;
+        dropData();
         try {
             control.send("QUIT");
             control.poll(1_000);

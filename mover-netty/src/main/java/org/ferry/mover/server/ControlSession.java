@@ -2,6 +2,7 @@ package org.ferry.mover.server;
 
 import java.util.concurrent.CompletableFuture;
 import org.ferry.mover.data.DataEndpoint;
+import org.ferry.mover.data.ModeECache;
 import org.ferry.mover.data.PassiveListener;
 
 /**
@@ -25,6 +26,7 @@ public final class ControlSession {
     private int failedLogins;
     private int sendMarkerSeconds;
     private DataEndpoint dataEndpoint;
+    private final ModeECache dataCache = new ModeECache();
     private volatile CompletableFuture<?> activeTransfer;
     private volatile boolean closed;
 
@@ -174,17 +176,28 @@ public final class ControlSession {
     }
 
     /**
-     * Sets the data endpoint, closing a previous passive listener (a new PASV/PORT destroys the
-     * cached data channels, gridftp-protocol.md section 2.2).
+     * Sets the data endpoint, closing a previous passive listener and the cached MODE E
+     * connections (a new PASV/PORT destroys the cached data channels, gridftp-protocol.md section 2.2).
      *
      * @param value the new endpoint, or null to clear
      */
     public void dataEndpoint(DataEndpoint value) {
         DataEndpoint previous = dataEndpoint;
         dataEndpoint = value;
+        if (previous != value) {
+            dataCache.clear();
+        }
         if (previous instanceof DataEndpoint.Passive passive && previous != value) {
             closeQuietly(passive.listener());
         }
+    }
+
+    /**
+     * @return the MODE E data connections kept open after the last transfer (GFD.020 connection
+     *     reuse); cleared whenever the data endpoint changes
+     */
+    public ModeECache dataCache() {
+        return dataCache;
     }
 
     /** @return the running transfer's future, or null when idle */
@@ -220,6 +233,7 @@ public final class ControlSession {
     public void close() {
         closed = true;
         abortTransfer();
+        dataCache.clear();
     }
 
     private static void closeQuietly(PassiveListener listener) {

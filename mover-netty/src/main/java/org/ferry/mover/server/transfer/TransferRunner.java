@@ -31,8 +31,10 @@ import org.ferry.mover.storage.StorageException;
  *
  * <p>MODE E is directional: the sender connects (gridftp-protocol.md section 2.2), so sending needs
  * PORT/EPRT and receiving needs PASV/EPSV; the wrong combination gets 503 before 150. In stream
- * mode the data endpoint is used once; in MODE E a PORT endpoint is kept for the next transfer
- * (reconnecting), a PASV listener is not (no MODE E connection caching in DataChannels yet).
+ * mode the data endpoint is used once. In MODE E the connections of a successful transfer stay in
+ * the session's {@link org.ferry.mover.data.ModeECache} with the endpoint, and the next transfer in
+ * the same direction reuses them, answering {@code 125 Beginning transfer; reusing existing data
+ * connection.} (gridftp-protocol.md section 2.2).
  */
 public final class TransferRunner {
 
@@ -54,8 +56,9 @@ public final class TransferRunner {
         boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
         DataEndpoint endpoint = endpoint(session, modeE, true);
         long markerMillis = session.sendMarkerSeconds() * 1000L;
-        return run(ctx, markerMillis, null, progress -> ctx.dataChannels()
-                .send(source, endpoint, modeE, session.parallelism(), progress));
+        boolean reusing = modeE && session.dataCache().hasSending();
+        return run(ctx, markerMillis, null, reusing, progress -> ctx.dataChannels()
+                .send(source, endpoint, modeE, session.parallelism(), progress, session.dataCache()));
     }
 
     /**
@@ -77,8 +80,9 @@ public final class TransferRunner {
             ranges.add(offset, offset + length);
         };
         long markerMillis = modeE ? ctx.config().markerInterval().toMillis() : 0;
-        return run(ctx, markerMillis, ranges, progress -> ctx.dataChannels()
-                .receive(modeE ? tracking : sink, endpoint, modeE, progress));
+        boolean reusing = modeE && session.dataCache().hasReceiving();
+        return run(ctx, markerMillis, ranges, reusing, progress -> ctx.dataChannels()
+                .receive(modeE ? tracking : sink, endpoint, modeE, progress, session.dataCache()));
     }
 
     /**
@@ -114,19 +118,31 @@ public final class TransferRunner {
         CompletableFuture<Long> start(LongConsumer progress);
     }
 
-    private static long run(CommandContext ctx, long markerMillis, RangeTracker ranges, Starter starter)
-            throws FtpException {
+    private static long run(CommandContext ctx, long markerMillis, RangeTracker ranges, boolean reusing,
+            Starter starter) throws FtpException {
         ControlSession session = ctx.session();
         AtomicLong bytes = new AtomicLong();
-        ctx.reply(150, "Beginning transfer.");
+        // A placeholder is the active transfer from the moment the client can see 150, so that an
+        // ABOR sent right after 150 finds something to cancel.
+        CompletableFuture<Long> starting = new CompletableFuture<>();
+        session.activeTransfer(starting);
+        if (reusing) {
+            ctx.reply(125, "Beginning transfer; reusing existing data connection.");
+        } else {
+            ctx.reply(150, "Beginning transfer.");
+        }
         CompletableFuture<Long> future;
         try {
             future = starter.start(bytes::set);
         } catch (RuntimeException e) {
+            session.activeTransfer(null);
             session.dataEndpoint(null);
             throw new FtpException(451, "Data transfer failed to start: " + e);
         }
         session.activeTransfer(future);
+        if (starting.isCancelled()) {
+            future.cancel(true);
+        }
         ScheduledFuture<?> timer = null;
         boolean reusable = false;
         if (markerMillis > 0) {
@@ -156,13 +172,11 @@ public final class TransferRunner {
                 timer.cancel(false);
             }
             session.activeTransfer(null);
-            // DataChannels closes every data connection at the end of a transfer (no MODE E
-            // connection caching yet). globus clients then reuse "cached" connections without a new
-            // PASV/PORT. When this server sent (PORT), reconnecting to the client's listener works,
-            // so that endpoint is kept. When it received (PASV), the client would write into the
-            // closed connections and the server wait forever: drop the listener so the next
-            // transfer without PASV gets 425 at once.
-            if (!(reusable && session.dataEndpoint() instanceof DataEndpoint.Active)) {
+            // A successful MODE E transfer leaves its connections in the session's cache and the
+            // endpoint in place: the next transfer without PASV/PORT reuses them (125). Stream mode
+            // connections are gone (EOF = close), and after a failure the cached state is suspect,
+            // so then the endpoint goes and the next transfer needs a new PASV/PORT (else 425).
+            if (!reusable) {
                 session.dataEndpoint(null);
             }
         }
