@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -407,6 +408,231 @@ final class DefaultGridFtpSession implements GridFtpSession {
             dest.dataUse = null;
         }
         return Math.max(size, markers.totalBytes());
+    }
+
+    // ---- batches with pipelining (gridftp-protocol.md section 3.5) ----
+
+    /** How long a failed batch waits for the replies to its remaining pipelined commands. */
+    private static final Duration DRAIN_QUIET = Duration.ofSeconds(5);
+
+    @Override
+    public long sendAll(List<FilePair> files, GridFtpSession destination, TransferOptions options, int pipelineDepth,
+            TransferListener listener) throws IOException {
+        GridFtpSession.checkDepth(pipelineDepth);
+        if (!(destination instanceof DefaultGridFtpSession dest)) {
+            throw new IllegalArgumentException("destination must be a session of GridFtpClient");
+        }
+        if (options.mode() == TransferOptions.Mode.STREAM || files.isEmpty()) {
+            return GridFtpSession.super.sendAll(files, destination, options, pipelineDepth, listener);
+        }
+        long[] sizes = sizes(files);
+        dest.setMode(options.mode());
+        setMode(options.mode());
+        boolean reuse = new DataUse("send", dest).equals(dataUse) && new DataUse("receive", this).equals(dest.dataUse);
+        InetSocketAddress destAddress = reuse ? null : dest.pasv();
+        setRetrOptions(parallelism(options.parallelism()) + "markers=" + SOURCE_MARKER_SECONDS + ";");
+        if (!reuse) {
+            dropData();
+            dataSetups++;
+            expectOk(HostPort.portCommand(destAddress));
+        }
+        MarkerParser markers = new MarkerParser(listener);
+        PipelinedReplies source = new PipelinedReplies(control, markers);
+        PipelinedReplies sink = new PipelinedReplies(dest.control, markers);
+        long total = 0;
+        int done = 0;
+        long lastSign = System.nanoTime();
+        try {
+            while (done < files.size()) {
+                while (sink.sent() < files.size() && sink.sent() - done < pipelineDepth) {
+                    FilePair file = files.get(sink.sent());
+                    sink.send("STOR " + file.destination()); // the receiver first, as globus-url-copy
+                    source.send("RETR " + file.source());
+                }
+                boolean heard = source.poll(20) | sink.poll(20);
+                if (source.failure() != null || sink.failure() != null) {
+                    // let the other side answer for the same file before choosing whose failure counts
+                    int first = Math.min(source.failureIndex(), sink.failureIndex());
+                    PipelinedReplies other = source.failure() != null ? sink : source;
+                    long wait = System.nanoTime() + DRAIN_QUIET.toNanos();
+                    while (other.finals() <= first && other.failure() == null && System.nanoTime() < wait) {
+                        other.poll(50);
+                    }
+                    throw PipelinedReplies.firstFailure(source, sink);
+                }
+                while (done < Math.min(source.finals(), sink.finals())) {
+                    listener.onFileCompleted(files.get(done), sizes[done]);
+                    total += sizes[done++];
+                }
+                lastSign = heard ? System.nanoTime() : lastSign;
+                if (System.nanoTime() - lastSign > control.replyTimeout().toNanos()) {
+                    throw new SocketTimeoutException("pipelined third-party transfer: no reply or marker for "
+                            + control.replyTimeout().toSeconds() + " s");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            source.drain(DRAIN_QUIET);
+            sink.drain(DRAIN_QUIET);
+            dropData();
+            dest.dropData();
+            throw e;
+        }
+        dataUse = new DataUse("send", dest);
+        dest.dataUse = new DataUse("receive", this);
+        return total;
+    }
+
+    /** SIZE of every source file, pipelined (one round trip): fails early on a missing file. */
+    private long[] sizes(List<FilePair> files) throws IOException {
+        for (FilePair file : files) {
+            control.send("SIZE " + file.source());
+        }
+        long[] sizes = new long[files.size()];
+        IOException failure = null;
+        for (int i = 0; i < files.size(); i++) {
+            FtpReply reply = control.readFinal("SIZE " + files.get(i).source(), r -> { });
+            if (failure != null) {
+                continue; // read every reply, to stay in step
+            }
+            if (reply.code() == 550) {
+                failure = new NoSuchFileException(files.get(i).source(), null, reply.text());
+            } else if (!reply.isPositiveCompletion()) {
+                failure = new GridFtpReplyException("SIZE " + files.get(i).source(), reply.code(), reply.text());
+            } else {
+                try {
+                    sizes[i] = Long.parseLong(reply.firstLineText().trim());
+                } catch (NumberFormatException e) {
+                    failure = new IOException("bad SIZE reply: " + reply, e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return sizes;
+    }
+
+    @Override
+    public long uploadAll(List<FilePair> files, TransferOptions options, int pipelineDepth, TransferListener listener)
+            throws IOException {
+        GridFtpSession.checkDepth(pipelineDepth);
+        if (options.mode() == TransferOptions.Mode.STREAM || files.isEmpty()) {
+            return GridFtpSession.super.uploadAll(files, options, pipelineDepth, listener);
+        }
+        setMode(options.mode());
+        if (!DataUse.UPLOAD.equals(dataUse) || uploadAddress == null) {
+            uploadAddress = pasv();
+        }
+        return pipelineTwoParty(files, "STOR ", FilePair::destination, pipelineDepth, listener, (file, progress) -> {
+            FileChannel in = FileChannel.open(Path.of(file.source()), StandardOpenOption.READ);
+            return new LocalTransfer(in, data.send(DataSource.ofWholeFile(in), new DataEndpoint.Active(uploadAddress),
+                    true, options.parallelism(), progress, dataCache));
+        }, DataUse.UPLOAD);
+    }
+
+    @Override
+    public long downloadAll(List<FilePair> files, TransferOptions options, int pipelineDepth,
+            TransferListener listener) throws IOException {
+        GridFtpSession.checkDepth(pipelineDepth);
+        if (options.mode() == TransferOptions.Mode.STREAM || files.isEmpty()) {
+            return GridFtpSession.super.downloadAll(files, options, pipelineDepth, listener);
+        }
+        setMode(options.mode());
+        setRetrOptions(parallelism(options.parallelism()));
+        if (!DataUse.DOWNLOAD.equals(dataUse) || downloadListener == null) {
+            dropData();
+            downloadListener = data.listen(control.localAddress().getAddress());
+            dataSetups++;
+            expectOk(HostPort.portCommand(downloadListener.address()));
+        }
+        PassiveListener passive = downloadListener;
+        return pipelineTwoParty(files, "RETR ", FilePair::source, pipelineDepth, listener, (file, progress) -> {
+            FileChannel out = FileChannel.open(Path.of(file.destination()), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+            return new LocalTransfer(out, data.receive(DataSink.toFile(out, 0), new DataEndpoint.Passive(passive), true,
+                    progress, dataCache));
+        }, DataUse.DOWNLOAD);
+    }
+
+    /** The local end of one file of a two-party batch: its open file and its data transfer. */
+    private record LocalTransfer(FileChannel file, CompletableFuture<Long> data) { }
+
+    /** Starts the local data side of one file of a two-party batch. */
+    private interface LocalStarter {
+        LocalTransfer start(FilePair file, LongConsumer progress) throws IOException;
+    }
+
+    /**
+     * Runs a two-party MODE E batch: transfer commands go out up to {@code depth} files ahead of the
+     * final replies; the data of one file at a time moves over the cached connections (a file's data
+     * starts once the previous file's data is done on our side and its command is sent; the
+     * server holds early blocks until the command is processed).
+     */
+    private long pipelineTwoParty(List<FilePair> files, String verb, java.util.function.Function<FilePair, String> remote,
+            int depth, TransferListener listener, LocalStarter starter, DataUse use) throws IOException {
+        PipelinedReplies replies = new PipelinedReplies(control, new MarkerParser(listener));
+        long[] bytes = new long[files.size()];
+        int started = 0;
+        int done = 0;
+        long total = 0;
+        LocalTransfer current = null;
+        long lastSign = System.nanoTime();
+        long lastMoved = 0;
+        AtomicLong moved = new AtomicLong();
+        try {
+            while (done < files.size()) {
+                while (replies.sent() < files.size() && replies.sent() - done < depth) {
+                    replies.send(verb + remote.apply(files.get(replies.sent())));
+                }
+                if (current != null && current.data().isDone()) {
+                    bytes[started - 1] = finishLocal(verb, current);
+                    current = null;
+                }
+                if (current == null && started < files.size() && started < replies.sent()) {
+                    current = starter.start(files.get(started++), progress(moved, listener));
+                }
+                boolean heard = replies.poll(20);
+                if (replies.failure() != null) {
+                    throw replies.failure();
+                }
+                while (done < replies.finals() && done < started - (current == null ? 0 : 1)) {
+                    listener.onFileCompleted(files.get(done), bytes[done]);
+                    total += bytes[done++];
+                }
+                if (heard || moved.get() != lastMoved) {
+                    lastMoved = moved.get();
+                    lastSign = System.nanoTime();
+                } else if (System.nanoTime() - lastSign > control.replyTimeout().toNanos()) {
+                    throw new SocketTimeoutException("pipelined " + verb.trim() + ": no reply and no data for "
+                            + control.replyTimeout().toSeconds() + " s");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            if (current != null) {
+                current.data().cancel(false);
+                closeQuietly(current.file());
+            }
+            replies.drain(DRAIN_QUIET);
+            dropData();
+            throw e;
+        }
+        dataUse = use;
+        return total;
+    }
+
+    /** Waits for one file's local data side (it has normally finished), closes its file, @return bytes. */
+    private long finishLocal(String verb, LocalTransfer transfer) throws IOException {
+        try (FileChannel file = transfer.file()) {
+            return awaitData(verb.trim(), transfer.data());
+        }
+    }
+
+    private static void closeQuietly(FileChannel file) {
+        try {
+            file.close();
+        } catch (IOException e) {
+            // the batch already failed; this adds nothing
+        }
     }
 
     // ---- shared helpers ----

@@ -99,6 +99,93 @@ public interface GridFtpSession extends Closeable {
     long sendTo(String sourcePath, GridFtpSession destination, String destinationPath, TransferOptions options,
             TransferListener listener) throws IOException;
 
+    /**
+     * Third-party transfer of many files from this session's server to the destination's, with
+     * pipelining (gridftp-protocol.md section 3.5): the next files' STOR/RETR commands are sent
+     * before the current file's 226 arrives, up to {@code pipelineDepth} files in flight. In MODE E
+     * the data connections are set up once and reused for every file (section 2.2); in stream mode
+     * every file needs its own PASV/PORT, so files go one by one. Files completed before a failure
+     * were reported to {@link TransferListener#onFileCompleted}.
+     *
+     * <p>The default implementation calls {@link #sendTo} for each file, without pipelining.
+     *
+     * @param files the files, in order; source paths on this server, destination paths on the other
+     * @param destination the receiving server's session
+     * @param options mode and parallelism
+     * @param pipelineDepth files in flight at once (1..1000; 1 = no pipelining)
+     * @param listener progress, restart markers and per-file completion
+     * @return total bytes transferred
+     * @throws IOException at the first failed file (the destination may hold a partial file); the
+     *     sessions remain usable
+     * @throws IllegalArgumentException if {@code pipelineDepth} is outside 1..1000
+     */
+    default long sendAll(List<FilePair> files, GridFtpSession destination, TransferOptions options,
+            int pipelineDepth, TransferListener listener) throws IOException {
+        checkDepth(pipelineDepth);
+        long total = 0;
+        for (FilePair file : files) {
+            long bytes = sendTo(file.source(), destination, file.destination(), options, listener);
+            listener.onFileCompleted(file, bytes);
+            total += bytes;
+        }
+        return total;
+    }
+
+    /**
+     * Uploads many local files (STOR), pipelined in MODE E like {@link #sendAll}.
+     *
+     * @param files local source paths and remote destination paths
+     * @param options mode and parallelism
+     * @param pipelineDepth files in flight at once (1..1000)
+     * @param listener progress and per-file completion
+     * @return total bytes sent
+     * @throws IOException at the first failed file
+     */
+    default long uploadAll(List<FilePair> files, TransferOptions options, int pipelineDepth,
+            TransferListener listener) throws IOException {
+        checkDepth(pipelineDepth);
+        long total = 0;
+        for (FilePair file : files) {
+            long bytes = upload(Path.of(file.source()), file.destination(), options, listener);
+            listener.onFileCompleted(file, bytes);
+            total += bytes;
+        }
+        return total;
+    }
+
+    /**
+     * Downloads many remote files (RETR) into local files (created or truncated), pipelined in
+     * MODE E like {@link #sendAll}.
+     *
+     * @param files remote source paths and local destination paths
+     * @param options mode and parallelism
+     * @param pipelineDepth files in flight at once (1..1000)
+     * @param listener progress and per-file completion
+     * @return total bytes received
+     * @throws IOException at the first failed file
+     */
+    default long downloadAll(List<FilePair> files, TransferOptions options, int pipelineDepth,
+            TransferListener listener) throws IOException {
+        checkDepth(pipelineDepth);
+        long total = 0;
+        for (FilePair file : files) {
+            long bytes = download(file.source(), Path.of(file.destination()), options, listener);
+            listener.onFileCompleted(file, bytes);
+            total += bytes;
+        }
+        return total;
+    }
+
+    /**
+     * @param pipelineDepth a pipelining depth
+     * @throws IllegalArgumentException if outside 1..1000
+     */
+    static void checkDepth(int pipelineDepth) {
+        if (pipelineDepth < 1 || pipelineDepth > 1000) {
+            throw new IllegalArgumentException("pipeline depth must be 1..1000, was " + pipelineDepth);
+        }
+    }
+
     /** Sends QUIT and closes the control channel; never throws for an already broken channel. */
     @Override
     void close() throws IOException;
