@@ -25,6 +25,7 @@ import org.ferry.mover.data.DataSink;
 import org.ferry.mover.data.DataSource;
 import org.ferry.mover.data.ModeECache;
 import org.ferry.mover.data.PassiveListener;
+import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.FileInfo;
 
 /**
@@ -237,6 +238,16 @@ final class DefaultGridFtpSession implements GridFtpSession {
         }
     }
 
+    /**
+     * Drops the control connection without QUIT, as a crashed client would: the server aborts
+     * what this session was doing (tests of restart after a fault).
+     */
+    void abandon() {
+        closed = true;
+        dropData();
+        control.close();
+    }
+
     /** @return how many PASV and PORT commands this session sent (tests of MODE E connection reuse) */
     int dataSetups() {
         return dataSetups;
@@ -361,6 +372,38 @@ final class DefaultGridFtpSession implements GridFtpSession {
     @Override
     public long sendTo(String sourcePath, GridFtpSession destination, String destinationPath, TransferOptions options,
             TransferListener listener) throws IOException {
+        return thirdParty(sourcePath, destination, destinationPath, options, List.of(), listener);
+    }
+
+    @Override
+    public long resumeSendTo(String sourcePath, GridFtpSession destination, String destinationPath,
+            TransferOptions options, List<ByteRange> done, TransferListener listener) throws IOException {
+        return thirdParty(sourcePath, destination, destinationPath, options, done, listener);
+    }
+
+    /** The REST command for a restart from {@code done}, or null for a fresh transfer (section 2.6). */
+    private static String restCommand(List<ByteRange> done, boolean modeE) {
+        List<ByteRange> merged = ByteRange.merge(done);
+        if (merged.isEmpty()) {
+            return null;
+        }
+        if (modeE) {
+            return "REST " + ByteRange.format(merged);
+        }
+        long prefix = ByteRange.prefix(merged);
+        return prefix == 0 ? null : "REST " + prefix;
+    }
+
+    /** Sends REST and expects 350 (RFC 959 section 4.1.3: REST is answered 350). */
+    private void rest(String command) throws IOException {
+        FtpReply reply = command(command);
+        if (reply.code() != 350) {
+            throw new GridFtpReplyException(command, reply.code(), reply.text());
+        }
+    }
+
+    private long thirdParty(String sourcePath, GridFtpSession destination, String destinationPath,
+            TransferOptions options, List<ByteRange> done, TransferListener listener) throws IOException {
         if (!(destination instanceof DefaultGridFtpSession dest)) {
             throw new IllegalArgumentException("destination must be a session of GridFtpClient");
         }
@@ -372,6 +415,10 @@ final class DefaultGridFtpSession implements GridFtpSession {
         setMode(options.mode());
         boolean reuse = modeE && new DataUse("send", dest).equals(dataUse) && new DataUse("receive", this).equals(dest.dataUse);
         InetSocketAddress destAddress = reuse ? null : dest.pasv();
+        String rest = restCommand(done, modeE);
+        if (rest != null) {
+            dest.rest(rest); // REST goes last, right before the transfer verb, on both sides
+        }
         String storCommand = "STOR " + destinationPath;
         dest.control.send(storCommand);
         String retrCommand = "RETR " + sourcePath;
@@ -384,6 +431,9 @@ final class DefaultGridFtpSession implements GridFtpSession {
                 dropData();
                 dataSetups++;
                 expectOk(HostPort.portCommand(destAddress));
+            }
+            if (rest != null) {
+                rest(rest);
             }
         } catch (IOException | RuntimeException e) {
             abort(dest.control);
@@ -457,6 +507,12 @@ final class DefaultGridFtpSession implements GridFtpSession {
                     long wait = System.nanoTime() + DRAIN_QUIET.toNanos();
                     while (other.finals() <= first && other.failure() == null && System.nanoTime() < wait) {
                         other.poll(50);
+                    }
+                    // files before the failed one that both sides finished are done: report them
+                    int failed = Math.min(source.failureIndex(), sink.failureIndex());
+                    while (done < Math.min(failed, Math.min(source.finals(), sink.finals()))) {
+                        listener.onFileCompleted(files.get(done), sizes[done]);
+                        total += sizes[done++];
                     }
                     throw PipelinedReplies.firstFailure(source, sink);
                 }

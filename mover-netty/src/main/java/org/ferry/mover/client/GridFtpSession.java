@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.FileInfo;
 
 /**
@@ -98,6 +99,29 @@ public interface GridFtpSession extends Closeable {
      */
     long sendTo(String sourcePath, GridFtpSession destination, String destinationPath, TransferOptions options,
             TransferListener listener) throws IOException;
+
+    /**
+     * Resumes a third-party transfer that failed part way (GFD.020 "Restarting"; gridftp-protocol.md
+     * section 2.6): like {@link #sendTo}, but only the bytes not in {@code done} move. In MODE E both
+     * servers get {@code REST a-b,c-d} with the done ranges (the source skips them, the destination
+     * keeps its partial file); in stream mode {@code REST n} with the gap-free prefix of {@code done}.
+     * Collect {@code done} with {@link RestartMarkers} during the failed attempt.
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}.
+     *
+     * @param sourcePath absolute path on this session's server
+     * @param destination the receiving server's session
+     * @param destinationPath absolute path there; the partial file of the failed attempt
+     * @param options mode and parallelism
+     * @param done ranges the destination already holds (end exclusive)
+     * @param listener progress and further restart markers
+     * @return the file's size in bytes
+     * @throws IOException if either side fails again (collect markers and resume again)
+     */
+    default long resumeSendTo(String sourcePath, GridFtpSession destination, String destinationPath,
+            TransferOptions options, List<ByteRange> done, TransferListener listener) throws IOException {
+        throw new UnsupportedOperationException("restart is not supported by " + getClass().getName());
+    }
 
     /**
      * Third-party transfer of many files from this session's server to the destination's, with

@@ -180,7 +180,7 @@ public final class DataChannels implements AutoCloseable {
             transfer.fail(new IOException("parallelism must be 1..64, was " + parallelism));
             return transfer.result();
         }
-        ModeEDealer dealer = new ModeEDealer(source.length(), blockSizeBytes, parallelism);
+        ModeEDealer dealer = new ModeEDealer(source.ranges(), blockSizeBytes, parallelism);
         List<Channel> cached = cache == null ? List.of() : cache.takeAll(ModeECache.Direction.SEND);
         int reused = 0;
         for (Channel channel : cached) {
@@ -298,20 +298,31 @@ public final class DataChannels implements AutoCloseable {
     }
 
     private void connect(InetSocketAddress address, DataTransfer transfer, ChannelHandler handler) {
-        ChannelFuture connect = new Bootstrap()
+        // Register the channel with the transfer before connecting: on loopback a small transfer can
+        // connect, send and end before connect() returns, and a kept connection the transfer does
+        // not know yet would be closed instead of cached.
+        ChannelFuture registration = new Bootstrap()
                 .group(group)
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
                 .handler(handler)
-                .connect(address);
-        transfer.register(connect.channel());
-        connect.addListener(f -> {
-            if (!f.isSuccess()) {
+                .register();
+        Channel channel = registration.channel();
+        transfer.register(channel);
+        registration.addListener(r -> {
+            if (!r.isSuccess()) {
                 transfer.fail(new IOException("cannot open data connection to " + address + ": "
-                        + f.cause().getMessage(), f.cause()));
+                        + r.cause().getMessage(), r.cause()));
+                return;
             }
+            channel.connect(address).addListener(f -> {
+                if (!f.isSuccess()) {
+                    transfer.fail(new IOException("cannot open data connection to " + address + ": "
+                            + f.cause().getMessage(), f.cause()));
+                }
+            });
         });
     }
 

@@ -67,12 +67,13 @@ final class ModeESender extends ChannelInboundHandlerAdapter {
 
     private void pump(ChannelHandlerContext ctx) {
         while (!ended && !transfer.isDone() && inFlight < MAX_IN_FLIGHT && ctx.channel().isWritable()) {
-            long offset = dealer.claimBlock();
-            if (offset < 0) {
+            ModeEDealer.Block block = dealer.claimBlock();
+            if (block == null) {
                 end(ctx);
                 return;
             }
-            int length = dealer.blockLength(offset);
+            long offset = block.offset();
+            int length = block.length();
             ByteBuf payload;
             try {
                 payload = reader.readBuffer(ctx.alloc(), offset, length);

@@ -1,5 +1,6 @@
 package org.ferry.mover.server;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.ModeECache;
@@ -25,6 +26,8 @@ public final class ControlSession {
     private String clientInfo;
     private int failedLogins;
     private int sendMarkerSeconds;
+    private Duration perfMarkerInterval;
+    private Duration restartMarkerInterval;
     private DataEndpoint dataEndpoint;
     private final ModeECache dataCache = new ModeECache();
     private volatile CompletableFuture<?> activeTransfer;
@@ -148,6 +151,32 @@ public final class ControlSession {
     /** @param value seconds between perf markers while sending, 0 for none */
     public void sendMarkerSeconds(int value) {
         sendMarkerSeconds = value;
+    }
+
+    /**
+     * @return the period of 112 perf markers while receiving in MODE E set by {@code TREV PERF n}
+     *     (zero = none), or null for the server's configured interval
+     */
+    public Duration perfMarkerInterval() {
+        return perfMarkerInterval;
+    }
+
+    /** @param value the perf marker period while receiving (zero = none), or null for the default */
+    public void perfMarkerInterval(Duration value) {
+        perfMarkerInterval = value;
+    }
+
+    /**
+     * @return the period of 111 restart markers while receiving in MODE E set by
+     *     {@code TREV RESTART n} (zero = none), or null for the server's configured interval
+     */
+    public Duration restartMarkerInterval() {
+        return restartMarkerInterval;
+    }
+
+    /** @param value the restart marker period (zero = none), or null for the default */
+    public void restartMarkerInterval(Duration value) {
+        restartMarkerInterval = value;
     }
 
     /** @return the number of failed PASS attempts so far in this session */

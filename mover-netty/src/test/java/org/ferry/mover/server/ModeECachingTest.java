@@ -168,6 +168,32 @@ class ModeECachingTest {
         }
     }
 
+    @Test
+    void trevSetsOrSilencesTheMarkersWhileReceiving() throws Exception {
+        assertThat(command("TREV RESTART 0")).startsWith("200");
+        assertThat(command("TREV PERF=0")).startsWith("200");
+        assertThat(command("TREV CKSM 1")).startsWith("501");
+        assertThat(command("TREV RESTART x")).startsWith("501");
+        byte[] file = random(300_000, 9);
+        int port = pasvPort(command("PASV"));
+        send("STOR /quiet");
+        try (Socket a = new Socket("127.0.0.1", port)) {
+            assertThat(reply()).startsWith("150");
+            sendModeE(file, a, a, 1);
+            assertThat(reply()).as("no 111/112 marker after TREV ... 0").startsWith("226");
+        }
+        assertThat(command("TREV RESTART 1")).startsWith("200");
+        port = pasvPort(command("PASV"));
+        send("STOR /marked");
+        try (Socket a = new Socket("127.0.0.1", port)) {
+            assertThat(reply()).startsWith("150");
+            sendModeE(file, a, a, 1);
+            assertThat(reply()).isEqualTo("111 Range Marker 0-300000"); // the final marker; still no 112
+            assertThat(reply()).startsWith("226");
+        }
+        assertThat(Files.readAllBytes(root.resolve("marked"))).isEqualTo(file);
+    }
+
     private static boolean acceptsNothing(ServerSocket listener) throws IOException {
         try (Socket unexpected = listener.accept()) {
             return unexpected == null;

@@ -18,6 +18,6 @@ final class StandardCommands {
                 new CdupHandler(), new PasvHandler(), new EpsvHandler(), new PortHandler(), new EprtHandler(),
                 new MlsdHandler(), new ListHandler(), new NlstHandler(), new RetrHandler(), new StorHandler(),
                 new AppeHandler(), new MkdHandler(), new RmdHandler(), new DeleHandler(), new RnfrHandler(), new RntoHandler(),
-                new AborHandler(), new AlloHandler(), new SbufHandler());
+                new AborHandler(), new AlloHandler(), new SbufHandler(), new TrevHandler());
     }
 }

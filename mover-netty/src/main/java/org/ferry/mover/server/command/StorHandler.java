@@ -3,6 +3,7 @@ package org.ferry.mover.server.command;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import org.ferry.mover.data.DataSink;
+import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.server.CommandContext;
 import org.ferry.mover.server.FtpException;
 import org.ferry.mover.server.TransferMode;
@@ -35,7 +36,11 @@ public final class StorHandler implements CommandHandler {
         String path = ctx.resolve(argument);
         boolean modeE = ctx.session().mode() == TransferMode.EXTENDED_BLOCK;
         long offset = ctx.session().restartOffset();
-        boolean restarted = offset > 0 || ctx.session().restartRanges() != null;
+        String ranges = ctx.session().restartRanges();
+        if (ranges != null && !modeE) {
+            offset = ByteRange.prefix(ByteRange.parseList(ranges)); // stream mode resumes after the prefix
+        }
+        boolean restarted = offset > 0 || ranges != null;
         TransferRunner.requireEndpoint(ctx, false);
         long truncateTo = modeE ? (restarted ? Long.MAX_VALUE : 0) : offset;
         try (FileChannel channel = ctx.storage().openForWrite(path, truncateTo)) {

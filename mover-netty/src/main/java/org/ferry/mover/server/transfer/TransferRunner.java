@@ -6,6 +6,9 @@ import java.net.ConnectException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.FileSystemException;
 import java.util.concurrent.CancellationException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +60,7 @@ public final class TransferRunner {
         DataEndpoint endpoint = endpoint(session, modeE, true);
         long markerMillis = session.sendMarkerSeconds() * 1000L;
         boolean reusing = modeE && session.dataCache().hasSending();
-        return run(ctx, markerMillis, null, reusing, progress -> ctx.dataChannels()
+        return run(ctx, markerMillis, null, 0, reusing, progress -> ctx.dataChannels()
                 .send(source, endpoint, modeE, session.parallelism(), progress, session.dataCache()));
     }
 
@@ -79,9 +82,11 @@ public final class TransferRunner {
             sink.write(data, offset);
             ranges.add(offset, offset + length);
         };
-        long markerMillis = modeE ? ctx.config().markerInterval().toMillis() : 0;
+        Duration defaultInterval = ctx.config().markerInterval();
+        long perfMillis = modeE ? orDefault(session.perfMarkerInterval(), defaultInterval) : 0;
+        long restartMillis = modeE ? orDefault(session.restartMarkerInterval(), defaultInterval) : 0;
         boolean reusing = modeE && session.dataCache().hasReceiving();
-        return run(ctx, markerMillis, ranges, reusing, progress -> ctx.dataChannels()
+        return run(ctx, perfMillis, restartMillis > 0 ? ranges : null, restartMillis, reusing, progress -> ctx.dataChannels()
                 .receive(modeE ? tracking : sink, endpoint, modeE, progress, session.dataCache()));
     }
 
@@ -118,8 +123,12 @@ public final class TransferRunner {
         CompletableFuture<Long> start(LongConsumer progress);
     }
 
-    private static long run(CommandContext ctx, long markerMillis, RangeTracker ranges, boolean reusing,
-            Starter starter) throws FtpException {
+    private static long orDefault(Duration value, Duration fallback) {
+        return (value == null ? fallback : value).toMillis();
+    }
+
+    private static long run(CommandContext ctx, long perfMillis, RangeTracker ranges, long restartMillis,
+            boolean reusing, Starter starter) throws FtpException {
         ControlSession session = ctx.session();
         AtomicLong bytes = new AtomicLong();
         // A placeholder is the active transfer from the moment the client can see 150, so that an
@@ -143,20 +152,25 @@ public final class TransferRunner {
         if (starting.isCancelled()) {
             future.cancel(true);
         }
-        ScheduledFuture<?> timer = null;
+        List<ScheduledFuture<?>> timers = new ArrayList<>();
         boolean reusable = false;
-        if (markerMillis > 0) {
-            long period = markerMillis;
-            timer = ctx.channel().eventLoop().scheduleAtFixedRate(
-                    () -> sendMarkers(ctx, bytes.get(), ranges), period, period, TimeUnit.MILLISECONDS);
+        if (perfMillis > 0) {
+            timers.add(ctx.channel().eventLoop().scheduleAtFixedRate(
+                    () -> ctx.reply(Markers.perf(System.currentTimeMillis(), bytes.get())),
+                    perfMillis, perfMillis, TimeUnit.MILLISECONDS));
+        }
+        if (ranges != null) {
+            timers.add(ctx.channel().eventLoop().scheduleAtFixedRate(() -> sendRangeMarker(ctx, ranges),
+                    restartMillis, restartMillis, TimeUnit.MILLISECONDS));
         }
         try {
             long transferred = future.get();
             reusable = session.mode() == TransferMode.EXTENDED_BLOCK;
-            if (timer != null) {
-                timer.cancel(false);
-                sendMarkers(ctx, transferred, ranges);
+            cancel(timers);
+            if (perfMillis > 0) {
+                ctx.reply(Markers.perf(System.currentTimeMillis(), transferred));
             }
+            sendRangeMarker(ctx, ranges);
             ctx.reply(226, "Transfer Complete.");
             return transferred;
         } catch (CancellationException e) {
@@ -168,8 +182,10 @@ public final class TransferRunner {
         } catch (ExecutionException e) {
             throw failure(e.getCause());
         } finally {
-            if (timer != null) {
-                timer.cancel(false);
+            cancel(timers);
+            if (!reusable) {
+                // What was written before a failure is on disk: say so, for the client's restart.
+                sendRangeMarker(ctx, ranges);
             }
             session.activeTransfer(null);
             // A successful MODE E transfer leaves its connections in the session's cache and the
@@ -182,8 +198,12 @@ public final class TransferRunner {
         }
     }
 
-    private static void sendMarkers(CommandContext ctx, long bytes, RangeTracker ranges) {
-        ctx.reply(Markers.perf(System.currentTimeMillis(), bytes));
+    private static void cancel(List<ScheduledFuture<?>> timers) {
+        timers.forEach(timer -> timer.cancel(false));
+    }
+
+    /** Sends the ranges written since the last 111 marker, if any (empty markers are suppressed). */
+    private static void sendRangeMarker(CommandContext ctx, RangeTracker ranges) {
         String drained = ranges == null ? null : ranges.drain();
         if (drained != null) {
             ctx.reply(Markers.range(drained));
