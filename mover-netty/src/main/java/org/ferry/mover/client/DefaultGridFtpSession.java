@@ -190,12 +190,28 @@ final class DefaultGridFtpSession implements GridFtpSession {
     @Override
     public long download(String remotePath, Path localFile, TransferOptions options, TransferListener listener)
             throws IOException {
+        return download(remotePath, localFile, options, listener, -1, -1);
+    }
+
+    @Override
+    public long downloadPart(String remotePath, long offset, long length, Path localFile, TransferOptions options,
+            TransferListener listener) throws IOException {
+        checkWindow(offset, length);
+        return download(remotePath, localFile, options, listener, offset, length);
+    }
+
+    /** RETR, or with {@code offset >= 0} ERET P into that window of the local file (not truncated). */
+    private long download(String remotePath, Path localFile, TransferOptions options, TransferListener listener,
+            long offset, long length) throws IOException {
         AtomicLong moved = new AtomicLong();
         LongConsumer progress = progress(moved, listener);
-        try (FileChannel out = FileChannel.open(localFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            DataSink sink = DataSink.toFile(out, 0);
-            String command = "RETR " + remotePath;
+        boolean partial = offset >= 0;
+        try (FileChannel out = partial
+                ? FileChannel.open(localFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)
+                : FileChannel.open(localFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING)) {
+            DataSink sink = DataSink.toFile(out, partial ? offset : 0);
+            String command = partial ? "ERET P " + offset + " " + length + " " + remotePath : "RETR " + remotePath;
             if (options.mode() == TransferOptions.Mode.STREAM) {
                 setMode(TransferOptions.Mode.STREAM);
                 InetSocketAddress address = pasv();
@@ -221,6 +237,19 @@ final class DefaultGridFtpSession implements GridFtpSession {
     @Override
     public long upload(Path localFile, String remotePath, TransferOptions options, TransferListener listener)
             throws IOException {
+        return upload(localFile, remotePath, options, listener, -1, -1);
+    }
+
+    @Override
+    public long uploadPart(Path localFile, long offset, long length, String remotePath, TransferOptions options,
+            TransferListener listener) throws IOException {
+        checkWindow(offset, length);
+        return upload(localFile, remotePath, options, listener, offset, length);
+    }
+
+    /** STOR, or with {@code offset >= 0} ESTO A of that window of the local file. */
+    private long upload(Path localFile, String remotePath, TransferOptions options, TransferListener listener,
+            long offset, long length) throws IOException {
         AtomicLong moved = new AtomicLong();
         try (FileChannel in = FileChannel.open(localFile, StandardOpenOption.READ)) {
             setMode(options.mode());
@@ -228,9 +257,11 @@ final class DefaultGridFtpSession implements GridFtpSession {
             if (!modeE || !DataUse.UPLOAD.equals(dataUse) || uploadAddress == null) {
                 uploadAddress = pasv(); // both modes: we send, so we connect
             }
-            CompletableFuture<Long> sent = data.send(DataSource.ofWholeFile(in), new DataEndpoint.Active(uploadAddress),
+            DataSource source = offset < 0 ? DataSource.ofWholeFile(in)
+                    : DataSource.ofFile(in, Math.min(offset, in.size()), Math.max(0, Math.min(length, in.size() - offset)));
+            CompletableFuture<Long> sent = data.send(source, new DataEndpoint.Active(uploadAddress),
                     modeE, options.parallelism(), progress(moved, listener), modeE ? dataCache : null);
-            String command = "STOR " + remotePath;
+            String command = offset < 0 ? "STOR " + remotePath : "ESTO A " + offset + " " + remotePath;
             if (!modeE) {
                 return finishTransfer(command, sent, moved, listener);
             }
@@ -404,10 +435,36 @@ final class DefaultGridFtpSession implements GridFtpSession {
 
     private long thirdParty(String sourcePath, GridFtpSession destination, String destinationPath,
             TransferOptions options, List<ByteRange> done, TransferListener listener) throws IOException {
+        return thirdParty(sourcePath, destination, destinationPath, options, done, listener, -1, -1);
+    }
+
+    @Override
+    public long sendPartTo(String sourcePath, long offset, long length, GridFtpSession destination,
+            String destinationPath, TransferOptions options, TransferListener listener) throws IOException {
+        checkWindow(offset, length);
+        return thirdParty(sourcePath, destination, destinationPath, options, List.of(), listener, offset, length);
+    }
+
+    private static void checkWindow(long offset, long length) {
+        if (offset < 0 || length < 0) {
+            throw new IllegalArgumentException("offset and length must be >= 0, were " + offset + ", " + length);
+        }
+    }
+
+    /**
+     * Third-party transfer; with {@code offset >= 0} a partial one (gridftp-protocol.md section 2.5):
+     * {@code ERET P offset length} on the source, {@code ESTO A offset} on the destination.
+     */
+    private long thirdParty(String sourcePath, GridFtpSession destination, String destinationPath,
+            TransferOptions options, List<ByteRange> done, TransferListener listener, long offset, long length)
+            throws IOException {
         if (!(destination instanceof DefaultGridFtpSession dest)) {
             throw new IllegalArgumentException("destination must be a session of GridFtpClient");
         }
         long size = size(sourcePath); // fails early with NoSuchFileException
+        if (offset >= 0) {
+            size = Math.max(0, Math.min(length, size - offset));
+        }
         boolean modeE = options.mode() == TransferOptions.Mode.EXTENDED_BLOCK;
         // gridftp-protocol.md 3.3/3.4: destination first (MODE, PASV, STOR), then source (MODE, OPTS, PORT, RETR).
         // Cached MODE E connections between this very pair: no PASV and no PORT (the servers say 125).
@@ -419,9 +476,9 @@ final class DefaultGridFtpSession implements GridFtpSession {
         if (rest != null) {
             dest.rest(rest); // REST goes last, right before the transfer verb, on both sides
         }
-        String storCommand = "STOR " + destinationPath;
+        String storCommand = offset >= 0 ? "ESTO A " + offset + " " + destinationPath : "STOR " + destinationPath;
         dest.control.send(storCommand);
-        String retrCommand = "RETR " + sourcePath;
+        String retrCommand = offset >= 0 ? "ERET P " + offset + " " + length + " " + sourcePath : "RETR " + sourcePath;
         try {
             // markers: the sending server then reports progress (112) even in stream mode, which
             // keeps the inactivity timeout from firing during long third-party transfers

@@ -124,6 +124,70 @@ public interface GridFtpSession extends Closeable {
     }
 
     /**
+     * Partial third-party transfer (gridftp-protocol.md section 2.5, globus-url-copy {@code -off -len}):
+     * bytes {@code [offset, offset + length)} of the source file go to the same window of the
+     * destination file ({@code ERET P offset length} on the source, {@code ESTO A offset} on the
+     * destination, which is neither created afresh nor truncated). Needs FEAT {@code ERET}/{@code ESTO}.
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}.
+     *
+     * @param sourcePath absolute path on this session's server
+     * @param offset first byte of the window (0..)
+     * @param length bytes in the window (0..); cut at the source's end
+     * @param destination the receiving server's session
+     * @param destinationPath absolute path there
+     * @param options mode and parallelism
+     * @param listener progress
+     * @return bytes in the window as transferred
+     * @throws IOException if either side fails (e.g. 500/504 from a server without ERET/ESTO)
+     * @throws IllegalArgumentException if offset or length is negative
+     */
+    default long sendPartTo(String sourcePath, long offset, long length, GridFtpSession destination,
+            String destinationPath, TransferOptions options, TransferListener listener) throws IOException {
+        throw new UnsupportedOperationException("partial transfers are not supported by " + getClass().getName());
+    }
+
+    /**
+     * Partial download (ERET P): bytes {@code [offset, offset + length)} of the remote file into the
+     * same window of the local file, which is created if missing and not truncated.
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}.
+     *
+     * @param remotePath absolute path on the server
+     * @param offset first byte (0..)
+     * @param length bytes (0..); cut at the remote end
+     * @param localFile local destination
+     * @param options mode and parallelism
+     * @param listener progress
+     * @return bytes received
+     * @throws IOException on failure
+     */
+    default long downloadPart(String remotePath, long offset, long length, Path localFile, TransferOptions options,
+            TransferListener listener) throws IOException {
+        throw new UnsupportedOperationException("partial transfers are not supported by " + getClass().getName());
+    }
+
+    /**
+     * Partial upload (ESTO A): bytes {@code [offset, offset + length)} of the local file into the
+     * same window of the remote file, which is not truncated.
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}.
+     *
+     * @param localFile local source
+     * @param offset first byte (0..)
+     * @param length bytes (0..); cut at the local end
+     * @param remotePath absolute path on the server
+     * @param options mode and parallelism
+     * @param listener progress
+     * @return bytes sent
+     * @throws IOException on failure
+     */
+    default long uploadPart(Path localFile, long offset, long length, String remotePath, TransferOptions options,
+            TransferListener listener) throws IOException {
+        throw new UnsupportedOperationException("partial transfers are not supported by " + getClass().getName());
+    }
+
+    /**
      * Third-party transfer of many files from this session's server to the destination's, with
      * pipelining (gridftp-protocol.md section 3.5): the next files' STOR/RETR commands are sent
      * before the current file's 226 arrives, up to {@code pipelineDepth} files in flight. In MODE E

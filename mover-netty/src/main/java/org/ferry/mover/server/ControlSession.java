@@ -27,6 +27,8 @@ public final class ControlSession {
     private int failedLogins;
     private int sendMarkerSeconds;
     private Duration perfMarkerInterval;
+    private String expectedChecksumAlgorithm;
+    private String expectedChecksum;
     private Duration restartMarkerInterval;
     private DataEndpoint dataEndpoint;
     private final ModeECache dataCache = new ModeECache();
@@ -177,6 +179,25 @@ public final class ControlSession {
     /** @param value the restart marker period (zero = none), or null for the default */
     public void restartMarkerInterval(Duration value) {
         restartMarkerInterval = value;
+    }
+
+    /** @return the algorithm of the checksum SCKS announced for the next STOR, or null */
+    public String expectedChecksumAlgorithm() {
+        return expectedChecksumAlgorithm;
+    }
+
+    /** @return the checksum (lowercase hex) SCKS announced for the next STOR, or null */
+    public String expectedChecksum() {
+        return expectedChecksum;
+    }
+
+    /**
+     * @param algorithm canonical algorithm name, or null to clear
+     * @param value expected lowercase hex checksum, or null to clear
+     */
+    public void expectedChecksum(String algorithm, String value) {
+        expectedChecksumAlgorithm = algorithm;
+        expectedChecksum = value;
     }
 
     /** @return the number of failed PASS attempts so far in this session */

@@ -60,7 +60,7 @@ public final class TransferRunner {
         DataEndpoint endpoint = endpoint(session, modeE, true);
         long markerMillis = session.sendMarkerSeconds() * 1000L;
         boolean reusing = modeE && session.dataCache().hasSending();
-        return run(ctx, markerMillis, null, 0, reusing, progress -> ctx.dataChannels()
+        return run(ctx, markerMillis, null, 0, reusing, null, progress -> ctx.dataChannels()
                 .send(source, endpoint, modeE, session.parallelism(), progress, session.dataCache()));
     }
 
@@ -73,6 +73,27 @@ public final class TransferRunner {
      * @throws FtpException like {@link #send}; 552 when the disk is full
      */
     public static long receive(CommandContext ctx, DataSink sink) throws FtpException {
+        return receive(ctx, sink, null);
+    }
+
+    /** Checks a received file before 226 is sent (SCKS). */
+    public interface Verifier {
+        /**
+         * @throws FtpException the reply to send instead of 226
+         */
+        void verify() throws FtpException;
+    }
+
+    /**
+     * Receives from the client into {@code sink}, then runs {@code verifier} before answering 226.
+     *
+     * @param ctx the session context
+     * @param sink where the bytes go
+     * @param verifier checks the result (e.g. an SCKS checksum); null for none
+     * @return bytes received
+     * @throws FtpException like {@link #send}; 552 when the disk is full; the verifier's reply
+     */
+    public static long receive(CommandContext ctx, DataSink sink, Verifier verifier) throws FtpException {
         ControlSession session = ctx.session();
         boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
         DataEndpoint endpoint = endpoint(session, modeE, false);
@@ -86,8 +107,9 @@ public final class TransferRunner {
         long perfMillis = modeE ? orDefault(session.perfMarkerInterval(), defaultInterval) : 0;
         long restartMillis = modeE ? orDefault(session.restartMarkerInterval(), defaultInterval) : 0;
         boolean reusing = modeE && session.dataCache().hasReceiving();
-        return run(ctx, perfMillis, restartMillis > 0 ? ranges : null, restartMillis, reusing, progress -> ctx.dataChannels()
-                .receive(modeE ? tracking : sink, endpoint, modeE, progress, session.dataCache()));
+        return run(ctx, perfMillis, restartMillis > 0 ? ranges : null, restartMillis, reusing, verifier,
+                progress -> ctx.dataChannels().receive(modeE ? tracking : sink, endpoint, modeE, progress,
+                        session.dataCache()));
     }
 
     /**
@@ -128,7 +150,7 @@ public final class TransferRunner {
     }
 
     private static long run(CommandContext ctx, long perfMillis, RangeTracker ranges, long restartMillis,
-            boolean reusing, Starter starter) throws FtpException {
+            boolean reusing, Verifier verifier, Starter starter) throws FtpException {
         ControlSession session = ctx.session();
         AtomicLong bytes = new AtomicLong();
         // A placeholder is the active transfer from the moment the client can see 150, so that an
@@ -171,6 +193,9 @@ public final class TransferRunner {
                 ctx.reply(Markers.perf(System.currentTimeMillis(), transferred));
             }
             sendRangeMarker(ctx, ranges);
+            if (verifier != null) {
+                verifier.verify();
+            }
             ctx.reply(226, "Transfer Complete.");
             return transferred;
         } catch (CancellationException e) {
