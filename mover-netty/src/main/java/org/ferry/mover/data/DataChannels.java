@@ -58,6 +58,8 @@ public final class DataChannels implements AutoCloseable {
     private final EventLoopGroup group;
     private final int blockSizeBytes;
     private final Duration idleTimeout;
+    private final int sendBufferBytes;
+    private final int receiveBufferBytes;
 
     /**
      * @param group event loops to run data connections on; not closed by {@link #close()}
@@ -92,6 +94,47 @@ public final class DataChannels implements AutoCloseable {
         this.group = group;
         this.blockSizeBytes = blockSizeBytes;
         this.idleTimeout = idleTimeout;
+        this.sendBufferBytes = 0;
+        this.receiveBufferBytes = 0;
+    }
+
+    private DataChannels(DataChannels base, int sendBufferBytes, int receiveBufferBytes) {
+        this.group = base.group;
+        this.blockSizeBytes = base.blockSizeBytes;
+        this.idleTimeout = base.idleTimeout;
+        this.sendBufferBytes = sendBufferBytes;
+        this.receiveBufferBytes = receiveBufferBytes;
+    }
+
+    /**
+     * The same data transfer process whose new connections (and listeners) get these TCP buffer
+     * sizes (SBUF and the SITE buffer commands, GFD.020 "Buffer size negotiation",
+     * gridftp-protocol.md section 2.8): SO_SNDBUF and SO_RCVBUF; 0 keeps the system default.
+     * Connections already open (cached MODE E ones) keep theirs.
+     *
+     * @param sendBytes SO_SNDBUF in bytes, 0 for the default
+     * @param receiveBytes SO_RCVBUF in bytes, 0 for the default
+     * @return a view sharing the event loops; this object when both are 0
+     * @throws IllegalArgumentException if a size is negative
+     */
+    public DataChannels withSocketBuffers(int sendBytes, int receiveBytes) {
+        if (sendBytes < 0 || receiveBytes < 0) {
+            throw new IllegalArgumentException("buffer sizes must be >= 0");
+        }
+        if (sendBytes == sendBufferBytes && receiveBytes == receiveBufferBytes) {
+            return this;
+        }
+        return new DataChannels(this, sendBytes, receiveBytes);
+    }
+
+    /** Applies the socket buffer sizes to a connection before it connects or reads. */
+    private void applyBuffers(Channel ch) {
+        if (sendBufferBytes > 0) {
+            ch.config().setOption(ChannelOption.SO_SNDBUF, sendBufferBytes);
+        }
+        if (receiveBufferBytes > 0) {
+            ch.config().setOption(ChannelOption.SO_RCVBUF, receiveBufferBytes);
+        }
     }
 
     private DataTransfer newTransfer(LongConsumer progress, ModeECache cache, ModeECache.Direction direction) {
@@ -112,6 +155,11 @@ public final class DataChannels implements AutoCloseable {
         // never blocks on a future, so a server PI may call it from its event loop (PASV).
         ServerSocketChannel socket = ServerSocketChannel.open();
         try {
+            if (receiveBufferBytes > 0) {
+                // accepted sockets inherit the listener's receive buffer, which must be set before
+                // listen() for windows above 64 KiB to be negotiated
+                socket.setOption(java.net.StandardSocketOptions.SO_RCVBUF, receiveBufferBytes);
+            }
             socket.bind(new InetSocketAddress(bindAddress, 0), LISTEN_BACKLOG);
         } catch (IOException e) {
             socket.close();
@@ -126,6 +174,7 @@ public final class DataChannels implements AutoCloseable {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        applyBuffers(ch);
                         listener.accepted(ch);
                     }
                 })
@@ -310,6 +359,7 @@ public final class DataChannels implements AutoCloseable {
                 .handler(handler)
                 .register();
         Channel channel = registration.channel();
+        applyBuffers(channel);
         transfer.register(channel);
         registration.addListener(r -> {
             if (!r.isSuccess()) {

@@ -54,9 +54,12 @@ public final class CommandContext {
         return storage;
     }
 
-    /** @return the data transfer process */
+    /**
+     * @return the data transfer process, with the TCP buffer sizes this session asked for (SBUF,
+     *     SITE buffer commands) applied to new data connections and listeners
+     */
     public DataChannels dataChannels() {
-        return dataChannels;
+        return dataChannels.withSocketBuffers(session.sendBufferBytes(), session.receiveBufferBytes());
     }
 
     /** @return the server configuration */

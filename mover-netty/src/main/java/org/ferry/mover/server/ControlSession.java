@@ -23,6 +23,8 @@ public final class ControlSession {
     private String renameFrom;
     private int parallelism = 1;
     private int bufferSizeBytes;
+    private int sendBufferBytes;
+    private int receiveBufferBytes;
     private String clientInfo;
     private int failedLogins;
     private int sendMarkerSeconds;
@@ -140,9 +142,31 @@ public final class ControlSession {
         return bufferSizeBytes;
     }
 
-    /** @param value TCP buffer size in bytes */
+    /** @param value TCP buffer size in bytes, for sending and receiving (SBUF) */
     public void bufferSizeBytes(int value) {
         bufferSizeBytes = value;
+        sendBufferBytes = value;
+        receiveBufferBytes = value;
+    }
+
+    /** @return SO_SNDBUF for later data connections in bytes, 0 for the system default */
+    public int sendBufferBytes() {
+        return sendBufferBytes;
+    }
+
+    /** @param value SO_SNDBUF in bytes (SITE STORBUFSIZE and its aliases), 0 for the default */
+    public void sendBufferBytes(int value) {
+        sendBufferBytes = value;
+    }
+
+    /** @return SO_RCVBUF for later data connections in bytes, 0 for the system default */
+    public int receiveBufferBytes() {
+        return receiveBufferBytes;
+    }
+
+    /** @param value SO_RCVBUF in bytes (SITE RETRBUFSIZE and its aliases), 0 for the default */
+    public void receiveBufferBytes(int value) {
+        receiveBufferBytes = value;
     }
 
     /** @return seconds between 112 perf markers while sending (OPTS RETR markers=N;), 0 = none */

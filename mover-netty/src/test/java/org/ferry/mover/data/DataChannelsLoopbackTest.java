@@ -195,4 +195,19 @@ class DataChannelsLoopbackTest {
                 new DataEndpoint.Active(new java.net.InetSocketAddress(LOOPBACK, closedPort)), true, 2, null);
         assertThatThrownBy(() -> sent.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IOException.class);
     }
+
+    @Test
+    void socketBuffersApplyToAcceptedConnections() throws Exception {
+        DataChannels channels = new DataChannels(group).withSocketBuffers(0, 1 << 20);
+        var accepted = new java.util.concurrent.CompletableFuture<io.netty.channel.Channel>();
+        try (PassiveListener listener = channels.listen(LOOPBACK);
+                java.net.Socket socket = new java.net.Socket(LOOPBACK, listener.address().getPort())) {
+            ((NettyPassiveListener) listener).attach(accepted::complete, () -> false);
+            io.netty.channel.Channel channel = accepted.get(5, TimeUnit.SECONDS);
+            // Linux reports twice the requested size; the default (tcp_rmem) is far smaller
+            assertThat(channel.config().getOption(io.netty.channel.ChannelOption.SO_RCVBUF)).isGreaterThanOrEqualTo(1 << 20);
+            channel.close();
+        }
+        assertThatThrownBy(() -> channels.withSocketBuffers(-1, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
 }

@@ -111,4 +111,23 @@ class ExtendedCommandsTest extends ServerTestSupport {
         assertThat(send("ESTO A 5")).isEqualTo(501);
         assertAlive();
     }
+
+    @Test
+    void bufferCommandsAreAccepted() throws Exception {
+        login();
+        for (String command : new String[] {"SBUF 262144", "SITE RETRBUFSIZE 131072", "SITE RBUFSZ 1",
+                "SITE RBUFSIZ 2", "SITE STORBUFSIZE 3", "SITE SBUFSZ 4", "SITE SBUFSIZ 5", "SITE SBUF 65536"}) {
+            assertThat(send(command)).as(command).isEqualTo(200);
+        }
+        assertThat(send("SITE RETRBUFSIZE x")).isEqualTo(501);
+        assertThat(send("SBUF -1")).isEqualTo(501);
+        assertThat(send("SITE BUFSIZE 10")).as("globus does not have it either").isEqualTo(500);
+        // a transfer after the buffer commands still works
+        ftp.setFileType(FTP.BINARY_FILE_TYPE);
+        ftp.enterLocalPassiveMode();
+        byte[] data = file();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertThat(ftp.retrieveFile("/f.bin", out)).isTrue();
+        assertThat(out.toByteArray()).isEqualTo(data);
+    }
 }

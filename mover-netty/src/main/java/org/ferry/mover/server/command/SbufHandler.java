@@ -1,17 +1,23 @@
 package org.ferry.mover.server.command;
 
+import java.util.List;
 import org.ferry.mover.server.CommandContext;
 import org.ferry.mover.server.FtpException;
 
 /**
- * SBUF bytes (GFD.020 "Buffer size negotiation"): remembers the TCP buffer size for later data
- * connections. {@code 200 SBUF Command Successful.}; {@code 501 Invalid Parameter.}
+ * SBUF bytes (GFD.020 "Buffer size negotiation"): sets SO_SNDBUF and SO_RCVBUF of later data
+ * connections and listeners (a PASV after it; cached MODE E connections keep theirs). {@code 200 SBUF Command Successful.}; {@code 501 Invalid Parameter.}
  */
 public final class SbufHandler implements CommandHandler {
 
     @Override
     public String verb() {
         return "SBUF";
+    }
+
+    @Override
+    public List<String> features() {
+        return List.of("SBUF");
     }
 
     @Override
