@@ -174,6 +174,34 @@ public final class PosixStorage implements StorageInterface {
      * The path of the entry itself (last component not followed), for operations on links
      * themselves (delete, rename): the parent must resolve inside the root.
      */
+    @Override
+    public void setModified(String virtualPath, java.time.Instant modified) throws StorageException {
+        Path real = resolver.resolve(virtualPath);
+        try {
+            Files.setLastModifiedTime(real, java.nio.file.attribute.FileTime.from(modified));
+        } catch (IOException e) {
+            throw StorageException.from(e, virtualPath);
+        }
+    }
+
+    @Override
+    public void setPermissions(String virtualPath, int mode) throws StorageException {
+        Path real = resolver.resolve(virtualPath);
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> bits =
+                java.util.EnumSet.noneOf(java.nio.file.attribute.PosixFilePermission.class);
+        java.nio.file.attribute.PosixFilePermission[] order = java.nio.file.attribute.PosixFilePermission.values();
+        for (int i = 0; i < 9; i++) { // OWNER_READ (0400) .. OTHERS_EXECUTE (0001), in that order
+            if ((mode & (0400 >> i)) != 0) {
+                bits.add(order[i]);
+            }
+        }
+        try {
+            Files.setPosixFilePermissions(real, bits);
+        } catch (IOException e) {
+            throw StorageException.from(e, virtualPath);
+        }
+    }
+
     private Path lexicalInside(String virtualPath) throws StorageException {
         if (virtualPath.equals("/")) {
             return resolver.realRoot();

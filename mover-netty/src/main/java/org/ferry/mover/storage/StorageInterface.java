@@ -71,4 +71,26 @@ public interface StorageInterface {
      * @throws StorageException NOT_FOUND, PERMISSION_DENIED, EXISTS (non-empty directory target), OTHER
      */
     void rename(String fromVirtualPath, String toVirtualPath) throws StorageException;
+
+    /**
+     * Sets a file's modification time (MFMT, RFC 3659 draft; SITE UTIME of globus).
+     *
+     * @param virtualPath the file or directory
+     * @param modified the new time
+     * @throws StorageException NOT_FOUND, PERMISSION_DENIED; OTHER if the storage cannot do it
+     */
+    default void setModified(String virtualPath, java.time.Instant modified) throws StorageException {
+        throw new StorageException(StorageException.Reason.OTHER, "setting times is not supported");
+    }
+
+    /**
+     * Sets POSIX permission bits (SITE CHMOD of globus).
+     *
+     * @param virtualPath the file or directory
+     * @param mode permission bits, 0..0777
+     * @throws StorageException NOT_FOUND, PERMISSION_DENIED; OTHER if the storage cannot do it
+     */
+    default void setPermissions(String virtualPath, int mode) throws StorageException {
+        throw new StorageException(StorageException.Reason.OTHER, "permissions are not supported");
+    }
 }

@@ -130,4 +130,22 @@ class ExtendedCommandsTest extends ServerTestSupport {
         assertThat(ftp.retrieveFile("/f.bin", out)).isTrue();
         assertThat(out.toByteArray()).isEqualTo(data);
     }
+
+    @Test
+    void mfmtSiteUtimeAndSiteChmodChangeTheFile() throws Exception {
+        login();
+        file();
+        java.nio.file.Path f = root.resolve("f.bin");
+        assertThat(send("MFMT 20200102030405 /f.bin")).isEqualTo(250);
+        assertThat(Files.getLastModifiedTime(f).toInstant()).isEqualTo(java.time.Instant.parse("2020-01-02T03:04:05Z"));
+        assertThat(send("SITE UTIME 20210304050607 f.bin")).isEqualTo(250);
+        assertThat(Files.getLastModifiedTime(f).toInstant()).isEqualTo(java.time.Instant.parse("2021-03-04T05:06:07Z"));
+        assertThat(send("SITE CHMOD 640 /f.bin")).isEqualTo(250);
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
+                .isEqualTo("rw-r-----");
+        assertThat(send("MFMT 2020 /f.bin")).isEqualTo(501);
+        assertThat(send("SITE CHMOD 9 /f.bin")).isEqualTo(501);
+        assertThat(send("MFMT 20200102030405 /missing")).isEqualTo(550);
+        assertAlive();
+    }
 }

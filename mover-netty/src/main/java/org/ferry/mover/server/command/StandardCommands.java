@@ -18,7 +18,7 @@ final class StandardCommands {
                 new CdupHandler(), new PasvHandler(), new EpsvHandler(), new PortHandler(), new EprtHandler(),
                 new MlsdHandler(), new ListHandler(), new NlstHandler(), new RetrHandler(), new StorHandler(),
                 new AppeHandler(), new EretHandler(), new EstoHandler(), new MkdHandler(), new RmdHandler(), new DeleHandler(), new RnfrHandler(), new RntoHandler(),
-                new AborHandler(), new AlloHandler(), new SbufHandler(), new TrevHandler(),
+                new AborHandler(), new AlloHandler(), new SbufHandler(), new TrevHandler(), new MfmtHandler(), new SiteUtimeHandler(), new SiteChmodHandler(),
                 new SiteBufferSizeHandler("RETRBUFSIZE", SiteBufferSizeHandler.Buffer.RECEIVE),
                 new SiteBufferSizeHandler("RBUFSZ", SiteBufferSizeHandler.Buffer.RECEIVE),
                 new SiteBufferSizeHandler("RBUFSIZ", SiteBufferSizeHandler.Buffer.RECEIVE),

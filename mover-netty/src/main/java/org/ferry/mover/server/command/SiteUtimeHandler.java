@@ -1,0 +1,27 @@
+package org.ferry.mover.server.command;
+
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.FtpException;
+import org.ferry.mover.storage.StorageException;
+
+/**
+ * SITE UTIME YYYYMMDDHHMMSS path (globus-gridftp-server, gridftp-protocol.md section 2.12): the
+ * same as MFMT. {@code 250 OK.}
+ */
+public final class SiteUtimeHandler implements CommandHandler {
+
+    @Override
+    public String verb() {
+        return "SITE UTIME";
+    }
+
+    @Override
+    public void handle(CommandContext ctx, String argument) throws FtpException, StorageException {
+        MfmtHandler.setTime(ctx, argument);
+        ctx.reply(250, "OK.");
+    }
+}
