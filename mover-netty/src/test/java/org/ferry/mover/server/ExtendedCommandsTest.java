@@ -148,4 +148,22 @@ class ExtendedCommandsTest extends ServerTestSupport {
         assertThat(send("MFMT 20200102030405 /missing")).isEqualTo(550);
         assertAlive();
     }
+
+    @Test
+    void mlscAndStatAnswerOnTheControlChannel() throws Exception {
+        login();
+        file();
+        Files.createDirectory(root.resolve("sub"));
+        assertThat(send("MLSC /")).isEqualTo(250);
+        String[] lines = ftp.getReplyStrings();
+        assertThat(lines[0]).isEqualTo("250-Contents of /");
+        assertThat(lines[lines.length - 1]).isEqualTo("250 End.");
+        assertThat(String.join("\n", lines)).contains("Type=file;").contains(" f.bin").contains("Type=dir;")
+                .contains("Size=1000003;");
+        assertThat(send("MLSC /f.bin")).isEqualTo(550);
+        assertThat(send("STAT")).isEqualTo(212);
+        assertThat(send("STAT /f.bin")).isEqualTo(213);
+        assertThat(ftp.getReplyString()).contains("1000003").contains("f.bin").contains("213 End.");
+        assertAlive();
+    }
 }
