@@ -66,7 +66,7 @@ class OnlineCaTest {
                 .contains("access_id_CA      X509         '/O=Grid/OU=Ferry/CN=Ferry Online CA'")
                 .contains("cond_subjects     globus       '\"/O=Grid/OU=Ferry/*\"'");
         assertThat(OpensslTrustDirectory.load(trust).caCertificates()).containsExactly(ca.caCertificate());
-        assertThat(Files.getPosixFilePermissions(tmp.resolve("ca/private/cakey.pem")).toString()).isEqualTo("[OWNER_READ, OWNER_WRITE]");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(tmp.resolve("ca/private/cakey.pem")))).isEqualTo("rw-------");
         OnlineCa reopened = OnlineCa.open(tmp.resolve("ca"));
         assertThat(reopened.caCertificate()).isEqualTo(ca.caCertificate());
         assertThatThrownBy(() -> OnlineCa.create("/O=Grid/CN=Again", tmp.resolve("ca"), 2048))

@@ -25,7 +25,7 @@ class PemFilesTest {
         String pem = Files.readString(file);
         assertThat(pem.indexOf("BEGIN CERTIFICATE")).isLessThan(pem.indexOf("BEGIN RSA PRIVATE KEY"));
         assertThat(pem.lastIndexOf("BEGIN CERTIFICATE")).isGreaterThan(pem.indexOf("BEGIN RSA PRIVATE KEY"));
-        assertThat(Files.getPosixFilePermissions(file).toString()).isEqualTo("[OWNER_READ, OWNER_WRITE]");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
 
         CredentialLoader loader = new CredentialLoader(Map.of(), 4242);
         assertThat(loader.proxyPath()).isEqualTo(Path.of("/tmp/x509up_u4242"));
