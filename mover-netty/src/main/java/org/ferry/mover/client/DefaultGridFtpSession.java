@@ -95,6 +95,12 @@ final class DefaultGridFtpSession implements GridFtpSession {
                 throw new GridFtpReplyException("USER/PASS", user.code(), user.text());
             }
             session.expectOk("TYPE I");
+            if (security != null) {
+                // Ferry's data channels are not GSI-authenticated yet; globus-gridftp-server defaults to
+                // DCAU A after GSI login, so ask for none (gridftp-protocol.md 7b). A server without DCAU
+                // (5xx) is fine: its data channels are clear anyway.
+                session.command("DCAU N");
+            }
             return session;
         } catch (IOException | RuntimeException e) {
             control.close();
