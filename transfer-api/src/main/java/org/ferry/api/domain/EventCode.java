@@ -31,6 +31,10 @@ public enum EventCode {
     VERIFY_CHECKSUM(true),
     /** A recursive item's source is not a directory. */
     NOT_A_DIRECTORY(true),
+    /** A file item's source is a directory (use a recursive item). */
+    NOT_A_FILE(true),
+    /** A file item's destination path is an existing directory. */
+    IS_A_DIRECTORY(true),
     /** Anything else. */
     UNKNOWN(true);
 
