@@ -1,10 +1,23 @@
 package org.ferry.mover.data;
 
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 
 /**
  * The data transfer process (DTP) side of GridFTP: opens data connections and moves bytes over
@@ -16,16 +29,39 @@ import java.util.function.LongConsumer;
  * <p>In MODE E the sender always connects and the receiver always listens (gridftp-protocol.md
  * section 2.2); {@link #send} with a {@link DataEndpoint.Passive} endpoint in MODE E, or
  * {@link #receive} with {@link DataEndpoint.Active}, fails with an {@link IOException}.
+ *
+ * <p>Connections use the NIO transport, so {@code group} must be an NIO event loop group (e.g.
+ * {@code new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory())}). Data connections are closed
+ * at the end of every transfer (MODE E connection caching is not implemented yet).
  */
 public final class DataChannels implements AutoCloseable {
 
+    /** Default MODE E block size, as globus-gridftp-server's {@code -blocksize} default. */
+    public static final int DEFAULT_BLOCK_SIZE_BYTES = 256 * 1024;
+
+    private static final int CONNECT_TIMEOUT_MILLIS = 30_000;
+
     private final EventLoopGroup group;
+    private final int blockSizeBytes;
 
     /**
      * @param group event loops to run data connections on; not closed by {@link #close()}
      */
     public DataChannels(EventLoopGroup group) {
+        this(group, DEFAULT_BLOCK_SIZE_BYTES);
+    }
+
+    /**
+     * @param group event loops to run data connections on; not closed by {@link #close()}
+     * @param blockSizeBytes MODE E block size for sends (1 byte .. 64 MiB)
+     * @throws IllegalArgumentException if the block size is out of range
+     */
+    public DataChannels(EventLoopGroup group, int blockSizeBytes) {
+        if (blockSizeBytes < 1 || blockSizeBytes > (64 << 20)) {
+            throw new IllegalArgumentException("block size must be 1..64 MiB, was " + blockSizeBytes);
+        }
         this.group = group;
+        this.blockSizeBytes = blockSizeBytes;
     }
 
     /**
@@ -36,7 +72,26 @@ public final class DataChannels implements AutoCloseable {
      * @throws IOException if binding fails
      */
     public PassiveListener listen(InetAddress bindAddress) throws IOException {
-        throw new UnsupportedOperationException("TODO: implemented by the data channel work");
+        NettyPassiveListener listener = new NettyPassiveListener();
+        ChannelFuture bind = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.AUTO_READ, false) // nothing is read before a transfer attaches
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        listener.accepted(ch);
+                    }
+                })
+                .bind(bindAddress, 0)
+                .awaitUninterruptibly();
+        if (!bind.isSuccess()) {
+            throw new IOException("cannot listen on " + bindAddress.getHostAddress() + ": " + bind.cause(),
+                    bind.cause());
+        }
+        listener.bound(bind.channel());
+        return listener;
     }
 
     /**
@@ -52,7 +107,23 @@ public final class DataChannels implements AutoCloseable {
      */
     public CompletableFuture<Long> send(DataSource source, DataEndpoint endpoint, boolean extendedBlockMode,
             int parallelism, LongConsumer progress) {
-        throw new UnsupportedOperationException("TODO: implemented by the data channel work");
+        DataTransfer transfer = new DataTransfer(progress);
+        SourceReader reader = new SourceReader(source);
+        if (!extendedBlockMode) {
+            open(endpoint, transfer, 1, () -> new StreamSender(reader, transfer));
+            return transfer.result();
+        }
+        if (!(endpoint instanceof DataEndpoint.Active)) {
+            transfer.fail(new IOException("MODE E: the sender must connect (PORT), not listen (PASV)"));
+            return transfer.result();
+        }
+        if (parallelism < 1 || parallelism > 64) {
+            transfer.fail(new IOException("parallelism must be 1..64, was " + parallelism));
+            return transfer.result();
+        }
+        ModeEDealer dealer = new ModeEDealer(source.length(), blockSizeBytes, parallelism);
+        open(endpoint, transfer, parallelism, () -> new SenderPipeline(new ModeESender(reader, dealer, transfer)));
+        return transfer.result();
     }
 
     /**
@@ -68,11 +139,119 @@ public final class DataChannels implements AutoCloseable {
      */
     public CompletableFuture<Long> receive(DataSink sink, DataEndpoint endpoint, boolean extendedBlockMode,
             LongConsumer progress) {
-        throw new UnsupportedOperationException("TODO: implemented by the data channel work");
+        DataTransfer transfer = new DataTransfer(progress);
+        if (!extendedBlockMode) {
+            open(endpoint, transfer, 1, () -> new StreamReceiver(sink, transfer));
+            return transfer.result();
+        }
+        if (!(endpoint instanceof DataEndpoint.Passive passive)) {
+            transfer.fail(new IOException("MODE E: the receiver must listen (PASV), not connect (PORT)"));
+            return transfer.result();
+        }
+        ModeEEndTracker tracker = new ModeEEndTracker(transfer);
+        // Any number of connections may come (GFD.020), until the EOF count of EODs has arrived.
+        attach((NettyPassiveListener) passive.listener(), transfer, Integer.MAX_VALUE,
+                () -> new ReceiverPipeline(sink, tracker, transfer));
+        return transfer.result();
+    }
+
+    private void open(DataEndpoint endpoint, DataTransfer transfer, int connections,
+            Supplier<ChannelHandler> handler) {
+        if (endpoint instanceof DataEndpoint.Active active) {
+            for (int i = 0; i < connections; i++) {
+                connect(active.address(), transfer, handler.get());
+            }
+        } else if (endpoint instanceof DataEndpoint.Passive passive) {
+            attach((NettyPassiveListener) passive.listener(), transfer, connections, handler);
+        }
+    }
+
+    private void connect(InetSocketAddress address, DataTransfer transfer, ChannelHandler handler) {
+        ChannelFuture connect = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
+                .handler(handler)
+                .connect(address);
+        transfer.register(connect.channel());
+        connect.addListener(f -> {
+            if (!f.isSuccess()) {
+                transfer.fail(new IOException("cannot open data connection to " + address + ": "
+                        + f.cause().getMessage(), f.cause()));
+            }
+        });
+    }
+
+    /** Takes up to {@code connections} connections from the listener; extra ones are closed. */
+    private void attach(NettyPassiveListener listener, DataTransfer transfer, int connections,
+            Supplier<ChannelHandler> handler) {
+        int[] taken = {0};
+        Consumer<Channel> consumer = ch -> {
+            boolean take;
+            synchronized (taken) {
+                take = taken[0] < connections && !transfer.isDone();
+                taken[0]++;
+            }
+            if (!take) {
+                ch.close();
+                return;
+            }
+            transfer.register(ch);
+            ch.eventLoop().execute(() -> {
+                ch.config().setWriteBufferWaterMark(waterMark());
+                ch.pipeline().addLast(handler.get());
+                if (!ch.isActive()) {
+                    ch.pipeline().fireChannelInactive(); // died while queued: let the handler judge
+                }
+                ch.config().setAutoRead(true);
+            });
+        };
+        transfer.result().whenComplete((bytes, error) -> listener.detach(consumer));
+        listener.attach(consumer);
+    }
+
+    private WriteBufferWaterMark waterMark() {
+        // Lets a couple of blocks queue per connection before writability turns off.
+        return new WriteBufferWaterMark(blockSizeBytes, 2 * blockSizeBytes);
     }
 
     /** Releases resources owned by this object (not the event loop group). */
     @Override
     public void close() {
+    }
+
+    /** Installs the MODE E encoder and a sender on a new connection. */
+    private static final class SenderPipeline extends ChannelInitializer<Channel> {
+        private final ModeESender sender;
+
+        SenderPipeline(ModeESender sender) {
+            this.sender = sender;
+        }
+
+        @Override
+        protected void initChannel(Channel ch) {
+            ch.pipeline().addLast(new ModeEFrameEncoder(), sender);
+        }
+    }
+
+    /** Installs decoder, block writer and EOD counter on a new MODE E connection. */
+    private static final class ReceiverPipeline extends ChannelInitializer<Channel> {
+        private final DataSink sink;
+        private final ModeEEndTracker tracker;
+        private final DataTransfer transfer;
+
+        ReceiverPipeline(DataSink sink, ModeEEndTracker tracker, DataTransfer transfer) {
+            this.sink = sink;
+            this.tracker = tracker;
+            this.transfer = transfer;
+        }
+
+        @Override
+        protected void initChannel(Channel ch) {
+            ch.pipeline().addLast(new ModeEFrameDecoder(), new ModeEBlockWriter(sink, transfer),
+                    new ModeEEodCounter(tracker, transfer));
+        }
     }
 }

@@ -1,0 +1,60 @@
+package org.ferry.cli;
+
+import java.util.Map;
+import org.ferry.cli.api.FerryApiClient;
+import org.ferry.cli.output.Json;
+import org.ferry.cli.output.OutputFormat;
+import org.ferry.cli.output.Table;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code ferry ls ENDPOINT[:PATH] [-l]}: {@code GET /v0.10/operation/endpoint/{name}/ls?path=}.
+ *
+ * <p>Text: one name per line, directories with a trailing {@code /} (as globus-cli); with
+ * {@code -l} a table Permissions, Size (bytes), Last Modified, Type, Filename. Unix: the same
+ * without headers, tab-separated. Json: the file_list document.
+ */
+@Command(
+    name = "ls",
+    mixinStandardHelpOptions = true,
+    versionProvider = FerryVersion.class,
+    description = "List a directory on an endpoint, e.g.: ferry ls admin#a:/dir")
+public final class LsCommand extends ApiCommand {
+  @Parameters(index = "0", paramLabel = "ENDPOINT[:PATH]", converter = EndpointPath.Converter.class,
+      description = "Endpoint name and directory (default /).")
+  private EndpointPath target;
+
+  @Option(names = {"-l", "--long"}, description = "Long form: permissions, size, mtime, type.")
+  private boolean longForm;
+
+  /** @return 0 once the listing is printed */
+  @Override
+  protected int execute() {
+    String path = target.path() == null ? "/" : target.path();
+    JsonNode listing = client().get(
+        "/operation/endpoint/" + FerryApiClient.segment(target.endpoint()) + "/ls",
+        Map.of("path", path));
+    if (format() == OutputFormat.JSON) {
+      printJson(listing);
+      return 0;
+    }
+    if (!longForm) {
+      for (JsonNode file : listing.path("DATA")) {
+        String name = Json.text(file, "name");
+        out().println("dir".equals(Json.text(file, "type")) ? name + "/" : name);
+      }
+      out().flush();
+      return 0;
+    }
+    Table table = new Table("Permissions", "Size", "Last Modified", "Type", "Filename");
+    for (JsonNode file : listing.path("DATA")) {
+      table.row(Json.text(file, "permissions"), Json.text(file, "size"),
+          Json.text(file, "last_modified"), Json.text(file, "type"), Json.text(file, "name"));
+    }
+    table.print(out(), format());
+    return 0;
+  }
+}

@@ -1,0 +1,110 @@
+package org.ferry.it;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Globus Toolkit programs from Debian ({@code globus-gass-copy-progs},
+ * {@code globus-gridftp-server-progs}) as test peers. Where they are missing the tests are skipped,
+ * except under CI ({@code CI=true}), where {@code .ci/run} installs them and their absence fails.
+ */
+final class GlobusTools {
+
+    static final Path GLOBUS_URL_COPY = Path.of("/usr/bin/globus-url-copy");
+    static final Path GLOBUS_GRIDFTP_SERVER = Path.of("/usr/sbin/globus-gridftp-server");
+
+    private GlobusTools() {
+    }
+
+    /** Skips the calling test when the Globus tools are absent outside CI. */
+    static void assumeInstalled() {
+        boolean installed = Files.isExecutable(GLOBUS_URL_COPY) && Files.isExecutable(GLOBUS_GRIDFTP_SERVER);
+        if (!installed && "true".equals(System.getenv("CI"))) {
+            throw new IllegalStateException("Globus tools missing under CI: .ci/run must install them");
+        }
+        assumeTrue(installed, "globus-url-copy / globus-gridftp-server not installed");
+    }
+
+    /**
+     * Runs {@code globus-url-copy args...} and fails with its output if it exits non-zero.
+     *
+     * @param timeoutSeconds the run is killed after this long
+     * @return combined output
+     */
+    static String urlCopy(long timeoutSeconds, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(GLOBUS_URL_COPY.toString());
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] output = process.getInputStream().readAllBytes();
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+        String text = new String(output, StandardCharsets.UTF_8);
+        if (process.exitValue() != 0) {
+            throw new AssertionError("globus-url-copy " + String.join(" ", args) + " failed (" + process.exitValue()
+                    + "):\n" + text);
+        }
+        return text;
+    }
+
+    /**
+     * A {@code globus-gridftp-server -aa} daemon on 127.0.0.1, anonymous users mapped to the
+     * unprivileged account {@code gsuser} (as root the server refuses to map to root). Paths in its
+     * URLs are absolute file system paths; what it serves must be readable by {@code gsuser}.
+     */
+    static final class Server implements AutoCloseable {
+        private final Path pidFile;
+        private final int port;
+
+        private Server(Path pidFile, int port) {
+            this.pidFile = pidFile;
+            this.port = port;
+        }
+
+        /** Starts the daemon ({@code -S}, detached) and waits until it accepts connections. */
+        static Server start(Path pidFile) throws IOException, InterruptedException {
+            int port;
+            try (ServerSocket probe = new ServerSocket(0)) {
+                port = probe.getLocalPort();
+            }
+            Process process = new ProcessBuilder(GLOBUS_GRIDFTP_SERVER.toString(), "-aa", "-anonymous-user", "gsuser",
+                    "-p", Integer.toString(port), "-control-interface", "127.0.0.1", "-data-interface", "127.0.0.1",
+                    "-d", "error", "-disable-usage-stats", "-S", "-pidfile", pidFile.toString())
+                    .redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (process.waitFor() != 0) {
+                throw new IllegalStateException("globus-gridftp-server failed to start: " + output);
+            }
+            for (int i = 0; i < 100; i++) {
+                try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+                    return new Server(pidFile, port);
+                } catch (IOException notYet) {
+                    Thread.sleep(100);
+                }
+            }
+            throw new IllegalStateException("globus-gridftp-server did not listen on " + port);
+        }
+
+        /** @return {@code ftp://127.0.0.1:PORT} */
+        String url() {
+            return "ftp://127.0.0.1:" + port;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (Files.exists(pidFile)) {
+                long pid = Long.parseLong(Files.readString(pidFile).trim());
+                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy);
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package org.ferry.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A child process started for a test, its output (stdout and stderr together) written to a log
+ * file so that a failed test can show it. Closing it stops the process: SIGTERM, then SIGKILL
+ * after 10 seconds.
+ */
+final class ManagedProcess implements AutoCloseable {
+
+    private final Process process;
+    private final Path log;
+    private final String name;
+
+    private ManagedProcess(String name, Process process, Path log) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+    }
+
+    /**
+     * Starts {@code command} with extra environment variables.
+     *
+     * @param name short name for messages
+     * @param command program and arguments
+     * @param environment variables added to the inherited environment
+     * @param log file that receives the process's output
+     * @throws IOException if the program cannot be started
+     */
+    static ManagedProcess start(String name, List<String> command, Map<String, String> environment, Path log)
+            throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        return new ManagedProcess(name, builder.start(), log);
+    }
+
+    /**
+     * Waits until the output has a line matching {@code pattern}.
+     *
+     * @return the first match, for reading groups (e.g. a port number)
+     * @throws IllegalStateException with the log if the process exits or the timeout passes first
+     */
+    Matcher awaitOutput(Pattern pattern, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            Matcher matcher = pattern.matcher(output());
+            if (matcher.find()) {
+                return matcher;
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited with " + process.exitValue() + ":\n" + output());
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException(name + " did not print /" + pattern + "/ within " + timeout + ":\n"
+                + output());
+    }
+
+    /** @return everything the process printed so far */
+    String output() throws IOException {
+        return Files.readString(log, StandardCharsets.UTF_8);
+    }
+
+    /** @return true while the process runs */
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}

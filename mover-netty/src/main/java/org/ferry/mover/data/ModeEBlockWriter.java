@@ -1,0 +1,45 @@
+package org.ferry.mover.data;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Writes each {@link ModeEPayload} into the {@link DataSink} at its offset (positional writes, so
+ * blocks from parallel connections land where GFD.020 says regardless of arrival order) and counts
+ * the bytes. Other messages pass on. Runs on the connection's event loop: page-cache writes are
+ * short, and writing inline means a slow disk slows reading, so TCP flow control pushes back on the
+ * sender instead of memory filling up.
+ */
+final class ModeEBlockWriter extends ChannelInboundHandlerAdapter {
+
+    private final DataSink sink;
+    private final DataTransfer transfer;
+
+    ModeEBlockWriter(DataSink sink, DataTransfer transfer) {
+        this.sink = sink;
+        this.transfer = transfer;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws IOException {
+        if (!(msg instanceof ModeEPayload payload)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        try {
+            if (!transfer.isDone()) {
+                long offset = payload.offset();
+                for (ByteBuffer buffer : payload.content().nioBuffers()) {
+                    int n = buffer.remaining();
+                    sink.write(buffer, offset);
+                    offset += n;
+                }
+                transfer.addBytes(offset - payload.offset());
+            }
+        } finally {
+            payload.release();
+        }
+    }
+}

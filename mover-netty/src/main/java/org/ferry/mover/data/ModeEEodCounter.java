@@ -1,0 +1,61 @@
+package org.ferry.mover.data;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+
+/**
+ * Follows the end-of-data protocol of one MODE E connection (GFD.020; gridftp-protocol.md section
+ * 2.1 "Receiver rules"): reports its EOD and any EOF to the transfer's {@link ModeEEndTracker},
+ * fails the transfer if the connection closes before its EOD or sends data after it, and forwards
+ * failures of the handlers before it. A connection left open after EOD (globus caches them) is
+ * fine, as is one that closes after EOD with or without the CLOSE flag (dCache).
+ */
+final class ModeEEodCounter extends ChannelInboundHandlerAdapter {
+
+    private final ModeEEndTracker tracker;
+    private final DataTransfer transfer;
+    private boolean eodSeen;
+
+    ModeEEodCounter(ModeEEndTracker tracker, DataTransfer transfer) {
+        this.tracker = tracker;
+        this.transfer = transfer;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof ModeEHeader header)) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (eodSeen) {
+            if (header.count() > 0 || header.has(ModeEHeader.EOF)) {
+                transfer.fail(new IOException("MODE E data after EOD on " + ctx.channel().remoteAddress()));
+            }
+            return; // a lone CLOSE (+EOD) after EOD: globus closing a cached connection
+        }
+        if (header.has(ModeEHeader.EOD)) {
+            eodSeen = true;
+            tracker.eod();
+        }
+        if (header.has(ModeEHeader.EOF)) {
+            tracker.eof(header.eodCount());
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (!eodSeen) {
+            transfer.fail(new IOException("MODE E data connection from " + ctx.channel().remoteAddress()
+                    + " closed before EOD"));
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        transfer.fail(cause);
+        ctx.close();
+    }
+}

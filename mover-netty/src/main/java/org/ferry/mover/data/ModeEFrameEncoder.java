@@ -1,0 +1,27 @@
+package org.ferry.mover.data;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.MessageToByteEncoder;
+
+/**
+ * Writes {@link ModeEHeader}s as the 17-byte big-endian MODE E header (GFD.020, gridftp-protocol.md
+ * section 2.1). Payload is written by the caller right after the header as a plain {@link ByteBuf}
+ * or file region, which passes through this encoder untouched (no copy).
+ */
+@ChannelHandler.Sharable
+public final class ModeEFrameEncoder extends MessageToByteEncoder<ModeEHeader> {
+
+    /** Creates the encoder; it is stateless and may be shared. */
+    public ModeEFrameEncoder() {
+        super(ModeEHeader.class);
+    }
+
+    @Override
+    protected void encode(ChannelHandlerContext ctx, ModeEHeader header, ByteBuf out) {
+        out.writeByte(header.descriptor());
+        out.writeLong(header.count());
+        out.writeLong(header.offset());
+    }
+}

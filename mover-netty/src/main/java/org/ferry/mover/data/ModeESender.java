@@ -1,0 +1,137 @@
+package org.ferry.mover.data;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+
+/**
+ * Sends one connection's share of a MODE E transfer (GFD.020; gridftp-protocol.md section 2.1):
+ * takes blocks from the {@link ModeEDealer}, writes header + payload, and when no blocks are left
+ * writes {@code EOD|CLOSE} (0x0C), or {@code EOF|EOD|CLOSE} (0x4C) with the connection count on the
+ * one connection that wins the EOF, then closes (dCache's ending, which globus accepts; no
+ * connection caching yet).
+ *
+ * <p>Backpressure: a block is read only while the channel is writable and fewer than
+ * {@link #MAX_IN_FLIGHT} blocks await the socket, so an 8 GiB send holds a few blocks per
+ * connection in memory, not the file.
+ */
+final class ModeESender extends ChannelInboundHandlerAdapter {
+
+    /** Blocks written but not yet handed to the socket, per connection. */
+    static final int MAX_IN_FLIGHT = 4;
+
+    private final SourceReader reader;
+    private final ModeEDealer dealer;
+    private final DataTransfer transfer;
+    private int inFlight;
+    private boolean started;
+    private boolean ended;
+
+    ModeESender(SourceReader reader, ModeEDealer dealer, DataTransfer transfer) {
+        this.reader = reader;
+        this.dealer = dealer;
+        this.transfer = transfer;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        if (ctx.channel().isActive()) {
+            start(ctx);
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        start(ctx);
+        ctx.fireChannelActive();
+    }
+
+    private void start(ChannelHandlerContext ctx) {
+        if (!started) {
+            started = true;
+            pump(ctx);
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (started && ctx.channel().isWritable()) {
+            pump(ctx);
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    private void pump(ChannelHandlerContext ctx) {
+        while (!ended && !transfer.isDone() && inFlight < MAX_IN_FLIGHT && ctx.channel().isWritable()) {
+            long offset = dealer.claimBlock();
+            if (offset < 0) {
+                end(ctx);
+                return;
+            }
+            int length = dealer.blockLength(offset);
+            ByteBuf payload;
+            try {
+                payload = reader.readBuffer(ctx.alloc(), offset, length);
+            } catch (IOException | RuntimeException e) {
+                transfer.fail(e);
+                return;
+            }
+            inFlight++;
+            ctx.write(ModeEHeader.data(length, offset), ctx.voidPromise());
+            // Listen before writing: a nested flush may complete this write before addListener returns,
+            // and its bytes must be counted before the EOF write's listener ends the transfer.
+            ChannelPromise written = ctx.newPromise();
+            written.addListener(f -> {
+                inFlight--;
+                if (f.isSuccess()) {
+                    transfer.addBytes(length);
+                    pump(ctx);
+                } else {
+                    transfer.fail(f.cause());
+                }
+            });
+            ctx.writeAndFlush(payload, written);
+        }
+    }
+
+    private void end(ChannelHandlerContext ctx) {
+        ended = true;
+        ModeEHeader last = dealer.claimEof()
+                ? new ModeEHeader(ModeEHeader.EOF | ModeEHeader.EOD | ModeEHeader.CLOSE, 0, dealer.connections())
+                : new ModeEHeader(ModeEHeader.EOD | ModeEHeader.CLOSE, 0, 0);
+        ctx.writeAndFlush(last).addListener(f -> {
+            if (!f.isSuccess()) {
+                transfer.fail(f.cause());
+                return;
+            }
+            // Writes complete in order: every block of this connection is in the socket now.
+            ctx.close();
+            if (dealer.connectionFinished()) {
+                transfer.succeed();
+            }
+        });
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ReferenceCountUtil.release(msg); // receivers send nothing on MODE E data connections
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (!ended) {
+            transfer.fail(new IOException("MODE E data connection to " + ctx.channel().remoteAddress()
+                    + " closed by the peer during the transfer"));
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        transfer.fail(cause);
+        ctx.close();
+    }
+}
