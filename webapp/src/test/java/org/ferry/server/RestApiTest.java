@@ -9,8 +9,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.ferry.api.auth.TokenHasher;
+import org.ferry.api.domain.UserAccount;
+import org.ferry.api.repository.UserAccountRepository;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -32,6 +36,9 @@ class RestApiTest {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    UserAccountRepository users;
 
     ApiClient api;
 
@@ -198,6 +205,25 @@ class RestApiTest {
                 .isEqualTo("TaskComplete");
         assertThat(api.get("/v0.10/task_list?filter=status:ACTIVE&limit=1000").body().get("DATA")
                 .findValuesAsString("task_id")).doesNotContain(taskId);
+    }
+
+    @Test
+    void anotherUserSeesNeitherEndpointsNorTasksOfTheAdmin() {
+        users.save(new UserAccount("bob", TokenHasher.hash("bobs-token")));
+        twoEndpoints("o");
+        String taskId = api.post("/v0.10/transfer", transfer("admin#o-src", "admin#o-dst", null, "/a", "/b"))
+                .body().get("task_id").asString();
+        ApiClient bob = api.withToken("bobs-token");
+        assertThat(bob.get("/v0.10/endpoint/admin%23o-src").status()).isEqualTo(404);
+        assertThat(bob.get("/v0.10/task/" + taskId).status()).isEqualTo(404);
+        assertThat(bob.post("/v0.10/task/" + taskId + "/cancel", Map.of()).status()).isEqualTo(404);
+        assertThat(bob.get("/v0.10/task_list").body().get("total").asLong()).isZero();
+        ApiClient.Answer foreign = bob.post("/v0.10/endpoint", ApiClient.endpointDoc("admin#bobs", "ftp://h:1"));
+        assertThat(foreign.status()).isEqualTo(400);
+        assertThat(foreign.body().get("field").asString()).isEqualTo("canonical_name");
+        ApiClient.Answer transfer = bob.post("/v0.10/transfer", transfer("admin#o-src", "admin#o-dst", null, "/a", "/b"));
+        assertThat(transfer.status()).isEqualTo(404);
+        assertThat(transfer.body().get("field").asString()).isEqualTo("source_endpoint");
     }
 
     @Test

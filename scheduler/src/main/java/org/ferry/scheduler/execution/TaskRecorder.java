@@ -1,6 +1,8 @@
 package org.ferry.scheduler.execution;
 
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.UUID;
 import org.ferry.api.domain.EventCode;
@@ -78,8 +80,8 @@ public class TaskRecorder {
     }
 
     /** @return destination path to size of the files earlier runs of the task moved */
-    public java.util.Map<String, Long> alreadyTransferred(UUID taskId) {
-        java.util.Map<String, Long> sizes = new java.util.HashMap<>();
+    public Map<String, Long> alreadyTransferred(UUID taskId) {
+        Map<String, Long> sizes = new HashMap<>();
         for (TransferredFile file : transferredFiles.findByTaskId(taskId)) {
             sizes.put(file.getDestinationPath(), file.getSizeBytes());
         }
