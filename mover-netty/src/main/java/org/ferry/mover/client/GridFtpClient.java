@@ -1,7 +1,12 @@
 package org.ferry.mover.client;
 
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.ferry.mover.data.DataChannels;
 
 /**
  * Opens GridFTP control sessions. One instance owns the Netty event loop shared by all of its
@@ -11,10 +16,14 @@ public final class GridFtpClient implements AutoCloseable {
 
     /** Connect/read timeout applied to every reply wait. */
     private final Duration replyTimeout;
+    private final EventLoopGroup group;
+    private final DataChannels dataChannels;
 
     /** @param replyTimeout how long to wait for any one reply before failing with an IOException */
     public GridFtpClient(Duration replyTimeout) {
         this.replyTimeout = replyTimeout;
+        this.group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+        this.dataChannels = new DataChannels(group, DataChannels.DEFAULT_BLOCK_SIZE_BYTES, replyTimeout);
     }
 
     /** A client with a 120-second reply timeout. */
@@ -27,13 +36,21 @@ public final class GridFtpClient implements AutoCloseable {
      *
      * @param url server and credentials (the path is ignored)
      * @return a logged-in session
-     * @throws IOException if the connection or the login fails (530 as {@link GridFtpReplyException})
+     * @throws IOException if the connection or the login fails (530 as {@link GridFtpReplyException});
+     *     {@code gsiftp://} URLs fail with an IOException until GSI is wired into the client
      */
     public GridFtpSession open(GridFtpUrl url) throws IOException {
-        throw new UnsupportedOperationException("TODO: implemented by the client work");
+        if (url.scheme().equals("gsiftp")) {
+            throw new IOException("gsiftp:// (GSI authentication) is not supported by the client yet: " + url);
+        }
+        ControlChannel control = ControlChannel.connect(group, url.host(), url.port(), replyTimeout);
+        return DefaultGridFtpSession.login(url, control, dataChannels);
     }
 
+    /** Shuts the event loop down, closing any sessions still open. */
     @Override
     public void close() {
+        dataChannels.close();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

@@ -14,7 +14,10 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
@@ -33,22 +36,29 @@ import java.util.function.Supplier;
  * <p>Connections use the NIO transport, so {@code group} must be an NIO event loop group (e.g.
  * {@code new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory())}). Data connections are closed
  * at the end of every transfer (MODE E connection caching is not implemented yet).
+ *
+ * <p>To abort a transfer (ABOR), cancel or complete its returned future: that closes its connections.
  */
 public final class DataChannels implements AutoCloseable {
 
     /** Default MODE E block size, as globus-gridftp-server's {@code -blocksize} default. */
     public static final int DEFAULT_BLOCK_SIZE_BYTES = 256 * 1024;
 
+    /** Default for how long a transfer may move no bytes before it fails. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
+
     private static final int CONNECT_TIMEOUT_MILLIS = 30_000;
+    private static final int LISTEN_BACKLOG = 128;
 
     private final EventLoopGroup group;
     private final int blockSizeBytes;
+    private final Duration idleTimeout;
 
     /**
      * @param group event loops to run data connections on; not closed by {@link #close()}
      */
     public DataChannels(EventLoopGroup group) {
-        this(group, DEFAULT_BLOCK_SIZE_BYTES);
+        this(group, DEFAULT_BLOCK_SIZE_BYTES, DEFAULT_IDLE_TIMEOUT);
     }
 
     /**
@@ -57,25 +67,55 @@ public final class DataChannels implements AutoCloseable {
      * @throws IllegalArgumentException if the block size is out of range
      */
     public DataChannels(EventLoopGroup group, int blockSizeBytes) {
+        this(group, blockSizeBytes, DEFAULT_IDLE_TIMEOUT);
+    }
+
+    /**
+     * @param group event loops to run data connections on; not closed by {@link #close()}
+     * @param blockSizeBytes MODE E block size for sends (1 byte .. 64 MiB)
+     * @param idleTimeout a transfer that moves no byte for this long (including waiting for the
+     *     peer to connect) fails with a {@link java.net.SocketTimeoutException}
+     * @throws IllegalArgumentException if the block size is out of range or the timeout not positive
+     */
+    public DataChannels(EventLoopGroup group, int blockSizeBytes, Duration idleTimeout) {
         if (blockSizeBytes < 1 || blockSizeBytes > (64 << 20)) {
             throw new IllegalArgumentException("block size must be 1..64 MiB, was " + blockSizeBytes);
         }
+        if (idleTimeout.isNegative() || idleTimeout.isZero()) {
+            throw new IllegalArgumentException("idle timeout must be positive");
+        }
         this.group = group;
         this.blockSizeBytes = blockSizeBytes;
+        this.idleTimeout = idleTimeout;
+    }
+
+    private DataTransfer newTransfer(LongConsumer progress) {
+        DataTransfer transfer = new DataTransfer(progress);
+        transfer.failWhenIdle(group, idleTimeout);
+        return transfer;
     }
 
     /**
      * Opens a listener on an ephemeral port.
      *
      * @param bindAddress local address to bind (and announce)
-     * @return the listener
+     * @return the listener, already bound (its address is final); never blocks on the event loop
      * @throws IOException if binding fails
      */
     public PassiveListener listen(InetAddress bindAddress) throws IOException {
-        NettyPassiveListener listener = new NettyPassiveListener();
-        ChannelFuture bind = new ServerBootstrap()
+        // Bind with the JDK first, synchronously, then hand the bound socket to Netty: listen()
+        // never blocks on a future, so a server PI may call it from its event loop (PASV).
+        ServerSocketChannel socket = ServerSocketChannel.open();
+        try {
+            socket.bind(new InetSocketAddress(bindAddress, 0), LISTEN_BACKLOG);
+        } catch (IOException e) {
+            socket.close();
+            throw new IOException("cannot listen on " + bindAddress.getHostAddress() + ": " + e.getMessage(), e);
+        }
+        NettyPassiveListener listener = new NettyPassiveListener((InetSocketAddress) socket.getLocalAddress());
+        ChannelFuture registration = new ServerBootstrap()
                 .group(group)
-                .channel(NioServerSocketChannel.class)
+                .channelFactory(() -> new NioServerSocketChannel(socket))
                 .childOption(ChannelOption.AUTO_READ, false) // nothing is read before a transfer attaches
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<Channel>() {
@@ -84,13 +124,8 @@ public final class DataChannels implements AutoCloseable {
                         listener.accepted(ch);
                     }
                 })
-                .bind(bindAddress, 0)
-                .awaitUninterruptibly();
-        if (!bind.isSuccess()) {
-            throw new IOException("cannot listen on " + bindAddress.getHostAddress() + ": " + bind.cause(),
-                    bind.cause());
-        }
-        listener.bound(bind.channel());
+                .register();
+        listener.bound(registration.channel());
         return listener;
     }
 
@@ -103,11 +138,11 @@ public final class DataChannels implements AutoCloseable {
      * @param parallelism number of connections in MODE E (1..64); ignored in stream mode
      * @param progress called with cumulative bytes sent (may be null)
      * @return completes with bytes sent once all data, EODs and EOF are written; completes
-     *     exceptionally with an IOException on connect failure, reset, or file read error
+     *     exceptionally with an IOException on connect failure, reset, file read error, or idle timeout
      */
     public CompletableFuture<Long> send(DataSource source, DataEndpoint endpoint, boolean extendedBlockMode,
             int parallelism, LongConsumer progress) {
-        DataTransfer transfer = new DataTransfer(progress);
+        DataTransfer transfer = newTransfer(progress);
         SourceReader reader = new SourceReader(source);
         if (!extendedBlockMode) {
             open(endpoint, transfer, 1, () -> new StreamSender(reader, transfer));
@@ -135,11 +170,11 @@ public final class DataChannels implements AutoCloseable {
      *     for stream mode (complete at close)
      * @param progress called with cumulative bytes received (may be null)
      * @return completes with bytes received; exceptionally with an IOException on a malformed MODE E
-     *     header, a connection lost before EOD, or a sink write failure
+     *     header, a connection lost before EOD, a sink write failure, or idle timeout
      */
     public CompletableFuture<Long> receive(DataSink sink, DataEndpoint endpoint, boolean extendedBlockMode,
             LongConsumer progress) {
-        DataTransfer transfer = new DataTransfer(progress);
+        DataTransfer transfer = newTransfer(progress);
         if (!extendedBlockMode) {
             open(endpoint, transfer, 1, () -> new StreamReceiver(sink, transfer));
             return transfer.result();
@@ -187,14 +222,9 @@ public final class DataChannels implements AutoCloseable {
     /** Takes up to {@code connections} connections from the listener; extra ones are closed. */
     private void attach(NettyPassiveListener listener, DataTransfer transfer, int connections,
             Supplier<ChannelHandler> handler) {
-        int[] taken = {0};
+        AtomicInteger taken = new AtomicInteger();
         Consumer<Channel> consumer = ch -> {
-            boolean take;
-            synchronized (taken) {
-                take = taken[0] < connections && !transfer.isDone();
-                taken[0]++;
-            }
-            if (!take) {
+            if (taken.getAndIncrement() >= connections || transfer.isDone()) {
                 ch.close();
                 return;
             }

@@ -1,10 +1,15 @@
 package org.ferry.mover.data;
 
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 
@@ -23,6 +28,32 @@ final class DataTransfer {
     /** @param progress called with cumulative bytes after every increment; may be null */
     DataTransfer(LongConsumer progress) {
         this.progress = progress;
+        // However the result ends (including a caller's cancel or completeExceptionally, which is
+        // how an ABOR stops a transfer), the connections go.
+        result.whenComplete((bytes, error) -> closeAll());
+    }
+
+    /**
+     * Fails the transfer with a {@link SocketTimeoutException} if no byte moves for {@code idle}
+     * (no peer connecting, a stalled peer): per transfer, not per connection, because a MODE E
+     * connection may rightly sit idle after its EOD while others still carry data.
+     */
+    void failWhenIdle(EventLoopGroup group, Duration idle) {
+        long idleNanos = idle.toNanos();
+        long periodNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(10), idleNanos / 4);
+        long[] last = {-1, System.nanoTime()}; // bytes at the last change, time of the last change
+        ScheduledFuture<?> check = group.next().scheduleAtFixedRate(() -> {
+            long now = System.nanoTime();
+            long moved = bytes.get();
+            if (moved != last[0]) {
+                last[0] = moved;
+                last[1] = now;
+            } else if (now - last[1] > idleNanos) {
+                fail(new SocketTimeoutException("data transfer idle for " + idle.toMillis() + " ms after "
+                        + moved + " bytes"));
+            }
+        }, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
+        result.whenComplete((b, e) -> check.cancel(false));
     }
 
     /** @return completes with the byte count, or exceptionally with an IOException */
@@ -53,18 +84,14 @@ final class DataTransfer {
 
     /** Ends the transfer successfully with the bytes counted so far. */
     void succeed() {
-        if (result.complete(bytes.get())) {
-            closeAll();
-        }
+        result.complete(bytes.get());
     }
 
     /** Ends the transfer with {@code cause} (wrapped in an IOException if it is none). */
     void fail(Throwable cause) {
         IOException error = cause instanceof IOException io ? io
                 : new IOException(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
-        if (result.completeExceptionally(error)) {
-            closeAll();
-        }
+        result.completeExceptionally(error);
     }
 
     private void closeAll() {

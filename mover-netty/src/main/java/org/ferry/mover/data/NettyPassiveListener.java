@@ -14,18 +14,31 @@ import java.util.function.Consumer;
 final class NettyPassiveListener implements PassiveListener {
 
     private final Deque<Channel> waiting = new ArrayDeque<>();
+    private final InetSocketAddress address;
     private Channel serverChannel;
     private Consumer<Channel> consumer;
     private boolean closed;
 
-    /** Sets the bound server channel; called once, right after bind. */
-    synchronized void bound(Channel serverChannel) {
-        this.serverChannel = serverChannel;
+    /** @param address the address the socket is bound to */
+    NettyPassiveListener(InetSocketAddress address) {
+        this.address = address;
+    }
+
+    /** Sets the Netty server channel; called once, right after registration. */
+    void bound(Channel serverChannel) {
+        boolean close;
+        synchronized (this) {
+            this.serverChannel = serverChannel;
+            close = closed;
+        }
+        if (close) {
+            serverChannel.close();
+        }
     }
 
     @Override
-    public synchronized InetSocketAddress address() {
-        return (InetSocketAddress) serverChannel.localAddress();
+    public InetSocketAddress address() {
+        return address;
     }
 
     /** Called for every accepted connection, on its event loop. */
@@ -81,13 +94,15 @@ final class NettyPassiveListener implements PassiveListener {
     @Override
     public void close() {
         Deque<Channel> queued;
+        Channel server;
         synchronized (this) {
             closed = true;
             queued = new ArrayDeque<>(waiting);
             waiting.clear();
+            server = serverChannel;
         }
-        if (serverChannel != null) {
-            serverChannel.close();
+        if (server != null) {
+            server.close();
         }
         queued.forEach(Channel::close);
     }

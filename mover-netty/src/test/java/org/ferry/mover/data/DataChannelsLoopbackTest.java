@@ -133,6 +133,50 @@ class DataChannelsLoopbackTest {
     }
 
     @Test
+    void idleTransfersFail() throws Exception {
+        DataChannels channels = new DataChannels(group, DataChannels.DEFAULT_BLOCK_SIZE_BYTES,
+                java.time.Duration.ofMillis(200));
+        try (PassiveListener listener = channels.listen(LOOPBACK)) {
+            // nobody connects
+            var received = channels.receive(DataSink.toMemory(), new DataEndpoint.Passive(listener), true, null);
+            assertThatThrownBy(() -> received.get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(java.net.SocketTimeoutException.class);
+            // a peer connects and stalls mid-block
+            var stalled = channels.receive(DataSink.toMemory(), new DataEndpoint.Passive(listener), true, null);
+            try (Socket socket = new Socket(LOOPBACK, listener.address().getPort())) {
+                socket.getOutputStream().write(new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 100, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+                assertThatThrownBy(() -> stalled.get(10, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(java.net.SocketTimeoutException.class);
+            }
+        }
+    }
+
+    @Test
+    void cancellingTheFutureClosesTheConnections() throws Exception {
+        DataChannels channels = new DataChannels(group);
+        try (PassiveListener listener = channels.listen(LOOPBACK)) {
+            var received = channels.receive(DataSink.toMemory(), new DataEndpoint.Passive(listener), false, null);
+            try (Socket socket = new Socket(LOOPBACK, listener.address().getPort())) {
+                socket.getOutputStream().write(1);
+                Thread.sleep(100);
+                received.cancel(false);
+                socket.setSoTimeout(5000);
+                assertThat(socket.getInputStream().read()).isEqualTo(-1); // closed by us
+            }
+        }
+    }
+
+    @Test
+    void listenWorksFromAnEventLoopThread() throws Exception {
+        DataChannels channels = new DataChannels(group);
+        for (int i = 0; i < 8; i++) { // hit every loop of the group, including the one binding
+            PassiveListener listener = group.next().submit(() -> channels.listen(LOOPBACK)).get(5, TimeUnit.SECONDS);
+            assertThat(listener.address().getPort()).isPositive();
+            listener.close();
+        }
+    }
+
+    @Test
     void modeEReceiveMustListen() {
         DataChannels channels = new DataChannels(group);
         var received = channels.receive(DataSink.toMemory(),

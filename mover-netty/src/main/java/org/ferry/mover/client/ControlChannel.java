@@ -1,0 +1,125 @@
+package org.ferry.mover.client;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LineBasedFrameDecoder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * A client control connection (RFC 959): sends command lines and hands replies to one blocking
+ * caller. Pipeline: line splitter, {@link FtpReplyDecoder}, {@link FtpCommandEncoder},
+ * {@link ReplyQueue}. Not thread-safe: one session thread drives it.
+ */
+final class ControlChannel implements AutoCloseable {
+
+    /** Longest reply line accepted (MLST lines with long paths fit easily). */
+    private static final int MAX_LINE_BYTES = 64 * 1024;
+
+    private final Channel channel;
+    private final ReplyQueue replies;
+    private final Duration replyTimeout;
+
+    private ControlChannel(Channel channel, ReplyQueue replies, Duration replyTimeout) {
+        this.channel = channel;
+        this.replies = replies;
+        this.replyTimeout = replyTimeout;
+    }
+
+    /**
+     * Connects to a control port.
+     *
+     * @throws IOException if the connection cannot be made within the reply timeout
+     */
+    static ControlChannel connect(EventLoopGroup group, String host, int port, Duration replyTimeout)
+            throws IOException {
+        ReplyQueue replies = new ReplyQueue();
+        ChannelFuture connect = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, replyTimeout.toMillis()))
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new LineBasedFrameDecoder(MAX_LINE_BYTES), new FtpReplyDecoder(),
+                                new FtpCommandEncoder(), replies);
+                    }
+                })
+                .connect(host, port)
+                .awaitUninterruptibly();
+        if (!connect.isSuccess()) {
+            throw new IOException("cannot connect to " + host + ":" + port + ": " + connect.cause().getMessage(),
+                    connect.cause());
+        }
+        return new ControlChannel(connect.channel(), replies, replyTimeout);
+    }
+
+    /** @return the reply timeout this channel applies */
+    Duration replyTimeout() {
+        return replyTimeout;
+    }
+
+    /** @return our end of the connection: the address a server can reach us at (for PORT) */
+    InetSocketAddress localAddress() {
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    /** @return the server's end of the connection */
+    InetSocketAddress remoteAddress() {
+        return (InetSocketAddress) channel.remoteAddress();
+    }
+
+    /** Sends one command line; a write failure shows up as an IOException on the next read. */
+    void send(String command) {
+        channel.writeAndFlush(command).addListener(f -> {
+            if (!f.isSuccess()) {
+                channel.pipeline().fireExceptionCaught(f.cause());
+            }
+        });
+    }
+
+    /**
+     * @return the next reply within {@code timeoutMillis}, or null
+     * @throws IOException if the connection closed or failed
+     */
+    FtpReply poll(long timeoutMillis) throws IOException {
+        return replies.poll(timeoutMillis);
+    }
+
+    /**
+     * Reads replies until a final (non-1xx) one, passing preliminary ones to {@code preliminary}.
+     *
+     * @param what the command waited for, for the timeout message
+     * @throws SocketTimeoutException if no reply arrives within the reply timeout
+     * @throws IOException if the connection closed or failed
+     */
+    FtpReply readFinal(String what, Consumer<FtpReply> preliminary) throws IOException {
+        while (true) {
+            FtpReply reply = replies.poll(replyTimeout.toMillis());
+            if (reply == null) {
+                throw new SocketTimeoutException("no reply to " + what + " from " + remoteAddress() + " within "
+                        + replyTimeout.toSeconds() + " s");
+            }
+            if (!reply.isPreliminary()) {
+                return reply;
+            }
+            preliminary.accept(reply);
+        }
+    }
+
+    /** Closes the connection without QUIT. */
+    @Override
+    public void close() {
+        channel.close().awaitUninterruptibly();
+    }
+}

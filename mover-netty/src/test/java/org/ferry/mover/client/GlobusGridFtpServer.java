@@ -1,0 +1,161 @@
+package org.ferry.mover.client;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * A real globus-gridftp-server process on 127.0.0.1 for interop tests: anonymous clear-text login
+ * ({@code -aa}), an ephemeral port, data connections on loopback. As root the server refuses to map
+ * anonymous to root, so it runs the session as the unprivileged {@value #USER} user, created if
+ * missing; {@link #chown} hands test files to that user. Close it to kill the process.
+ */
+final class GlobusGridFtpServer implements AutoCloseable {
+
+    static final Path BINARY = Paths.get("/usr/sbin/globus-gridftp-server");
+    static final String USER = "gsuser";
+    private static final Pattern LISTENING = Pattern.compile("Server listening at .*:(\\d+)");
+
+    private final Process process;
+    private final int port;
+
+    private GlobusGridFtpServer(Process process, int port) {
+        this.process = process;
+        this.port = port;
+    }
+
+    /** @return true if the server binary is installed */
+    static boolean available() {
+        return Files.isExecutable(BINARY);
+    }
+
+    /** @return true if tests run as root (the server then needs {@code -anonymous-user}) */
+    static boolean runningAsRoot() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    /**
+     * Starts a server and waits for its "Server listening at host:port" line.
+     *
+     * @throws IOException if it does not start within 20 s
+     */
+    static GlobusGridFtpServer start() throws IOException {
+        List<String> command = new ArrayList<>(List.of(BINARY.toString(), "-aa", "-p", "0",
+                "-control-interface", "127.0.0.1", "-data-interface", "127.0.0.1", "-d", "error",
+                "-disable-usage-stats")); // fork mode: -no-fork serves a single connection, then exits
+        if (runningAsRoot()) {
+            ensureUser();
+            command.addAll(List.of("-anonymous-user", USER));
+        }
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        CompletableFuture<Integer> port = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader out = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    Matcher m = LISTENING.matcher(line);
+                    if (m.find()) {
+                        port.complete(Integer.parseInt(m.group(1)));
+                    } else {
+                        System.out.println("[globus-gridftp-server] " + line);
+                    }
+                }
+            } catch (IOException e) {
+                port.completeExceptionally(e);
+            }
+            port.completeExceptionally(new IOException("globus-gridftp-server exited before listening"));
+        }, "globus-gridftp-server-output");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            return new GlobusGridFtpServer(process, port.get(20, TimeUnit.SECONDS));
+        } catch (Exception e) {
+            process.destroyForcibly();
+            throw new IOException("globus-gridftp-server did not start: " + e, e);
+        }
+    }
+
+    private static void ensureUser() throws IOException {
+        try {
+            if (new ProcessBuilder("id", USER).start().waitFor() != 0) {
+                new ProcessBuilder("useradd", "-m", USER).inheritIO().start().waitFor();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted creating " + USER, e);
+        }
+    }
+
+    /** Gives {@code path} (recursively) to the server's session user and makes directories traversable. */
+    static void chown(Path path) throws IOException {
+        if (!runningAsRoot()) {
+            return;
+        }
+        UserPrincipal user = path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(USER);
+        try (Stream<Path> all = Files.walk(path)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Files.setOwner(p, user);
+                if (Files.isDirectory(p)) {
+                    Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+                }
+            }
+        }
+    }
+
+    /** @return a fresh directory under /tmp owned by the session user; delete it with {@link #deleteTree} */
+    static Path createRoot() throws IOException {
+        Path root = Files.createTempDirectory("ferry-gridftp-test-");
+        chown(root);
+        return root;
+    }
+
+    /** Deletes a directory tree, ignoring failures. */
+    static void deleteTree(Path root) {
+        if (root == null) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(root)) {
+            all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // best effort
+        }
+    }
+
+    /** @return the control port */
+    int port() {
+        return port;
+    }
+
+    /** @return {@code ftp://127.0.0.1:port} (anonymous) */
+    GridFtpUrl url() {
+        return GridFtpUrl.parse("ftp://127.0.0.1:" + port);
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+        }
+    }
+}
