@@ -45,8 +45,8 @@ public final class TaskExecution {
 
     // written only by TaskRecorder.flush, under this object's monitor
     long lastProgressMillis;
-    long lastProgressBytes = -1;
-    long lastProgressFiles = -1;
+    long lastProgressBytes;
+    long lastProgressFiles;
     String writtenNiceStatus = "OK";
 
     /**

@@ -94,6 +94,10 @@ public class TaskRecorder {
      * counters moved.
      */
     public void flush(TaskExecution execution) {
+        flush(execution, true);
+    }
+
+    private void flush(TaskExecution execution, boolean progressEvent) {
         synchronized (execution) {
             TaskExecution.Deltas deltas = execution.drainDeltas();
             if (!deltas.isEmpty()) {
@@ -113,7 +117,8 @@ public class TaskRecorder {
             long bytes = execution.bytesTotal();
             long files = execution.filesTotal();
             boolean moved = bytes != execution.lastProgressBytes || files != execution.lastProgressFiles;
-            if (moved && now - execution.lastProgressMillis >= progressIntervalMillis && !execution.isStopped()) {
+            if (progressEvent && moved && now - execution.lastProgressMillis >= progressIntervalMillis
+                    && !execution.isStopped()) {
                 event(execution.taskId(), EventCode.PROGRESS, "Progress update",
                         "{\"bytes_transferred\":" + bytes + ",\"files_transferred\":" + files + "}");
                 execution.lastProgressMillis = now;
@@ -131,7 +136,7 @@ public class TaskRecorder {
      * @return true if this call ended the task
      */
     public boolean finish(TaskExecution execution, Fault fatal) {
-        flush(execution);
+        flush(execution, false); // the end event carries the final counters
         UUID taskId = execution.taskId();
         Instant now = Instant.now();
         if (fatal == null) {
