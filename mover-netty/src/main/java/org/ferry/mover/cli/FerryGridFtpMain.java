@@ -1,0 +1,147 @@
+package org.ferry.mover.cli;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.ferry.gsi.PasswordFile;
+import org.ferry.mover.server.Authenticator;
+import org.ferry.mover.server.GridFtpServer;
+import org.ferry.mover.server.GridFtpServerConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ferry-gridftp}: runs Ferry's GridFTP server over one root directory (like
+ * globus-gridftp-server with {@code -aa} / {@code -password-file}), or hashes a password for the
+ * password file ({@code ferry-gridftp passwd USER}, password read from the first line of stdin).
+ * Prints {@code Server listening at host:port} on stdout once bound, as globus-gridftp-server
+ * does, so scripts and tests can scrape the port. Exit codes: 0 normal, 1 start failure, 2 usage.
+ */
+@Command(name = "ferry-gridftp", mixinStandardHelpOptions = true, version = "ferry-gridftp 0.1",
+        description = "Ferry GridFTP server: serves one directory over GridFTP (clear-text logins).",
+        subcommands = FerryGridFtpMain.Passwd.class)
+public final class FerryGridFtpMain implements Callable<Integer> {
+
+    @Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Option(names = {"-p", "--port"}, defaultValue = "2811",
+            description = "Control channel port; 0 = ephemeral (default: ${DEFAULT-VALUE}).")
+    private int port;
+
+    @Option(names = {"-r", "--root"}, description = "Directory to serve as /; nothing outside it is reachable.")
+    private Path root;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1",
+            description = "Address to listen on and to announce in PASV (default: ${DEFAULT-VALUE}).")
+    private String bind;
+
+    @Option(names = {"--anonymous", "-aa"}, description = "Allow anonymous logins (users anonymous and ftp).")
+    private boolean anonymous;
+
+    @Option(names = "--password-file", description = "File of user:bcrypt-hash lines (see the passwd subcommand).")
+    private Path passwordFile;
+
+    @Option(names = "--marker-interval", defaultValue = "5",
+            description = "Seconds between 112/111 markers while receiving in MODE E (default: ${DEFAULT-VALUE}).")
+    private int markerIntervalSeconds;
+
+    @Option(names = "--idle-timeout", defaultValue = "600",
+            description = "Seconds before an idle control connection is closed (default: ${DEFAULT-VALUE}).")
+    private int idleTimeoutSeconds;
+
+    /**
+     * @param args command line
+     */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new FerryGridFtpMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        if (root == null) {
+            err.println("ferry-gridftp: --root is required");
+            return 2;
+        }
+        if (!Files.isDirectory(root)) {
+            err.println("ferry-gridftp: not a directory: " + root);
+            return 2;
+        }
+        if (!anonymous && passwordFile == null) {
+            err.println("ferry-gridftp: give --anonymous and/or --password-file, otherwise nobody can log in");
+            return 2;
+        }
+        if (markerIntervalSeconds < 1 || idleTimeoutSeconds < 1) {
+            err.println("ferry-gridftp: intervals must be at least 1 second");
+            return 2;
+        }
+        Authenticator authenticator = Authenticator.denyAll();
+        if (passwordFile != null) {
+            PasswordFile file = PasswordFile.load(passwordFile);
+            authenticator = file::verify;
+        }
+        GridFtpServerConfig config = new GridFtpServerConfig(InetAddress.getByName(bind), port, root, anonymous,
+                authenticator, Duration.ofSeconds(markerIntervalSeconds), Duration.ofSeconds(idleTimeoutSeconds));
+        GridFtpServer server;
+        try {
+            server = GridFtpServer.start(config);
+        } catch (IOException e) {
+            err.println("ferry-gridftp: " + e.getMessage());
+            return 1;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "ferry-gridftp-shutdown"));
+        PrintWriter out = spec.commandLine().getOut();
+        // the configured address, not the socket's: a wildcard bind may show as the IPv6 "::"
+        String host = config.bindAddress().getHostAddress();
+        out.println("Server listening at " + (host.contains(":") ? "[" + host + "]" : host) + ":" + server.port());
+        out.flush();
+        server.awaitClose();
+        return 0;
+    }
+
+    /** {@code ferry-gridftp passwd USER}: prints a password file line for USER. */
+    @Command(name = "passwd", mixinStandardHelpOptions = true,
+            description = "Read a password from the first line of stdin and print USER:bcrypt-hash.")
+    static final class Passwd implements Callable<Integer> {
+
+        @Spec
+        private CommandLine.Model.CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "USER", description = "Login name.")
+        private String user;
+
+        @Override
+        public Integer call() throws IOException {
+            String password;
+            if (System.console() != null) {
+                char[] typed = System.console().readPassword("Password for %s: ", user);
+                password = typed == null ? null : new String(typed);
+            } else {
+                password = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+            }
+            if (password == null || password.isEmpty()) {
+                spec.commandLine().getErr().println("ferry-gridftp passwd: empty password");
+                return 2;
+            }
+            try {
+                spec.commandLine().getOut().println(PasswordFile.line(user, password.toCharArray()));
+            } catch (IllegalArgumentException e) {
+                spec.commandLine().getErr().println("ferry-gridftp passwd: " + e.getMessage());
+                return 2;
+            }
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+    }
+}

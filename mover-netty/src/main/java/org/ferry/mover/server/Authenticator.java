@@ -1,0 +1,22 @@
+package org.ferry.mover.server;
+
+/**
+ * Checks clear-text USER/PASS logins (RFC 959 section 4.1.1). Called off the event loop, possibly
+ * from several sessions at once: implementations must be thread-safe and may block (bcrypt).
+ * Anonymous logins are decided by {@link GridFtpServerConfig#anonymousAllowed()}, not here.
+ */
+@FunctionalInterface
+public interface Authenticator {
+
+    /**
+     * @param user the name from USER
+     * @param password the text from PASS (may be empty)
+     * @return true to log the user in (230), false to refuse (530)
+     */
+    boolean authenticate(String user, String password);
+
+    /** @return an authenticator that refuses everyone (anonymous logins may still be allowed) */
+    static Authenticator denyAll() {
+        return (user, password) -> false;
+    }
+}

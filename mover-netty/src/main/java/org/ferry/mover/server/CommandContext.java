@@ -1,0 +1,125 @@
+package org.ferry.mover.server;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import org.ferry.mover.data.DataChannels;
+import org.ferry.mover.protocol.FtpReply;
+import org.ferry.mover.server.command.CommandRegistry;
+import org.ferry.mover.storage.StorageException;
+import org.ferry.mover.storage.StorageInterface;
+import org.ferry.mover.storage.VirtualPaths;
+
+/**
+ * What a command handler may use: the session state, the storage interface, the data transfer
+ * process, the server configuration and the control channel for replies. One per session; used
+ * from the session's command worker thread.
+ */
+public final class CommandContext {
+
+    private final ControlSession session;
+    private final StorageInterface storage;
+    private final DataChannels dataChannels;
+    private final GridFtpServerConfig config;
+    private final CommandRegistry registry;
+    private final Channel channel;
+
+    /**
+     * @param session the session state
+     * @param storage file system access, confined to the root
+     * @param dataChannels the data transfer process
+     * @param config server settings
+     * @param registry the command table (for FEAT and HELP)
+     * @param channel the control channel
+     */
+    public CommandContext(ControlSession session, StorageInterface storage, DataChannels dataChannels,
+            GridFtpServerConfig config, CommandRegistry registry, Channel channel) {
+        this.session = Objects.requireNonNull(session, "session");
+        this.storage = Objects.requireNonNull(storage, "storage");
+        this.dataChannels = Objects.requireNonNull(dataChannels, "dataChannels");
+        this.config = Objects.requireNonNull(config, "config");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.channel = Objects.requireNonNull(channel, "channel");
+    }
+
+    /** @return the session state */
+    public ControlSession session() {
+        return session;
+    }
+
+    /** @return the storage interface */
+    public StorageInterface storage() {
+        return storage;
+    }
+
+    /** @return the data transfer process */
+    public DataChannels dataChannels() {
+        return dataChannels;
+    }
+
+    /** @return the server configuration */
+    public GridFtpServerConfig config() {
+        return config;
+    }
+
+    /** @return the command table */
+    public CommandRegistry registry() {
+        return registry;
+    }
+
+    /** @return the control channel (its event loop runs marker timers) */
+    public Channel channel() {
+        return channel;
+    }
+
+    /**
+     * Sends a reply; replies are written in the order of the calls.
+     *
+     * @param reply the reply
+     */
+    public void reply(FtpReply reply) {
+        channel.writeAndFlush(reply);
+    }
+
+    /**
+     * Sends a single-line reply.
+     *
+     * @param code reply code
+     * @param text reply text
+     */
+    public void reply(int code, String text) {
+        reply(FtpReply.of(code, text));
+    }
+
+    /**
+     * Sends a reply and closes the control channel once it is written (QUIT, 421).
+     *
+     * @param code reply code
+     * @param text reply text
+     */
+    public void replyAndClose(int code, String text) {
+        channel.writeAndFlush(FtpReply.of(code, text)).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /**
+     * Resolves a command argument against the current directory.
+     *
+     * @param argument the path from the command; empty for the current directory
+     * @return normalised virtual absolute path
+     * @throws StorageException if it climbs above the root or is invalid
+     */
+    public String resolve(String argument) throws StorageException {
+        return VirtualPaths.resolve(session.cwd(), argument);
+    }
+
+    /** @return the local address the client reached this control channel on (for PASV/EPSV) */
+    public InetAddress localAddress() {
+        InetAddress bound = config.bindAddress();
+        if (!bound.isAnyLocalAddress()) {
+            return bound;
+        }
+        return ((InetSocketAddress) channel.localAddress()).getAddress();
+    }
+}

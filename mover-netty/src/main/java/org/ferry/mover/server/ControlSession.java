@@ -1,0 +1,232 @@
+package org.ferry.mover.server;
+
+import java.util.concurrent.CompletableFuture;
+import org.ferry.mover.data.DataEndpoint;
+import org.ferry.mover.data.PassiveListener;
+
+/**
+ * The typed state of one control channel session (RFC 959 section 5.1 defaults: TYPE A, MODE S,
+ * STRU F; GridFTP parallelism 1, GFD.020). Mutated only by the session's command worker, except
+ * the active transfer, which the event loop may abort. Not shared between sessions.
+ */
+public final class ControlSession {
+
+    private String pendingUser;
+    private String user;
+    private String cwd = "/";
+    private boolean binaryType;
+    private TransferMode mode = TransferMode.STREAM;
+    private long restartOffset;
+    private String restartRanges;
+    private String renameFrom;
+    private int parallelism = 1;
+    private int bufferSizeBytes;
+    private String clientInfo;
+    private int failedLogins;
+    private int sendMarkerSeconds;
+    private DataEndpoint dataEndpoint;
+    private volatile CompletableFuture<?> activeTransfer;
+    private volatile boolean closed;
+
+    /** @return the name given by USER and not yet confirmed by PASS, or null */
+    public String pendingUser() {
+        return pendingUser;
+    }
+
+    /** @param value the name given by USER, or null to clear */
+    public void pendingUser(String value) {
+        pendingUser = value;
+    }
+
+    /** @return the logged-in user, or null before a successful PASS */
+    public String user() {
+        return user;
+    }
+
+    /** @param value the user that logged in */
+    public void user(String value) {
+        user = value;
+    }
+
+    /** @return true after a successful login */
+    public boolean loggedIn() {
+        return user != null;
+    }
+
+    /** @return the current virtual directory, normalised, e.g. {@code /} or {@code /a/b} */
+    public String cwd() {
+        return cwd;
+    }
+
+    /** @param value the new current virtual directory (normalised) */
+    public void cwd(String value) {
+        cwd = value;
+    }
+
+    /** @return true after TYPE I (image), false for TYPE A (the RFC 959 default) */
+    public boolean binaryType() {
+        return binaryType;
+    }
+
+    /** @param value true for TYPE I */
+    public void binaryType(boolean value) {
+        binaryType = value;
+    }
+
+    /** @return the transmission mode, STREAM until MODE E */
+    public TransferMode mode() {
+        return mode;
+    }
+
+    /** @param value the transmission mode */
+    public void mode(TransferMode value) {
+        mode = value;
+    }
+
+    /** @return the stream-mode restart offset in bytes set by REST n, 0 if none */
+    public long restartOffset() {
+        return restartOffset;
+    }
+
+    /** @return the MODE E restart ranges from REST a-b,c-d (end exclusive), or null */
+    public String restartRanges() {
+        return restartRanges;
+    }
+
+    /**
+     * @param offset stream restart offset in bytes
+     * @param ranges MODE E ranges text, or null
+     */
+    public void restart(long offset, String ranges) {
+        restartOffset = offset;
+        restartRanges = ranges;
+    }
+
+    /** Forgets REST (RFC 959 section 4.1.3: REST applies to the immediately following command). */
+    public void clearRestart() {
+        restartOffset = 0;
+        restartRanges = null;
+    }
+
+    /** @return the virtual path given by RNFR, or null */
+    public String renameFrom() {
+        return renameFrom;
+    }
+
+    /** @param value the virtual path from RNFR, or null to clear */
+    public void renameFrom(String value) {
+        renameFrom = value;
+    }
+
+    /** @return the number of parallel data connections for sending in MODE E (OPTS RETR Parallelism) */
+    public int parallelism() {
+        return parallelism;
+    }
+
+    /** @param value number of parallel connections, 1..64 */
+    public void parallelism(int value) {
+        parallelism = value;
+    }
+
+    /** @return TCP buffer size requested by SBUF in bytes, 0 for the system default */
+    public int bufferSizeBytes() {
+        return bufferSizeBytes;
+    }
+
+    /** @param value TCP buffer size in bytes */
+    public void bufferSizeBytes(int value) {
+        bufferSizeBytes = value;
+    }
+
+    /** @return seconds between 112 perf markers while sending (OPTS RETR markers=N;), 0 = none */
+    public int sendMarkerSeconds() {
+        return sendMarkerSeconds;
+    }
+
+    /** @param value seconds between perf markers while sending, 0 for none */
+    public void sendMarkerSeconds(int value) {
+        sendMarkerSeconds = value;
+    }
+
+    /** @return the number of failed PASS attempts so far in this session */
+    public int failedLogins() {
+        return failedLogins;
+    }
+
+    /** Counts one more failed PASS attempt. */
+    public void loginFailed() {
+        failedLogins++;
+    }
+
+    /** @return the argument of the last SITE CLIENTINFO, or null */
+    public String clientInfo() {
+        return clientInfo;
+    }
+
+    /** @param value the SITE CLIENTINFO argument */
+    public void clientInfo(String value) {
+        clientInfo = value;
+    }
+
+    /** @return how the next transfer's data connections are made, or null before PASV/PORT */
+    public DataEndpoint dataEndpoint() {
+        return dataEndpoint;
+    }
+
+    /**
+     * Sets the data endpoint, closing a previous passive listener (a new PASV/PORT destroys the
+     * cached data channels, gridftp-protocol.md section 2.2).
+     *
+     * @param value the new endpoint, or null to clear
+     */
+    public void dataEndpoint(DataEndpoint value) {
+        DataEndpoint previous = dataEndpoint;
+        dataEndpoint = value;
+        if (previous instanceof DataEndpoint.Passive passive && previous != value) {
+            closeQuietly(passive.listener());
+        }
+    }
+
+    /** @return the running transfer's future, or null when idle */
+    public CompletableFuture<?> activeTransfer() {
+        return activeTransfer;
+    }
+
+    /** @param value the running transfer, or null when it ended */
+    public void activeTransfer(CompletableFuture<?> value) {
+        activeTransfer = value;
+    }
+
+    /**
+     * Cancels the running transfer, if any (ABOR or control channel loss). Safe from any thread.
+     *
+     * @return true if a transfer was running
+     */
+    public boolean abortTransfer() {
+        CompletableFuture<?> transfer = activeTransfer;
+        if (transfer == null) {
+            return false;
+        }
+        transfer.cancel(true);
+        return true;
+    }
+
+    /** @return true once the control channel is gone */
+    public boolean closed() {
+        return closed;
+    }
+
+    /** Marks the session closed, aborts the transfer and releases the data endpoint. */
+    public void close() {
+        closed = true;
+        abortTransfer();
+    }
+
+    private static void closeQuietly(PassiveListener listener) {
+        try {
+            listener.close();
+        } catch (RuntimeException e) {
+            // PassiveListener.close never throws by contract; an unimplemented one may
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package org.ferry.mover.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.ferry.mover.data.DataChannels;
+import org.ferry.mover.protocol.FtpCommandDecoder;
+import org.ferry.mover.protocol.FtpReplyEncoder;
+import org.ferry.mover.server.command.CommandRegistry;
+import org.ferry.mover.storage.PosixStorage;
+import org.ferry.mover.storage.StorageInterface;
+
+/**
+ * A running GridFTP server (the Ferry counterpart of globus-gridftp-server) serving one root
+ * directory over clear-text logins. Control channel pipeline per connection: idle timeout,
+ * {@link FtpCommandDecoder} (CRLF lines, 4096-byte limit), {@link FtpReplyEncoder},
+ * {@link ControlChannelHandler}. Commands run on a worker pool, data moves through
+ * {@link DataChannels} on the same event loops. Embeddable: start several in one JVM.
+ *
+ * <pre>
+ * try (GridFtpServer server = GridFtpServer.start(GridFtpServerConfig.loopback(dir)
+ *         .withAuthenticator((u, p) -&gt; u.equals("me") &amp;&amp; p.equals(secret)))) {
+ *     int port = server.port();
+ * }
+ * </pre>
+ */
+public final class GridFtpServer implements AutoCloseable {
+
+    /** Upper bound on each wait while shutting down, in seconds. */
+    public static final int SHUTDOWN_WAIT_SECONDS = 5;
+
+    private final EventLoopGroup group;
+    private final ExecutorService worker;
+    private final DataChannels dataChannels;
+    private final Channel serverChannel;
+
+    private GridFtpServer(EventLoopGroup group, ExecutorService worker, DataChannels dataChannels,
+            Channel serverChannel) {
+        this.group = group;
+        this.worker = worker;
+        this.dataChannels = dataChannels;
+        this.serverChannel = serverChannel;
+    }
+
+    /**
+     * Binds the control channel and starts serving.
+     *
+     * @param config the settings
+     * @return the running server
+     * @throws IOException if the root is not a directory or the address cannot be bound
+     */
+    public static GridFtpServer start(GridFtpServerConfig config) throws IOException {
+        StorageInterface storage = new PosixStorage(config.root());
+        CommandRegistry registry = CommandRegistry.standard();
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+        ExecutorService worker = Executors.newCachedThreadPool(daemonThreads("ferry-gridftp-pi"));
+        DataChannels dataChannels = new DataChannels(group);
+        String banner = (config.bindAddress().isAnyLocalAddress() ? "" : config.bindAddress().getHostAddress() + " ")
+                + "Ferry GridFTP Server 0.1 ready.";
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline()
+                                .addLast("idle", new IdleStateHandler(0, 0,
+                                        config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                                .addLast("commandDecoder", new FtpCommandDecoder())
+                                .addLast("replyEncoder", new FtpReplyEncoder())
+                                .addLast("session", new ControlChannelHandler(
+                                        channel -> new CommandContext(new ControlSession(), storage,
+                                                dataChannels, config, registry, channel),
+                                        registry, worker, banner));
+                    }
+                });
+        try {
+            Channel channel = bootstrap.bind(new InetSocketAddress(config.bindAddress(), config.port()))
+                    .syncUninterruptibly().channel();
+            return new GridFtpServer(group, worker, dataChannels, channel);
+        } catch (RuntimeException e) {
+            dataChannels.close();
+            group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            worker.shutdownNow();
+            throw new IOException("cannot bind " + config.bindAddress().getHostAddress() + ":" + config.port()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return the bound control channel port (the ephemeral one when configured with 0) */
+    public int port() {
+        return address().getPort();
+    }
+
+    /** @return the bound control channel address */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /**
+     * Blocks until the server is closed (for the stand-alone main), then waits at most
+     * {@value #SHUTDOWN_WAIT_SECONDS} s for the threads to stop.
+     */
+    public void awaitClose() {
+        serverChannel.closeFuture().awaitUninterruptibly();
+        group.terminationFuture().awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Stops accepting, closes all sessions and data channels, and releases the threads. Waits at
+     * most {@value #SHUTDOWN_WAIT_SECONDS} s (so a JVM shutdown hook can never hang on it).
+     */
+    @Override
+    public void close() {
+        serverChannel.close().awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+        dataChannels.close();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS)
+                .awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+        worker.shutdownNow();
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger counter = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

@@ -1,0 +1,98 @@
+package org.ferry.mover.server;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of an embedded or stand-alone GridFTP server.
+ *
+ * @param bindAddress address the control channel listens on; passive data listeners bind and
+ *     announce the address the client reached the control channel on
+ * @param port control channel port; 0 picks an ephemeral port (see {@link GridFtpServer#port()})
+ * @param root the directory served as {@code /}; nothing outside it is reachable
+ * @param anonymousAllowed accept USER {@code anonymous} or {@code ftp} with any password
+ * @param authenticator checks every other USER/PASS pair
+ * @param markerInterval period of 112 performance and 111 range markers while receiving in MODE E
+ *     (gridftp-protocol.md section 2.6/2.7; globus default 5 s)
+ * @param idleTimeout idle control channel timeout (421 then close); globus default 600 s
+ */
+public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, boolean anonymousAllowed,
+        Authenticator authenticator, Duration markerInterval, Duration idleTimeout) {
+
+    /** @throws IllegalArgumentException on a port outside 0..65535 or a non-positive duration */
+    public GridFtpServerConfig {
+        Objects.requireNonNull(bindAddress, "bindAddress");
+        Objects.requireNonNull(root, "root");
+        Objects.requireNonNull(authenticator, "authenticator");
+        Objects.requireNonNull(markerInterval, "markerInterval");
+        Objects.requireNonNull(idleTimeout, "idleTimeout");
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port out of range: " + port);
+        }
+        if (markerInterval.isZero() || markerInterval.isNegative() || idleTimeout.isZero() || idleTimeout.isNegative()) {
+            throw new IllegalArgumentException("durations must be positive");
+        }
+    }
+
+    /**
+     * A loopback server on an ephemeral port with no logins allowed yet: 127.0.0.1, port 0, no
+     * anonymous access, {@link Authenticator#denyAll()}, markers every 5 s, idle timeout 600 s.
+     *
+     * @param root the directory to serve
+     * @return the configuration
+     */
+    public static GridFtpServerConfig loopback(Path root) {
+        return new GridFtpServerConfig(InetAddress.getLoopbackAddress(), 0, root, false,
+                Authenticator.denyAll(), Duration.ofSeconds(5), Duration.ofSeconds(600));
+    }
+
+    /**
+     * @param value the new setting
+     * @return a copy with another bind address
+     */
+    public GridFtpServerConfig withBindAddress(InetAddress value) {
+        return new GridFtpServerConfig(value, port, root, anonymousAllowed, authenticator, markerInterval, idleTimeout);
+    }
+
+    /**
+     * @param value the new setting
+     * @return a copy with another port
+     */
+    public GridFtpServerConfig withPort(int value) {
+        return new GridFtpServerConfig(bindAddress, value, root, anonymousAllowed, authenticator, markerInterval, idleTimeout);
+    }
+
+    /**
+     * @param value the new setting
+     * @return a copy with anonymous logins allowed or not
+     */
+    public GridFtpServerConfig withAnonymousAllowed(boolean value) {
+        return new GridFtpServerConfig(bindAddress, port, root, value, authenticator, markerInterval, idleTimeout);
+    }
+
+    /**
+     * @param value the new setting
+     * @return a copy with another authenticator
+     */
+    public GridFtpServerConfig withAuthenticator(Authenticator value) {
+        return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, value, markerInterval, idleTimeout);
+    }
+
+    /**
+     * @param value the new setting
+     * @return a copy with another marker interval
+     */
+    public GridFtpServerConfig withMarkerInterval(Duration value) {
+        return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, authenticator, value, idleTimeout);
+    }
+
+    /**
+     * @param value the new setting
+     * @return a copy with another idle timeout
+     */
+    public GridFtpServerConfig withIdleTimeout(Duration value) {
+        return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, authenticator, markerInterval, value);
+    }
+}

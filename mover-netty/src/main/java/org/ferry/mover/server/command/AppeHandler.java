@@ -1,0 +1,47 @@
+package org.ferry.mover.server.command;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import org.ferry.mover.data.DataSink;
+import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.transfer.TransferRunner;
+import org.ferry.mover.storage.FileStat;
+import org.ferry.mover.storage.StorageException;
+
+/**
+ * APPE path (RFC 959 section 4.1.3): like STOR, but the received bytes go after the current end
+ * of an existing file (globus turns it into {@code ESTO A <size>}: in MODE E every block offset is
+ * shifted by the old size; gridftp-protocol.md section 2.5). {@code 550 Path is a directory.}
+ */
+public final class AppeHandler implements CommandHandler {
+
+    @Override
+    public String verb() {
+        return "APPE";
+    }
+
+    @Override
+    public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
+        if (argument.isEmpty()) {
+            throw new FtpException(501, "Syntax error in parameters or arguments.");
+        }
+        String path = ctx.resolve(argument);
+        long size = 0;
+        try {
+            FileStat stat = ctx.storage().stat(path);
+            if (stat.isDirectory()) {
+                throw new FtpException(550, "Path is a directory.");
+            }
+            size = stat.sizeBytes();
+        } catch (StorageException e) {
+            if (e.reason() != StorageException.Reason.NOT_FOUND) {
+                throw e;
+            }
+        }
+        TransferRunner.requireEndpoint(ctx, false);
+        try (FileChannel channel = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
+            TransferRunner.receive(ctx, DataSink.toFile(channel, size));
+        }
+    }
+}

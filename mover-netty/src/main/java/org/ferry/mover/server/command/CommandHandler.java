@@ -1,0 +1,39 @@
+package org.ferry.mover.server.command;
+
+import java.io.IOException;
+import java.util.List;
+import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.FtpException;
+
+/**
+ * Executes one command verb (or a compound verb such as {@code SITE HELP} or {@code OPTS RETR}).
+ * Handlers are stateless and shared by all sessions; session state lives in
+ * {@link org.ferry.mover.server.ControlSession}. {@link #handle} runs on the session's command
+ * worker thread, never on the event loop, so it may block on the file system or on a transfer.
+ */
+public interface CommandHandler {
+
+    /** @return the verb in upper case, e.g. {@code RETR}, or {@code SITE HELP} for a compound verb */
+    String verb();
+
+    /** @return true if the command is accepted before login (RFC 959 section 4.1.1; default false) */
+    default boolean allowedBeforeLogin() {
+        return false;
+    }
+
+    /** @return lines this command contributes to FEAT (RFC 2389), without the leading space */
+    default List<String> features() {
+        return List.of();
+    }
+
+    /**
+     * Executes the command and sends its reply (or replies) through the context.
+     *
+     * @param ctx the session's context
+     * @param argument the text after the verb (after the sub-verb for compound verbs); may be empty
+     * @throws FtpException to send a specific failure reply
+     * @throws IOException on a storage failure ({@link org.ferry.mover.storage.StorageException}
+     *     is mapped by {@link org.ferry.mover.server.ErrorReplies}; others give 451)
+     */
+    void handle(CommandContext ctx, String argument) throws FtpException, IOException;
+}

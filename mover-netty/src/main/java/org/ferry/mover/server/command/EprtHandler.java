@@ -1,0 +1,23 @@
+package org.ferry.mover.server.command;
+
+import org.ferry.mover.data.DataEndpoint;
+import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.FtpException;
+
+/**
+ * EPRT |proto|address|port| (RFC 2428 section 2): like PORT for IPv4 and IPv6.
+ * {@code 200 EPRT Command successful.}; 501 when malformed, 522 for an unknown protocol.
+ */
+public final class EprtHandler implements CommandHandler {
+
+    @Override
+    public String verb() {
+        return "EPRT";
+    }
+
+    @Override
+    public void handle(CommandContext ctx, String argument) throws FtpException {
+        ctx.session().dataEndpoint(new DataEndpoint.Active(HostPort.parseEprt(argument)));
+        ctx.reply(200, "EPRT Command successful.");
+    }
+}

@@ -1,0 +1,22 @@
+package org.ferry.mover.server.command;
+
+import org.ferry.mover.server.CommandContext;
+
+/** NOOP (RFC 959 section 4.1.3): {@code 200 NOOP command successful.} */
+public final class NoopHandler implements CommandHandler {
+
+    @Override
+    public String verb() {
+        return "NOOP";
+    }
+
+    @Override
+    public boolean allowedBeforeLogin() {
+        return true;
+    }
+
+    @Override
+    public void handle(CommandContext ctx, String argument) {
+        ctx.reply(200, "NOOP command successful.");
+    }
+}

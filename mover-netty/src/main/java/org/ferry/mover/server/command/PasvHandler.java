@@ -1,0 +1,43 @@
+package org.ferry.mover.server.command;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import org.ferry.mover.data.DataEndpoint;
+import org.ferry.mover.data.PassiveListener;
+import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.FtpException;
+
+/**
+ * PASV (RFC 959 section 4.1.2): opens a data listener on the address the client reached the
+ * control channel on and answers {@code 227 Entering Passive Mode (h1,h2,h3,h4,p1,p2)}. A previous
+ * listener is closed. 522 if the control channel is not IPv4 (use EPSV).
+ */
+public final class PasvHandler implements CommandHandler {
+
+    @Override
+    public String verb() {
+        return "PASV";
+    }
+
+    @Override
+    public void handle(CommandContext ctx, String argument) throws FtpException {
+        InetAddress local = ctx.localAddress();
+        if (!(local instanceof Inet4Address)) {
+            throw new FtpException(522, "Network protocol not supported, use EPSV.");
+        }
+        PassiveListener listener = open(ctx, local);
+        ctx.reply(227, "Entering Passive Mode (" + HostPort.formatPasv(listener.address()) + ")");
+    }
+
+    static PassiveListener open(CommandContext ctx, InetAddress local) throws FtpException {
+        ctx.session().dataEndpoint(null);
+        try {
+            PassiveListener listener = ctx.dataChannels().listen(local);
+            ctx.session().dataEndpoint(new DataEndpoint.Passive(listener));
+            return listener;
+        } catch (IOException | RuntimeException e) {
+            throw new FtpException(425, "Can't open passive data listener: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package org.ferry.mover.server.command;
+
+import org.ferry.mover.server.CommandContext;
+
+/** QUIT (RFC 959 section 4.1.1): {@code 221 Goodbye.} and close the control channel. */
+public final class QuitHandler implements CommandHandler {
+
+    @Override
+    public String verb() {
+        return "QUIT";
+    }
+
+    @Override
+    public boolean allowedBeforeLogin() {
+        return true;
+    }
+
+    @Override
+    public void handle(CommandContext ctx, String argument) {
+        ctx.replyAndClose(221, "Goodbye.");
+    }
+}

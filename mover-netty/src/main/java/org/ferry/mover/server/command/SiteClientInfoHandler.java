@@ -1,0 +1,21 @@
+package org.ferry.mover.server.command;
+
+import org.ferry.mover.server.CommandContext;
+
+/**
+ * SITE CLIENTINFO scheme=..;appname="..";appver="..";  (globus extension, gridftp-protocol.md
+ * sections 2.12 and 3.1): remembered in the session for logging and client workarounds; {@code 250 OK.}
+ */
+public final class SiteClientInfoHandler implements CommandHandler {
+
+    @Override
+    public String verb() {
+        return "SITE CLIENTINFO";
+    }
+
+    @Override
+    public void handle(CommandContext ctx, String argument) {
+        ctx.session().clientInfo(argument);
+        ctx.reply(250, "OK.");
+    }
+}

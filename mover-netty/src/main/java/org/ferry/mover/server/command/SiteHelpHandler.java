@@ -1,0 +1,18 @@
+package org.ferry.mover.server.command;
+
+/**
+ * SITE HELP [command]: the same list as HELP (globus-gridftp-server, gridftp-protocol.md section
+ * 2.12); globus-url-copy sends it right after login and tolerates any 214 multi-line reply.
+ */
+public final class SiteHelpHandler extends HelpHandler {
+
+    @Override
+    public String verb() {
+        return "SITE HELP";
+    }
+
+    @Override
+    public boolean allowedBeforeLogin() {
+        return false;
+    }
+}

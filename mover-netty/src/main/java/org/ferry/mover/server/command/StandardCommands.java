@@ -1,0 +1,23 @@
+package org.ferry.mover.server.command;
+
+import java.util.List;
+
+/** The handlers of every command Ferry's GridFTP server implements, in FEAT order. */
+final class StandardCommands {
+
+    private StandardCommands() {
+    }
+
+    static List<CommandHandler> all() {
+        return List.of(
+                new UserHandler(), new PassHandler(), new QuitHandler(), new NoopHandler(), new SystHandler(),
+                new FeatHandler(), new HelpHandler(), new SiteHelpHandler(), new SiteClientInfoHandler(),
+                new MdtmHandler(), new SizeHandler(), new RestHandler(), new MlstHandler(),
+                new OptsHandler(), new OptsRetrHandler(), new CksmHandler(),
+                new TypeHandler(), new ModeHandler(), new StruHandler(), new PwdHandler(), new CwdHandler(),
+                new CdupHandler(), new PasvHandler(), new EpsvHandler(), new PortHandler(), new EprtHandler(),
+                new MlsdHandler(), new ListHandler(), new NlstHandler(), new RetrHandler(), new StorHandler(),
+                new AppeHandler(), new MkdHandler(), new RmdHandler(), new DeleHandler(), new RnfrHandler(), new RntoHandler(),
+                new AborHandler(), new AlloHandler(), new SbufHandler());
+    }
+}

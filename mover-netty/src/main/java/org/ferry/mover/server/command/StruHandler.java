@@ -1,0 +1,21 @@
+package org.ferry.mover.server.command;
+
+import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.FtpException;
+
+/** STRU F (RFC 959 section 4.1.2): only file structure; {@code 200 STRU F ok.} */
+public final class StruHandler implements CommandHandler {
+
+    @Override
+    public String verb() {
+        return "STRU";
+    }
+
+    @Override
+    public void handle(CommandContext ctx, String argument) throws FtpException {
+        if (!argument.strip().equalsIgnoreCase("F")) {
+            throw new FtpException(501, "Syntax error in parameter.");
+        }
+        ctx.reply(200, "STRU F ok.");
+    }
+}

@@ -1,0 +1,22 @@
+package org.ferry.mover.server.command;
+
+import org.ferry.mover.server.CommandContext;
+
+/** SYST (RFC 959 section 4.1.3): {@code 215 UNIX Type: L8}, as globus answers. */
+public final class SystHandler implements CommandHandler {
+
+    @Override
+    public String verb() {
+        return "SYST";
+    }
+
+    @Override
+    public boolean allowedBeforeLogin() {
+        return true;
+    }
+
+    @Override
+    public void handle(CommandContext ctx, String argument) {
+        ctx.reply(215, "UNIX Type: L8");
+    }
+}

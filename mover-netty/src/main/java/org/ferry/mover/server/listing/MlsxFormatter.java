@@ -1,0 +1,72 @@
+package org.ferry.mover.server.listing;
+
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import org.ferry.mover.storage.FileStat;
+
+/**
+ * Formats MLST/MLSD fact lines (RFC 3659 section 7; capitalised fact names and order as
+ * globus-gridftp-server emits them, gridftp-protocol.md section 2.10):
+ * {@code Type=file;Size=12;Modify=20261122101530;Perm=adfrw;UNIX.mode=0644; name}. Stateless.
+ */
+public final class MlsxFormatter {
+
+    /** The facts this server supports, as announced in FEAT ({@code MLST Type*;Size*;...}). */
+    public static final String FEATURE = "MLST Type*;Size*;Modify*;Perm*;UNIX.mode*;";
+
+    /** RFC 3659 section 2.3 time-val, UTC, whole seconds: also the MDTM reply format. */
+    public static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
+
+    private MlsxFormatter() {
+    }
+
+    /**
+     * @param stat the entry
+     * @param name what to print after the facts: the bare name (MLSD) or the requested path (MLST)
+     * @return the line without the leading space and without CRLF
+     */
+    public static String line(FileStat stat, String name) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Type=").append(type(stat)).append(';');
+        sb.append("Size=").append(stat.sizeBytes()).append(';');
+        sb.append("Modify=").append(TIME.format(stat.modified().truncatedTo(ChronoUnit.SECONDS))).append(';');
+        sb.append("Perm=").append(perm(stat)).append(';');
+        if (stat.unixMode() >= 0) {
+            sb.append("UNIX.mode=").append(String.format("%04o", stat.unixMode())).append(';');
+        }
+        return sb.append(' ').append(name).toString();
+    }
+
+    private static String type(FileStat stat) {
+        return switch (stat.type()) {
+            case FILE -> "file";
+            case DIRECTORY -> "dir";
+            case CURRENT_DIRECTORY -> "cdir";
+            case PARENT_DIRECTORY -> "pdir";
+            case SYMLINK -> "OS.unix=slink";
+            case OTHER -> "OS.unix=other";
+        };
+    }
+
+    /** RFC 3659 section 7.5.5: files r/w (a d f w), directories e l (c m p d f). */
+    private static String perm(FileStat stat) {
+        StringBuilder perm = new StringBuilder();
+        if (stat.isDirectory()) {
+            if (stat.writable()) {
+                perm.append("cfmpd");
+            }
+            if (stat.readable()) {
+                perm.append("el");
+            }
+        } else if (stat.isFile()) {
+            if (stat.writable()) {
+                perm.append("adfw");
+            }
+            if (stat.readable()) {
+                perm.append('r');
+            }
+        }
+        return perm.toString();
+    }
+}

@@ -1,0 +1,38 @@
+package org.ferry.mover.server.transfer;
+
+import java.util.List;
+import org.ferry.mover.protocol.FtpReply;
+
+/**
+ * Intermediate transfer replies of GridFTP (GFD.020; exact globus text in gridftp-protocol.md
+ * section 2.6 and 2.7). Stateless.
+ */
+public final class Markers {
+
+    private Markers() {
+    }
+
+    /**
+     * A performance marker for a single-stripe server.
+     *
+     * @param epochMillis time of the measurement
+     * @param bytesTransferred cumulative bytes of this transfer
+     * @return {@code 112-Perf Marker} ... {@code 112 End.}
+     */
+    public static FtpReply perf(long epochMillis, long bytesTransferred) {
+        String timestamp = (epochMillis / 1000) + "." + ((epochMillis % 1000) / 100);
+        return FtpReply.multiline(112, "Perf Marker", List.of(
+                " Timestamp: " + timestamp,
+                " Stripe Index: 0",
+                " Stripe Bytes Transferred: " + bytesTransferred,
+                " Total Stripe Count: 1"), "End.");
+    }
+
+    /**
+     * @param ranges ranges as rendered by {@link RangeTracker#drain()}
+     * @return {@code 111 Range Marker a-b,...}
+     */
+    public static FtpReply range(String ranges) {
+        return FtpReply.of(111, "Range Marker " + ranges);
+    }
+}

@@ -1,0 +1,201 @@
+package org.ferry.mover.server.transfer;
+
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.file.FileSystemException;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
+import org.ferry.mover.data.DataEndpoint;
+import org.ferry.mover.data.DataSink;
+import org.ferry.mover.data.DataSource;
+import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.ControlSession;
+import org.ferry.mover.server.ErrorReplies;
+import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.TransferMode;
+import org.ferry.mover.storage.StorageException;
+
+/**
+ * Runs one data transfer for a transfer command (RETR, STOR, LIST, NLST, MLSD) through the data
+ * transfer process and sends the replies around it: {@code 150 Beginning transfer.}, markers while
+ * receiving in MODE E (112 perf and 111 range, every {@code markerInterval}), then
+ * {@code 226 Transfer Complete.} or a failure (RFC 959 section 4.2; gridftp-protocol.md
+ * sections 1.3, 1.5, 2.6, 2.7). Blocks the calling command worker until the transfer ends or is
+ * aborted; the event loop stays free, so ABOR is handled meanwhile (426 here, then 226 from ABOR).
+ *
+ * <p>MODE E is directional: the sender connects (gridftp-protocol.md section 2.2), so sending needs
+ * PORT/EPRT and receiving needs PASV/EPSV; the wrong combination gets 503 before 150. In stream
+ * mode the data endpoint is used once; in MODE E a PORT endpoint is kept for the next transfer
+ * (reconnecting), a PASV listener is not (no MODE E connection caching in DataChannels yet).
+ */
+public final class TransferRunner {
+
+    private TransferRunner() {
+    }
+
+    /**
+     * Sends {@code source} to the client, with 112 perf markers if the client asked for them
+     * ({@code OPTS RETR markers=N;}, gridftp-protocol.md section 2.7).
+     *
+     * @param ctx the session context
+     * @param source what to send
+     * @return bytes sent
+     * @throws FtpException 425 without a data endpoint, 503 on a wrong MODE E direction, 426 when
+     *     aborted or the connection fails, 451/55x on a read failure; 226 has not been sent then
+     */
+    public static long send(CommandContext ctx, DataSource source) throws FtpException {
+        ControlSession session = ctx.session();
+        boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
+        DataEndpoint endpoint = endpoint(session, modeE, true);
+        long markerMillis = session.sendMarkerSeconds() * 1000L;
+        return run(ctx, markerMillis, null, progress -> ctx.dataChannels()
+                .send(source, endpoint, modeE, session.parallelism(), progress));
+    }
+
+    /**
+     * Receives from the client into {@code sink}.
+     *
+     * @param ctx the session context
+     * @param sink where the bytes go
+     * @return bytes received
+     * @throws FtpException like {@link #send}; 552 when the disk is full
+     */
+    public static long receive(CommandContext ctx, DataSink sink) throws FtpException {
+        ControlSession session = ctx.session();
+        boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
+        DataEndpoint endpoint = endpoint(session, modeE, false);
+        RangeTracker ranges = new RangeTracker();
+        DataSink tracking = (data, offset) -> {
+            int length = data.remaining();
+            sink.write(data, offset);
+            ranges.add(offset, offset + length);
+        };
+        long markerMillis = modeE ? ctx.config().markerInterval().toMillis() : 0;
+        return run(ctx, markerMillis, ranges, progress -> ctx.dataChannels()
+                .receive(modeE ? tracking : sink, endpoint, modeE, progress));
+    }
+
+    /**
+     * Checks, before any file is opened or truncated, that a data endpoint suitable for the
+     * direction is set.
+     *
+     * @param ctx the session context
+     * @param sending true for RETR/LIST/NLST/MLSD, false for STOR
+     * @throws FtpException 425 without PASV/PORT, 503 for the wrong MODE E direction
+     */
+    public static void requireEndpoint(CommandContext ctx, boolean sending) throws FtpException {
+        ControlSession session = ctx.session();
+        endpoint(session, session.mode() == TransferMode.EXTENDED_BLOCK, sending);
+    }
+
+    private static DataEndpoint endpoint(ControlSession session, boolean modeE, boolean sending)
+            throws FtpException {
+        DataEndpoint endpoint = session.dataEndpoint();
+        if (endpoint == null) {
+            throw new FtpException(425, "Can't open data connection: send PASV, EPSV, PORT or EPRT first.");
+        }
+        if (modeE && sending && endpoint instanceof DataEndpoint.Passive) {
+            throw new FtpException(503, "Bad sequence of commands: sending in MODE E requires PORT or EPRT.");
+        }
+        if (modeE && !sending && endpoint instanceof DataEndpoint.Active) {
+            throw new FtpException(503, "Bad sequence of commands: receiving in MODE E requires PASV or EPSV.");
+        }
+        return endpoint;
+    }
+
+    /** Starts a transfer given a progress callback (cumulative bytes). */
+    private interface Starter {
+        CompletableFuture<Long> start(LongConsumer progress);
+    }
+
+    private static long run(CommandContext ctx, long markerMillis, RangeTracker ranges, Starter starter)
+            throws FtpException {
+        ControlSession session = ctx.session();
+        AtomicLong bytes = new AtomicLong();
+        ctx.reply(150, "Beginning transfer.");
+        CompletableFuture<Long> future;
+        try {
+            future = starter.start(bytes::set);
+        } catch (RuntimeException e) {
+            session.dataEndpoint(null);
+            throw new FtpException(451, "Data transfer failed to start: " + e);
+        }
+        session.activeTransfer(future);
+        ScheduledFuture<?> timer = null;
+        boolean reusable = false;
+        if (markerMillis > 0) {
+            long period = markerMillis;
+            timer = ctx.channel().eventLoop().scheduleAtFixedRate(
+                    () -> sendMarkers(ctx, bytes.get(), ranges), period, period, TimeUnit.MILLISECONDS);
+        }
+        try {
+            long transferred = future.get();
+            reusable = session.mode() == TransferMode.EXTENDED_BLOCK;
+            if (timer != null) {
+                timer.cancel(false);
+                sendMarkers(ctx, transferred, ranges);
+            }
+            ctx.reply(226, "Transfer Complete.");
+            return transferred;
+        } catch (CancellationException e) {
+            throw new FtpException(426, "Command Aborted.");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            future.cancel(true);
+            throw new FtpException(426, "Command Aborted.");
+        } catch (ExecutionException e) {
+            throw failure(e.getCause());
+        } finally {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            session.activeTransfer(null);
+            // DataChannels closes every data connection at the end of a transfer (no MODE E
+            // connection caching yet). globus clients then reuse "cached" connections without a new
+            // PASV/PORT. When this server sent (PORT), reconnecting to the client's listener works,
+            // so that endpoint is kept. When it received (PASV), the client would write into the
+            // closed connections and the server wait forever: drop the listener so the next
+            // transfer without PASV gets 425 at once.
+            if (!(reusable && session.dataEndpoint() instanceof DataEndpoint.Active)) {
+                session.dataEndpoint(null);
+            }
+        }
+    }
+
+    private static void sendMarkers(CommandContext ctx, long bytes, RangeTracker ranges) {
+        ctx.reply(Markers.perf(System.currentTimeMillis(), bytes));
+        String drained = ranges == null ? null : ranges.drain();
+        if (drained != null) {
+            ctx.reply(Markers.range(drained));
+        }
+    }
+
+    private static FtpException failure(Throwable cause) {
+        if (cause instanceof CancellationException) {
+            return new FtpException(426, "Command Aborted.");
+        }
+        if (cause instanceof StorageException se) {
+            return new FtpException(ErrorReplies.of(se));
+        }
+        if (cause instanceof ConnectException) {
+            return new FtpException(425, "Can't open data connection: " + cause.getMessage());
+        }
+        if (cause instanceof FileSystemException fse) {
+            return new FtpException(ErrorReplies.of(StorageException.from(fse, "file")));
+        }
+        if (cause instanceof IOException io && !(cause instanceof ClosedChannelException)
+                && String.valueOf(io.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("no space")) {
+            return new FtpException(552, "Transfer aborted: no space left on device.");
+        }
+        if (cause instanceof IOException) {
+            return new FtpException(426, "Connection closed; transfer aborted: " + cause.getMessage());
+        }
+        return new FtpException(451, "Local error in processing: " + cause);
+    }
+}

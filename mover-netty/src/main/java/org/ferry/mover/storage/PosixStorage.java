@@ -1,0 +1,237 @@
+package org.ferry.mover.storage;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import org.ferry.mover.protocol.FileInfo;
+
+/**
+ * A {@link StorageInterface} over a POSIX file system directory. Every path goes through a
+ * {@link RootedPathResolver}, so nothing outside the root is read, written or listed.
+ */
+public final class PosixStorage implements StorageInterface {
+
+    private final RootedPathResolver resolver;
+
+    /**
+     * @param root the directory to serve
+     * @throws IOException if it does not exist or is not a directory
+     */
+    public PosixStorage(Path root) throws IOException {
+        this.resolver = new RootedPathResolver(root);
+    }
+
+    @Override
+    public FileStat stat(String virtualPath) throws StorageException {
+        Path real = resolver.resolve(virtualPath);
+        try {
+            return statOf(VirtualPaths.name(virtualPath), real, true);
+        } catch (IOException e) {
+            throw StorageException.from(e, virtualPath);
+        }
+    }
+
+    @Override
+    public List<FileStat> list(String virtualPath) throws StorageException {
+        Path dir = resolver.resolve(virtualPath);
+        if (!Files.isDirectory(dir)) {
+            throw new StorageException(Files.exists(dir) ? StorageException.Reason.NOT_A_DIRECTORY
+                    : StorageException.Reason.NOT_FOUND, virtualPath + ": " + (Files.exists(dir)
+                    ? "Not a directory." : "No such file or directory."));
+        }
+        List<FileStat> entries = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+            for (Path child : stream) {
+                String name = child.getFileName().toString();
+                try {
+                    entries.add(statOf(name, child, followable(child)));
+                } catch (IOException e) {
+                    // vanished or unreadable entry: leave it out of the listing
+                }
+            }
+        } catch (IOException e) {
+            throw StorageException.from(e, virtualPath);
+        }
+        entries.sort(Comparator.comparing(FileStat::name));
+        return entries;
+    }
+
+    @Override
+    public FileChannel openForRead(String virtualPath) throws StorageException {
+        Path real = resolver.resolve(virtualPath);
+        if (Files.isDirectory(real)) {
+            throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, virtualPath + ": Is a directory.");
+        }
+        try {
+            return FileChannel.open(real, StandardOpenOption.READ);
+        } catch (IOException e) {
+            throw StorageException.from(e, virtualPath);
+        }
+    }
+
+    @Override
+    public FileChannel openForWrite(String virtualPath, long truncateTo) throws StorageException {
+        if (virtualPath.equals("/")) {
+            throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, "/: Is a directory.");
+        }
+        Path real = resolver.resolve(virtualPath);
+        if (Files.isDirectory(real)) {
+            throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, virtualPath + ": Is a directory.");
+        }
+        try {
+            FileChannel channel = FileChannel.open(real, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try {
+                if (channel.size() > truncateTo) {
+                    channel.truncate(truncateTo);
+                }
+            } catch (IOException e) {
+                channel.close();
+                throw e;
+            }
+            return channel;
+        } catch (IOException e) {
+            throw StorageException.from(e, virtualPath);
+        }
+    }
+
+    @Override
+    public void createDirectory(String virtualPath) throws StorageException {
+        Path real = resolver.resolve(virtualPath);
+        try {
+            Files.createDirectory(real);
+        } catch (IOException e) {
+            throw StorageException.from(e, virtualPath);
+        }
+    }
+
+    @Override
+    public void removeDirectory(String virtualPath) throws StorageException {
+        if (virtualPath.equals("/")) {
+            throw new StorageException(StorageException.Reason.PERMISSION_DENIED, "/: Permission denied.");
+        }
+        Path lexical = lexicalInside(virtualPath);
+        if (Files.isSymbolicLink(lexical) || !Files.isDirectory(lexical, LinkOption.NOFOLLOW_LINKS)) {
+            throw new StorageException(Files.exists(lexical, LinkOption.NOFOLLOW_LINKS)
+                    ? StorageException.Reason.NOT_A_DIRECTORY : StorageException.Reason.NOT_FOUND,
+                    virtualPath + (Files.exists(lexical, LinkOption.NOFOLLOW_LINKS)
+                            ? ": Not a directory." : ": No such file or directory."));
+        }
+        try {
+            Files.delete(lexical);
+        } catch (IOException e) {
+            throw StorageException.from(e, virtualPath);
+        }
+    }
+
+    @Override
+    public void delete(String virtualPath) throws StorageException {
+        Path lexical = lexicalInside(virtualPath);
+        if (Files.isDirectory(lexical, LinkOption.NOFOLLOW_LINKS)) {
+            throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, virtualPath + ": Is a directory.");
+        }
+        try {
+            Files.delete(lexical);
+        } catch (IOException e) {
+            throw StorageException.from(e, virtualPath);
+        }
+    }
+
+    @Override
+    public void rename(String fromVirtualPath, String toVirtualPath) throws StorageException {
+        if (fromVirtualPath.equals("/")) {
+            throw new StorageException(StorageException.Reason.PERMISSION_DENIED, "/: Permission denied.");
+        }
+        Path from = lexicalInside(fromVirtualPath);
+        if (!Files.exists(from, LinkOption.NOFOLLOW_LINKS)) {
+            throw new StorageException(StorageException.Reason.NOT_FOUND,
+                    fromVirtualPath + ": No such file or directory.");
+        }
+        Path to = resolver.resolve(toVirtualPath);
+        if (to.startsWith(from) && !to.equals(from)) {
+            throw new StorageException(StorageException.Reason.INVALID_PATH,
+                    toVirtualPath + ": Cannot move a directory into itself.");
+        }
+        try {
+            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw StorageException.from(e, fromVirtualPath);
+        }
+    }
+
+    /**
+     * The path of the entry itself (last component not followed), for operations on links
+     * themselves (delete, rename): the parent must resolve inside the root.
+     */
+    private Path lexicalInside(String virtualPath) throws StorageException {
+        if (virtualPath.equals("/")) {
+            return resolver.realRoot();
+        }
+        Path parent = resolver.resolve(VirtualPaths.parent(virtualPath));
+        return parent.resolve(VirtualPaths.name(virtualPath));
+    }
+
+    private boolean followable(Path child) {
+        if (!Files.isSymbolicLink(child)) {
+            return true;
+        }
+        try {
+            return resolver.isInside(child.toRealPath());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static FileStat statOf(String name, Path path, boolean follow) throws IOException {
+        LinkOption[] options = follow ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
+        BasicFileAttributes basic;
+        int mode = -1;
+        String owner = "-";
+        String group = "-";
+        try {
+            PosixFileAttributes posix = Files.readAttributes(path, PosixFileAttributes.class, options);
+            basic = posix;
+            mode = mode(posix.permissions());
+            owner = posix.owner().getName();
+            group = posix.group().getName();
+        } catch (UnsupportedOperationException e) {
+            basic = Files.readAttributes(path, BasicFileAttributes.class, options);
+        }
+        FileInfo.Type type = basic.isDirectory() ? FileInfo.Type.DIRECTORY
+                : basic.isRegularFile() ? FileInfo.Type.FILE
+                : basic.isSymbolicLink() ? FileInfo.Type.SYMLINK : FileInfo.Type.OTHER;
+        boolean readable = follow && Files.isReadable(path);
+        boolean writable = follow && Files.isWritable(path);
+        return new FileStat(name, type, basic.size(), basic.lastModifiedTime().toInstant(), mode,
+                readable, writable, owner, group);
+    }
+
+    private static int mode(Set<PosixFilePermission> permissions) {
+        int mode = 0;
+        for (PosixFilePermission p : permissions) {
+            mode |= switch (p) {
+                case OWNER_READ -> 0400;
+                case OWNER_WRITE -> 0200;
+                case OWNER_EXECUTE -> 0100;
+                case GROUP_READ -> 040;
+                case GROUP_WRITE -> 020;
+                case GROUP_EXECUTE -> 010;
+                case OTHERS_READ -> 04;
+                case OTHERS_WRITE -> 02;
+                case OTHERS_EXECUTE -> 01;
+            };
+        }
+        return mode;
+    }
+}

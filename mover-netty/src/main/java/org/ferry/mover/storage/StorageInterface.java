@@ -1,0 +1,74 @@
+package org.ferry.mover.storage;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.util.List;
+
+/**
+ * File system operations of the GridFTP server, addressed by normalised virtual absolute paths
+ * (produced by {@link VirtualPaths#resolve}). Implementations confine every operation to their
+ * root and throw {@link StorageException} with a {@link StorageException.Reason} on failure. The
+ * methods block: call them off the Netty event loop. Implementations are thread-safe.
+ */
+public interface StorageInterface {
+
+    /**
+     * @param virtualPath the entry
+     * @return its attributes; symbolic links inside the root are followed
+     * @throws StorageException NOT_FOUND, PERMISSION_DENIED (also outside the root), OTHER
+     */
+    FileStat stat(String virtualPath) throws StorageException;
+
+    /**
+     * @param virtualPath a directory
+     * @return its entries sorted by name (without {@code .} and {@code ..}); symbolic links that
+     *     point outside the root are reported as {@code SYMLINK} entries and not followed
+     * @throws StorageException NOT_FOUND, NOT_A_DIRECTORY, PERMISSION_DENIED, OTHER
+     */
+    List<FileStat> list(String virtualPath) throws StorageException;
+
+    /**
+     * @param virtualPath a regular file
+     * @return a channel open for reading; the caller closes it
+     * @throws StorageException NOT_FOUND, IS_A_DIRECTORY, PERMISSION_DENIED, OTHER
+     */
+    FileChannel openForRead(String virtualPath) throws StorageException;
+
+    /**
+     * Opens a file for writing in place, creating it if needed (globus writes in place too).
+     *
+     * @param virtualPath the file to write
+     * @param truncateTo the length to truncate an existing file to before writing (0 for a new
+     *     upload, the restart offset for a resumed one); never extends the file
+     * @return a channel open for writing; the caller closes it
+     * @throws StorageException NOT_FOUND (parent missing), IS_A_DIRECTORY, PERMISSION_DENIED, NO_SPACE, OTHER
+     */
+    FileChannel openForWrite(String virtualPath, long truncateTo) throws StorageException;
+
+    /**
+     * @param virtualPath the directory to create (its parent must exist)
+     * @throws StorageException EXISTS, NOT_FOUND, PERMISSION_DENIED, OTHER
+     */
+    void createDirectory(String virtualPath) throws StorageException;
+
+    /**
+     * @param virtualPath an empty directory (not the root)
+     * @throws StorageException NOT_FOUND, NOT_A_DIRECTORY, NOT_EMPTY, PERMISSION_DENIED, OTHER
+     */
+    void removeDirectory(String virtualPath) throws StorageException;
+
+    /**
+     * @param virtualPath a file (not a directory); a symbolic link itself is removed, not its target
+     * @throws StorageException NOT_FOUND, IS_A_DIRECTORY, PERMISSION_DENIED, OTHER
+     */
+    void delete(String virtualPath) throws StorageException;
+
+    /**
+     * Renames within the root, replacing an existing target file.
+     *
+     * @param fromVirtualPath existing entry
+     * @param toVirtualPath new name
+     * @throws StorageException NOT_FOUND, PERMISSION_DENIED, EXISTS (non-empty directory target), OTHER
+     */
+    void rename(String fromVirtualPath, String toVirtualPath) throws StorageException;
+}
