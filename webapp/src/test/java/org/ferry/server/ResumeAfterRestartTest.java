@@ -71,10 +71,10 @@ class ResumeAfterRestartTest {
     }
 
     private static ConfigurableApplicationContext start(Path home) {
+        // command-line arguments: they outrank application.properties, as with bin/ferry-server
         return new SpringApplicationBuilder(FerryServerApplication.class)
-                .properties("ferry.home=" + home, "server.port=0", "ferry.transfer.max-attempts=1000",
-                        "ferry.transfer.retry-backoff-seconds=1")
-                .run();
+                .run("--ferry.home=" + home, "--server.port=0", "--ferry.transfer.max-attempts=1000",
+                        "--ferry.transfer.retry-backoff-seconds=1", "--ferry.personal-endpoint.root=");
     }
 
     private static ApiClient client(ConfigurableApplicationContext context, Path home) throws IOException {
