@@ -141,6 +141,50 @@ class TransferEndToEndTest {
     }
 
     @Test
+    void cancelStopsATransferInFlight() throws IOException {
+        Path big = SITE_A.resolve("big/sparse.bin");
+        Files.createDirectories(big.getParent());
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            file.setLength(4L << 30); // sparse: costs no disk on the source
+        }
+        try {
+            ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer("/big", "/big-copy", true));
+            String taskId = accepted.body().get("task_id").asString();
+            Instant giveUp = Instant.now().plus(Duration.ofSeconds(30));
+            while (!eventCodesOf(taskId).contains("STARTED") && Instant.now().isBefore(giveUp)) {
+                sleep();
+            }
+            ApiClient.Answer canceled = api.post("/v0.10/task/" + taskId + "/cancel", Map.of());
+            assertThat(canceled.body().get("code").asString()).isEqualTo("Canceled");
+            JsonNode task = api.get("/v0.10/task/" + taskId).body();
+            assertThat(task.get("status").asString()).isEqualTo("FAILED");
+            assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("CANCELED");
+            // the transfer in flight is aborted: the destination stops growing, well short of 4 GiB
+            Path copy = SITE_B.resolve("big-copy/sparse.bin");
+            long sizeAfterCancel = sizeOf(copy);
+            sleepMillis(1500);
+            long sizeLater = sizeOf(copy);
+            sleepMillis(1500);
+            assertThat(sizeOf(copy)).isEqualTo(sizeLater).isLessThan(4L << 30);
+            assertThat(sizeAfterCancel).isLessThanOrEqualTo(sizeLater);
+            List<String> codes = eventCodesOf(taskId);
+            assertThat(codes.get(0)).isEqualTo("CANCELED");
+            assertThat(codes).doesNotContain("SUCCEEDED");
+        } finally {
+            Files.deleteIfExists(big);
+            Files.deleteIfExists(SITE_B.resolve("big-copy/sparse.bin"));
+        }
+    }
+
+    private static long sizeOf(Path file) throws IOException {
+        return Files.exists(file) ? Files.size(file) : 0;
+    }
+
+    private List<String> eventCodesOf(String taskId) {
+        return api.get("/v0.10/task/" + taskId + "/event_list").body().get("DATA").findValuesAsString("code");
+    }
+
+    @Test
     void lsListsAnEndpointDirectory() throws IOException {
         write(SITE_A.resolve("listing/f 1.txt"), new byte[5]);
         Files.createDirectories(SITE_A.resolve("listing/sub"));
@@ -228,8 +272,12 @@ class TransferEndToEndTest {
     }
 
     private static void sleep() {
+        sleepMillis(250);
+    }
+
+    private static void sleepMillis(long millis) {
         try {
-            Thread.sleep(250);
+            Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
