@@ -117,6 +117,18 @@ class TransferEndToEndTest {
         assertThat(synced.get("status").asString()).isEqualTo("SUCCEEDED");
         assertThat(synced.get("files_skipped").asLong()).isEqualTo(4);
         assertThat(synced.get("files_transferred").asLong()).isZero();
+
+        // same size, other bytes: level 1 (size) keeps it, level 3 (checksum) copies it again
+        Path changed = SITE_B.resolve("copy/of/tree/a.txt");
+        Files.write(changed, "HELLO FERRY\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(runToEnd(again).get("files_skipped").asLong()).isEqualTo(4);
+        Map<String, Object> byChecksum = transfer("/tree", "/copy/of/tree", true);
+        byChecksum.put("sync_level", "checksum");
+        JsonNode repaired = runToEnd(byChecksum);
+        assertThat(repaired.get("sync_level").asInt()).isEqualTo(3);
+        assertThat(repaired.get("files_transferred").asLong()).isEqualTo(1);
+        assertThat(repaired.get("files_skipped").asLong()).isEqualTo(3);
+        assertThat(Files.readString(changed)).isEqualTo("hello ferry\n");
     }
 
     @Test
@@ -173,6 +185,27 @@ class TransferEndToEndTest {
         } finally {
             Files.deleteIfExists(big);
             Files.deleteIfExists(SITE_B.resolve("big-copy/sparse.bin"));
+        }
+    }
+
+    @Test
+    void deadlinePassingFailsTheTaskAsExpired() throws IOException {
+        Path big = SITE_A.resolve("slow/sparse.bin");
+        Files.createDirectories(big.getParent());
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            file.setLength(8L << 30);
+        }
+        try {
+            Map<String, Object> transfer = transfer("/slow", "/slow-copy", true);
+            transfer.put("deadline", java.time.OffsetDateTime.now().plusSeconds(2).toString());
+            JsonNode task = runToEnd(transfer);
+            assertThat(task.get("status").asString()).isEqualTo("FAILED");
+            assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("EXPIRED");
+            assertThat(task.get("deadline").isNull()).isFalse();
+            assertThat(eventCodesOf(task.get("task_id").asString()).get(0)).isEqualTo("EXPIRED");
+        } finally {
+            Files.deleteIfExists(big);
+            Files.deleteIfExists(SITE_B.resolve("slow-copy/sparse.bin"));
         }
     }
 
