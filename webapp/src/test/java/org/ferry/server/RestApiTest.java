@@ -232,6 +232,9 @@ class RestApiTest {
         assertThat(answer.status()).isEqualTo(404);
         assertThat(answer.body().get("code").asString()).isEqualTo("ClientError.NotFound");
         assertThat(api.get("/v0.10/task/not-a-uuid/event_list").status()).isEqualTo(404);
+        ApiClient.Answer unknownPath = api.get("/v0.10/no_such_resource");
+        assertThat(unknownPath.status()).isEqualTo(404);
+        assertThat(unknownPath.body().get("DATA_TYPE").asString()).isEqualTo("error");
     }
 
     private void twoEndpoints(String prefix) {

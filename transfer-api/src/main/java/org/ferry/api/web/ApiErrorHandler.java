@@ -15,8 +15,12 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
-/** Turns every failure of an API controller into the API error body. */
-@RestControllerAdvice(basePackages = "org.ferry.api")
+/**
+ * Turns every failure into the API error body. Global rather than limited to the API's
+ * controllers, because unknown {@code /v0.10/...} paths fail outside any controller; pages added
+ * later declare their own advice with a higher precedence.
+ */
+@RestControllerAdvice
 public class ApiErrorHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiErrorHandler.class);
