@@ -29,15 +29,16 @@ class GlobusInteropTest {
 
     private static final int FILE_BYTES = 48 << 20;
 
-    @TempDir
-    Path work;
+    /** Shared by all tests of the class: servers' roots, logs, downloads. */
+    private Path work;
 
     private Path ferryRoot;
     private Path original;
     private FerryGridFtpProcess ferry;
 
     @BeforeAll
-    void start() throws Exception {
+    void start(@TempDir Path classWork) throws Exception {
+        work = classWork;
         GlobusTools.assumeInstalled();
         ferryRoot = Files.createDirectories(work.resolve("ferry-root"));
         original = ferryRoot.resolve("random data.bin");

@@ -33,8 +33,8 @@ class RecursiveTransferTest {
             "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private static final long LARGE_FILE_BYTES = 256L << 20;
 
-    @TempDir
-    Path work;
+    /** Shared by all tests of the class: servers' roots, logs, downloads. */
+    private Path work;
 
     private final ObjectMapper json = new ObjectMapper();
     private final List<AutoCloseable> processes = new ArrayList<>();
@@ -44,7 +44,8 @@ class RecursiveTransferTest {
     private CliRunner cli;
 
     @BeforeAll
-    void startServersAndRegisterEndpoints() throws Exception {
+    void startServersAndRegisterEndpoints(@TempDir Path classWork) throws Exception {
+        work = classWork;
         Launchers launchers = Launchers.fromBuild();
         sourceRoot = Files.createDirectories(work.resolve("source-root"));
         destinationRoot = Files.createDirectories(work.resolve("destination-root"));
