@@ -290,6 +290,13 @@ public final class OnlineCa {
         }
         X509CRL crl = issuer.crl(revoked, Instant.now().plus(CRL_LIFETIME));
         String hash = OpensslHashes.subjectHash(caCertificate().getSubjectX500Principal());
-        Files.writeString(trustDirectory().resolve(hash + ".r0"), PemFiles.toPem(List.of(crl)), StandardCharsets.US_ASCII);
+        String pem = PemFiles.toPem(List.of(crl));
+        Files.writeString(trustDirectory().resolve(hash + ".r0"), pem, StandardCharsets.US_ASCII);
+        String unpadded = hash.replaceFirst("^0+(?=.)", "");
+        if (!unpadded.equals(hash)) {
+            // Globus looks CRLs up with "%lx" (no zero padding; reference 5.3), OpenSSL and canl
+            // with the 8-digit name: a hash with a leading zero needs both.
+            Files.writeString(trustDirectory().resolve(unpadded + ".r0"), pem, StandardCharsets.US_ASCII);
+        }
     }
 }

@@ -58,7 +58,10 @@ public final class DelegationRequest {
         }
     }
 
-    /** @return a 2048-bit request with subject {@code CN=proxy} */
+    /**
+     * @return a 2048-bit request with subject {@code CN=proxy}
+     * @throws GeneralSecurityException if key generation or signing fails
+     */
     public static DelegationRequest create() throws GeneralSecurityException {
         return create(2048, "CN=proxy");
     }

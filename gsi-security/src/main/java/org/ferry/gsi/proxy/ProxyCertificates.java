@@ -46,7 +46,10 @@ public final class ProxyCertificates {
         return legacy(cert);
     }
 
-    /** @return true when {@code cert} is a proxy certificate of any format */
+    /**
+     * @param cert any certificate
+     * @return true when {@code cert} is a proxy certificate of any format
+     */
     public static boolean isProxy(X509Certificate cert) {
         return info(cert).isPresent();
     }

@@ -16,7 +16,14 @@ public record ProxyRequest(Duration lifetime, ProxyPolicyKind policy, int pathLe
     /** grid-proxy-init's default lifetime, 12 hours. */
     public static final Duration DEFAULT_LIFETIME = Duration.ofHours(12);
 
-    /** Validates the fields. */
+    /**
+     * Validates the fields.
+     *
+     * @param lifetime   requested lifetime
+     * @param policy     policy kind, not RESTRICTED
+     * @param pathLength path length constraint or -1
+     * @param keyBits    RSA key size, at least 2048
+     */
     public ProxyRequest {
         if (lifetime.isNegative() || lifetime.isZero()) {
             throw new IllegalArgumentException("proxy lifetime must be positive: " + lifetime);

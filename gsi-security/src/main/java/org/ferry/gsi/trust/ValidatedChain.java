@@ -13,7 +13,13 @@ import org.ferry.gsi.proxy.ProxyCertificates;
  */
 public record ValidatedChain(List<X509Certificate> chain, String identity, boolean limited) {
 
-    /** Makes the list unmodifiable. */
+    /**
+     * Makes the list unmodifiable.
+     *
+     * @param chain    the chain, leaf first
+     * @param identity the GSI identity
+     * @param limited  whether the chain is limited
+     */
     public ValidatedChain {
         chain = List.copyOf(chain);
     }

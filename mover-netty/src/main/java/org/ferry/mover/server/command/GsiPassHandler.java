@@ -7,6 +7,8 @@ import org.ferry.mover.server.ControlSession;
 import org.ferry.mover.server.FtpException;
 import org.ferry.mover.server.GsiServerSecurity;
 import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * PASS after GSI authentication (gridftp-protocol.md 4.4): the password is ignored and the
@@ -15,6 +17,7 @@ import java.io.IOException;
  * established GSI context it behaves exactly as {@link PassHandler}.
  */
 public final class GsiPassHandler implements CommandHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(GsiPassHandler.class);
     private final PassHandler clearText = new PassHandler();
 
     @Override
@@ -48,9 +51,13 @@ public final class GsiPassHandler implements CommandHandler {
         try {
             String local = gsi.authorizer().authorize(identity, requested);
             session.user(local);
+            LOG.info("{} authenticated by GSI from {} as {}{}, mapped to {}", identity, ctx.channel().remoteAddress(),
+                    security.peer().limited() ? "limited proxy" : "full credential",
+                    security.delegatedCredential().isPresent() ? " with delegation" : "", local);
             ctx.reply(230, "User " + local + " logged in.");
         } catch (AuthorizationException e) {
             session.loginFailed();
+            LOG.info("GSI login refused from {}: {}", ctx.channel().remoteAddress(), e.getMessage());
             throw new FtpException(530, "Login incorrect. : " + e.getMessage());
         }
     }
