@@ -18,10 +18,11 @@ import java.util.Set;
  * @param repoRoot the repository root (finds the ferry-gridftp jar)
  * @param sshKey private key for rsync over ssh to root@127.0.0.1, or null to skip rsync
  * @param smallFileLanes Ferry's concurrency for small files (session pairs)
+ * @param repeat runs per side in the memory and disk benchmarks, the best one reported
  */
 record BenchOptions(Set<String> only, long memoryBytes, long diskFileBytes, int smallFileCount, int smallFileBytes,
         int sessionCount, Path dataDirectory, Path memoryDirectory, Path outputDirectory, Path repoRoot, Path sshKey,
-        int smallFileLanes) {
+        int smallFileLanes, int repeat) {
 
     /** Benchmark names, in run order. */
     static final java.util.List<String> ALL = java.util.List.of("memory", "disk", "smallfiles", "sessions");
@@ -29,7 +30,7 @@ record BenchOptions(Set<String> only, long memoryBytes, long diskFileBytes, int 
     private static final long GIB = 1L << 30;
 
     /**
-     * @param args {@code [--quick] [--only name[,name]] [--sessions N] [--lanes N] [--data DIR]
+     * @param args {@code [--quick] [--only name[,name]] [--sessions N] [--lanes N] [--repeat N] [--data DIR]
      *     [--shm DIR] [--out DIR] [--repo DIR] [--ssh-key FILE]}
      * @return the options
      * @throws IllegalArgumentException on an unknown option or benchmark name
@@ -39,6 +40,7 @@ record BenchOptions(Set<String> only, long memoryBytes, long diskFileBytes, int 
         Set<String> only = Set.of();
         int sessions = 2000;
         int lanes = 4;
+        int repeat = 3;
         Path data = Path.of("/var/tmp/ferry-bench");
         Path shm = Path.of("/dev/shm/ferry-bench");
         Path out = Path.of("target/bench");
@@ -50,6 +52,7 @@ record BenchOptions(Set<String> only, long memoryBytes, long diskFileBytes, int 
                 case "--only" -> only = Set.of(args[++i].split(","));
                 case "--sessions" -> sessions = Integer.parseInt(args[++i]);
                 case "--lanes" -> lanes = Integer.parseInt(args[++i]);
+                case "--repeat" -> repeat = Integer.parseInt(args[++i]);
                 case "--data" -> data = Path.of(args[++i]);
                 case "--shm" -> shm = Path.of(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
@@ -65,7 +68,7 @@ record BenchOptions(Set<String> only, long memoryBytes, long diskFileBytes, int 
         }
         return new BenchOptions(only, quick ? GIB : 8 * GIB, quick ? GIB : 4 * GIB, quick ? 500 : 5000, 50 * 1024,
                 sessions, data.toAbsolutePath(), shm.toAbsolutePath(), out.toAbsolutePath(),
-                repo.toAbsolutePath().normalize(), sshKey, lanes);
+                repo.toAbsolutePath().normalize(), sshKey, lanes, Math.max(1, repeat));
     }
 
     /** @return true if benchmark {@code name} is selected */

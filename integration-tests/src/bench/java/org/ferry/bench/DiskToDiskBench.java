@@ -15,6 +15,7 @@ import org.ferry.mover.client.TransferOptions;
 final class DiskToDiskBench {
 
     private static final int PARALLELISM = 4;
+    private static final long WARMUP_BYTES = 256L << 20;
 
     private final BenchOptions options;
     private final ResultTable table;
@@ -30,6 +31,8 @@ final class DiskToDiskBench {
         Path base = Scratch.directory(options.dataDirectory().resolve("disk"));
         Path source = Scratch.directory(base.resolve("src")).resolve("big");
         Scratch.file(source, bytes, 42);
+        Path warmup = base.resolve("src").resolve("warmup");
+        Scratch.file(warmup, WARMUP_BYTES, 7);
         Path destination = Scratch.directory(base.resolve("dst"));
         Path logs = options.outputDirectory().resolve("logs");
         try (FerryServer ferry = FerryServer.start(options.repoRoot(), base.resolve("src"),
@@ -40,25 +43,47 @@ final class DiskToDiskBench {
             Path ferryCopy = destination.resolve("ferry-copy");
             Path globusCopy = destination.resolve("globus-copy");
 
-            boolean dropped = Scratch.dropCaches();
-            Command.Outcome globusRun = Command.check(List.of("globus-url-copy", "-p", Integer.toString(PARALLELISM),
-                    globus.url() + source, "file://" + globusCopy), 1800);
-            Command.check(List.of("sync"), 300);
-            requireSize(globusCopy, bytes);
-            Files.delete(globusCopy);
-
-            Scratch.dropCaches();
-            FerryTransfers.Timed timed = FerryTransfers.download(client, ferry.url(), "/big", ferryCopy, mode);
-            Command.check(List.of("sync"), 300);
-            requireSize(ferryCopy, bytes);
+            // JIT warm-up of both Ferry JVMs (a server and a mover run for days); not reported
+            FerryTransfers.download(client, ferry.url(), "/warmup", ferryCopy, mode);
             Files.delete(ferryCopy);
 
-            String scenario = "1 file " + Rates.size(bytes) + ", p=" + PARALLELISM
+            boolean dropped = true;
+            double ferryGbits = 0;
+            double globusGbits = 0;
+            // best of N, the order turned each round: the machine's other load comes and goes
+            for (int round = 0; round < options.repeat(); round++) {
+                if (round % 2 == 1) {
+                    dropped &= Scratch.dropCaches();
+                    ferryGbits = Math.max(ferryGbits, ferryRun(client, ferry, mode, ferryCopy, bytes));
+                }
+                dropped &= Scratch.dropCaches();
+                Command.Outcome globusRun = Command.check(List.of("globus-url-copy", "-p",
+                        Integer.toString(PARALLELISM), globus.url() + source, "file://" + globusCopy), 1800);
+                Command.check(List.of("sync"), 300);
+                requireSize(globusCopy, bytes);
+                Files.delete(globusCopy);
+                globusGbits = Math.max(globusGbits, Rates.gigabitsPerSecond(bytes, globusRun.elapsedNanos()));
+                if (round % 2 == 0) {
+                    dropped &= Scratch.dropCaches();
+                    ferryGbits = Math.max(ferryGbits, ferryRun(client, ferry, mode, ferryCopy, bytes));
+                }
+            }
+
+            String scenario = "1 file " + Rates.size(bytes) + ", p=" + PARALLELISM + ", best of " + options.repeat()
                     + (dropped ? ", cold cache" : ", warm cache");
-            table.add(new Result("disk", scenario, "Gbit/s", Rates.gigabitsPerSecond(bytes, timed.elapsedNanos()),
-                    "globus-url-copy -p " + PARALLELISM, Rates.gigabitsPerSecond(bytes, globusRun.elapsedNanos()),
-                    1.0, false));
+            table.add(new Result("disk", scenario, "Gbit/s", ferryGbits, "globus-url-copy -p " + PARALLELISM,
+                    globusGbits, 1.0, false));
         }
+    }
+
+    /** @return Gbit/s of one download into {@code copy} (timed up to the 226, as globus-url-copy's exit) */
+    private static double ferryRun(GridFtpClient client, FerryServer ferry, TransferOptions mode, Path copy,
+            long bytes) throws IOException, InterruptedException {
+        FerryTransfers.Timed timed = FerryTransfers.download(client, ferry.url(), "/big", copy, mode);
+        Command.check(List.of("sync"), 300);
+        requireSize(copy, bytes);
+        Files.delete(copy);
+        return Rates.gigabitsPerSecond(bytes, timed.elapsedNanos());
     }
 
     private static void requireSize(Path file, long bytes) throws IOException {

@@ -54,16 +54,25 @@ final class MemoryToMemoryBench {
             }
             for (TransferOptions mode : List.of(TransferOptions.STREAM, TransferOptions.extendedBlock(4))) {
                 int p = mode.parallelism();
-                String scenario = "p=" + p + (p == 1 ? " stream" : " MODE E") + ", " + size;
-                double iperf = Iperf3.gigabitsPerSecond(bytes, p, logs);
-                double globusZero = globusGigabits(globus, "/dev/zero", bytes, mode);
-                double globusTmpfs = globusGigabits(globus, dir.resolve("zero").toString(), 0, mode);
-                FerryTransfers.Timed timed = FerryTransfers.download(client, ferry.url(), "/zero",
-                        Path.of("/dev/null"), mode);
-                if (timed.bytes() != bytes) {
-                    throw new IllegalStateException("Ferry moved " + timed.bytes() + " of " + bytes + " bytes");
+                String scenario = "p=" + p + (p == 1 ? " stream" : " MODE E") + ", " + size + ", best of "
+                        + options.repeat();
+                double iperf = 0;
+                double globusZero = 0;
+                double globusTmpfs = 0;
+                double ferryGbits = 0;
+                // best of N, the order turned each round: the machine's other load comes and goes
+                for (int round = 0; round < options.repeat(); round++) {
+                    if (round % 2 == 1) {
+                        ferryGbits = Math.max(ferryGbits, ferryGigabits(client, ferry, mode, bytes));
+                    }
+                    iperf = Math.max(iperf, Iperf3.gigabitsPerSecond(bytes, p, logs));
+                    globusZero = Math.max(globusZero, globusGigabits(globus, "/dev/zero", bytes, mode));
+                    globusTmpfs = Math.max(globusTmpfs, globusGigabits(globus, dir.resolve("zero").toString(), 0,
+                            mode));
+                    if (round % 2 == 0) {
+                        ferryGbits = Math.max(ferryGbits, ferryGigabits(client, ferry, mode, bytes));
+                    }
                 }
-                double ferryGbits = Rates.gigabitsPerSecond(timed.bytes(), timed.elapsedNanos());
                 String flag = FerryTransfers.globusParallelism(mode);
                 table.add(new Result("memory", scenario, "Gbit/s", ferryGbits,
                         ("globus-url-copy " + flag).trim() + " /dev/zero", globusZero, 1.0, false));
@@ -76,6 +85,15 @@ final class MemoryToMemoryBench {
             Files.deleteIfExists(dir.resolve("zero"));
             Files.deleteIfExists(dir.resolve("warmup"));
         }
+    }
+
+    private static double ferryGigabits(GridFtpClient client, FerryServer ferry, TransferOptions mode, long bytes)
+            throws IOException {
+        FerryTransfers.Timed timed = FerryTransfers.download(client, ferry.url(), "/zero", Path.of("/dev/null"), mode);
+        if (timed.bytes() != bytes) {
+            throw new IllegalStateException("Ferry moved " + timed.bytes() + " of " + bytes + " bytes");
+        }
+        return Rates.gigabitsPerSecond(timed.bytes(), timed.elapsedNanos());
     }
 
     private static void sparse(Path file, long bytes) throws IOException {

@@ -32,11 +32,11 @@ final class ResultTable {
     void print(String benchmark, PrintStream out) {
         out.println();
         out.println("== " + benchmark + " ==");
-        out.printf(Locale.ROOT, "%-34s %-9s %12s  %-40s %12s %8s %9s %4s%n", "scenario", "unit", "Ferry", "peer",
+        out.printf(Locale.ROOT, "%-44s %-9s %12s  %-40s %12s %8s %9s %4s%n", "scenario", "unit", "Ferry", "peer",
                 "peer value", "ratio", "target", "met");
         for (Result r : results) {
             if (r.benchmark().equals(benchmark)) {
-                out.printf(Locale.ROOT, "%-34s %-9s %12s  %-40s %12s %8s %9s %4s%n", r.scenario(), r.unit(),
+                out.printf(Locale.ROOT, "%-44s %-9s %12s  %-40s %12s %8s %9s %4s%n", r.scenario(), r.unit(),
                         number(r.ferry()), r.peer(), number(r.peerValue()), number(r.ratio()), r.targetText(),
                         r.met());
             }
