@@ -29,6 +29,8 @@ import org.ferry.mover.protocol.FileInfo;
  */
 final class SmallFilesBench {
 
+    private static final int WARMUP_FILES = 300;
+
     private final BenchOptions options;
     private final ResultTable table;
 
@@ -41,7 +43,9 @@ final class SmallFilesBench {
     void run() throws IOException, InterruptedException, ExecutionException {
         int count = options.smallFileCount();
         Path base = Scratch.directory(options.dataDirectory().resolve("small"));
-        Path source = Scratch.directory(base.resolve("src"));
+        // one source tree per file count, so that --quick and full runs can follow each other
+        String sourceName = "src-" + count;
+        Path source = Scratch.directory(base.resolve(sourceName));
         for (int i = 0; i < count; i++) {
             Scratch.file(source.resolve(String.format("f%05d", i)), options.smallFileBytes(), i);
         }
@@ -80,9 +84,13 @@ final class SmallFilesBench {
         double ferry;
         try (FerryServer server = FerryServer.start(options.repoRoot(), base, logs.resolve("ferry-small.log"));
                 GridFtpClient client = new GridFtpClient()) {
+            // JIT warm-up of the fresh server and client JVMs (a server and a mover run for days): not timed
+            Scratch.deleteTree(base.resolve("ferry-warmup"));
+            ferryThirdParty(client, server.url(), "/" + sourceName, "/ferry-warmup", WARMUP_FILES);
+            Scratch.deleteTree(base.resolve("ferry-warmup"));
             Path destination = base.resolve("ferry-dst");
             Scratch.deleteTree(destination);
-            long elapsed = ferryThirdParty(client, server.url(), "/src", "/ferry-dst");
+            long elapsed = ferryThirdParty(client, server.url(), "/" + sourceName, "/ferry-dst", Integer.MAX_VALUE);
             requireCopy(destination, count);
             ferry = Rates.perSecond(count, elapsed);
         }
@@ -97,8 +105,11 @@ final class SmallFilesBench {
         table.add(new Result("smallfiles", ferryScenario, "files/s", ferry, "rsync -a over ssh", rsync, 1.0, false));
     }
 
-    /** @return nanoseconds from the first login to the last file's 226, listing included */
-    private long ferryThirdParty(GridFtpClient client, String url, String sourceDir, String destinationDir)
+    /**
+     * @param limit at most this many files (the first ones listed)
+     * @return nanoseconds from the first login to the last file's 226, listing included
+     */
+    private long ferryThirdParty(GridFtpClient client, String url, String sourceDir, String destinationDir, int limit)
             throws IOException, InterruptedException, ExecutionException {
         GridFtpUrl server = GridFtpUrl.parse(url);
         int lanes = options.smallFileLanes();
@@ -108,7 +119,7 @@ final class SmallFilesBench {
             ConcurrentLinkedQueue<String> names = new ConcurrentLinkedQueue<>();
             try (GridFtpSession lister = client.open(server)) {
                 for (FileInfo info : lister.list(sourceDir)) {
-                    if (info.type() == FileInfo.Type.FILE) {
+                    if (info.type() == FileInfo.Type.FILE && names.size() < limit) {
                         names.add(info.name());
                     }
                 }
