@@ -60,11 +60,17 @@ public final class FtpReplyDecoder extends MessageToMessageDecoder<ByteBuf> {
     }
 
     private static int parseCode(String line) {
-        if (line.length() < 3 || !Character.isDigit(line.charAt(0)) || !Character.isDigit(line.charAt(1))
-                || !Character.isDigit(line.charAt(2)) || line.charAt(0) == '0') {
+        // ASCII digits only: Character.isDigit (and Integer.parseInt) also take e.g. Arabic-Indic
+        // digits, which would turn a garbage line into a valid-looking reply code.
+        if (line.length() < 3 || !isAsciiDigit(line.charAt(0)) || !isAsciiDigit(line.charAt(1))
+                || !isAsciiDigit(line.charAt(2)) || line.charAt(0) == '0') {
             throw new CorruptedFrameException("reply line without a code: " + abbreviate(line));
         }
         return Integer.parseInt(line.substring(0, 3));
+    }
+
+    private static boolean isAsciiDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 
     private static String abbreviate(String line) {

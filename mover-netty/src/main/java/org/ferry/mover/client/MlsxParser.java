@@ -77,7 +77,8 @@ final class MlsxParser {
 
     private static long parseLong(String value) {
         try {
-            return Long.parseLong(value);
+            long size = Long.parseLong(value);
+            return size < 0 ? 0 : size; // a negative size is as good as none (FileInfo: 0 when absent)
         } catch (NumberFormatException e) {
             return 0;
         }
@@ -100,7 +101,8 @@ final class MlsxParser {
 
     private static int unixMode(String value) {
         try {
-            return Integer.parseInt(value, 8);
+            int mode = Integer.parseInt(value, 8);
+            return mode < 0 || mode > 07777 ? -1 : mode; // e.g. "-0777": not permission bits
         } catch (NumberFormatException e) {
             return -1;
         }

@@ -21,6 +21,7 @@ import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.protocol.FtpCommandDecoder;
 import org.ferry.mover.protocol.FtpReplyEncoder;
 import org.ferry.mover.server.command.CommandRegistry;
+import org.ferry.mover.server.command.GsiCommands;
 import org.ferry.mover.storage.PosixStorage;
 import org.ferry.mover.storage.StorageInterface;
 
@@ -64,8 +65,21 @@ public final class GridFtpServer implements AutoCloseable {
      * @throws IOException if the root is not a directory or the address cannot be bound
      */
     public static GridFtpServer start(GridFtpServerConfig config) throws IOException {
+        return start(config, null);
+    }
+
+    /**
+     * Binds the control channel and starts serving, with {@code AUTH GSSAPI} (GSI) available when
+     * {@code gsi} is given (gridftp-protocol.md 4.1-4.4); clear USER/PASS stays as configured.
+     *
+     * @param config the settings
+     * @param gsi host credential, trust and grid-mapfile for GSI, or null for none
+     * @return the running server
+     * @throws IOException if the root is not a directory or the address cannot be bound
+     */
+    public static GridFtpServer start(GridFtpServerConfig config, GsiServerSecurity gsi) throws IOException {
         StorageInterface storage = new PosixStorage(config.root());
-        CommandRegistry registry = CommandRegistry.standard();
+        CommandRegistry registry = gsi == null ? CommandRegistry.standard() : GsiCommands.registry();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
         ExecutorService worker = Executors.newCachedThreadPool(daemonThreads("ferry-gridftp-pi"));
         DataChannels dataChannels = new DataChannels(group);
@@ -79,6 +93,7 @@ public final class GridFtpServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        ch.attr(GsiServerSecurity.SETTINGS).set(gsi);
                         ch.pipeline()
                                 .addLast("idle", new IdleStateHandler(0, 0,
                                         config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))

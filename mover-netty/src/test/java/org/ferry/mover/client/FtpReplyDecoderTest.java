@@ -95,4 +95,13 @@ class FtpReplyDecoderTest {
             value = bytesTransferred;
         }
     }
+
+    /** Found by ReplyParsingFuzzTest: Character.isDigit let "\u0662\u0660\u0660 x" decode as a 200 reply. */
+    @Test
+    void nonAsciiDigitsAreNoReplyCode() {
+        assertThatThrownBy(() -> write("\u0662\u0660\u0660 ok\r\n")).isInstanceOf(DecoderException.class)
+                .hasMessageContaining("without a code");
+        assertThatThrownBy(() -> write("\uff12\uff10\uff10 ok\r\n")).isInstanceOf(DecoderException.class);
+        assertThat(ch.finishAndReleaseAll()).isFalse();
+    }
 }

@@ -49,4 +49,13 @@ class MlsxParserTest {
         assertThat(info.unixMode()).isEqualTo(-1);
         assertThat(info.type()).isEqualTo(FileInfo.Type.OTHER);
     }
+
+    /** Found by ReplyParsingFuzzTest: "UNIX.mode=-0777" gave mode -511 and "Size=-1" size -1. */
+    @Test
+    void negativeOrOutOfRangeNumbersCountAsAbsent() {
+        FileInfo info = MlsxParser.parse("Type=file;Size=-1;UNIX.mode=-0777; f");
+        assertThat(info.sizeBytes()).isZero();
+        assertThat(info.unixMode()).isEqualTo(-1);
+        assertThat(MlsxParser.parse("UNIX.mode=17777; g").unixMode()).isEqualTo(-1);
+    }
 }

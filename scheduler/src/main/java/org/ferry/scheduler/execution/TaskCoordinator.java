@@ -1,0 +1,262 @@
+package org.ferry.scheduler.execution;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.ferry.api.domain.Endpoint;
+import org.ferry.api.domain.EventCode;
+import org.ferry.api.domain.Task;
+import org.ferry.api.domain.TaskStatus;
+import org.ferry.api.domain.TransferItem;
+import org.ferry.api.gridftp.EndpointLogin;
+import org.ferry.api.lifecycle.TaskCancelRequestedEvent;
+import org.ferry.api.lifecycle.TaskSubmittedEvent;
+import org.ferry.api.repository.EndpointRepository;
+import org.ferry.api.repository.TaskRepository;
+import org.ferry.api.repository.TransferItemRepository;
+import org.ferry.mover.client.GridFtpClient;
+import org.ferry.scheduler.TransferProperties;
+import org.ferry.scheduler.plan.Chunker;
+import org.ferry.scheduler.plan.PlanningException;
+import org.ferry.scheduler.plan.TaskPlanner;
+import org.ferry.scheduler.plan.TransferPlan;
+import org.ferry.scheduler.queue.TransferChunk;
+import org.ferry.scheduler.queue.WorkQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.event.TransactionalEventListener;
+
+/**
+ * Task lifecycle: plans submitted tasks (and, on start, tasks left ACTIVE by a previous run),
+ * queues their chunks, stops cancelled tasks, and every flush interval writes counters and fails
+ * tasks past their deadline.
+ */
+@Component
+public class TaskCoordinator implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(TaskCoordinator.class);
+
+    private final TaskRepository tasks;
+    private final TransferItemRepository items;
+    private final EndpointRepository endpoints;
+    private final TaskExecutions executions;
+    private final TaskRecorder recorder;
+    private final TaskCompletion completion;
+    private final WorkQueue queue;
+    private final GridFtpClient client;
+    private final TransferProperties properties;
+    private final Chunker chunker;
+
+    private ExecutorService planners;
+    private ScheduledExecutorService ticker;
+    private volatile boolean running;
+
+    /**
+     * @param tasks task store
+     * @param items transfer item store
+     * @param endpoints endpoint store
+     * @param executions running tasks
+     * @param recorder database writes
+     * @param completion ends tasks
+     * @param queue where chunks go
+     * @param client opens sessions for planning
+     * @param properties limits and intervals
+     */
+    public TaskCoordinator(TaskRepository tasks, TransferItemRepository items, EndpointRepository endpoints,
+            TaskExecutions executions, TaskRecorder recorder, TaskCompletion completion, WorkQueue queue,
+            GridFtpClient client, TransferProperties properties) {
+        this.tasks = tasks;
+        this.items = items;
+        this.endpoints = endpoints;
+        this.executions = executions;
+        this.recorder = recorder;
+        this.completion = completion;
+        this.queue = queue;
+        this.client = client;
+        this.properties = properties;
+        this.chunker = new Chunker(properties.chunkMaxFiles(), properties.chunkMaxBytes());
+    }
+
+    @Override
+    public synchronized void start() {
+        AtomicInteger plannerNumber = new AtomicInteger();
+        planners = Executors.newFixedThreadPool(properties.plannerThreads(), r -> {
+            Thread thread = new Thread(r, "ferry-planner-" + plannerNumber.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "ferry-task-ticker");
+            thread.setDaemon(true);
+            return thread;
+        });
+        ticker.scheduleWithFixedDelay(this::tick, properties.flushIntervalMillis(), properties.flushIntervalMillis(),
+                TimeUnit.MILLISECONDS);
+        running = true;
+    }
+
+    @Override
+    public synchronized void stop() {
+        running = false;
+        if (ticker != null) {
+            ticker.shutdownNow();
+        }
+        if (planners != null) {
+            planners.shutdownNow();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Plans a task once its submission committed. */
+    @TransactionalEventListener(fallbackExecution = true)
+    public void onSubmitted(TaskSubmittedEvent event) {
+        schedule(event.taskId());
+    }
+
+    /** Stops a cancelled task's workers once the cancel committed. */
+    @TransactionalEventListener(fallbackExecution = true)
+    public void onCancelRequested(TaskCancelRequestedEvent event) {
+        completion.stopped(event.taskId());
+    }
+
+    /** Resumes tasks a previous run of the server left ACTIVE. */
+    @EventListener(ApplicationReadyEvent.class)
+    public void resumeActiveTasks() {
+        List<Task> active = tasks.findByStatusOrderByRequestTime(TaskStatus.ACTIVE);
+        if (!active.isEmpty()) {
+            log.info("Resuming {} active task(s)", active.size());
+        }
+        active.forEach(task -> schedule(task.getId()));
+    }
+
+    private void schedule(UUID taskId) {
+        if (!running || executions.isRunning(taskId)) {
+            return;
+        }
+        planners.submit(() -> {
+            try {
+                plan(taskId);
+            } catch (RuntimeException e) {
+                log.error("Planning task {} failed", taskId, e);
+            }
+        });
+    }
+
+    private void plan(UUID taskId) {
+        Task task = tasks.findById(taskId).orElse(null);
+        if (task == null || task.getStatus() != TaskStatus.ACTIVE) {
+            return;
+        }
+        TaskExecution execution;
+        try {
+            execution = new TaskExecution(taskId, login(task.getSourceEndpointId(), task.getSourceEndpoint()),
+                    login(task.getDestinationEndpointId(), task.getDestinationEndpoint()), task.isVerifyChecksum(),
+                    task.getDeadline());
+        } catch (PlanningException e) {
+            recorder.fail(taskId, new Fault(e.code(), e.getMessage()));
+            return;
+        }
+        if (!executions.register(execution)) {
+            return;
+        }
+        try {
+            if (!recorder.started(taskId)) {
+                completion.stopped(taskId);
+                return;
+            }
+            TransferPlan plan = planWithRetries(execution, task, items.findByTaskIdOrderByItemIndex(taskId));
+            if (plan == null) {
+                return;
+            }
+            if (!recorder.planned(execution, plan)) {
+                completion.stopped(taskId);
+                return;
+            }
+            List<TransferChunk> chunks = chunker.cut(taskId, plan.toTransfer());
+            if (chunks.isEmpty()) {
+                completion.succeed(execution);
+                return;
+            }
+            execution.chunksQueued(chunks.size());
+            chunks.forEach(queue::submit);
+        } catch (RuntimeException e) {
+            log.error("Task {} failed while planning", taskId, e);
+            completion.fail(execution, FaultClassifier.classify(e, "Planning the transfer"));
+        }
+    }
+
+    /** @return the plan, or null if the task ended (failed or stopped) meanwhile */
+    private TransferPlan planWithRetries(TaskExecution execution, Task task, List<TransferItem> taskItems) {
+        Map<String, Long> alreadyTransferred = recorder.alreadyTransferred(task.getId());
+        for (int attempt = 1; ; attempt++) {
+            if (execution.isStopped()) {
+                return null;
+            }
+            try (SessionPair pair = new SessionPair(client, execution)) {
+                return new TaskPlanner(pair.source(), pair.destination(), task.getSyncLevel(), alreadyTransferred)
+                        .plan(taskItems);
+            } catch (PlanningException e) {
+                Fault fault = new Fault(e.code(), e.getMessage());
+                recorder.fault(execution, fault);
+                completion.fail(execution, fault);
+                return null;
+            } catch (IOException | RuntimeException e) {
+                if (execution.isStopped()) {
+                    return null;
+                }
+                Fault fault = FaultClassifier.classify(e, "Listing the source and preparing the destination"
+                        + " (attempt " + attempt + " of " + properties.maxAttempts() + ")");
+                recorder.fault(execution, fault);
+                if (attempt >= properties.maxAttempts()) {
+                    completion.fail(execution, fault);
+                    return null;
+                }
+                if (!FileMover.pause(execution, properties.backoffSeconds(attempt) * 1000)) {
+                    return null;
+                }
+            }
+        }
+    }
+
+    private EndpointLogin login(UUID endpointId, String name) throws PlanningException {
+        Endpoint endpoint = endpoints.findById(endpointId).orElseThrow(() -> new PlanningException(
+                EventCode.ENDPOINT_ERROR, "Endpoint " + name + " no longer exists"));
+        try {
+            return EndpointLogin.of(endpoint);
+        } catch (IllegalArgumentException e) {
+            throw new PlanningException(EventCode.ENDPOINT_ERROR, "Endpoint " + name + ": " + e.getMessage());
+        }
+    }
+
+    private void tick() {
+        Instant now = Instant.now();
+        for (TaskExecution execution : executions.all()) {
+            try {
+                if (execution.deadline() != null && now.isAfter(execution.deadline()) && !execution.isStopped()) {
+                    Fault expired = new Fault(EventCode.EXPIRED, "The task's deadline passed before it completed");
+                    recorder.event(execution.taskId(), expired.code(), expired.description(), null);
+                    completion.fail(execution, expired);
+                } else {
+                    recorder.flush(execution);
+                }
+            } catch (RuntimeException e) {
+                log.warn("Cannot record progress of task {}", execution.taskId(), e);
+            }
+        }
+    }
+}

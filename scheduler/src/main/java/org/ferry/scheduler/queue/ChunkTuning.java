@@ -1,0 +1,35 @@
+package org.ferry.scheduler.queue;
+
+import java.util.List;
+
+/**
+ * GridFTP settings of one chunk, from its files' sizes (the Globus Online heuristics in
+ * ARCHITECTURE.md "Tuning").
+ *
+ * @param concurrency files moved at once (one source/destination session pair each)
+ * @param parallelism MODE E data connections per file
+ * @param pipelining commands in flight per session (recorded; pipelining is not implemented yet)
+ */
+public record ChunkTuning(int concurrency, int parallelism, int pipelining) {
+
+    private static final long MEGABYTE = 1_000_000L;
+    private static final int MANY_FILES = 100;
+    private static final long SMALL_AVERAGE_BYTES = 50 * MEGABYTE;
+    private static final long LARGE_FILE_BYTES = 250 * MEGABYTE;
+
+    /**
+     * @param files the chunk's files (not empty)
+     * @return more than 100 files averaging under 50 MB: 2/2/20; all over 250 MB: 2/8/5;
+     *     otherwise 2/4/10
+     */
+    public static ChunkTuning forFiles(List<FileTransfer> files) {
+        long totalBytes = files.stream().mapToLong(FileTransfer::sizeBytes).sum();
+        if (files.size() > MANY_FILES && totalBytes / files.size() < SMALL_AVERAGE_BYTES) {
+            return new ChunkTuning(2, 2, 20);
+        }
+        if (!files.isEmpty() && files.stream().allMatch(f -> f.sizeBytes() > LARGE_FILE_BYTES)) {
+            return new ChunkTuning(2, 8, 5);
+        }
+        return new ChunkTuning(2, 4, 10);
+    }
+}

@@ -1,0 +1,11 @@
+package org.ferry.scheduler.queue;
+
+/**
+ * One file to move.
+ *
+ * @param sourcePath absolute path on the source endpoint
+ * @param destinationPath absolute path on the destination endpoint
+ * @param sizeBytes source size when planned
+ */
+public record FileTransfer(String sourcePath, String destinationPath, long sizeBytes) {
+}

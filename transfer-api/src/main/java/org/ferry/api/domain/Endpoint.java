@@ -1,0 +1,109 @@
+package org.ferry.api.domain;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * An endpoint: a named GridFTP server and the login Ferry uses for it. Its canonical name is
+ * {@code owner#name}. The password is stored so the scheduler can log in unattended; it is never
+ * returned by the API nor logged.
+ */
+@Entity
+@Table(name = "endpoint")
+public class Endpoint {
+
+    @Id
+    private UUID id;
+
+    @Column(name = "owner_name", nullable = false)
+    private String ownerName;
+
+    @Column(name = "canonical_name", nullable = false, unique = true)
+    private String canonicalName;
+
+    @Column(name = "display_name", nullable = false)
+    private String displayName;
+
+    @Column(nullable = false)
+    private String url;
+
+    @Column(nullable = false)
+    private String username;
+
+    @Column(nullable = false)
+    private String password;
+
+    @Column(name = "created_time", nullable = false)
+    private Instant createdTime;
+
+    /** For JPA. */
+    protected Endpoint() {
+    }
+
+    /**
+     * @param ownerName the owning user's name
+     * @param displayName the part after {@code #}
+     * @param url GridFTP URL without credentials, e.g. {@code ftp://127.0.0.1:2811}
+     * @param username login user
+     * @param password login password (may be empty)
+     */
+    public Endpoint(String ownerName, String displayName, String url, String username, String password) {
+        this.id = UUID.randomUUID();
+        this.ownerName = ownerName;
+        this.displayName = displayName;
+        this.canonicalName = ownerName + "#" + displayName;
+        this.url = url;
+        this.username = username;
+        this.password = password;
+        this.createdTime = Instant.now();
+    }
+
+    /** @return the endpoint id */
+    public UUID getId() {
+        return id;
+    }
+
+    /** @return the owning user's name */
+    public String getOwnerName() {
+        return ownerName;
+    }
+
+    /** @return {@code owner#name} */
+    public String getCanonicalName() {
+        return canonicalName;
+    }
+
+    /** @return the name part of the canonical name */
+    public String getDisplayName() {
+        return displayName;
+    }
+
+    /** @return the GridFTP URL (no credentials) */
+    public String getUrl() {
+        return url;
+    }
+
+    /** @return the login user name */
+    public String getUsername() {
+        return username;
+    }
+
+    /** @return the login password; never expose it outside the service */
+    public String getPassword() {
+        return password;
+    }
+
+    /**
+     * Replaces where and how Ferry logs in (used for the personal endpoint, whose password changes
+     * on every server start).
+     */
+    public void updateLogin(String newUrl, String newUsername, String newPassword) {
+        this.url = newUrl;
+        this.username = newUsername;
+        this.password = newPassword;
+    }
+}

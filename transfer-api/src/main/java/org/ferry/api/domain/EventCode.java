@@ -1,0 +1,51 @@
+package org.ferry.api.domain;
+
+/**
+ * Event codes (service-semantics b.5). Lifecycle codes are not errors; the rest are fault codes
+ * recorded with {@code is_error: true}.
+ */
+public enum EventCode {
+    /** Work on the task began (once per task). */
+    STARTED(false),
+    /** Periodic counters. */
+    PROGRESS(false),
+    /** The task ended successfully. */
+    SUCCEEDED(false),
+    /** The owner cancelled the task. */
+    CANCELED(false),
+    /** The deadline passed before the task ended. */
+    EXPIRED(true),
+    /** A source or destination path does not exist (550). */
+    FILE_NOT_FOUND(true),
+    /** Login or file access refused (530, permission). */
+    PERMISSION_DENIED(true),
+    /** The control channel could not be opened. */
+    CONNECT_FAILED(true),
+    /** A control or data connection broke mid-transfer. */
+    CONNECTION_BROKEN(true),
+    /** The endpoint answered with another failure reply. */
+    ENDPOINT_ERROR(true),
+    /** An endpoint did not answer in time. */
+    TIMEOUT(true),
+    /** Source and destination checksums differ after a transfer. */
+    VERIFY_CHECKSUM(true),
+    /** A recursive item's source is not a directory. */
+    NOT_A_DIRECTORY(true),
+    /** A file item's source is a directory (use a recursive item). */
+    NOT_A_FILE(true),
+    /** A file item's destination path is an existing directory. */
+    IS_A_DIRECTORY(true),
+    /** Anything else. */
+    UNKNOWN(true);
+
+    private final boolean error;
+
+    EventCode(boolean error) {
+        this.error = error;
+    }
+
+    /** @return true for fault codes */
+    public boolean isError() {
+        return error;
+    }
+}

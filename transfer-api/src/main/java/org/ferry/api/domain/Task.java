@@ -1,0 +1,281 @@
+package org.ferry.api.domain;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * A transfer task: what was asked (endpoints, options) and how far it got (counters, status).
+ * Counters are changed by atomic SQL increments in {@link org.ferry.api.repository.TaskRepository}
+ * because several mover threads report on one task at once; this entity is read-mostly.
+ */
+@Entity
+@Table(name = "task")
+public class Task {
+
+    /** The only task type so far (DELETE tasks come later). */
+    public static final String TYPE_TRANSFER = "TRANSFER";
+
+    @Id
+    private UUID id;
+
+    @Column(name = "submission_id", nullable = false, unique = true)
+    private String submissionId;
+
+    @Column(name = "owner_name", nullable = false)
+    private String ownerName;
+
+    @Column(nullable = false)
+    private String type;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false)
+    private TaskStatus status;
+
+    @Column(name = "nice_status")
+    private String niceStatus;
+
+    private String label;
+
+    @Column(name = "request_time", nullable = false)
+    private Instant requestTime;
+
+    @Column(name = "start_time")
+    private Instant startTime;
+
+    @Column(name = "completion_time")
+    private Instant completionTime;
+
+    private Instant deadline;
+
+    @Column(name = "source_endpoint_id", nullable = false)
+    private UUID sourceEndpointId;
+
+    @Column(name = "source_endpoint", nullable = false)
+    private String sourceEndpoint;
+
+    @Column(name = "destination_endpoint_id", nullable = false)
+    private UUID destinationEndpointId;
+
+    @Column(name = "destination_endpoint", nullable = false)
+    private String destinationEndpoint;
+
+    @Column(name = "sync_level")
+    private Integer syncLevel;
+
+    @Column(name = "verify_checksum", nullable = false)
+    private boolean verifyChecksum;
+
+    @Column(nullable = false)
+    private long files;
+
+    @Column(nullable = false)
+    private long directories;
+
+    @Column(name = "files_transferred", nullable = false)
+    private long filesTransferred;
+
+    @Column(name = "files_skipped", nullable = false)
+    private long filesSkipped;
+
+    @Column(name = "bytes_transferred", nullable = false)
+    private long bytesTransferred;
+
+    @Column(nullable = false)
+    private long faults;
+
+    @Column(name = "subtasks_total", nullable = false)
+    private long subtasksTotal;
+
+    @Column(name = "subtasks_succeeded", nullable = false)
+    private long subtasksSucceeded;
+
+    @Column(name = "subtasks_failed", nullable = false)
+    private long subtasksFailed;
+
+    @Column(name = "fatal_error_code")
+    private String fatalErrorCode;
+
+    @Column(name = "fatal_error_description")
+    private String fatalErrorDescription;
+
+    /** For JPA. */
+    protected Task() {
+    }
+
+    /**
+     * A new ACTIVE, queued transfer task with zero counters.
+     *
+     * @param submissionId the client's submission id (unique: a re-post is a duplicate)
+     * @param ownerName the submitting user
+     * @param label optional label
+     * @param deadline optional deadline
+     * @param source source endpoint
+     * @param destination destination endpoint
+     * @param syncLevel optional sync level
+     * @param verifyChecksum compare MD5 checksums after each file
+     */
+    public Task(String submissionId, String ownerName, String label, Instant deadline, Endpoint source,
+            Endpoint destination, SyncLevel syncLevel, boolean verifyChecksum) {
+        this.id = UUID.randomUUID();
+        this.submissionId = submissionId;
+        this.ownerName = ownerName;
+        this.type = TYPE_TRANSFER;
+        this.status = TaskStatus.ACTIVE;
+        this.niceStatus = "Queued";
+        this.label = label;
+        this.requestTime = Instant.now();
+        this.deadline = deadline;
+        this.sourceEndpointId = source.getId();
+        this.sourceEndpoint = source.getCanonicalName();
+        this.destinationEndpointId = destination.getId();
+        this.destinationEndpoint = destination.getCanonicalName();
+        this.syncLevel = syncLevel == null ? null : syncLevel.level();
+        this.verifyChecksum = verifyChecksum;
+    }
+
+    /** @return the task id */
+    public UUID getId() {
+        return id;
+    }
+
+    /** @return the submission id */
+    public String getSubmissionId() {
+        return submissionId;
+    }
+
+    /** @return the owner's user name */
+    public String getOwnerName() {
+        return ownerName;
+    }
+
+    /** @return {@code TRANSFER} */
+    public String getType() {
+        return type;
+    }
+
+    /** @return the status */
+    public TaskStatus getStatus() {
+        return status;
+    }
+
+    /** @return {@code Queued}, {@code OK}, a fault code, or null once ended */
+    public String getNiceStatus() {
+        return niceStatus;
+    }
+
+    /** @return the label or null */
+    public String getLabel() {
+        return label;
+    }
+
+    /** @return when the task was submitted */
+    public Instant getRequestTime() {
+        return requestTime;
+    }
+
+    /** @return when work first began, or null while queued */
+    public Instant getStartTime() {
+        return startTime;
+    }
+
+    /** @return when the task ended, or null while ACTIVE */
+    public Instant getCompletionTime() {
+        return completionTime;
+    }
+
+    /** @return the deadline or null */
+    public Instant getDeadline() {
+        return deadline;
+    }
+
+    /** @return the source endpoint id */
+    public UUID getSourceEndpointId() {
+        return sourceEndpointId;
+    }
+
+    /** @return the source endpoint's canonical name at submission */
+    public String getSourceEndpoint() {
+        return sourceEndpoint;
+    }
+
+    /** @return the destination endpoint id */
+    public UUID getDestinationEndpointId() {
+        return destinationEndpointId;
+    }
+
+    /** @return the destination endpoint's canonical name at submission */
+    public String getDestinationEndpoint() {
+        return destinationEndpoint;
+    }
+
+    /** @return the sync level, or null to always copy */
+    public SyncLevel getSyncLevel() {
+        return syncLevel == null ? null : SyncLevel.ofLevel(syncLevel);
+    }
+
+    /** @return whether checksums are compared after each file */
+    public boolean isVerifyChecksum() {
+        return verifyChecksum;
+    }
+
+    /** @return regular files found in the task's items */
+    public long getFiles() {
+        return files;
+    }
+
+    /** @return directories found in the task's recursive items */
+    public long getDirectories() {
+        return directories;
+    }
+
+    /** @return files that arrived */
+    public long getFilesTransferred() {
+        return filesTransferred;
+    }
+
+    /** @return files not copied because the sync level found them current */
+    public long getFilesSkipped() {
+        return filesSkipped;
+    }
+
+    /** @return bytes moved so far (partial bytes of failed attempts are taken back) */
+    public long getBytesTransferred() {
+        return bytesTransferred;
+    }
+
+    /** @return faults (failed attempts) so far */
+    public long getFaults() {
+        return faults;
+    }
+
+    /** @return subtasks (one per file) */
+    public long getSubtasksTotal() {
+        return subtasksTotal;
+    }
+
+    /** @return subtasks done (transferred or skipped) */
+    public long getSubtasksSucceeded() {
+        return subtasksSucceeded;
+    }
+
+    /** @return subtasks out of attempts */
+    public long getSubtasksFailed() {
+        return subtasksFailed;
+    }
+
+    /** @return the fatal error code when FAILED, else null */
+    public String getFatalErrorCode() {
+        return fatalErrorCode;
+    }
+
+    /** @return the fatal error description when FAILED, else null */
+    public String getFatalErrorDescription() {
+        return fatalErrorDescription;
+    }
+}

@@ -1,0 +1,95 @@
+package org.ferry.api.domain;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import java.util.UUID;
+
+/** Something that happened to a task: a lifecycle step or a fault (service-semantics b.5). */
+@Entity
+@Table(name = "task_event")
+public class TaskEvent {
+
+    /** Longest description stored; longer ones are cut. */
+    public static final int MAX_DESCRIPTION_CHARS = 1024;
+    /** Longest details text stored; longer ones are cut. */
+    public static final int MAX_DETAILS_CHARS = 8000;
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    private Long id;
+
+    @Column(name = "task_id", nullable = false)
+    private UUID taskId;
+
+    @Column(nullable = false)
+    private String code;
+
+    @Column(name = "is_error", nullable = false)
+    private boolean error;
+
+    @Column(nullable = false)
+    private String description;
+
+    private String details;
+
+    @Column(name = "event_time", nullable = false)
+    private Instant time;
+
+    /** For JPA. */
+    protected TaskEvent() {
+    }
+
+    /**
+     * @param taskId the task
+     * @param code the event code; its {@link EventCode#isError()} sets {@code is_error}
+     * @param description one human-readable line
+     * @param details free text or JSON, may be null
+     */
+    public TaskEvent(UUID taskId, EventCode code, String description, String details) {
+        this.taskId = taskId;
+        this.code = code.name();
+        this.error = code.isError();
+        this.description = cut(description, MAX_DESCRIPTION_CHARS);
+        this.details = details == null ? null : cut(details, MAX_DETAILS_CHARS);
+        this.time = Instant.now();
+    }
+
+    private static String cut(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max);
+    }
+
+    /** @return the task id */
+    public UUID getTaskId() {
+        return taskId;
+    }
+
+    /** @return the event code */
+    public String getCode() {
+        return code;
+    }
+
+    /** @return whether this is a fault */
+    public boolean isError() {
+        return error;
+    }
+
+    /** @return the description */
+    public String getDescription() {
+        return description;
+    }
+
+    /** @return the details or null */
+    public String getDetails() {
+        return details;
+    }
+
+    /** @return when it happened */
+    public Instant getTime() {
+        return time;
+    }
+}

@@ -1,0 +1,22 @@
+package org.ferry.server;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.persistence.autoconfigure.EntityScan;
+import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
+
+/**
+ * The ferry-server application: REST API, scheduler and (when configured) a personal GridFTP
+ * endpoint in one JVM. Spring arguments such as {@code --server.port=9090} work on the command
+ * line.
+ */
+@SpringBootApplication(scanBasePackages = "org.ferry")
+@EntityScan(basePackages = "org.ferry.api.domain")
+@EnableJpaRepositories(basePackages = "org.ferry.api.repository")
+public class FerryServerApplication {
+
+    /** @param args Spring Boot arguments ({@code --name=value}) */
+    public static void main(String[] args) {
+        SpringApplication.run(FerryServerApplication.class, args);
+    }
+}

@@ -1,0 +1,266 @@
+package org.ferry.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.ferry.api.auth.TokenHasher;
+import org.ferry.api.domain.UserAccount;
+import org.ferry.api.repository.UserAccountRepository;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/** The REST contract over real HTTP, with a real H2 database in a temporary FERRY_HOME. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class RestApiTest {
+
+    private static final Path HOME = TestHomes.create("ferry-rest");
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("ferry.home", HOME::toString);
+        // retries must not slow down tests whose endpoints do not exist
+        registry.add("ferry.transfer.max-attempts", () -> "1");
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    UserAccountRepository users;
+
+    ApiClient api;
+
+    @BeforeEach
+    void connect() throws IOException {
+        api = new ApiClient(port, Files.readString(HOME.resolve("token")).trim());
+    }
+
+    @Test
+    void tokenFileIsPrivate() throws IOException {
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(HOME.resolve("token"))))
+                .isEqualTo("rw-------");
+    }
+
+    @Test
+    void requestWithoutTokenGets401WithErrorBody() {
+        ApiClient.Answer answer = api.withToken(null).get("/v0.10/task_list");
+        assertThat(answer.status()).isEqualTo(401);
+        assertThat(answer.body().get("DATA_TYPE").asString()).isEqualTo("error");
+        assertThat(answer.body().get("code").asString()).isEqualTo("AuthenticationFailed");
+        assertThat(api.withToken("wrong").get("/v0.10/task_list").status()).isEqualTo(401);
+    }
+
+    @Test
+    void requestWithTokenGets200() {
+        ApiClient.Answer answer = api.get("/v0.10/task_list");
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.body().get("DATA_TYPE").asString()).isEqualTo("task_list");
+        assertThat(answer.body().get("limit").asInt()).isEqualTo(10);
+    }
+
+    @Test
+    void endpointCreateShowSearchDelete() {
+        ApiClient.Answer created = api.post("/v0.10/endpoint", ApiClient.endpointDoc("admin#crud", "ftp://127.0.0.1:1"));
+        assertThat(created.status()).isEqualTo(201);
+        JsonNode doc = created.body();
+        assertThat(doc.get("DATA_TYPE").asString()).isEqualTo("endpoint");
+        assertThat(doc.get("canonical_name").asString()).isEqualTo("admin#crud");
+        assertThat(doc.get("display_name").asString()).isEqualTo("crud");
+        assertThat(doc.get("owner_string").asString()).isEqualTo("admin");
+        assertThat(doc.get("username").asString()).isEqualTo("ferry");
+        assertThat(doc.has("password")).isFalse();
+        String id = doc.get("id").asString();
+
+        assertThat(api.get("/v0.10/endpoint/" + id).body().get("canonical_name").asString()).isEqualTo("admin#crud");
+        assertThat(api.get("/v0.10/endpoint/admin%23crud").body().get("id").asString()).isEqualTo(id);
+        JsonNode search = api.get("/v0.10/endpoint_search?filter_fulltext=CRU").body();
+        assertThat(search.get("DATA_TYPE").asString()).isEqualTo("endpoint_list");
+        assertThat(search.get("DATA").get(0).get("id").asString()).isEqualTo(id);
+        assertThat(search.toString()).doesNotContain("secret-password");
+
+        assertThat(api.post("/v0.10/endpoint", ApiClient.endpointDoc("admin#crud", "ftp://127.0.0.1:1")).status())
+                .isEqualTo(409);
+        ApiClient.Answer deleted = api.delete("/v0.10/endpoint/" + id);
+        assertThat(deleted.status()).isEqualTo(200);
+        assertThat(deleted.body().get("code").asString()).isEqualTo("Deleted");
+        ApiClient.Answer gone = api.get("/v0.10/endpoint/" + id);
+        assertThat(gone.status()).isEqualTo(404);
+        assertThat(gone.body().get("code").asString()).isEqualTo("ClientError.NotFound");
+    }
+
+    @Test
+    void endpointOfAnotherOwnerIsRejectedNamingTheField() {
+        ApiClient.Answer answer = api.post("/v0.10/endpoint", ApiClient.endpointDoc("bob#x", "ftp://127.0.0.1:1"));
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.body().get("code").asString()).isEqualTo("ClientError.BadRequest");
+        assertThat(answer.body().get("field").asString()).isEqualTo("canonical_name");
+        ApiClient.Answer badUrl = api.post("/v0.10/endpoint", ApiClient.endpointDoc("admin#y", "http://x"));
+        assertThat(badUrl.status()).isEqualTo(400);
+        assertThat(badUrl.body().get("field").asString()).isEqualTo("url");
+    }
+
+    @Test
+    void lsOfUnreachableEndpointIs502() {
+        api.post("/v0.10/endpoint", ApiClient.endpointDoc("admin#unreachable", "ftp://127.0.0.1:1"));
+        ApiClient.Answer answer = api.get("/v0.10/operation/endpoint/admin%23unreachable/ls?path=/");
+        assertThat(answer.status()).isEqualTo(502);
+        assertThat(answer.body().get("code").asString()).isEqualTo("EndpointError");
+        assertThat(api.get("/v0.10/operation/endpoint/admin%23nope/ls").status()).isEqualTo(404);
+        assertThat(api.get("/v0.10/operation/endpoint/admin%23unreachable/ls?path=rel").body().get("field")
+                .asString()).isEqualTo("path");
+    }
+
+    @Test
+    void transferValidationNamesTheField() {
+        twoEndpoints("v");
+        Map<String, Object> noData = Map.of("DATA_TYPE", "transfer", "source_endpoint", "admin#v-src",
+                "destination_endpoint", "admin#v-dst");
+        assertBadRequest(api.post("/v0.10/transfer", noData), "DATA");
+        assertBadRequest(api.post("/v0.10/transfer", transfer("admin#v-src", "admin#v-dst", null, "src", "/dst")),
+                "DATA[0].source_path");
+        assertBadRequest(api.post("/v0.10/transfer", transfer("admin#v-src", "admin#v-dst", null, "/src", "")),
+                "DATA[0].destination_path");
+        Map<String, Object> badSync = new java.util.HashMap<>(transfer("admin#v-src", "admin#v-dst", null, "/a", "/b"));
+        badSync.put("sync_level", 7);
+        assertBadRequest(api.post("/v0.10/transfer", badSync), "sync_level");
+        Map<String, Object> badLabel = new java.util.HashMap<>(transfer("admin#v-src", "admin#v-dst", null, "/a", "/b"));
+        badLabel.put("label", "x".repeat(129));
+        assertBadRequest(api.post("/v0.10/transfer", badLabel), "label");
+        assertBadRequest(api.postRaw("/v0.10/transfer", "not json"), null);
+
+        ApiClient.Answer unknown = api.post("/v0.10/transfer", transfer("admin#v-src", "admin#none", null, "/a", "/b"));
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.body().get("field").asString()).isEqualTo("destination_endpoint");
+    }
+
+    @Test
+    void submissionIdIsDeduplicated() {
+        twoEndpoints("d");
+        ApiClient.Answer id = api.get("/v0.10/submission_id");
+        assertThat(id.body().get("DATA_TYPE").asString()).isEqualTo("submission_id");
+        String submissionId = id.body().get("value").asString();
+        ApiClient.Answer first = api.post("/v0.10/transfer", transfer("admin#d-src", "admin#d-dst", submissionId,
+                "/a", "/b"));
+        assertThat(first.status()).isEqualTo(202);
+        assertThat(first.body().get("code").asString()).isEqualTo("Accepted");
+        assertThat(first.body().get("DATA_TYPE").asString()).isEqualTo("transfer_result");
+        ApiClient.Answer second = api.post("/v0.10/transfer", transfer("admin#d-src", "admin#d-dst", submissionId,
+                "/a", "/b"));
+        assertThat(second.body().get("code").asString()).isEqualTo("Duplicate");
+        assertThat(second.body().get("task_id").asString()).isEqualTo(first.body().get("task_id").asString());
+    }
+
+    @Test
+    void taskAndEventListUseGlobusFieldNamesAndCancelEndsTheTask() {
+        twoEndpoints("t");
+        String taskId = api.post("/v0.10/transfer", transfer("admin#t-src", "admin#t-dst", null, "/a", "/b"))
+                .body().get("task_id").asString();
+        JsonNode task = api.get("/v0.10/task/" + taskId).body();
+        for (String field : List.of("DATA_TYPE", "task_id", "type", "status", "nice_status", "label", "owner_string",
+                "request_time", "completion_time", "deadline", "source_endpoint", "source_endpoint_id",
+                "destination_endpoint", "destination_endpoint_id", "sync_level", "verify_checksum", "files",
+                "directories", "files_transferred", "files_skipped", "bytes_transferred",
+                "effective_bytes_per_second", "faults", "subtasks_total", "subtasks_pending", "subtasks_succeeded",
+                "subtasks_failed", "fatal_error")) {
+            assertThat(task.has(field)).as(field).isTrue();
+        }
+        assertThat(task.get("type").asString()).isEqualTo("TRANSFER");
+        assertThat(task.get("source_endpoint").asString()).isEqualTo("admin#t-src");
+        assertThat(task.get("request_time").asString()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\+00:00");
+
+        JsonNode list = api.get("/v0.10/task_list?limit=1000").body();
+        assertThat(list.get("DATA").findValuesAsString("task_id")).contains(taskId);
+
+        ApiClient.Answer canceled = api.post("/v0.10/task/" + taskId + "/cancel", Map.of());
+        assertThat(canceled.status()).isEqualTo(200);
+        JsonNode ended = api.get("/v0.10/task/" + taskId).body();
+        assertThat(ended.get("status").asString()).isEqualTo("FAILED");
+        // the scheduler may have failed the task first (its endpoints do not exist); either way it ended
+        if (canceled.body().get("code").asString().equals("Canceled")) {
+            assertThat(ended.get("fatal_error").get("code").asString()).isEqualTo("CANCELED");
+            JsonNode events = api.get("/v0.10/task/" + taskId + "/event_list").body();
+            assertThat(events.get("DATA_TYPE").asString()).isEqualTo("event_list");
+            JsonNode newest = events.get("DATA").get(0);
+            assertThat(newest.get("DATA_TYPE").asString()).isEqualTo("event");
+            assertThat(newest.get("code").asString()).isEqualTo("CANCELED");
+            for (String field : List.of("is_error", "description", "details", "time")) {
+                assertThat(newest.has(field)).as(field).isTrue();
+            }
+        } else {
+            assertThat(canceled.body().get("code").asString()).isEqualTo("TaskComplete");
+        }
+        assertThat(api.post("/v0.10/task/" + taskId + "/cancel", Map.of()).body().get("code").asString())
+                .isEqualTo("TaskComplete");
+        assertThat(api.get("/v0.10/task_list?filter=status:ACTIVE&limit=1000").body().get("DATA")
+                .findValuesAsString("task_id")).doesNotContain(taskId);
+    }
+
+    @Test
+    void anotherUserSeesNeitherEndpointsNorTasksOfTheAdmin() {
+        users.save(new UserAccount("bob", TokenHasher.hash("bobs-token")));
+        twoEndpoints("o");
+        String taskId = api.post("/v0.10/transfer", transfer("admin#o-src", "admin#o-dst", null, "/a", "/b"))
+                .body().get("task_id").asString();
+        ApiClient bob = api.withToken("bobs-token");
+        assertThat(bob.get("/v0.10/endpoint/admin%23o-src").status()).isEqualTo(404);
+        assertThat(bob.get("/v0.10/task/" + taskId).status()).isEqualTo(404);
+        assertThat(bob.post("/v0.10/task/" + taskId + "/cancel", Map.of()).status()).isEqualTo(404);
+        assertThat(bob.get("/v0.10/task_list").body().get("total").asLong()).isZero();
+        ApiClient.Answer foreign = bob.post("/v0.10/endpoint", ApiClient.endpointDoc("admin#bobs", "ftp://h:1"));
+        assertThat(foreign.status()).isEqualTo(400);
+        assertThat(foreign.body().get("field").asString()).isEqualTo("canonical_name");
+        ApiClient.Answer transfer = bob.post("/v0.10/transfer", transfer("admin#o-src", "admin#o-dst", null, "/a", "/b"));
+        assertThat(transfer.status()).isEqualTo(404);
+        assertThat(transfer.body().get("field").asString()).isEqualTo("source_endpoint");
+    }
+
+    @Test
+    void unknownTaskIs404() {
+        ApiClient.Answer answer = api.get("/v0.10/task/" + UUID.randomUUID());
+        assertThat(answer.status()).isEqualTo(404);
+        assertThat(answer.body().get("code").asString()).isEqualTo("ClientError.NotFound");
+        assertThat(api.get("/v0.10/task/not-a-uuid/event_list").status()).isEqualTo(404);
+        ApiClient.Answer unknownPath = api.get("/v0.10/no_such_resource");
+        assertThat(unknownPath.status()).isEqualTo(404);
+        assertThat(unknownPath.body().get("DATA_TYPE").asString()).isEqualTo("error");
+    }
+
+    private void twoEndpoints(String prefix) {
+        api.post("/v0.10/endpoint", ApiClient.endpointDoc("admin#" + prefix + "-src", "ftp://127.0.0.1:1"));
+        api.post("/v0.10/endpoint", ApiClient.endpointDoc("admin#" + prefix + "-dst", "ftp://127.0.0.1:1"));
+    }
+
+    static Map<String, Object> transfer(String source, String destination, String submissionId, String sourcePath,
+            String destinationPath) {
+        Map<String, Object> doc = new java.util.HashMap<>();
+        doc.put("DATA_TYPE", "transfer");
+        doc.put("source_endpoint", source);
+        doc.put("destination_endpoint", destination);
+        if (submissionId != null) {
+            doc.put("submission_id", submissionId);
+        }
+        doc.put("DATA", List.of(Map.of("DATA_TYPE", "transfer_item", "source_path", sourcePath,
+                "destination_path", destinationPath, "recursive", false)));
+        return doc;
+    }
+
+    private static void assertBadRequest(ApiClient.Answer answer, String field) {
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.body().get("code").asString()).isEqualTo("ClientError.BadRequest");
+        if (field != null) {
+            assertThat(answer.body().get("field").asString()).isEqualTo(field);
+        }
+    }
+}

@@ -1,0 +1,319 @@
+package org.ferry.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.ferry.mover.server.GridFtpServer;
+import org.ferry.mover.server.GridFtpServerConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Real transfers: two in-JVM Ferry GridFTP servers on temporary directories, the whole service
+ * over real HTTP, H2 in a temporary FERRY_HOME, and the personal endpoint.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class TransferEndToEndTest {
+
+    private static final Path HOME = TestHomes.create("ferry-e2e-home");
+    private static final Path PERSONAL = TestHomes.create("ferry-e2e-personal");
+    private static final Path SITE_A = TestHomes.create("ferry-e2e-a");
+    private static final Path SITE_B = TestHomes.create("ferry-e2e-b");
+    private static GridFtpServer serverA;
+    private static GridFtpServer serverB;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("ferry.home", HOME::toString);
+        registry.add("ferry.personal-endpoint.root", PERSONAL::toString);
+        registry.add("ferry.personal-endpoint.port", () -> "0");
+        registry.add("ferry.transfer.max-attempts", () -> "2");
+        registry.add("ferry.transfer.retry-backoff-seconds", () -> "0");
+        registry.add("ferry.transfer.progress-interval-seconds", () -> "0");
+    }
+
+    @BeforeAll
+    static void startServers() throws IOException {
+        serverA = GridFtpServer.start(GridFtpServerConfig.loopback(SITE_A)
+                .withAuthenticator((user, password) -> "alice".equals(user) && "pw-a".equals(password)));
+        serverB = GridFtpServer.start(GridFtpServerConfig.loopback(SITE_B)
+                .withAuthenticator((user, password) -> "bob".equals(user) && "pw-b".equals(password)));
+    }
+
+    @AfterAll
+    static void stopServers() {
+        serverA.close();
+        serverB.close();
+    }
+
+    @LocalServerPort
+    int port;
+
+    ApiClient api;
+
+    @BeforeEach
+    void connect() throws IOException {
+        api = new ApiClient(port, Files.readString(HOME.resolve("token")).trim());
+        if (api.get("/v0.10/endpoint/admin%23site-a").status() == 404) {
+            api.post("/v0.10/endpoint", Map.of("canonical_name", "admin#site-a",
+                    "url", "ftp://127.0.0.1:" + serverA.port(), "username", "alice", "password", "pw-a"));
+            api.post("/v0.10/endpoint", Map.of("canonical_name", "admin#site-b",
+                    "url", "ftp://127.0.0.1:" + serverB.port(), "username", "bob", "password", "pw-b"));
+        }
+    }
+
+    @Test
+    void recursiveTreeArrivesByteIdenticalAndTaskSucceeds() throws IOException {
+        Path tree = SITE_A.resolve("tree");
+        write(tree.resolve("a.txt"), "hello ferry\n".getBytes(StandardCharsets.UTF_8));
+        write(tree.resolve("with space/ü grüße.bin"), random(300_000, 1));
+        write(tree.resolve("x/y/z.dat"), random(2_500_000, 2));
+        write(tree.resolve("x/zero"), new byte[0]);
+        Files.createDirectories(tree.resolve("empty/deeper"));
+
+        Map<String, Object> transfer = transfer("/tree", "/copy/of/tree", true);
+        transfer.put("verify_checksum", true);
+        JsonNode task = runToEnd(transfer);
+
+        assertThat(task.get("status").asString()).isEqualTo("SUCCEEDED");
+        assertThat(task.get("files").asLong()).isEqualTo(4);
+        assertThat(task.get("directories").asLong()).isEqualTo(5);
+        assertThat(task.get("files_transferred").asLong()).isEqualTo(4);
+        assertThat(task.get("bytes_transferred").asLong()).isEqualTo(12 + 300_000 + 2_500_000);
+        assertThat(task.get("subtasks_total").asLong()).isEqualTo(4);
+        assertThat(task.get("subtasks_succeeded").asLong()).isEqualTo(4);
+        assertThat(task.get("subtasks_pending").asLong()).isZero();
+        assertThat(task.get("completion_time").isNull()).isFalse();
+        assertThat(task.get("fatal_error").isNull()).isTrue();
+        assertThat(snapshot(SITE_B.resolve("copy/of/tree"))).isEqualTo(snapshot(tree));
+        assertThat(SITE_B.resolve("copy/of/tree/empty/deeper")).isDirectory();
+
+        List<String> codes = eventCodes(task);
+        assertThat(codes).contains("STARTED", "SUCCEEDED");
+        assertThat(codes.get(0)).isEqualTo("SUCCEEDED");
+        assertThat(codes.get(codes.size() - 1)).isEqualTo("STARTED");
+
+        // again with sync level 1 (size): nothing to move
+        Map<String, Object> again = transfer("/tree", "/copy/of/tree", true);
+        again.put("sync_level", 1);
+        JsonNode synced = runToEnd(again);
+        assertThat(synced.get("status").asString()).isEqualTo("SUCCEEDED");
+        assertThat(synced.get("files_skipped").asLong()).isEqualTo(4);
+        assertThat(synced.get("files_transferred").asLong()).isZero();
+
+        // same size, other bytes: level 1 (size) keeps it, level 3 (checksum) copies it again
+        Path changed = SITE_B.resolve("copy/of/tree/a.txt");
+        Files.write(changed, "HELLO FERRY\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(runToEnd(again).get("files_skipped").asLong()).isEqualTo(4);
+        Map<String, Object> byChecksum = transfer("/tree", "/copy/of/tree", true);
+        byChecksum.put("sync_level", "checksum");
+        JsonNode repaired = runToEnd(byChecksum);
+        assertThat(repaired.get("sync_level").asInt()).isEqualTo(3);
+        assertThat(repaired.get("files_transferred").asLong()).isEqualTo(1);
+        assertThat(repaired.get("files_skipped").asLong()).isEqualTo(3);
+        assertThat(Files.readString(changed)).isEqualTo("hello ferry\n");
+    }
+
+    @Test
+    void fileItemWritesExactlyTheDestinationPath() throws IOException {
+        write(SITE_A.resolve("single/data.bin"), random(70_000, 3));
+        JsonNode task = runToEnd(transfer("/single/data.bin", "/new/dir/renamed.bin", false));
+        assertThat(task.get("status").asString()).isEqualTo("SUCCEEDED");
+        assertThat(Files.readAllBytes(SITE_B.resolve("new/dir/renamed.bin")))
+                .isEqualTo(Files.readAllBytes(SITE_A.resolve("single/data.bin")));
+    }
+
+    @Test
+    void missingSourceFailsWithFileNotFoundAfterRetries() {
+        JsonNode task = runToEnd(transfer("/does/not/exist.bin", "/x.bin", false));
+        assertThat(task.get("status").asString()).isEqualTo("FAILED");
+        assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("FILE_NOT_FOUND");
+        assertThat(task.get("faults").asLong()).isEqualTo(2);
+        JsonNode errors = api.get("/v0.10/task/" + task.get("task_id").asString() + "/event_list?filter=is_error:1")
+                .body();
+        assertThat(errors.get("DATA").get(0).get("code").asString()).isEqualTo("FILE_NOT_FOUND");
+        assertThat(errors.get("DATA").get(0).get("is_error").asBoolean()).isTrue();
+    }
+
+    @Test
+    void cancelStopsATransferInFlight() throws IOException {
+        Path big = SITE_A.resolve("big/sparse.bin");
+        Files.createDirectories(big.getParent());
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            file.setLength(4L << 30); // sparse: costs no disk on the source
+        }
+        try {
+            ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer("/big", "/big-copy", true));
+            String taskId = accepted.body().get("task_id").asString();
+            Instant giveUp = Instant.now().plus(Duration.ofSeconds(30));
+            while (!eventCodesOf(taskId).contains("STARTED") && Instant.now().isBefore(giveUp)) {
+                sleep();
+            }
+            ApiClient.Answer canceled = api.post("/v0.10/task/" + taskId + "/cancel", Map.of());
+            assertThat(canceled.body().get("code").asString()).isEqualTo("Canceled");
+            JsonNode task = api.get("/v0.10/task/" + taskId).body();
+            assertThat(task.get("status").asString()).isEqualTo("FAILED");
+            assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("CANCELED");
+            // the transfer in flight is aborted: the destination stops growing, well short of 4 GiB
+            Path copy = SITE_B.resolve("big-copy/sparse.bin");
+            long sizeAfterCancel = sizeOf(copy);
+            sleepMillis(1500);
+            long sizeLater = sizeOf(copy);
+            sleepMillis(1500);
+            assertThat(sizeOf(copy)).isEqualTo(sizeLater).isLessThan(4L << 30);
+            assertThat(sizeAfterCancel).isLessThanOrEqualTo(sizeLater);
+            List<String> codes = eventCodesOf(taskId);
+            assertThat(codes.get(0)).isEqualTo("CANCELED");
+            assertThat(codes).doesNotContain("SUCCEEDED");
+        } finally {
+            Files.deleteIfExists(big);
+            Files.deleteIfExists(SITE_B.resolve("big-copy/sparse.bin"));
+        }
+    }
+
+    @Test
+    void deadlinePassingFailsTheTaskAsExpired() throws IOException {
+        Path big = SITE_A.resolve("slow/sparse.bin");
+        Files.createDirectories(big.getParent());
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            file.setLength(8L << 30);
+        }
+        try {
+            Map<String, Object> transfer = transfer("/slow", "/slow-copy", true);
+            transfer.put("deadline", java.time.OffsetDateTime.now().plusSeconds(2).toString());
+            JsonNode task = runToEnd(transfer);
+            assertThat(task.get("status").asString()).isEqualTo("FAILED");
+            assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("EXPIRED");
+            assertThat(task.get("deadline").isNull()).isFalse();
+            assertThat(eventCodesOf(task.get("task_id").asString()).get(0)).isEqualTo("EXPIRED");
+        } finally {
+            Files.deleteIfExists(big);
+            Files.deleteIfExists(SITE_B.resolve("slow-copy/sparse.bin"));
+        }
+    }
+
+    private static long sizeOf(Path file) throws IOException {
+        return Files.exists(file) ? Files.size(file) : 0;
+    }
+
+    private List<String> eventCodesOf(String taskId) {
+        return api.get("/v0.10/task/" + taskId + "/event_list").body().get("DATA").findValuesAsString("code");
+    }
+
+    @Test
+    void lsListsAnEndpointDirectory() throws IOException {
+        write(SITE_A.resolve("listing/f 1.txt"), new byte[5]);
+        Files.createDirectories(SITE_A.resolve("listing/sub"));
+        JsonNode listing = api.get("/v0.10/operation/endpoint/admin%23site-a/ls?path=/listing").body();
+        assertThat(listing.get("DATA_TYPE").asString()).isEqualTo("file_list");
+        assertThat(listing.get("path").asString()).isEqualTo("/listing/");
+        Map<String, String> types = new TreeMap<>();
+        listing.get("DATA").forEach(f -> types.put(f.get("name").asString(), f.get("type").asString()));
+        assertThat(types).containsEntry("f 1.txt", "file").containsEntry("sub", "dir");
+        ApiClient.Answer missing = api.get("/v0.10/operation/endpoint/admin%23site-a/ls?path=/nope");
+        assertThat(missing.status()).isEqualTo(404);
+    }
+
+    @Test
+    void personalEndpointIsRegisteredAndServesItsRoot() throws IOException {
+        write(PERSONAL.resolve("mine.txt"), "mine".getBytes(StandardCharsets.UTF_8));
+        JsonNode endpoint = api.get("/v0.10/endpoint/admin%23personal").body();
+        assertThat(endpoint.get("url").asString()).startsWith("ftp://127.0.0.1:");
+        assertThat(endpoint.get("username").asString()).isEqualTo("ferry");
+        JsonNode listing = api.get("/v0.10/operation/endpoint/admin%23personal/ls").body();
+        assertThat(listing.get("DATA").findValuesAsString("name")).contains("mine.txt");
+    }
+
+    private JsonNode runToEnd(Map<String, Object> transfer) {
+        ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer);
+        assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(202);
+        String taskId = accepted.body().get("task_id").asString();
+        Instant giveUp = Instant.now().plus(Duration.ofSeconds(90));
+        while (Instant.now().isBefore(giveUp)) {
+            JsonNode task = api.get("/v0.10/task/" + taskId).body();
+            if (!task.get("status").asString().equals("ACTIVE")) {
+                return task;
+            }
+            sleep();
+        }
+        throw new AssertionError("task " + taskId + " still ACTIVE: " + api.get("/v0.10/task/" + taskId).body()
+                + " events " + api.get("/v0.10/task/" + taskId + "/event_list").body());
+    }
+
+    private List<String> eventCodes(JsonNode task) {
+        return api.get("/v0.10/task/" + task.get("task_id").asString() + "/event_list").body().get("DATA")
+                .findValuesAsString("code");
+    }
+
+    private static Map<String, Object> transfer(String sourcePath, String destinationPath, boolean recursive) {
+        Map<String, Object> doc = new java.util.HashMap<>();
+        doc.put("DATA_TYPE", "transfer");
+        doc.put("source_endpoint", "admin#site-a");
+        doc.put("destination_endpoint", "admin#site-b");
+        doc.put("DATA", List.of(Map.of("DATA_TYPE", "transfer_item", "source_path", sourcePath,
+                "destination_path", destinationPath, "recursive", recursive)));
+        return doc;
+    }
+
+    private static void write(Path file, byte[] content) throws IOException {
+        Files.createDirectories(file.getParent());
+        Files.write(file, content);
+    }
+
+    private static byte[] random(int size, long seed) {
+        byte[] bytes = new byte[size];
+        new Random(seed).nextBytes(bytes);
+        return bytes;
+    }
+
+    /** Relative path to content (directories map to "dir"). */
+    private static Map<String, String> snapshot(Path root) throws IOException {
+        Map<String, String> files = new TreeMap<>();
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.toList()) {
+                String relative = root.relativize(path).toString();
+                files.put(relative, Files.isDirectory(path) ? "dir"
+                        : java.util.HexFormat.of().formatHex(sha256(Files.readAllBytes(path))));
+            }
+        }
+        return files;
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void sleep() {
+        sleepMillis(250);
+    }
+
+    private static void sleepMillis(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
