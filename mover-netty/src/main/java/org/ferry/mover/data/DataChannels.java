@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
+import org.ferry.mover.data.security.DataChannelSecurity;
 
 /**
  * The data transfer process (DTP) side of GridFTP: opens data connections and moves bytes over
@@ -38,6 +39,10 @@ import java.util.function.Supplier;
  * at the end of every transfer (MODE E connection caching is not implemented yet).
  *
  * <p>To abort a transfer (ABOR), cancel or complete its returned future: that closes its connections.
+ *
+ * <p>DCAU A/S and PROT (gridftp-protocol.md 4.5): transfers started on {@link #secured} put that
+ * transfer's {@link DataChannelSecurity} handlers in front of each new connection; without it
+ * (DCAU N) connections are plain TCP and nothing extra runs.
  */
 public final class DataChannels implements AutoCloseable {
 
@@ -53,6 +58,7 @@ public final class DataChannels implements AutoCloseable {
     private final EventLoopGroup group;
     private final int blockSizeBytes;
     private final Duration idleTimeout;
+    private final DataChannelSecurity security;
 
     /**
      * @param group event loops to run data connections on; not closed by {@link #close()}
@@ -87,6 +93,23 @@ public final class DataChannels implements AutoCloseable {
         this.group = group;
         this.blockSizeBytes = blockSizeBytes;
         this.idleTimeout = idleTimeout;
+        this.security = null;
+    }
+
+    private DataChannels(DataChannels plain, DataChannelSecurity security) {
+        this.group = plain.group;
+        this.blockSizeBytes = plain.blockSizeBytes;
+        this.idleTimeout = plain.idleTimeout;
+        this.security = security;
+    }
+
+    /**
+     * @param dataSecurity DCAU/PROT for the transfers started on the result, or null for DCAU N
+     * @return data channels on the same event loops whose new connections are authenticated (and
+     *     protected) as {@code dataSecurity} says; this object itself when it is null
+     */
+    public DataChannels secured(DataChannelSecurity dataSecurity) {
+        return dataSecurity == null ? this : new DataChannels(this, dataSecurity);
     }
 
     private DataTransfer newTransfer(LongConsumer progress) {
@@ -208,7 +231,7 @@ public final class DataChannels implements AutoCloseable {
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
-                .handler(handler)
+                .handler(security == null ? handler : security.initiatorInitializer(handler))
                 .connect(address);
         transfer.register(connect.channel());
         connect.addListener(f -> {
@@ -231,6 +254,9 @@ public final class DataChannels implements AutoCloseable {
             transfer.register(ch);
             ch.eventLoop().execute(() -> {
                 ch.config().setWriteBufferWaterMark(waterMark());
+                if (security != null) {
+                    security.install(ch.pipeline(), false);
+                }
                 ch.pipeline().addLast(handler.get());
                 if (!ch.isActive()) {
                     ch.pipeline().fireChannelInactive(); // died while queued: let the handler judge

@@ -54,9 +54,13 @@ public final class CommandContext {
         return storage;
     }
 
-    /** @return the data transfer process */
+    /**
+     * @return the data transfer process, securing new data connections as this session's DCAU and
+     *     PROT say (gridftp-protocol.md 4.5; plain under DCAU N)
+     * @throws IllegalStateException if DCAU A/S is in force but TLS cannot be set up
+     */
     public DataChannels dataChannels() {
-        return dataChannels;
+        return dataChannels.secured(DataProtectionState.of(channel).security(channel));
     }
 
     /** @return the server configuration */
