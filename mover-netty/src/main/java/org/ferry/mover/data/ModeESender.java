@@ -68,7 +68,12 @@ final class ModeESender extends ChannelInboundHandlerAdapter {
         while (!ended && !transfer.isDone() && inFlight < MAX_IN_FLIGHT && ctx.channel().isWritable()) {
             long offset = dealer.claimBlock();
             if (offset < 0) {
-                end(ctx);
+                // End only after every block's write completed: listeners of earlier writes may be
+                // notified after later ones (Netty defers deep listener chains, e.g. under SslHandler),
+                // and the EOF's listener must see all bytes counted.
+                if (inFlight == 0) {
+                    end(ctx);
+                }
                 return;
             }
             int length = dealer.blockLength(offset);

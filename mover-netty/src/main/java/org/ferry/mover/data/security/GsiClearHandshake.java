@@ -301,7 +301,30 @@ final class GsiClearHandshake extends ChannelDuplexHandler {
         IOException error = DataChannelAuthFailures.translate(ctx, cause);
         pending.removeAndFailAll(error);
         ctx.fireExceptionCaught(error);
+        sendAlert(ctx);
         ctx.close();
+    }
+
+    /** Lets the peer know why (the engine's fatal alert, e.g. certificate_unknown), best effort. */
+    private void sendAlert(ChannelHandlerContext ctx) {
+        try {
+            engine.closeOutbound();
+            while (!engine.isOutboundDone()) {
+                ByteBuffer net = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
+                SSLEngineResult r = engine.wrap(ByteBuffer.allocate(0), net);
+                net.flip();
+                if (!net.hasRemaining()) {
+                    break;
+                }
+                ctx.write(Unpooled.wrappedBuffer(net));
+                if (r.getStatus() == SSLEngineResult.Status.CLOSED) {
+                    break;
+                }
+            }
+            ctx.flush();
+        } catch (SSLException | RuntimeException e) {
+            // the connection closes anyway; the local error has been reported
+        }
     }
 
     @Override
