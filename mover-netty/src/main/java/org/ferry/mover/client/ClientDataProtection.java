@@ -35,7 +35,7 @@ final class ClientDataProtection {
     private DataChannelAuthentication serverDcau;
     private ProtectionLevel serverProtection = ProtectionLevel.CLEAR;
     private boolean pbszSent;
-    private DataChannelSecurity built;
+    private DataChannels secured; // for the server's current DCAU A/S and PROT; null when they changed
 
     /**
      * @param gsi           the session's credential and trust, or null for a session without GSI
@@ -60,7 +60,8 @@ final class ClientDataProtection {
      *
      * @param options  the transfer's options (null DCAU/PROT: the defaults above)
      * @param commands sends commands on the session's control channel
-     * @return plain data channels under DCAU N, secured ones otherwise
+     * @return plain data channels under DCAU N, secured ones otherwise; the same object as last
+     *     time exactly when the server's settings did not change (so cached connections stay valid)
      * @throws IOException if the server refuses, or the options need GSI the session does not have
      */
     DataChannels apply(TransferOptions options, Commands commands) throws IOException {
@@ -79,7 +80,7 @@ final class ClientDataProtection {
         if (!dcau.equals(serverDcau)) {
             commands.expectOk("DCAU " + dcau.argument());
             serverDcau = dcau;
-            built = null;
+            secured = null;
         }
         if (!dcau.authenticates()) {
             return plain;
@@ -91,15 +92,16 @@ final class ClientDataProtection {
             }
             commands.expectOk("PROT " + protection.code());
             serverProtection = protection;
-            built = null;
+            secured = null;
         }
-        if (built == null) {
+        if (secured == null) {
             try {
-                built = new DataChannelSecurity(gsi.credential(), gsi.validator(), gsi.trustStore(), dcau, protection);
+                secured = plain.secured(new DataChannelSecurity(gsi.credential(), gsi.validator(), gsi.trustStore(),
+                        dcau, protection));
             } catch (GsiContextException e) {
                 throw new IOException("cannot set up data channel security: " + e.getMessage(), e);
             }
         }
-        return plain.secured(built);
+        return secured;
     }
 }
