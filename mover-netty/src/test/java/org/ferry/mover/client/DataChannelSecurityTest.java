@@ -153,7 +153,9 @@ class DataChannelSecurityTest {
         try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(60), GsiClientSecurity.of(user, validator, trust));
              GridFtpSession session = client.open(url())) {
             StringBuilder table = new StringBuilder("Ferry client -> Ferry server, " + mib + " MiB upload, loopback, "
-                    + Runtime.getRuntime().availableProcessors() + " cores (not a benchmark; see issue 4 part 7):\n");
+                    + Runtime.getRuntime().availableProcessors() + " cores, Netty leak detection "
+                    + io.netty.util.ResourceLeakDetector.getLevel()
+                    + " (costly per 16 KiB TLS record; not a benchmark, see issue 4 part 7):\n");
             for (ProtectionLevel level : ProtectionLevel.values()) {
                 for (int p : new int[] {1, 4}) {
                     TransferOptions options = TransferOptions.extendedBlock(p).withProtection(level);
