@@ -1,7 +1,9 @@
 package org.ferry.mover.server;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.ferry.mover.data.DataEndpoint;
+import org.ferry.mover.data.ModeECache;
 import org.ferry.mover.data.PassiveListener;
 
 /**
@@ -24,7 +26,12 @@ public final class ControlSession {
     private String clientInfo;
     private int failedLogins;
     private int sendMarkerSeconds;
+    private Duration perfMarkerInterval;
+    private String expectedChecksumAlgorithm;
+    private String expectedChecksum;
+    private Duration restartMarkerInterval;
     private DataEndpoint dataEndpoint;
+    private final ModeECache dataCache = new ModeECache();
     private volatile CompletableFuture<?> activeTransfer;
     private volatile boolean closed;
 
@@ -148,6 +155,51 @@ public final class ControlSession {
         sendMarkerSeconds = value;
     }
 
+    /**
+     * @return the period of 112 perf markers while receiving in MODE E set by {@code TREV PERF n}
+     *     (zero = none), or null for the server's configured interval
+     */
+    public Duration perfMarkerInterval() {
+        return perfMarkerInterval;
+    }
+
+    /** @param value the perf marker period while receiving (zero = none), or null for the default */
+    public void perfMarkerInterval(Duration value) {
+        perfMarkerInterval = value;
+    }
+
+    /**
+     * @return the period of 111 restart markers while receiving in MODE E set by
+     *     {@code TREV RESTART n} (zero = none), or null for the server's configured interval
+     */
+    public Duration restartMarkerInterval() {
+        return restartMarkerInterval;
+    }
+
+    /** @param value the restart marker period (zero = none), or null for the default */
+    public void restartMarkerInterval(Duration value) {
+        restartMarkerInterval = value;
+    }
+
+    /** @return the algorithm of the checksum SCKS announced for the next STOR, or null */
+    public String expectedChecksumAlgorithm() {
+        return expectedChecksumAlgorithm;
+    }
+
+    /** @return the checksum (lowercase hex) SCKS announced for the next STOR, or null */
+    public String expectedChecksum() {
+        return expectedChecksum;
+    }
+
+    /**
+     * @param algorithm canonical algorithm name, or null to clear
+     * @param value expected lowercase hex checksum, or null to clear
+     */
+    public void expectedChecksum(String algorithm, String value) {
+        expectedChecksumAlgorithm = algorithm;
+        expectedChecksum = value;
+    }
+
     /** @return the number of failed PASS attempts so far in this session */
     public int failedLogins() {
         return failedLogins;
@@ -174,17 +226,28 @@ public final class ControlSession {
     }
 
     /**
-     * Sets the data endpoint, closing a previous passive listener (a new PASV/PORT destroys the
-     * cached data channels, gridftp-protocol.md section 2.2).
+     * Sets the data endpoint, closing a previous passive listener and the cached MODE E
+     * connections (a new PASV/PORT destroys the cached data channels, gridftp-protocol.md section 2.2).
      *
      * @param value the new endpoint, or null to clear
      */
     public void dataEndpoint(DataEndpoint value) {
         DataEndpoint previous = dataEndpoint;
         dataEndpoint = value;
+        if (previous != value) {
+            dataCache.clear();
+        }
         if (previous instanceof DataEndpoint.Passive passive && previous != value) {
             closeQuietly(passive.listener());
         }
+    }
+
+    /**
+     * @return the MODE E data connections kept open after the last transfer (GFD.020 connection
+     *     reuse); cleared whenever the data endpoint changes
+     */
+    public ModeECache dataCache() {
+        return dataCache;
     }
 
     /** @return the running transfer's future, or null when idle */
@@ -220,6 +283,7 @@ public final class ControlSession {
     public void close() {
         closed = true;
         abortTransfer();
+        dataCache.clear();
     }
 
     private static void closeQuietly(PassiveListener listener) {

@@ -116,6 +116,30 @@ class DataChannelSecurityTest {
     }
 
     @Test
+    void protectedConnectionsAreCachedUntilProtectionChanges() throws Exception {
+        byte[] data = new byte[700_000];
+        new Random(9).nextBytes(data);
+        Path local = tmp.resolve("cached.bin");
+        Files.write(local, data);
+        TransferOptions priv = TransferOptions.extendedBlock(3).withProtection(ProtectionLevel.PRIVATE);
+        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), GsiClientSecurity.of(user, validator, trust));
+             GridFtpSession opened = client.open(url())) {
+            DefaultGridFtpSession session = (DefaultGridFtpSession) opened;
+            session.upload(local, "/a.bin", priv, TransferListener.NONE);
+            int setups = session.dataSetups();
+            session.upload(local, "/b.bin", priv, TransferListener.NONE); // the cached TLS connections
+            assertThat(session.dataSetups()).isEqualTo(setups);
+            session.upload(local, "/c.bin", priv.withProtection(ProtectionLevel.CLEAR), TransferListener.NONE);
+            assertThat(session.dataSetups()).as("PROT changed: new connections").isEqualTo(setups + 1);
+            session.upload(local, "/d.bin", priv.withProtection(ProtectionLevel.CLEAR), TransferListener.NONE);
+            assertThat(session.dataSetups()).isEqualTo(setups + 1);
+        }
+        for (String name : List.of("a.bin", "b.bin", "c.bin", "d.bin")) {
+            assertThat(Files.readAllBytes(root.resolve(name))).as(name).isEqualTo(data);
+        }
+    }
+
+    @Test
     void dataConnectionFromAnotherIdentityIsRefused() throws Exception {
         // The control channel logs in (and delegates) as Data User; the data connections present
         // Other User's proxy. The server's DCAU A wants Data User and refuses the connection.
