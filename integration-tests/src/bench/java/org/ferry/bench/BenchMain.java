@@ -38,6 +38,7 @@ public final class BenchMain {
                     case "disk" -> new DiskToDiskBench(options, table).run();
                     case "smallfiles" -> new SmallFilesBench(options, table).run();
                     case "sessions" -> new SessionsBench(options, table).run();
+                    case "secure" -> new SecureThroughputBenchmark(options, table).run();
                     default -> throw new IllegalStateException(name);
                 }
                 table.print(name, System.out);

@@ -25,7 +25,7 @@ record BenchOptions(Set<String> only, long memoryBytes, long diskFileBytes, int 
         int smallFileLanes, int repeat) {
 
     /** Benchmark names, in run order. */
-    static final java.util.List<String> ALL = java.util.List.of("memory", "disk", "smallfiles", "sessions");
+    static final java.util.List<String> ALL = java.util.List.of("memory", "disk", "smallfiles", "sessions", "secure");
 
     private static final long GIB = 1L << 30;
 

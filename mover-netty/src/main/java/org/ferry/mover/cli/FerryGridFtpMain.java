@@ -70,6 +70,8 @@ public final class FerryGridFtpMain implements Callable<Integer> {
      * @param args command line
      */
     public static void main(String[] args) {
+        // Before any TLS: globus peers send a DN as SNI on DCAU data connections (GsiEngines).
+        org.ferry.gsi.context.GsiEngines.ignoreServerNameIndication();
         System.exit(new CommandLine(new FerryGridFtpMain()).execute(args));
     }
 

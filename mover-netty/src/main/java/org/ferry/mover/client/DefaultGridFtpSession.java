@@ -40,12 +40,15 @@ final class DefaultGridFtpSession implements GridFtpSession {
     /** How long to wait for the replies to ABOR before giving up on them. */
     private static final long ABORT_WAIT_MILLIS = 5_000;
     private static final long POLL_MILLIS = 100;
+    /** How long a failed data transfer waits for the server's own final reply before ABOR. */
+    private static final long EXPLANATION_WAIT_MILLIS = 2_000;
     /** Period of the performance markers asked of a third-party source. */
     private static final int SOURCE_MARKER_SECONDS = 5;
 
     private final GridFtpUrl url;
     private final ControlChannel control;
-    private final DataChannels data;
+    private DataChannels data; // secured per transfer by protection (DCAU/PROT)
+    private ClientDataProtection protection;
     private TransferOptions.Mode mode = TransferOptions.Mode.STREAM; // RFC 959 default
     private String retrOptions = ""; // the OPTS RETR options last set; "" = never set by us
     private boolean closed;
@@ -68,6 +71,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
         this.url = url.withPath("/");
         this.control = control;
         this.data = data;
+        this.protection = new ClientDataProtection(null, data, false);
     }
 
     /**
@@ -91,6 +95,20 @@ final class DefaultGridFtpSession implements GridFtpSession {
      */
     static DefaultGridFtpSession login(GridFtpUrl url, ControlChannel control, DataChannels data,
             org.ferry.gsi.context.SecurityContext security) throws IOException {
+        return login(url, control, data, security, null);
+    }
+
+    /**
+     * As {@link #login(GridFtpUrl, ControlChannel, DataChannels, org.ferry.gsi.context.SecurityContext)};
+     * with {@code gsi} the session also authenticates data channels (DCAU A by default when the
+     * server's FEAT lists DCAU, gridftp-protocol.md 4.5) with {@code gsi}'s credential.
+     *
+     * @param gsi the credential and trust behind {@code security}, or null to send {@code DCAU N}
+     * @throws GridFtpReplyException on a refused AUTH/ADAT/login
+     * @throws IOException if the connection fails
+     */
+    static DefaultGridFtpSession login(GridFtpUrl url, ControlChannel control, DataChannels data,
+            org.ferry.gsi.context.SecurityContext security, GsiClientSecurity gsi) throws IOException {
         DefaultGridFtpSession session = new DefaultGridFtpSession(url, control, data);
         try {
             FtpReply banner = control.readFinal("connect", r -> { });
@@ -112,10 +130,14 @@ final class DefaultGridFtpSession implements GridFtpSession {
                 throw new GridFtpReplyException("USER/PASS", user.code(), user.text());
             }
             session.expectOk("TYPE I");
-            if (security != null) {
-                // Ferry's data channels are not GSI-authenticated yet; globus-gridftp-server defaults to
-                // DCAU A after GSI login, so ask for none (gridftp-protocol.md 7b). A server without DCAU
-                // (5xx) is fine: its data channels are clear anyway.
+            if (security != null && gsi != null) {
+                FtpReply feat = session.command("FEAT");
+                boolean dcau = feat.isPositiveCompletion()
+                        && feat.lines().stream().anyMatch(l -> l.strip().toUpperCase(Locale.ROOT).startsWith("DCAU"));
+                session.protection = new ClientDataProtection(gsi, data, dcau);
+            } else if (security != null) {
+                // No credential for data channels: ask for none (gridftp-protocol.md 7b). A server without
+                // DCAU (5xx) is fine: its data channels are clear anyway.
                 session.command("DCAU N");
             }
             return session;
@@ -170,6 +192,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
     @Override
     public List<FileInfo> list(String directory) throws IOException {
         DataSink.MemorySink sink = DataSink.toMemory();
+        protect(TransferOptions.STREAM);
         setMode(TransferOptions.Mode.STREAM); // listings come in stream mode over PASV
         InetSocketAddress address = pasv();
         CompletableFuture<Long> received = data.receive(sink, new DataEndpoint.Active(address), false, null);
@@ -267,6 +290,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
             long offset, long length) throws IOException {
         AtomicLong moved = new AtomicLong();
         LongConsumer progress = progress(moved, listener);
+        protect(options);
         boolean partial = offset >= 0;
         try (FileChannel out = partial
                 ? FileChannel.open(localFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)
@@ -313,6 +337,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
     private long upload(Path localFile, String remotePath, TransferOptions options, TransferListener listener,
             long offset, long length) throws IOException {
         AtomicLong moved = new AtomicLong();
+        protect(options);
         try (FileChannel in = FileChannel.open(localFile, StandardOpenOption.READ)) {
             setMode(options.mode());
             boolean modeE = options.mode() == TransferOptions.Mode.EXTENDED_BLOCK;
@@ -421,6 +446,12 @@ final class DefaultGridFtpSession implements GridFtpSession {
                     continue;
                 }
                 if (transfer.isCompletedExceptionally()) {
+                    // The server usually fails too and says why (e.g. which identity its DCAU
+                    // refused): prefer its final reply to our side's view of a closed connection.
+                    FtpReply explanation = awaitExplanation(markers);
+                    if (explanation != null) {
+                        return explanation;
+                    }
                     abort(control);
                     awaitData(command, transfer); // throws the data channel's error
                 }
@@ -438,6 +469,21 @@ final class DefaultGridFtpSession implements GridFtpSession {
             transfer.cancel(false);
             throw e;
         }
+    }
+
+    /** @return the final reply arriving within {@link #EXPLANATION_WAIT_MILLIS}, or null */
+    private FtpReply awaitExplanation(MarkerParser markers) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EXPLANATION_WAIT_MILLIS);
+        while (System.nanoTime() < deadline) {
+            FtpReply reply = control.poll(POLL_MILLIS);
+            if (reply != null && !reply.isPreliminary()) {
+                return reply;
+            }
+            if (reply != null) {
+                markers.accept(reply);
+            }
+        }
+        return null;
     }
 
     /** Waits for the data side after a positive final reply; it normally has already finished. */
@@ -524,6 +570,8 @@ final class DefaultGridFtpSession implements GridFtpSession {
             throw new IllegalArgumentException("destination must be a session of GridFtpClient");
         }
         long size = size(sourcePath); // fails early with NoSuchFileException
+        dest.protect(options); // each server authenticates with its own delegated credential
+        protect(options);
         if (offset >= 0) {
             size = Math.max(0, Math.min(length, size - offset));
         }
@@ -594,6 +642,8 @@ final class DefaultGridFtpSession implements GridFtpSession {
         if (options.mode() == TransferOptions.Mode.STREAM || files.isEmpty()) {
             return GridFtpSession.super.sendAll(files, destination, options, pipelineDepth, listener);
         }
+        dest.protect(options);
+        protect(options);
         long[] sizes = sizes(files);
         dest.setMode(options.mode());
         setMode(options.mode());
@@ -694,6 +744,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
         if (options.mode() == TransferOptions.Mode.STREAM || files.isEmpty()) {
             return GridFtpSession.super.uploadAll(files, options, pipelineDepth, listener);
         }
+        protect(options);
         setMode(options.mode());
         if (!DataUse.UPLOAD.equals(dataUse) || uploadAddress == null) {
             uploadAddress = pasv();
@@ -712,6 +763,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
         if (options.mode() == TransferOptions.Mode.STREAM || files.isEmpty()) {
             return GridFtpSession.super.downloadAll(files, options, pipelineDepth, listener);
         }
+        protect(options);
         setMode(options.mode());
         setRetrOptions(parallelism(options.parallelism()));
         if (!DataUse.DOWNLOAD.equals(dataUse) || downloadListener == null) {
@@ -811,6 +863,15 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     // ---- shared helpers ----
+
+    /** Sends DCAU/PBSZ/PROT as {@code options} need and secures our data channels accordingly. */
+    private void protect(TransferOptions options) throws IOException {
+        DataChannels next = protection.apply(options, this::expectOk);
+        if (next != data) {
+            dropData(); // DCAU/PROT changed: the server dropped its cached connections, and so do we
+        }
+        data = next;
+    }
 
     /** Sends MODE only when it differs from what this session last set. */
     private void setMode(TransferOptions.Mode wanted) throws IOException {

@@ -56,7 +56,7 @@ public final class GridFtpClient implements AutoCloseable {
         ControlChannel control = ControlChannel.connect(group, url.host(), url.port(), replyTimeout);
         if (url.scheme().equals("gsiftp")) {
             try {
-                return DefaultGridFtpSession.login(url, control, dataChannels, gsi.newInitiator(url.host(), url.port()));
+                return DefaultGridFtpSession.login(url, control, dataChannels, gsi.newInitiator(url.host(), url.port()), gsi);
             } catch (org.ferry.gsi.context.GsiContextException e) {
                 control.close();
                 throw new IOException("cannot set up GSI for " + url + ": " + e.getMessage(), e);

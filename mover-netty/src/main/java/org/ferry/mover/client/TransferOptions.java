@@ -1,12 +1,19 @@
 package org.ferry.mover.client;
 
+import org.ferry.mover.data.security.DataChannelAuthentication;
+import org.ferry.mover.data.security.ProtectionLevel;
+
 /**
  * How one file moves over the data channels.
  *
  * @param mode {@link Mode#STREAM} (MODE S) or {@link Mode#EXTENDED_BLOCK} (MODE E, GFD.020)
  * @param parallelism number of parallel TCP data connections in MODE E (1..64); ignored in stream mode
+ * @param dataChannelAuthentication DCAU for gsiftp:// sessions (gridftp-protocol.md 2.11, 4.5), or
+ *     null for the default: A when the server lists DCAU in FEAT, N otherwise
+ * @param protection PROT level when DCAU is not N (C, S or P), or null for C
  */
-public record TransferOptions(Mode mode, int parallelism) {
+public record TransferOptions(Mode mode, int parallelism, DataChannelAuthentication dataChannelAuthentication,
+        ProtectionLevel protection) {
 
     /** Transmission modes (RFC 959 section 3.4, GFD.020 "Extended Block Mode"). */
     public enum Mode {
@@ -29,8 +36,35 @@ public record TransferOptions(Mode mode, int parallelism) {
         }
     }
 
+    /**
+     * Default data channel security.
+     *
+     * @param mode the transmission mode
+     * @param parallelism number of parallel connections in MODE E (1..64)
+     * @throws IllegalArgumentException if parallelism is outside 1..64
+     */
+    public TransferOptions(Mode mode, int parallelism) {
+        this(mode, parallelism, null, null);
+    }
+
     /** @return MODE E with {@code n} parallel streams */
     public static TransferOptions extendedBlock(int n) {
         return new TransferOptions(Mode.EXTENDED_BLOCK, n);
+    }
+
+    /**
+     * @param dcau DCAU N, A or S (null for the default)
+     * @return these options with that data channel authentication
+     */
+    public TransferOptions withDataChannelAuthentication(DataChannelAuthentication dcau) {
+        return new TransferOptions(mode, parallelism, dcau, protection);
+    }
+
+    /**
+     * @param level PROT C, S or P (null for C); S and P need DCAU A or S
+     * @return these options with that protection level
+     */
+    public TransferOptions withProtection(ProtectionLevel level) {
+        return new TransferOptions(mode, parallelism, dataChannelAuthentication, level);
     }
 }

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
+import org.ferry.mover.data.security.DataChannelSecurity;
 
 /**
  * The data transfer process (DTP) side of GridFTP: opens data connections and moves bytes over
@@ -43,6 +44,10 @@ import java.util.function.Supplier;
  * same direction given the same cache reuses them (GFD.020; gridftp-protocol.md section 2.2).
  *
  * <p>To abort a transfer (ABOR), cancel or complete its returned future: that closes its connections.
+ *
+ * <p>DCAU A/S and PROT (gridftp-protocol.md 4.5): transfers started on {@link #secured} put that
+ * transfer's {@link DataChannelSecurity} handlers in front of each new connection; without it
+ * (DCAU N) connections are plain TCP and nothing extra runs.
  */
 public final class DataChannels implements AutoCloseable {
 
@@ -60,6 +65,7 @@ public final class DataChannels implements AutoCloseable {
     private final Duration idleTimeout;
     private final int sendBufferBytes;
     private final int receiveBufferBytes;
+    private final DataChannelSecurity security;
 
     /**
      * @param group event loops to run data connections on; not closed by {@link #close()}
@@ -96,14 +102,18 @@ public final class DataChannels implements AutoCloseable {
         this.idleTimeout = idleTimeout;
         this.sendBufferBytes = 0;
         this.receiveBufferBytes = 0;
+        this.security = null;
     }
 
-    private DataChannels(DataChannels base, int sendBufferBytes, int receiveBufferBytes) {
+    /** A view on the same event loops with other socket buffer sizes or data channel security. */
+    private DataChannels(DataChannels base, int sendBufferBytes, int receiveBufferBytes,
+            DataChannelSecurity security) {
         this.group = base.group;
         this.blockSizeBytes = base.blockSizeBytes;
         this.idleTimeout = base.idleTimeout;
         this.sendBufferBytes = sendBufferBytes;
         this.receiveBufferBytes = receiveBufferBytes;
+        this.security = security;
     }
 
     /**
@@ -124,7 +134,7 @@ public final class DataChannels implements AutoCloseable {
         if (sendBytes == sendBufferBytes && receiveBytes == receiveBufferBytes) {
             return this;
         }
-        return new DataChannels(this, sendBytes, receiveBytes);
+        return new DataChannels(this, sendBytes, receiveBytes, security);
     }
 
     /** Applies the socket buffer sizes to a connection before it connects or reads. */
@@ -135,6 +145,15 @@ public final class DataChannels implements AutoCloseable {
         if (receiveBufferBytes > 0) {
             ch.config().setOption(ChannelOption.SO_RCVBUF, receiveBufferBytes);
         }
+    }
+
+    /**
+     * @param dataSecurity DCAU/PROT for the transfers started on the result, or null for DCAU N
+     * @return data channels on the same event loops whose new connections are authenticated (and
+     *     protected) as {@code dataSecurity} says; this object itself when it is null
+     */
+    public DataChannels secured(DataChannelSecurity dataSecurity) {
+        return dataSecurity == null ? this : new DataChannels(this, sendBufferBytes, receiveBufferBytes, dataSecurity);
     }
 
     private DataTransfer newTransfer(LongConsumer progress, ModeECache cache, ModeECache.Direction direction) {
@@ -356,7 +375,7 @@ public final class DataChannels implements AutoCloseable {
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
-                .handler(handler)
+                .handler(security == null ? handler : security.initiatorInitializer(handler))
                 .register();
         Channel channel = registration.channel();
         applyBuffers(channel);
@@ -388,6 +407,9 @@ public final class DataChannels implements AutoCloseable {
             transfer.register(ch);
             ch.eventLoop().execute(() -> {
                 ch.config().setWriteBufferWaterMark(waterMark());
+                if (security != null) {
+                    security.install(ch.pipeline(), false);
+                }
                 ch.pipeline().addLast(handler.get());
                 if (!ch.isActive()) {
                     ch.pipeline().fireChannelInactive(); // died while queued: let the handler judge

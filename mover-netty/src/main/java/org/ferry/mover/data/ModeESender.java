@@ -69,7 +69,12 @@ final class ModeESender extends ChannelInboundHandlerAdapter {
         while (!ended && !transfer.isDone() && inFlight < MAX_IN_FLIGHT && ctx.channel().isWritable()) {
             ModeEDealer.Block block = dealer.claimBlock();
             if (block == null) {
-                end(ctx);
+                // End only after every block's write completed: listeners of earlier writes may be
+                // notified after later ones (Netty defers deep listener chains, e.g. under SslHandler),
+                // and the EOF's listener must see all bytes counted.
+                if (inFlight == 0) {
+                    end(ctx);
+                }
                 return;
             }
             long offset = block.offset();

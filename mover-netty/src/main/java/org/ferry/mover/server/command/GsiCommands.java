@@ -3,7 +3,10 @@ package org.ferry.mover.server.command;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The command table of a server with GSI: the standard commands plus AUTH, ADAT and a gridmap-aware PASS. */
+/**
+ * The command table of a server with GSI: the standard commands plus AUTH, ADAT, a gridmap-aware
+ * PASS, and the data channel security commands DCAU, PBSZ and PROT (which put DCAU in FEAT).
+ */
 public final class GsiCommands {
 
     private GsiCommands() {
@@ -15,6 +18,9 @@ public final class GsiCommands {
         handlers.add(new AuthHandler());
         handlers.add(new AdatHandler());
         handlers.add(new GsiPassHandler()); // replaces the clear-text PASS (same verb, later wins)
+        handlers.add(new DcauHandler());
+        handlers.add(new PbszHandler());
+        handlers.add(new ProtHandler());
         return CommandRegistry.of(handlers);
     }
 }

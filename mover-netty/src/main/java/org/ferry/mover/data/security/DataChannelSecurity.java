@@ -1,0 +1,116 @@
+package org.ferry.mover.data.security;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.ssl.SslHandler;
+import java.util.Objects;
+import javax.net.ssl.SSLContext;
+import org.ferry.gsi.context.GsiContextException;
+import org.ferry.gsi.context.GsiEngines;
+import org.ferry.gsi.credential.GsiCredential;
+import org.ferry.gsi.name.DistinguishedNames;
+import org.ferry.gsi.trust.ChainValidator;
+import org.ferry.gsi.trust.GsiTrustManager;
+import org.ferry.gsi.trust.TrustStore;
+
+/**
+ * How the data connections of one transfer are authenticated and protected (DCAU A/S and PROT;
+ * GFD.020 GSI appendix, RFC 2228 section 3, gridftp-protocol.md 2.11 and 4.5). Handed to
+ * {@code DataChannels.secured(...)}; it puts its handlers at the front of each connection's pipeline
+ * before the transfer handlers:
+ * <ul>
+ * <li>PROT C: {@link GsiClearHandshake} (GSI handshake and flag byte, then clear bytes);</li>
+ * <li>PROT S/P: an {@link SslHandler} ("SSL compatible": a plain TLS session, RFC 8446/5246), a
+ * {@link FileRegionToBuffer} and {@link DataChannelAuthFailures}.</li>
+ * </ul>
+ * The connecting side is the TLS client. Each connection gets its own {@code SSLEngine}, so
+ * parallel connections encrypt on their own event loops. The peer must present {@code credential}'s
+ * identity (DCAU A) or the given subject (DCAU S); limited proxies are accepted, as globus does.
+ *
+ * <p>Immutable and thread-safe; DCAU N has no instance (callers simply do not secure).
+ */
+public final class DataChannelSecurity {
+
+    private final DataChannelAuthentication authentication;
+    private final ProtectionLevel protection;
+    private final String expectedPeer;
+    private final SSLContext tls;
+
+    /**
+     * @param credential     ours: the session's delegated credential on a server, the user's proxy
+     *                       on a client
+     * @param validator      validates peer chains (proxies included)
+     * @param trustStore     CA certificates (named in the server's CertificateRequest)
+     * @param authentication DCAU A or S
+     * @param protection     PROT level
+     * @throws IllegalArgumentException if {@code authentication} is DCAU N
+     * @throws GsiContextException if TLS cannot be set up with the credential
+     */
+    public DataChannelSecurity(GsiCredential credential, ChainValidator validator, TrustStore trustStore,
+            DataChannelAuthentication authentication, ProtectionLevel protection) throws GsiContextException {
+        Objects.requireNonNull(credential, "credential");
+        if (!authentication.authenticates()) {
+            throw new IllegalArgumentException("DCAU N needs no data channel security");
+        }
+        this.authentication = authentication;
+        this.protection = Objects.requireNonNull(protection, "protection");
+        this.expectedPeer = authentication.mode() == DataChannelAuthentication.Mode.SELF
+                ? credential.identity() : authentication.subject();
+        this.tls = GsiEngines.dataChannelContext(credential,
+                new GsiTrustManager(validator, trustStore, chain -> DistinguishedNames.sameDn(chain.identity(), expectedPeer)));
+    }
+
+    /** @return the DCAU setting */
+    public DataChannelAuthentication authentication() {
+        return authentication;
+    }
+
+    /** @return the PROT level */
+    public ProtectionLevel protection() {
+        return protection;
+    }
+
+    /** @return the identity a peer must present, OpenSSL oneline form */
+    public String expectedPeer() {
+        return expectedPeer;
+    }
+
+    /**
+     * Adds this connection's security handlers at the end of {@code pipeline}; call before adding
+     * the transfer handlers. Runs on the channel's event loop.
+     *
+     * @param pipeline  a new data connection's pipeline
+     * @param initiator true on the connecting side (TLS client), false on the accepting side
+     */
+    public void install(ChannelPipeline pipeline, boolean initiator) {
+        var engine = GsiEngines.newEngine(tls, initiator);
+        if (protection.tls()) {
+            pipeline.addLast("dcau-tls", new SslHandler(engine));
+            pipeline.addLast("dcau-regions", new FileRegionToBuffer());
+            pipeline.addLast("dcau-failures", new DataChannelAuthFailures(protection == ProtectionLevel.PRIVATE));
+        } else {
+            pipeline.addLast("dcau-gsi", new GsiClearHandshake(engine, initiator));
+        }
+    }
+
+    /**
+     * @param transferHandler the handler (often an initializer) a connecting data connection gets
+     * @return an initializer that installs the security handlers (initiator side) and then it
+     */
+    public ChannelHandler initiatorInitializer(ChannelHandler transferHandler) {
+        return new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                install(ch.pipeline(), true);
+                ch.pipeline().addLast(transferHandler);
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "DCAU " + authentication.letter() + ", PROT " + protection.code() + ", peer " + expectedPeer;
+    }
+}

@@ -1,0 +1,196 @@
+package org.ferry.mover.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.ferry.gsi.ca.OnlineCa;
+import org.ferry.gsi.credential.GsiCredential;
+import org.ferry.gsi.gridmap.GridMap;
+import org.ferry.gsi.gridmap.GridMapAuthorizer;
+import org.ferry.gsi.proxy.BcProxyFactory;
+import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.trust.CanlChainValidator;
+import org.ferry.gsi.trust.OpensslTrustDirectory;
+import org.ferry.mover.data.DataChannels;
+import org.ferry.mover.data.security.DataChannelAuthentication;
+import org.ferry.mover.data.security.ProtectionLevel;
+import org.ferry.mover.server.GridFtpServer;
+import org.ferry.mover.server.GridFtpServerConfig;
+import org.ferry.mover.server.GsiServerSecurity;
+import org.ferry.mover.testing.LeakCapture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * DCAU and PROT between Ferry's client and Ferry's server (gridftp-protocol.md 2.11, 4.5): every
+ * combination moves the same bytes both ways, PROT P with four parallel streams included; a data
+ * connection presenting another identity is refused with a clear message; and a throughput figure
+ * per protection level at p=1 and p=4 is printed (not asserted).
+ */
+class DataChannelSecurityTest {
+    @TempDir
+    Path tmp;
+    Path root;
+    OnlineCa ca;
+    CanlChainValidator validator;
+    OpensslTrustDirectory trust;
+    GridFtpServer server;
+    GsiCredential user;
+
+    @BeforeEach
+    void start() throws Exception {
+        ca = OnlineCa.create("/O=Grid/OU=Dcau/CN=Dcau CA", tmp.resolve("ca"), 2048);
+        validator = new CanlChainValidator(ca.trustDirectory());
+        trust = OpensslTrustDirectory.load(ca.trustDirectory());
+        GsiCredential host = ca.issueHostCredential("host/localhost", ca.newSetupKey());
+        GridMap gridmap = GridMap.parse("\"/O=Grid/OU=Dcau/CN=Data User\" data\n\"/O=Grid/OU=Dcau/CN=Other User\" other\n");
+        root = Files.createDirectory(tmp.resolve("root"));
+        server = GridFtpServer.start(GridFtpServerConfig.loopback(root),
+                new GsiServerSecurity(host, validator, trust, new GridMapAuthorizer(gridmap)));
+        user = proxyFor("Data User");
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        validator.close();
+    }
+
+    GsiCredential proxyFor(String cn) throws Exception {
+        KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
+        gen.initialize(2048);
+        KeyPair pair = gen.generateKeyPair();
+        Instant now = Instant.now();
+        var cert = ca.issuer().issue(ca.subjectFor(cn), pair.getPublic(), now.minusSeconds(300), now.plus(Duration.ofDays(1)), List.of());
+        return new BcProxyFactory().createProxy(new GsiCredential(pair.getPrivate(), List.of(cert)), ProxyRequest.impersonation());
+    }
+
+    GridFtpUrl url() {
+        return GridFtpUrl.parse("gsiftp://localhost:" + server.port() + "/");
+    }
+
+    @Test
+    void everyDcauAndProtCombinationMovesTheSameBytes() throws Exception {
+        byte[] data = new byte[2_500_000];
+        new Random(5).nextBytes(data);
+        Path local = tmp.resolve("local.bin");
+        Files.write(local, data);
+        List<TransferOptions> cells = List.of(
+                TransferOptions.extendedBlock(4).withProtection(ProtectionLevel.PRIVATE),
+                TransferOptions.STREAM.withProtection(ProtectionLevel.PRIVATE),
+                TransferOptions.extendedBlock(2).withProtection(ProtectionLevel.SAFE),
+                TransferOptions.extendedBlock(4), // default: DCAU A, PROT C
+                TransferOptions.STREAM,
+                TransferOptions.extendedBlock(3).withDataChannelAuthentication(DataChannelAuthentication.NONE),
+                TransferOptions.extendedBlock(2).withDataChannelAuthentication(
+                        DataChannelAuthentication.subject(user.identity())).withProtection(ProtectionLevel.PRIVATE));
+        try (LeakCapture leaks = LeakCapture.open();
+             GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), GsiClientSecurity.of(user, validator, trust));
+             GridFtpSession session = client.open(url())) {
+            int i = 0;
+            for (TransferOptions options : cells) {
+                String name = "/f" + i++ + ".bin";
+                assertThat(session.upload(local, name, options, TransferListener.NONE)).as(options + " up").isEqualTo(data.length);
+                assertThat(Files.readAllBytes(root.resolve(name.substring(1)))).as(options + " up").isEqualTo(data);
+                Path back = tmp.resolve("back" + i + ".bin");
+                assertThat(session.download(name, back, options, TransferListener.NONE)).as(options + " down").isEqualTo(data.length);
+                assertThat(Files.readAllBytes(back)).as(options + " down").isEqualTo(data);
+            }
+            assertThat(session.list("/")).hasSize(cells.size()); // listing under the last setting
+            leaks.assertNoLeaks();
+        }
+    }
+
+    @Test
+    void protectedConnectionsAreCachedUntilProtectionChanges() throws Exception {
+        byte[] data = new byte[700_000];
+        new Random(9).nextBytes(data);
+        Path local = tmp.resolve("cached.bin");
+        Files.write(local, data);
+        TransferOptions priv = TransferOptions.extendedBlock(3).withProtection(ProtectionLevel.PRIVATE);
+        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), GsiClientSecurity.of(user, validator, trust));
+             GridFtpSession opened = client.open(url())) {
+            DefaultGridFtpSession session = (DefaultGridFtpSession) opened;
+            session.upload(local, "/a.bin", priv, TransferListener.NONE);
+            int setups = session.dataSetups();
+            session.upload(local, "/b.bin", priv, TransferListener.NONE); // the cached TLS connections
+            assertThat(session.dataSetups()).isEqualTo(setups);
+            session.upload(local, "/c.bin", priv.withProtection(ProtectionLevel.CLEAR), TransferListener.NONE);
+            assertThat(session.dataSetups()).as("PROT changed: new connections").isEqualTo(setups + 1);
+            session.upload(local, "/d.bin", priv.withProtection(ProtectionLevel.CLEAR), TransferListener.NONE);
+            assertThat(session.dataSetups()).isEqualTo(setups + 1);
+        }
+        for (String name : List.of("a.bin", "b.bin", "c.bin", "d.bin")) {
+            assertThat(Files.readAllBytes(root.resolve(name))).as(name).isEqualTo(data);
+        }
+    }
+
+    @Test
+    void dataConnectionFromAnotherIdentityIsRefused() throws Exception {
+        // The control channel logs in (and delegates) as Data User; the data connections present
+        // Other User's proxy. The server's DCAU A wants Data User and refuses the connection.
+        GsiClientSecurity login = GsiClientSecurity.of(user, validator, trust);
+        GsiClientSecurity other = GsiClientSecurity.of(proxyFor("Other User"), validator, trust);
+        Path local = tmp.resolve("x.bin");
+        Files.write(local, new byte[100_000]);
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+        try {
+            DataChannels data = new DataChannels(group, DataChannels.DEFAULT_BLOCK_SIZE_BYTES, Duration.ofSeconds(20));
+            ControlChannel control = ControlChannel.connect(group, "localhost", server.port(), Duration.ofSeconds(20));
+            try (GridFtpSession session = DefaultGridFtpSession.login(url(), control, data,
+                    login.newInitiator("localhost", server.port()), other)) {
+                // S: we accept the server's Data User; the server still wants Data User from us.
+                TransferOptions options = TransferOptions.extendedBlock(2)
+                        .withDataChannelAuthentication(DataChannelAuthentication.subject(user.identity()));
+                assertThatThrownBy(() -> session.upload(local, "/x.bin", options, TransferListener.NONE))
+                        .satisfies(e -> System.out.println("refused as expected: " + e.getMessage()))
+                        .hasMessageContaining("426").hasMessageContaining("data channel authentication")
+                        .hasMessageContaining("/O=Grid/OU=Dcau/CN=Other User is not the expected identity");
+            }
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        assertThat(root.resolve("x.bin")).satisfiesAnyOf(p -> assertThat(p).doesNotExist(), p -> assertThat(p).isEmptyFile());
+    }
+
+    @Test
+    void printsThroughputPerProtectionLevel() throws Exception {
+        int mib = 64;
+        byte[] data = new byte[mib << 20];
+        new Random(1).nextBytes(data);
+        Path local = tmp.resolve("big.bin");
+        Files.write(local, data);
+        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(60), GsiClientSecurity.of(user, validator, trust));
+             GridFtpSession session = client.open(url())) {
+            StringBuilder table = new StringBuilder("Ferry client -> Ferry server, " + mib + " MiB upload, loopback, "
+                    + Runtime.getRuntime().availableProcessors() + " cores, Netty leak detection "
+                    + io.netty.util.ResourceLeakDetector.getLevel()
+                    + " (costly per 16 KiB TLS record; not a benchmark, see issue 4 part 7):\n");
+            for (ProtectionLevel level : ProtectionLevel.values()) {
+                for (int p : new int[] {1, 4}) {
+                    TransferOptions options = TransferOptions.extendedBlock(p).withProtection(level);
+                    long start = System.nanoTime();
+                    session.upload(local, "/big.bin", options, TransferListener.NONE);
+                    double seconds = (System.nanoTime() - start) / 1e9;
+                    table.append(String.format("  PROT %s p=%d: %7.1f MiB/s%n", level.code(), p, mib / seconds));
+                }
+            }
+            System.out.print(table);
+        }
+        assertThat(Files.size(root.resolve("big.bin"))).isEqualTo(data.length);
+    }
+}
