@@ -1,0 +1,31 @@
+package org.ferry.mover.server.command;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.ferry.mover.server.dtp.StripedDtp;
+
+/**
+ * The command table of a server whose PI drives its DTPs as stripes: every standard command, plus
+ * SPAS, SPOR and SITE STRIPES, with RETR and STOR going striped when the data endpoint is
+ * (gridftp-protocol.md sections 2.3, 2.4; SC'05 paper section 5).
+ */
+public final class StripedCommands {
+
+    private StripedCommands() {
+    }
+
+    /**
+     * @param dtp the server's DTPs (one local DTP, or one per data node)
+     * @return the registry
+     */
+    public static CommandRegistry registry(StripedDtp dtp) {
+        List<CommandHandler> handlers = new ArrayList<>(StandardCommands.all());
+        // same verbs replace the plain RETR/STOR in place; SPAS/SPOR are new FEAT lines
+        handlers.add(new StripedRetrHandler(dtp));
+        handlers.add(new StripedStorHandler(dtp));
+        handlers.add(new SpasHandler(dtp));
+        handlers.add(new SporHandler());
+        handlers.add(new SiteStripesHandler(dtp));
+        return CommandRegistry.of(handlers);
+    }
+}

@@ -1,0 +1,204 @@
+package org.ferry.mover.server.dtp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.commons.net.ftp.FTPClient;
+import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.client.GridFtpUrl;
+import org.ferry.mover.client.TransferListener;
+import org.ferry.mover.client.TransferOptions;
+import org.ferry.mover.server.GridFtpServer;
+import org.ferry.mover.server.GridFtpServerConfig;
+import org.ferry.mover.stripe.DataNode;
+import org.ferry.mover.stripe.LinkAuth;
+import org.ferry.mover.testing.LeakCapture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Striping end to end on loopback: two head nodes, each driving two data nodes over the real
+ * internal TCP link (SC'05 striped server layout), a striped third-party transfer between them
+ * (SPAS on the destination, SPOR on the source), and single-stripe SPAS/SPOR on a plain server.
+ */
+class StripedTransferTest {
+
+    private static final LinkAuth SECRET = new LinkAuth("striping-test-secret-0123456789".getBytes(StandardCharsets.UTF_8));
+    private static final int MIB = 1 << 20;
+
+    @TempDir
+    Path tmp;
+
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    @AfterEach
+    void stop() throws Exception {
+        for (int i = closing.size() - 1; i >= 0; i--) {
+            closing.get(i).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T closeLater(T resource) {
+        closing.add(resource);
+        return resource;
+    }
+
+    /** A head node with {@code n} in-JVM data nodes on its root; returns the head. */
+    private GridFtpServer head(Path root, List<DataNode> nodes, int n) throws IOException {
+        List<InetSocketAddress> links = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            DataNode node = closeLater(DataNode.start(InetAddress.getLoopbackAddress(), 0, root, SECRET));
+            nodes.add(node);
+            links.add(node.address());
+        }
+        return closeLater(GridFtpServer.start(GridFtpServerConfig.loopback(root).withAnonymousAllowed(true),
+                DtpFactory.dataNodes(links, SECRET)));
+    }
+
+    private GridFtpSession open(GridFtpClient client, GridFtpServer server) throws IOException {
+        return client.open(GridFtpUrl.parse("ftp://anonymous:x@127.0.0.1:" + server.port() + "/"));
+    }
+
+    @Test
+    void thirdPartyStripedTransferBetweenTwoHeadsGoesThroughEveryDataNode() throws Exception {
+        Path sourceRoot = Files.createDirectory(tmp.resolve("src"));
+        Path destinationRoot = Files.createDirectory(tmp.resolve("dst"));
+        byte[] data = new byte[64 * MIB];
+        new Random(42).nextBytes(data);
+        Files.write(sourceRoot.resolve("big.bin"), data);
+        List<DataNode> sourceNodes = new ArrayList<>();
+        List<DataNode> destinationNodes = new ArrayList<>();
+        GridFtpServer source = head(sourceRoot, sourceNodes, 2);
+        GridFtpServer destination = head(destinationRoot, destinationNodes, 2);
+        try (LeakCapture leaks = LeakCapture.open()) {
+            try (GridFtpClient client = new GridFtpClient();
+                    GridFtpSession src = open(client, source);
+                    GridFtpSession dst = open(client, destination)) {
+                long moved = src.sendStriped("/big.bin", dst, "/copy.bin", 2, 256 * 1024, TransferListener.NONE);
+                assertThat(moved).isEqualTo(data.length);
+            }
+            byte[] copy = Files.readAllBytes(destinationRoot.resolve("copy.bin"));
+            assertThat(MessageDigest.getInstance("SHA-256").digest(copy))
+                    .isEqualTo(MessageDigest.getInstance("SHA-256").digest(data));
+            // 256 blocks of 256 KiB alternate between the two stripes: each node moved exactly half
+            for (DataNode node : sourceNodes) {
+                assertThat(node.bytesTransferred()).as("source data node").isEqualTo(32L * MIB);
+            }
+            for (DataNode node : destinationNodes) {
+                assertThat(node.bytesTransferred()).as("destination data node").isEqualTo(32L * MIB);
+            }
+            // the same, as the head reports it to an operator
+            assertThat(siteStripes(source)).contains(" 0 127.0.0.1:" + sourceNodes.get(0).port() + " bytes=33554432",
+                    " 1 127.0.0.1:" + sourceNodes.get(1).port() + " bytes=33554432");
+            assertThat(siteStripes(destination)).contains(" bytes=33554432", "Stripes: 2");
+            leaks.assertNoLeaks();
+        }
+    }
+
+    @Test
+    void headSendsToAPlainServerAndReceivesFromOneWithOneEofPerReceiver() throws Exception {
+        Path headRoot = Files.createDirectory(tmp.resolve("head"));
+        Path plainRoot = Files.createDirectory(tmp.resolve("plain"));
+        byte[] data = new byte[5 * MIB + 12345];
+        new Random(7).nextBytes(data);
+        Files.write(headRoot.resolve("a.bin"), data);
+        List<DataNode> nodes = new ArrayList<>();
+        GridFtpServer striped = head(headRoot, nodes, 2);
+        GridFtpServer plain = closeLater(GridFtpServer.start(
+                GridFtpServerConfig.loopback(plainRoot).withAnonymousAllowed(true)));
+        try (GridFtpClient client = new GridFtpClient();
+                GridFtpSession head = open(client, striped);
+                GridFtpSession single = open(client, plain)) {
+            // two sending stripes, one receiving address (SPAS of a single DTP): one EOF announcing 2 x 3 EODs
+            head.sendStriped("/a.bin", single, "/b.bin", 3, 100_000, TransferListener.NONE);
+            assertThat(Files.readAllBytes(plainRoot.resolve("b.bin"))).isEqualTo(data);
+            // and back: one sending stripe, two receiving data nodes, each with its own EOF
+            single.sendStriped("/b.bin", head, "/c.bin", 2, 64 * 1024, TransferListener.NONE);
+            assertThat(Files.readAllBytes(headRoot.resolve("c.bin"))).isEqualTo(data);
+            // a plain MODE E third-party send from the head (PORT) also goes through the data nodes
+            head.sendTo("/a.bin", single, "/d.bin", TransferOptions.extendedBlock(2), TransferListener.NONE);
+            assertThat(Files.readAllBytes(plainRoot.resolve("d.bin"))).isEqualTo(data);
+        }
+        assertThat(nodes).allSatisfy(node -> assertThat(node.bytesTransferred()).isPositive());
+    }
+
+    @Test
+    void singleProcessServerAnswersSpasWithOneStripeAndFailuresComeBackAsReplies() throws Exception {
+        Path a = Files.createDirectory(tmp.resolve("a"));
+        Path b = Files.createDirectory(tmp.resolve("b"));
+        byte[] data = new byte[3 * MIB + 1];
+        new Random(3).nextBytes(data);
+        Files.write(a.resolve("x.bin"), data);
+        GridFtpServer first = closeLater(GridFtpServer.start(GridFtpServerConfig.loopback(a).withAnonymousAllowed(true)));
+        GridFtpServer second = closeLater(GridFtpServer.start(GridFtpServerConfig.loopback(b).withAnonymousAllowed(true)));
+        List<DataNode> nodes = new ArrayList<>();
+        GridFtpServer striped = head(Files.createDirectory(tmp.resolve("h")), nodes, 2);
+        try (GridFtpClient client = new GridFtpClient();
+                GridFtpSession src = open(client, first);
+                GridFtpSession dst = open(client, second);
+                GridFtpSession headSession = open(client, striped)) {
+            src.sendStriped("/x.bin", dst, "/y.bin", 4, 1 << 20, TransferListener.NONE);
+            assertThat(Files.readAllBytes(b.resolve("y.bin"))).isEqualTo(data);
+            // a missing file fails on the data nodes' side of the link and comes back as 550
+            assertThatThrownBy(() -> headSession.sendStriped("/missing.bin", dst, "/z.bin", 1, 1024, TransferListener.NONE))
+                    .isInstanceOf(IOException.class);
+        }
+        FTPClient ftp = new FTPClient();
+        ftp.connect("127.0.0.1", first.port());
+        try {
+            ftp.login("anonymous", "x");
+            ftp.sendCommand("FEAT");
+            assertThat(ftp.getReplyString()).contains(" SPAS", " SPOR");
+            ftp.sendCommand("MODE E");
+            assertThat(ftp.sendCommand("SPAS")).isEqualTo(229);
+            assertThat(ftp.getReplyStrings()).hasSize(3).endsWith("229 End");
+            assertThat(ftp.sendCommand("SPOR 127,0,0,1,1,1 |1|127.0.0.1|2000|")).isEqualTo(200);
+            assertThat(ftp.sendCommand("SPOR 1,2,3")).isEqualTo(501);
+            assertThat(ftp.sendCommand("OPTS RETR StripeLayout=Blocked;BlockSize=0;")).isEqualTo(500);
+        } finally {
+            ftp.disconnect();
+        }
+    }
+
+    @Test
+    void aDataNodeRefusesAHeadWithoutTheSecret() throws Exception {
+        Path root = Files.createDirectory(tmp.resolve("r"));
+        DataNode node = closeLater(DataNode.start(InetAddress.getLoopbackAddress(), 0, root, SECRET));
+        LinkAuth wrong = new LinkAuth("not-the-striping-secret-at-all".getBytes(StandardCharsets.UTF_8));
+        GridFtpServer impostor = closeLater(GridFtpServer.start(GridFtpServerConfig.loopback(root)
+                .withAnonymousAllowed(true), DtpFactory.dataNodes(List.of(node.address()), wrong)));
+        FTPClient ftp = new FTPClient();
+        ftp.connect("127.0.0.1", impostor.port());
+        try {
+            ftp.login("anonymous", "x");
+            ftp.sendCommand("MODE E");
+            assertThat(ftp.sendCommand("SPAS")).isEqualTo(425);
+        } finally {
+            ftp.disconnect();
+        }
+    }
+
+    private static String siteStripes(GridFtpServer server) throws IOException {
+        FTPClient ftp = new FTPClient();
+        ftp.connect("127.0.0.1", server.port());
+        try {
+            ftp.login("anonymous", "x");
+            assertThat(ftp.sendCommand("SITE STRIPES")).isEqualTo(200);
+            return ftp.getReplyString();
+        } finally {
+            ftp.disconnect();
+        }
+    }
+}
