@@ -16,6 +16,7 @@ import java.util.concurrent.Callable;
 import org.ferry.gsi.PasswordFile;
 import org.ferry.mover.server.Authenticator;
 import org.ferry.mover.server.GridFtpServer;
+import org.ferry.mover.server.GsiServerSecurity;
 import org.ferry.mover.server.GridFtpServerConfig;
 import org.ferry.mover.server.dtp.DtpFactory;
 import org.ferry.mover.stripe.LinkAuth;
@@ -76,11 +77,25 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             description = "File whose first line is the secret shared with the data nodes.")
     private Path dataNodeSecret;
 
+    @Option(names = "--gsi", description = "Offer AUTH GSSAPI (GSI) with the host credential from X509_USER_CERT/"
+            + "X509_USER_KEY (else /etc/grid-security/hostcert.pem, hostkey.pem), CAs from X509_CERT_DIR (else "
+            + "/etc/grid-security/certificates) and the grid-mapfile from GRIDMAP (else /etc/grid-security/grid-mapfile).")
+    private boolean gsi;
+
     /**
      * @param args command line
      */
     public static void main(String[] args) {
         System.exit(new CommandLine(new FerryGridFtpMain()).execute(args));
+    }
+
+    /** Host credential, trust directory and grid-mapfile, found as globus-gridftp-server finds them. */
+    private static GsiServerSecurity loadGsi() throws IOException, java.security.GeneralSecurityException {
+        org.ferry.gsi.credential.CredentialLoader loader = org.ferry.gsi.credential.CredentialLoader.forCurrentProcess();
+        return new GsiServerSecurity(loader.loadHostCredential(),
+                new org.ferry.gsi.trust.CanlChainValidator(loader.trustDirectory()),
+                org.ferry.gsi.trust.OpensslTrustDirectory.load(loader.trustDirectory()),
+                new org.ferry.gsi.gridmap.GridMapAuthorizer(org.ferry.gsi.gridmap.GridMap.load(loader.gridMapPath())));
     }
 
     @Override
@@ -94,8 +109,8 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             err.println("ferry-gridftp: not a directory: " + root);
             return 2;
         }
-        if (!anonymous && passwordFile == null) {
-            err.println("ferry-gridftp: give --anonymous and/or --password-file, otherwise nobody can log in");
+        if (!anonymous && passwordFile == null && !gsi) {
+            err.println("ferry-gridftp: give --gsi, --anonymous and/or --password-file, otherwise nobody can log in");
             return 2;
         }
         if (markerIntervalSeconds < 1 || idleTimeoutSeconds < 1) {
@@ -133,9 +148,18 @@ public final class FerryGridFtpMain implements Callable<Integer> {
                 return 2;
             }
         }
+        GsiServerSecurity security = null;
+        if (gsi) {
+            try {
+                security = loadGsi();
+            } catch (IOException | java.security.GeneralSecurityException e) {
+                err.println("ferry-gridftp: cannot set up GSI: " + e.getMessage());
+                return 1;
+            }
+        }
         GridFtpServer server;
         try {
-            server = GridFtpServer.start(config, dtps);
+            server = GridFtpServer.start(config, security, dtps);
         } catch (IOException e) {
             err.println("ferry-gridftp: " + e.getMessage());
             return 1;

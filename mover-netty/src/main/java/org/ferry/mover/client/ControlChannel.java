@@ -117,6 +117,15 @@ final class ControlChannel implements AutoCloseable {
         }
     }
 
+    /**
+     * Protects every later command and reply with an established GSI context (after 235).
+     * Runs on the event loop and waits, so no reply is read unprotected in between.
+     */
+    void protect(org.ferry.gsi.context.SecurityContext context) {
+        channel.eventLoop().submit(() -> channel.pipeline().addBefore(channel.pipeline().context(replies).name(),
+                "gsi", new ClientGsiHandler(context))).syncUninterruptibly();
+    }
+
     /** Closes the connection without QUIT. */
     @Override
     public void close() {

@@ -60,13 +60,34 @@ final class DefaultGridFtpSession implements GridFtpSession {
      * @throws IOException if the connection fails
      */
     static DefaultGridFtpSession login(GridFtpUrl url, ControlChannel control, DataChannels data) throws IOException {
+        return login(url, control, data, null);
+    }
+
+    /**
+     * As {@link #login(GridFtpUrl, ControlChannel, DataChannels)}, first authenticating with
+     * {@code AUTH GSSAPI}/{@code ADAT} when {@code security} is given (RFC 2228, gridftp-protocol.md
+     * 4.1), then protecting the channel and logging in as {@code :globus-mapping:} (the grid-mapfile
+     * decides the account) unless the URL names a user.
+     *
+     * @throws GridFtpReplyException on a refused AUTH/ADAT/login
+     * @throws IOException if the connection fails
+     */
+    static DefaultGridFtpSession login(GridFtpUrl url, ControlChannel control, DataChannels data,
+            org.ferry.gsi.context.SecurityContext security) throws IOException {
         DefaultGridFtpSession session = new DefaultGridFtpSession(url, control, data);
         try {
             FtpReply banner = control.readFinal("connect", r -> { });
             if (banner.code() != 220) {
                 throw new GridFtpReplyException("connect", banner.code(), banner.text());
             }
-            FtpReply user = session.command("USER " + url.username());
+            String userName = url.username();
+            if (security != null) {
+                session.authenticate(security);
+                if (userName == null || userName.isEmpty() || userName.equals("anonymous")) {
+                    userName = ":globus-mapping:";
+                }
+            }
+            FtpReply user = session.command("USER " + userName);
             if (user.code() == 331) {
                 user = session.command("PASS " + url.password(), "PASS ****");
             }
@@ -74,11 +95,52 @@ final class DefaultGridFtpSession implements GridFtpSession {
                 throw new GridFtpReplyException("USER/PASS", user.code(), user.text());
             }
             session.expectOk("TYPE I");
+            if (security != null) {
+                // Ferry's data channels are not GSI-authenticated yet; globus-gridftp-server defaults to
+                // DCAU A after GSI login, so ask for none (gridftp-protocol.md 7b). A server without DCAU
+                // (5xx) is fine: its data channels are clear anyway.
+                session.command("DCAU N");
+            }
             return session;
         } catch (IOException | RuntimeException e) {
             control.close();
             throw e;
         }
+    }
+
+    /** AUTH GSSAPI, then ADAT tokens until 235; then every command and reply is protected. */
+    private void authenticate(org.ferry.gsi.context.SecurityContext security) throws IOException {
+        FtpReply auth = command("AUTH GSSAPI");
+        if (auth.code() != 334) {
+            throw new GridFtpReplyException("AUTH GSSAPI", auth.code(), auth.text());
+        }
+        try {
+            byte[] token = security.step(null);
+            while (true) {
+                FtpReply reply = command("ADAT " + java.util.Base64.getEncoder().encodeToString(token), "ADAT ...");
+                String text = reply.firstLineText();
+                byte[] in = text.startsWith("ADAT=") ? java.util.Base64.getDecoder().decode(text.substring(5).strip()) : null;
+                if (reply.code() == 235) {
+                    if (in != null && in.length > 0) {
+                        security.step(in);
+                    }
+                    if (!security.established()) {
+                        throw new IOException("server said 235 before GSI authentication was complete");
+                    }
+                    break;
+                }
+                if (reply.code() != 335) {
+                    throw new GridFtpReplyException("ADAT", reply.code(), reply.text());
+                }
+                token = security.step(in);
+                if (security.established() && (token == null || token.length == 0)) {
+                    throw new IOException("GSI context complete but server still asks for ADAT");
+                }
+            }
+        } catch (org.ferry.gsi.context.GsiContextException e) {
+            throw new IOException("GSI authentication with " + url.host() + " failed: " + e.getMessage(), e);
+        }
+        control.protect(security);
     }
 
     @Override

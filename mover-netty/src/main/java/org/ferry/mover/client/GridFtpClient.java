@@ -18,10 +18,20 @@ public final class GridFtpClient implements AutoCloseable {
     private final Duration replyTimeout;
     private final EventLoopGroup group;
     private final DataChannels dataChannels;
+    private final GsiClientSecurity gsi;
 
     /** @param replyTimeout how long to wait for any one reply before failing with an IOException */
     public GridFtpClient(Duration replyTimeout) {
+        this(replyTimeout, null);
+    }
+
+    /**
+     * @param replyTimeout how long to wait for any one reply before failing with an IOException
+     * @param gsi credential and trust for {@code gsiftp://} URLs (AUTH GSSAPI), or null for none
+     */
+    public GridFtpClient(Duration replyTimeout, GsiClientSecurity gsi) {
         this.replyTimeout = replyTimeout;
+        this.gsi = gsi;
         this.group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
         this.dataChannels = new DataChannels(group, DataChannels.DEFAULT_BLOCK_SIZE_BYTES, replyTimeout);
     }
@@ -37,13 +47,21 @@ public final class GridFtpClient implements AutoCloseable {
      * @param url server and credentials (the path is ignored)
      * @return a logged-in session
      * @throws IOException if the connection or the login fails (530 as {@link GridFtpReplyException});
-     *     {@code gsiftp://} URLs fail with an IOException until GSI is wired into the client
+     *     {@code gsiftp://} URLs need the client to have been made with {@link GsiClientSecurity}
      */
     public GridFtpSession open(GridFtpUrl url) throws IOException {
-        if (url.scheme().equals("gsiftp")) {
-            throw new IOException("gsiftp:// (GSI authentication) is not supported by the client yet: " + url);
+        if (url.scheme().equals("gsiftp") && gsi == null) {
+            throw new IOException("gsiftp:// needs a GSI credential: create the GridFtpClient with GsiClientSecurity: " + url);
         }
         ControlChannel control = ControlChannel.connect(group, url.host(), url.port(), replyTimeout);
+        if (url.scheme().equals("gsiftp")) {
+            try {
+                return DefaultGridFtpSession.login(url, control, dataChannels, gsi.newInitiator(url.host(), url.port()));
+            } catch (org.ferry.gsi.context.GsiContextException e) {
+                control.close();
+                throw new IOException("cannot set up GSI for " + url + ": " + e.getMessage(), e);
+            }
+        }
         return DefaultGridFtpSession.login(url, control, dataChannels);
     }
 

@@ -24,6 +24,7 @@ import org.ferry.mover.server.command.CommandRegistry;
 import org.ferry.mover.server.command.StripedCommands;
 import org.ferry.mover.server.dtp.DtpFactory;
 import org.ferry.mover.server.dtp.StripedDtp;
+import org.ferry.mover.server.command.GsiCommands;
 import org.ferry.mover.storage.PosixStorage;
 import org.ferry.mover.storage.StorageInterface;
 
@@ -69,7 +70,7 @@ public final class GridFtpServer implements AutoCloseable {
      * @throws IOException if the root is not a directory or the address cannot be bound
      */
     public static GridFtpServer start(GridFtpServerConfig config) throws IOException {
-        return start(config, DtpFactory.local());
+        return start(config, null, DtpFactory.local());
     }
 
     /**
@@ -83,12 +84,41 @@ public final class GridFtpServer implements AutoCloseable {
      * @throws IOException if the root is not a directory or the address cannot be bound
      */
     public static GridFtpServer start(GridFtpServerConfig config, DtpFactory dtps) throws IOException {
+        return start(config, null, dtps);
+    }
+
+    /**
+     * Binds the control channel and starts serving, with {@code AUTH GSSAPI} (GSI) available when
+     * {@code gsi} is given (gridftp-protocol.md 4.1-4.4); clear USER/PASS stays as configured.
+     *
+     * @param config the settings
+     * @param gsi host credential, trust and grid-mapfile for GSI, or null for none
+     * @return the running server
+     * @throws IOException if the root is not a directory or the address cannot be bound
+     */
+    public static GridFtpServer start(GridFtpServerConfig config, GsiServerSecurity gsi) throws IOException {
+        return start(config, gsi, DtpFactory.local());
+    }
+
+    /**
+     * Binds the control channel and starts serving, with GSI if {@code gsi} is given and SPAS/SPOR
+     * driving the DTPs {@code dtps} makes.
+     *
+     * @param config the settings
+     * @param gsi host credential, trust and grid-mapfile for GSI, or null for none
+     * @param dtps makes the DTPs for striped transfers ({@link DtpFactory#local()} or data nodes)
+     * @return the running server
+     * @throws IOException if the root is not a directory or the address cannot be bound
+     */
+    public static GridFtpServer start(GridFtpServerConfig config, GsiServerSecurity gsi, DtpFactory dtps)
+            throws IOException {
         StorageInterface storage = new PosixStorage(config.root());
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
         ExecutorService worker = Executors.newCachedThreadPool(daemonThreads("ferry-gridftp-pi"));
         DataChannels dataChannels = new DataChannels(group);
         StripedDtp stripedDtp = new StripedDtp(dtps.create(group, dataChannels, storage));
-        CommandRegistry registry = StripedCommands.registry(stripedDtp);
+        CommandRegistry registry = (gsi == null ? CommandRegistry.standard() : GsiCommands.registry())
+                .with(StripedCommands.handlers(stripedDtp));
         String banner = (config.bindAddress().isAnyLocalAddress() ? "" : config.bindAddress().getHostAddress() + " ")
                 + "Ferry GridFTP Server 0.1 ready.";
         ServerBootstrap bootstrap = new ServerBootstrap()
@@ -99,6 +129,7 @@ public final class GridFtpServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        ch.attr(GsiServerSecurity.SETTINGS).set(gsi);
                         ch.pipeline()
                                 .addLast("idle", new IdleStateHandler(0, 0,
                                         config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))

@@ -16,16 +16,24 @@ public final class StripedCommands {
 
     /**
      * @param dtp the server's DTPs (one local DTP, or one per data node)
-     * @return the registry
+     * @return the standard registry with the striped handlers
      */
     public static CommandRegistry registry(StripedDtp dtp) {
-        List<CommandHandler> handlers = new ArrayList<>(StandardCommands.all());
+        return CommandRegistry.standard().with(handlers(dtp));
+    }
+
+    /**
+     * @param dtp the server's DTPs (one local DTP, or one per data node)
+     * @return the striped handlers, to add to a registry with {@link CommandRegistry#with}
+     */
+    public static List<CommandHandler> handlers(StripedDtp dtp) {
+        List<CommandHandler> handlers = new ArrayList<>();
         // same verbs replace the plain RETR/STOR in place; SPAS/SPOR are new FEAT lines
         handlers.add(new StripedRetrHandler(dtp));
         handlers.add(new StripedStorHandler(dtp));
         handlers.add(new SpasHandler(dtp));
         handlers.add(new SporHandler());
         handlers.add(new SiteStripesHandler(dtp));
-        return CommandRegistry.of(handlers);
+        return handlers;
     }
 }

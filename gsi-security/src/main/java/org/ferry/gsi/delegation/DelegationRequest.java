@@ -1,0 +1,108 @@
+package org.ferry.gsi.delegation;
+
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.Provider;
+import java.security.SecureRandom;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.io.ByteArrayInputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequestBuilder;
+import org.ferry.gsi.credential.GsiCredential;
+import org.ferry.gsi.proxy.BcProxyFactory;
+
+/**
+ * The receiving side of a delegation: a fresh key pair and a DER PKCS#10 request signed with
+ * SHA-256 (canl's generator uses SHA-1, which current peers refuse). Send {@link #csrDer()},
+ * receive the proxy certificate, then {@link #complete(byte[], List)}.
+ *
+ * <p>Holds a private key: keep it only as long as the exchange lasts.
+ */
+public final class DelegationRequest {
+    private final KeyPair keyPair;
+    private final byte[] csrDer;
+
+    private DelegationRequest(KeyPair keyPair, byte[] csrDer) {
+        this.keyPair = keyPair;
+        this.csrDer = csrDer;
+    }
+
+    /**
+     * @param keyBits RSA modulus size; Globus uses the peer certificate's size, MyProxy 2048
+     * @param subject request subject (ignored by GSI signers), e.g. {@code CN=proxy}
+     * @return a new request
+     * @throws GeneralSecurityException if key generation or signing fails
+     */
+    public static DelegationRequest create(int keyBits, String subject) throws GeneralSecurityException {
+        Provider provider = new BouncyCastleProvider();
+        KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA", provider);
+        gen.initialize(keyBits, new SecureRandom());
+        KeyPair pair = gen.generateKeyPair();
+        try {
+            byte[] der = new JcaPKCS10CertificationRequestBuilder(new X500Name(subject), pair.getPublic())
+                    .build(new JcaContentSignerBuilder(BcProxyFactory.signatureAlgorithm(pair.getPrivate()))
+                            .setProvider(provider).build(pair.getPrivate()))
+                    .getEncoded();
+            return new DelegationRequest(pair, der);
+        } catch (OperatorCreationException | IOException e) {
+            throw new GeneralSecurityException("cannot build certificate request: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * @return a 2048-bit request with subject {@code CN=proxy}
+     * @throws GeneralSecurityException if key generation or signing fails
+     */
+    public static DelegationRequest create() throws GeneralSecurityException {
+        return create(2048, "CN=proxy");
+    }
+
+    /** @return the DER PKCS#10 request to send to the delegator */
+    public byte[] csrDer() {
+        return csrDer.clone();
+    }
+
+    /**
+     * Assembles the delegated credential: the new proxy, then the delegator's chain.
+     *
+     * @param proxyDer    the DER certificate the delegator returned
+     * @param issuerChain the delegator's chain, leaf first (its TLS certificate chain; reference 4.2
+     *                    step 5), or the certificates that followed the proxy (MyProxy)
+     * @return the credential; validate it before use
+     * @throws GeneralSecurityException if the certificate is not for this request's key or was not
+     *                                  issued by the first certificate of {@code issuerChain}
+     */
+    public GsiCredential complete(byte[] proxyDer, List<X509Certificate> issuerChain) throws GeneralSecurityException {
+        X509Certificate proxy = parse(proxyDer);
+        if (!proxy.getPublicKey().equals(keyPair.getPublic())) {
+            throw new GeneralSecurityException("delegated certificate is not for the key we requested");
+        }
+        if (issuerChain.isEmpty()
+                || !proxy.getIssuerX500Principal().equals(issuerChain.get(0).getSubjectX500Principal())) {
+            throw new GeneralSecurityException("delegated certificate was not issued by the delegating peer");
+        }
+        proxy.verify(issuerChain.get(0).getPublicKey());
+        List<X509Certificate> chain = new ArrayList<>();
+        chain.add(proxy);
+        chain.addAll(issuerChain);
+        return new GsiCredential(keyPair.getPrivate(), chain);
+    }
+
+    /**
+     * @param der one DER certificate
+     * @return the certificate
+     * @throws CertificateException if it does not parse
+     */
+    static X509Certificate parse(byte[] der) throws CertificateException {
+        return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
+    }
+}

@@ -1,0 +1,2 @@
+/** Distinguished names in the OpenSSL "oneline" form that Globus tools print and grid-mapfiles hold. */
+package org.ferry.gsi.name;

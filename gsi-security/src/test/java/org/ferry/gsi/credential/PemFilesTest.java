@@ -1,0 +1,56 @@
+package org.ferry.gsi.credential;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.ferry.gsi.TestPki;
+import org.ferry.gsi.proxy.BcProxyFactory;
+import org.ferry.gsi.proxy.ProxyRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PemFilesTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void proxyFileRoundTripsInGridProxyInitLayout() throws Exception {
+        TestPki pki = TestPki.create(tmp, "Pem");
+        GsiCredential user = pki.user("Pat");
+        Path file = tmp.resolve("x509up_u4242");
+        GsiCredential proxy = new BcProxyFactory().createProxyFile(user, ProxyRequest.impersonation(), file);
+        String pem = Files.readString(file);
+        assertThat(pem.indexOf("BEGIN CERTIFICATE")).isLessThan(pem.indexOf("BEGIN RSA PRIVATE KEY"));
+        assertThat(pem.lastIndexOf("BEGIN CERTIFICATE")).isGreaterThan(pem.indexOf("BEGIN RSA PRIVATE KEY"));
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+
+        CredentialLoader loader = new CredentialLoader(Map.of(), 4242);
+        assertThat(loader.proxyPath()).isEqualTo(Path.of("/tmp/x509up_u4242"));
+        GsiCredential read = new CredentialLoader(Map.of("X509_USER_PROXY", file.toString()), 0).loadProxy();
+        assertThat(read.chain()).isEqualTo(proxy.chain());
+        assertThat(read.privateKey().getEncoded()).isEqualTo(proxy.privateKey().getEncoded());
+        assertThat(read.identity()).isEqualTo("/O=Grid/OU=Pem/CN=Pat");
+        assertThat(read.toString()).doesNotContain("PRIVATE");
+    }
+
+    @Test
+    void missingProxyTellsTheUserWhatToDo() {
+        CredentialLoader loader = new CredentialLoader(Map.of("X509_USER_PROXY", tmp.resolve("none").toString()), 0);
+        assertThatThrownBy(loader::loadProxy).hasMessageContaining("run grid-proxy-init or set X509_USER_PROXY");
+    }
+
+    @Test
+    void mismatchedKeyIsRefused() throws Exception {
+        TestPki pki = TestPki.create(tmp, "Pem2");
+        GsiCredential a = pki.user("A");
+        GsiCredential b = pki.user("B");
+        Path cert = tmp.resolve("cert.pem");
+        Path key = tmp.resolve("key.pem");
+        PemFiles.writeCertificates(a.chain(), cert);
+        PemFiles.writePrivateKey(b.privateKey(), key);
+        assertThatThrownBy(() -> PemFiles.readCredential(cert, key, null)).hasMessageContaining("does not match");
+    }
+}

@@ -1,0 +1,44 @@
+package org.ferry.mover.server.command;
+
+import org.ferry.gsi.context.GsiContextException;
+import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.GsiServerSecurity;
+
+/**
+ * AUTH mechanism (RFC 2228 section 3): {@code AUTH GSSAPI} starts a GSI context and answers
+ * {@code 334 Using authentication type; ADAT must follow.}; other mechanisms get 504
+ * (gridftp-protocol.md 4.1 step 1). Only registered when the server has GSI settings.
+ */
+public final class AuthHandler implements CommandHandler {
+
+    @Override
+    public String verb() {
+        return "AUTH";
+    }
+
+    @Override
+    public boolean allowedBeforeLogin() {
+        return true;
+    }
+
+    @Override
+    public void handle(CommandContext ctx, String argument) throws FtpException {
+        if (!argument.strip().equalsIgnoreCase("GSSAPI")) {
+            throw new FtpException(504, "Unknown authentication type.");
+        }
+        if (ctx.session().loggedIn() || ctx.channel().attr(GsiServerSecurity.CONTEXT).get() != null) {
+            throw new FtpException(503, "Security data exchange already started.");
+        }
+        GsiServerSecurity gsi = ctx.channel().attr(GsiServerSecurity.SETTINGS).get();
+        if (gsi == null) {
+            throw new FtpException(504, "Unknown authentication type.");
+        }
+        try {
+            ctx.channel().attr(GsiServerSecurity.CONTEXT).set(gsi.newAcceptor());
+        } catch (GsiContextException e) {
+            throw new FtpException(530, "Could not load server credential: " + e.getMessage());
+        }
+        ctx.reply(334, "Using authentication type; ADAT must follow.");
+    }
+}
