@@ -76,6 +76,29 @@ public final class StripedDtp implements AutoCloseable {
     }
 
     /**
+     * Opens a listener on one DTP only (PASV on a head node: a non-striped receive still runs on a
+     * data node, not in the PI).
+     *
+     * @param index the DTP, taken modulo the number of DTPs
+     * @param announce the address a local DTP binds and announces
+     * @return a one-stripe listener
+     * @throws DtpException 425 if the DTP cannot listen
+     */
+    public StripedPassiveListener listenOn(int index, InetAddress announce) throws DtpException {
+        DataTransferProcess one = dtps.get(Math.floorMod(index, dtps.size()));
+        try {
+            return new StripedPassiveListener(List.of(one.listen(announce).get(LISTEN_TIMEOUT_SECONDS, TimeUnit.SECONDS)),
+                    List.of(one));
+        } catch (IOException | ExecutionException | TimeoutException e) {
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            throw new DtpException(425, "Can't open passive data listener: " + cause.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DtpException(426, "Command Aborted.");
+        }
+    }
+
+    /**
      * Receives on every stripe of a SPAS listener into one file.
      *
      * @param listener from {@link #listen}

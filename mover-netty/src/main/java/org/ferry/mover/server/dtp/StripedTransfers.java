@@ -70,9 +70,16 @@ public final class StripedTransfers {
     private static long run(CommandContext ctx, StripedDtp dtp, StripedProgress progress, long markerMillis,
             boolean ranges, Starter starter) throws FtpException {
         ControlSession session = ctx.session();
+        // a placeholder is the active transfer from the moment the client can see 150, so that an
+        // ABOR sent right after 150 finds something to cancel
+        CompletableFuture<Long> starting = new CompletableFuture<>();
+        session.activeTransfer(starting);
         ctx.reply(150, "Beginning transfer.");
         CompletableFuture<Long> future = starter.start();
         session.activeTransfer(future);
+        if (starting.isCancelled()) {
+            future.cancel(true);
+        }
         ScheduledFuture<?> timer = null;
         if (markerMillis > 0) {
             timer = ctx.channel().eventLoop().scheduleAtFixedRate(() -> markers(ctx, progress, ranges),

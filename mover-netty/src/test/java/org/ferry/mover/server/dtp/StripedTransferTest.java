@@ -190,6 +190,71 @@ class StripedTransferTest {
         }
     }
 
+    @Test
+    void onAHeadPlainModeETransfersRunOnTheDataNodesToo() throws Exception {
+        Path root = Files.createDirectory(tmp.resolve("h"));
+        byte[] data = new byte[4 * MIB + 3];
+        new Random(9).nextBytes(data);
+        Path local = Files.write(tmp.resolve("local.bin"), data);
+        List<DataNode> nodes = new ArrayList<>();
+        GridFtpServer striped = head(root, nodes, 2);
+        try (GridFtpClient client = new GridFtpClient(); GridFtpSession session = open(client, striped)) {
+            // upload: PASV in MODE E opens the listener on a data node
+            session.upload(local, "/up.bin", TransferOptions.extendedBlock(2), TransferListener.NONE);
+            assertThat(Files.readAllBytes(root.resolve("up.bin"))).isEqualTo(data);
+            assertThat(nodes.get(0).bytesTransferred() + nodes.get(1).bytesTransferred()).isEqualTo(data.length);
+            // download: PORT in MODE E, sent by both data nodes, one EOF for the client's listener
+            Path back = tmp.resolve("back.bin");
+            session.download("/up.bin", back, TransferOptions.extendedBlock(3), TransferListener.NONE);
+            assertThat(Files.readAllBytes(back)).isEqualTo(data);
+            // listings stay in the PI (stream mode over the PI's own data channel)
+            assertThat(session.list("/")).extracting(f -> f.name()).contains("up.bin");
+        }
+        assertThat(nodes).allSatisfy(node -> assertThat(node.bytesTransferred()).isPositive());
+    }
+
+    @Test
+    void aborDuringAStripedStorAbortsEveryStripeOnItsDataNode() throws Exception {
+        Path root = Files.createDirectory(tmp.resolve("h"));
+        GridFtpServer striped = head(root, new ArrayList<>(), 2);
+        FTPClient ftp = new FTPClient();
+        ftp.connect("127.0.0.1", striped.port());
+        List<java.net.Socket> sockets = new ArrayList<>();
+        try {
+            ftp.login("anonymous", "x");
+            assertThat(ftp.sendCommand("TYPE I")).isEqualTo(200);
+            assertThat(ftp.sendCommand("MODE E")).isEqualTo(200);
+            assertThat(ftp.sendCommand("SPAS")).isEqualTo(229);
+            String[] lines = ftp.getReplyStrings();
+            for (String line : List.of(lines).subList(1, lines.length - 1)) {
+                String[] n = line.strip().split(",");
+                sockets.add(new java.net.Socket("127.0.0.1", Integer.parseInt(n[4]) * 256 + Integer.parseInt(n[5])));
+            }
+            assertThat(sockets).hasSize(2);
+            assertThat(ftp.sendCommand("STOR slow.bin")).isEqualTo(150);
+            for (java.net.Socket socket : sockets) {
+                // one data block header announcing 1000 bytes, then only 10 of them
+                java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(17 + 10).put((byte) 0).putLong(1000).putLong(0);
+                socket.getOutputStream().write(header.array());
+                socket.getOutputStream().flush();
+                socket.setSoTimeout(10_000);
+            }
+            ftp.sendCommand("ABOR");
+            assertThat(ftp.getReplyCode()).isEqualTo(426);
+            ftp.getReply();
+            assertThat(ftp.getReplyCode()).isEqualTo(226);
+            for (java.net.Socket socket : sockets) {
+                assertThat(socket.getInputStream().read()).as("data node closed its stripe").isEqualTo(-1);
+            }
+            assertThat(ftp.sendCommand("NOOP")).isEqualTo(200);
+        } finally {
+            for (java.net.Socket socket : sockets) {
+                socket.close();
+            }
+            ftp.disconnect();
+        }
+    }
+
     private static String siteStripes(GridFtpServer server) throws IOException {
         FTPClient ftp = new FTPClient();
         ftp.connect("127.0.0.1", server.port());
