@@ -13,7 +13,8 @@ import org.ferry.mover.data.ModeEHeader;
 /**
  * Sends one connection's share of one stripe in MODE E (GFD.020 "Extended Block Mode";
  * gridftp-protocol.md section 2.1): blocks from the {@link StripeDealer}, each a header with the
- * block's offset in the transferred range and the payload read from the file; at the end
+ * block's file offset (the layout counts blocks from the start of the transferred range, i.e. the
+ * REST offset) and the payload read from the file; at the end
  * {@code EOD|CLOSE}, or {@code EOF|EOD|CLOSE} with the stripe's EOD count on the one connection
  * that carries the stripe's EOF; then the connection closes. A block is read only while the
  * channel is writable and fewer than {@link #MAX_IN_FLIGHT} blocks wait for the socket.
@@ -71,7 +72,9 @@ final class StripeSender extends ChannelInboundHandlerAdapter {
                 return;
             }
             inFlight++;
-            ctx.write(ModeEHeader.data(length, offset), ctx.voidPromise());
+            // MODE E offsets are file offsets: after REST the receiver writes each block where it
+            // belongs and keeps the ranges it already has (GFD.020 "Restarting"; reference 2.6)
+            ctx.write(ModeEHeader.data(length, fileOffset + offset), ctx.voidPromise());
             // listen before writing: the bytes must be counted before the EOF write ends the transfer
             ChannelPromise written = ctx.newPromise();
             written.addListener(f -> {

@@ -123,13 +123,13 @@ class StripedTransferTest {
                 GridFtpSession single = open(client, plain)) {
             // two sending stripes, one receiving address (SPAS of a single DTP): one EOF announcing 2 x 3 EODs
             head.sendStriped("/a.bin", single, "/b.bin", 3, 100_000, TransferListener.NONE);
-            assertThat(Files.readAllBytes(plainRoot.resolve("b.bin"))).isEqualTo(data);
+            assertSameContent(plainRoot.resolve("b.bin"), data);
             // and back: one sending stripe, two receiving data nodes, each with its own EOF
             single.sendStriped("/b.bin", head, "/c.bin", 2, 64 * 1024, TransferListener.NONE);
-            assertThat(Files.readAllBytes(headRoot.resolve("c.bin"))).isEqualTo(data);
+            assertSameContent(headRoot.resolve("c.bin"), data);
             // a plain MODE E third-party send from the head (PORT) also goes through the data nodes
             head.sendTo("/a.bin", single, "/d.bin", TransferOptions.extendedBlock(2), TransferListener.NONE);
-            assertThat(Files.readAllBytes(plainRoot.resolve("d.bin"))).isEqualTo(data);
+            assertSameContent(plainRoot.resolve("d.bin"), data);
         }
         assertThat(nodes).allSatisfy(node -> assertThat(node.bytesTransferred()).isPositive());
     }
@@ -150,7 +150,7 @@ class StripedTransferTest {
                 GridFtpSession dst = open(client, second);
                 GridFtpSession headSession = open(client, striped)) {
             src.sendStriped("/x.bin", dst, "/y.bin", 4, 1 << 20, TransferListener.NONE);
-            assertThat(Files.readAllBytes(b.resolve("y.bin"))).isEqualTo(data);
+            assertSameContent(b.resolve("y.bin"), data);
             // a missing file fails on the data nodes' side of the link and comes back as 550
             assertThatThrownBy(() -> headSession.sendStriped("/missing.bin", dst, "/z.bin", 1, 1024, TransferListener.NONE))
                     .isInstanceOf(IOException.class);
@@ -201,12 +201,12 @@ class StripedTransferTest {
         try (GridFtpClient client = new GridFtpClient(); GridFtpSession session = open(client, striped)) {
             // upload: PASV in MODE E opens the listener on a data node
             session.upload(local, "/up.bin", TransferOptions.extendedBlock(2), TransferListener.NONE);
-            assertThat(Files.readAllBytes(root.resolve("up.bin"))).isEqualTo(data);
+            assertSameContent(root.resolve("up.bin"), data);
             assertThat(nodes.get(0).bytesTransferred() + nodes.get(1).bytesTransferred()).isEqualTo(data.length);
             // download: PORT in MODE E, sent by both data nodes, one EOF for the client's listener
             Path back = tmp.resolve("back.bin");
             session.download("/up.bin", back, TransferOptions.extendedBlock(3), TransferListener.NONE);
-            assertThat(Files.readAllBytes(back)).isEqualTo(data);
+            assertSameContent(back, data);
             // listings stay in the PI (stream mode over the PI's own data channel)
             assertThat(session.list("/")).extracting(f -> f.name()).contains("up.bin");
         }
@@ -253,6 +253,84 @@ class StripedTransferTest {
             }
             ftp.disconnect();
         }
+    }
+
+    @Test
+    void restartedStripedRetrSendsOnlyTheRestAtFileOffsets() throws Exception {
+        Path headRoot = Files.createDirectory(tmp.resolve("h"));
+        Path plainRoot = Files.createDirectory(tmp.resolve("p"));
+        byte[] data = new byte[3 * MIB + 77];
+        new Random(13).nextBytes(data);
+        Files.write(headRoot.resolve("r.bin"), data);
+        int done = MIB + 5; // the receiver already has [0, done); the rest of its file is garbage
+        byte[] partial = new byte[data.length];
+        System.arraycopy(data, 0, partial, 0, done);
+        Files.write(plainRoot.resolve("r.bin"), partial);
+        GridFtpServer striped = head(headRoot, new ArrayList<>(), 2);
+        GridFtpServer plain = closeLater(GridFtpServer.start(
+                GridFtpServerConfig.loopback(plainRoot).withAnonymousAllowed(true)));
+        FTPClient src = new FTPClient();
+        FTPClient dst = new FTPClient();
+        src.connect("127.0.0.1", striped.port());
+        dst.connect("127.0.0.1", plain.port());
+        try {
+            for (FTPClient ftp : List.of(src, dst)) {
+                ftp.login("anonymous", "x");
+                assertThat(ftp.sendCommand("TYPE I")).isEqualTo(200);
+                assertThat(ftp.sendCommand("MODE E")).isEqualTo(200);
+            }
+            assertThat(dst.sendCommand("SPAS")).isEqualTo(229);
+            String address = dst.getReplyStrings()[1].strip();
+            assertThat(src.sendCommand("OPTS RETR Parallelism=2,2,2;StripeLayout=Blocked;BlockSize=100000;"))
+                    .isEqualTo(200);
+            assertThat(src.sendCommand("SPOR " + address)).isEqualTo(200);
+            // REST goes right before the transfer verb, to both sides (reference 2.6)
+            assertThat(src.sendCommand("REST 0-" + done)).isEqualTo(350);
+            assertThat(dst.sendCommand("REST 0-" + done)).isEqualTo(350);
+            assertThat(dst.sendCommand("STOR r.bin")).isEqualTo(150);
+            assertThat(src.sendCommand("RETR r.bin")).isEqualTo(150);
+            assertThat(src.getReply()).isEqualTo(226);
+            int code;
+            do {
+                code = dst.getReply();
+            } while (code == 111 || code == 112);
+            assertThat(code).isEqualTo(226);
+        } finally {
+            src.disconnect();
+            dst.disconnect();
+        }
+        // compared by digest: a byte-array mismatch message would print megabytes
+        assertThat(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(plainRoot.resolve("r.bin"))))
+                .isEqualTo(MessageDigest.getInstance("SHA-256").digest(data));
+    }
+
+    @Test
+    void aDataNodeLostDuringATransferFailsItWith426() throws Exception {
+        Path root = Files.createDirectory(tmp.resolve("h"));
+        List<DataNode> nodes = new ArrayList<>();
+        GridFtpServer striped = head(root, nodes, 2);
+        FTPClient ftp = new FTPClient();
+        ftp.connect("127.0.0.1", striped.port());
+        try {
+            ftp.login("anonymous", "x");
+            assertThat(ftp.sendCommand("MODE E")).isEqualTo(200);
+            assertThat(ftp.sendCommand("SPAS")).isEqualTo(229);
+            assertThat(ftp.sendCommand("STOR lost.bin")).isEqualTo(150);
+            nodes.get(1).close();
+            assertThat(ftp.getReply()).isEqualTo(426);
+            assertThat(ftp.getReplyString()).contains("data node");
+            // the remaining data node still serves the next request; the lost one makes SPAS fail cleanly
+            assertThat(ftp.sendCommand("SPAS")).isEqualTo(425);
+            assertThat(ftp.sendCommand("NOOP")).isEqualTo(200);
+        } finally {
+            ftp.disconnect();
+        }
+    }
+
+    /** Compares by digest: a byte-array mismatch message would print megabytes. */
+    private static void assertSameContent(Path file, byte[] expected) throws Exception {
+        assertThat(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)))
+                .as("content of %s", file).isEqualTo(MessageDigest.getInstance("SHA-256").digest(expected));
     }
 
     private static String siteStripes(GridFtpServer server) throws IOException {
