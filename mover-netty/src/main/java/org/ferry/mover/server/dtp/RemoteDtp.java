@@ -118,7 +118,7 @@ public final class RemoteDtp implements DataTransferProcess {
         pending.put(id, new Pending(future, progress));
         channel.writeAndFlush(message).addListener(f -> {
             if (!f.isSuccess()) {
-                fail(id, new DtpException(451, "link to data node " + name() + " failed: " + f.cause()));
+                fail(id, new DtpException(426, "Connection to data node " + name() + " lost; transfer aborted: " + f.cause()));
             }
         });
         return future;
