@@ -61,7 +61,7 @@ final class DataNodeRequestHandler extends SimpleChannelInboundHandler<LinkMessa
                 return;
             }
             Reporter reporter = new Reporter(ctx, m.id());
-            track(ctx, m.id(), "receive " + m.path(), reporter, dtp.receive(listener, m.path(), reporter));
+            track(ctx, m.id(), "receive " + m.path(), reporter, dtp.receive(listener, m.path(), m.baseOffset(), reporter));
         } else if (msg instanceof LinkMessage.Send m) {
             StripeSendRequest request;
             try {

@@ -87,6 +87,7 @@ public final class LinkCodec extends MessageToMessageCodec<ByteBuf, LinkMessage>
             buf.writeLong(m.id());
             buf.writeLong(m.listenerId());
             string(buf, m.path());
+            buf.writeLong(m.baseOffset());
         } else if (msg instanceof LinkMessage.Send m) {
             buf.writeByte(SEND);
             buf.writeLong(m.id());
@@ -139,7 +140,7 @@ public final class LinkCodec extends MessageToMessageCodec<ByteBuf, LinkMessage>
                 case LISTEN -> new LinkMessage.Listen(buf.readLong());
                 case LISTENING -> new LinkMessage.Listening(buf.readLong(), string(buf), buf.readInt());
                 case CLOSE_LISTENER -> new LinkMessage.CloseListener(buf.readLong());
-                case RECEIVE -> new LinkMessage.Receive(buf.readLong(), buf.readLong(), string(buf));
+                case RECEIVE -> new LinkMessage.Receive(buf.readLong(), buf.readLong(), string(buf), buf.readLong());
                 case SEND -> new LinkMessage.Send(buf.readLong(), string(buf), buf.readLong(), buf.readLong(),
                         buf.readInt(), buf.readInt(), buf.readInt(), string(buf), buf.readInt(), buf.readInt(),
                         buf.readLong());

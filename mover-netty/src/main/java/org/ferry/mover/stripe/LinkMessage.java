@@ -60,8 +60,9 @@ public sealed interface LinkMessage {
      * @param id request id
      * @param listenerId the {@link Listen} id whose listener the sender connects to
      * @param path virtual path under the data node's root
+     * @param baseOffset added to every block offset before writing (APPE appends at the old size)
      */
-    record Receive(long id, long listenerId, String path) implements LinkMessage { }
+    record Receive(long id, long listenerId, String path, long baseOffset) implements LinkMessage { }
 
     /**
      * Sends one stripe of a file in MODE E: the blocks {@code i} of the range

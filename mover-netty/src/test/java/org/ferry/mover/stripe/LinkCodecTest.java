@@ -21,7 +21,7 @@ class LinkCodecTest {
             new LinkMessage.Listen(7),
             new LinkMessage.Listening(7, "127.0.0.1", 50123),
             new LinkMessage.CloseListener(7),
-            new LinkMessage.Receive(8, 7, "/dir/ümlaut file.bin"),
+            new LinkMessage.Receive(8, 7, "/dir/ümlaut file.bin", 1L << 40),
             new LinkMessage.Send(9, "/a", 1L << 33, 64L << 20, 262144, 1, 2, "10.0.0.2", 2811, 4, 8),
             new LinkMessage.Abort(9),
             new LinkMessage.Progress(9, 123456789L, "0-262144,524288-786432"),

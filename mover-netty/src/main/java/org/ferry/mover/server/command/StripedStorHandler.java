@@ -58,6 +58,6 @@ public final class StripedStorHandler implements CommandHandler {
         try (FileChannel created = ctx.storage().openForWrite(path, restarted ? Long.MAX_VALUE : 0)) {
             // opened only to create or truncate it before any stripe writes
         }
-        StripedTransfers.receive(ctx, dtp, listener, path);
+        StripedTransfers.receive(ctx, dtp, listener, path, 0);
     }
 }

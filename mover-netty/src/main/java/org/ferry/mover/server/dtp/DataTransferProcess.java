@@ -34,10 +34,11 @@ public interface DataTransferProcess extends AutoCloseable {
      *
      * @param listener a listener from this DTP's {@link #listen}
      * @param path virtual path; the PI has created or truncated the file
-     * @param progress told about bytes and ranges as they arrive
+     * @param baseOffset file offset of the transfer's byte 0: 0 for STOR, the old size for APPE
+     * @param progress told about bytes and ranges (relative to {@code baseOffset}) as they arrive
      * @return completes with the stripe's bytes
      */
-    CompletableFuture<Long> receive(PassiveListener listener, String path, StripeProgress progress);
+    CompletableFuture<Long> receive(PassiveListener listener, String path, long baseOffset, StripeProgress progress);
 
     /**
      * Sends one stripe of a file.

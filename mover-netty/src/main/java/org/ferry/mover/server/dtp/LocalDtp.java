@@ -50,7 +50,8 @@ public final class LocalDtp implements DataTransferProcess {
     }
 
     @Override
-    public CompletableFuture<Long> receive(PassiveListener listener, String path, StripeProgress progress) {
+    public CompletableFuture<Long> receive(PassiveListener listener, String path, long baseOffset,
+            StripeProgress progress) {
         FileChannel file;
         try {
             // no truncation here: the PI truncated once, before any stripe started writing
@@ -58,7 +59,7 @@ public final class LocalDtp implements DataTransferProcess {
         } catch (IOException e) {
             return CompletableFuture.failedFuture(DtpException.of(e));
         }
-        DataSink toFile = DataSink.toFile(file, 0);
+        DataSink toFile = DataSink.toFile(file, baseOffset);
         AtomicLong received = new AtomicLong();
         DataSink tracking = (data, offset) -> {
             int length = data.remaining();

@@ -45,8 +45,8 @@ public final class RemoteDtp implements DataTransferProcess {
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
     private Channel link; // guarded by this
 
-    /** A request waiting for its answer. */
-    private record Pending(CompletableFuture<Object> future, StripeProgress progress) { }
+    /** A request waiting for its answer on one link connection. */
+    private record Pending(CompletableFuture<Object> future, StripeProgress progress, Channel link) { }
 
     /**
      * @param node the data node's link address ({@code ferry-gridftp data-node --port})
@@ -74,12 +74,13 @@ public final class RemoteDtp implements DataTransferProcess {
     }
 
     @Override
-    public CompletableFuture<Long> receive(PassiveListener listener, String path, StripeProgress progress) {
+    public CompletableFuture<Long> receive(PassiveListener listener, String path, long baseOffset,
+            StripeProgress progress) {
         if (!(listener instanceof RemoteListener remote) || remote.owner() != this) {
             return CompletableFuture.failedFuture(new DtpException(451, "listener is not on data node " + name()));
         }
         long id = ids.incrementAndGet();
-        return transfer(id, new LinkMessage.Receive(id, remote.id, path), progress);
+        return transfer(id, new LinkMessage.Receive(id, remote.id, path, baseOffset), progress);
     }
 
     @Override
@@ -115,7 +116,7 @@ public final class RemoteDtp implements DataTransferProcess {
             future.completeExceptionally(new DtpException(425, "data node " + name() + " unreachable: " + e.getMessage()));
             return future;
         }
-        pending.put(id, new Pending(future, progress));
+        pending.put(id, new Pending(future, progress, channel));
         channel.writeAndFlush(message).addListener(f -> {
             if (!f.isSuccess()) {
                 fail(id, new DtpException(426, "Connection to data node " + name() + " lost; transfer aborted: " + f.cause()));
@@ -225,9 +226,13 @@ public final class RemoteDtp implements DataTransferProcess {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            // every request on this link is lost with it; the next request opens a new link
-            pending.keySet().forEach(id -> fail(id, new DtpException(426,
-                    "Connection to data node " + name() + " lost; transfer aborted.")));
+            // every request on this link is lost with it (not those on a newer one); the next
+            // request opens a new link
+            pending.forEach((id, p) -> {
+                if (p.link == ctx.channel()) {
+                    fail(id, new DtpException(426, "Connection to data node " + name() + " lost; transfer aborted."));
+                }
+            });
             ctx.fireChannelInactive();
         }
 

@@ -103,13 +103,16 @@ public final class StripedDtp implements AutoCloseable {
      *
      * @param listener from {@link #listen}
      * @param path virtual path, already created or truncated by the PI
+     * @param baseOffset file offset of the transfer's byte 0 (0 for STOR, the old size for APPE)
      * @param progress per-stripe progress
      * @return completes with the total bytes once every stripe completed; cancel to abort all
      */
-    public CompletableFuture<Long> receive(StripedPassiveListener listener, String path, StripedProgress progress) {
+    public CompletableFuture<Long> receive(StripedPassiveListener listener, String path, long baseOffset,
+            StripedProgress progress) {
         List<CompletableFuture<Long>> parts = new ArrayList<>();
         for (int i = 0; i < listener.stripes().size(); i++) {
-            parts.add(listener.dtps().get(i).receive(listener.stripes().get(i), path, progress.stripe(i)));
+            parts.add(listener.dtps().get(i).receive(listener.stripes().get(i), path, baseOffset,
+                    progress.stripe(i)));
         }
         return all(parts);
     }

@@ -53,14 +53,15 @@ public final class StripedTransfers {
      * @param dtp the DTPs
      * @param listener the session's SPAS listener
      * @param path virtual path, created or truncated already
+     * @param baseOffset file offset of the transfer's byte 0 (0 for STOR, the old size for APPE)
      * @return bytes received
      * @throws FtpException 426 when aborted, else the failing stripe's reply code
      */
-    public static long receive(CommandContext ctx, StripedDtp dtp, StripedPassiveListener listener, String path)
-            throws FtpException {
+    public static long receive(CommandContext ctx, StripedDtp dtp, StripedPassiveListener listener, String path,
+            long baseOffset) throws FtpException {
         StripedProgress progress = new StripedProgress(listener.stripes().size());
         return run(ctx, dtp, progress, ctx.config().markerInterval().toMillis(), true,
-                () -> dtp.receive(listener, path, progress));
+                () -> dtp.receive(listener, path, baseOffset, progress));
     }
 
     private interface Starter {

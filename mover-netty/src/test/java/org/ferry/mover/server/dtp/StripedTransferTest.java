@@ -327,6 +327,46 @@ class StripedTransferTest {
         }
     }
 
+    @Test
+    void appeAfterSpasAppendsAtTheOldSizeOnEveryStripe() throws Exception {
+        Path root = Files.createDirectory(tmp.resolve("h"));
+        Files.write(root.resolve("log.bin"), new byte[] {1, 2, 3});
+        GridFtpServer striped = head(root, new ArrayList<>(), 2);
+        FTPClient ftp = new FTPClient();
+        ftp.connect("127.0.0.1", striped.port());
+        try {
+            ftp.login("anonymous", "x");
+            assertThat(ftp.sendCommand("TYPE I")).isEqualTo(200);
+            assertThat(ftp.sendCommand("MODE E")).isEqualTo(200);
+            assertThat(ftp.sendCommand("SPAS")).isEqualTo(229);
+            String[] lines = ftp.getReplyStrings();
+            assertThat(ftp.sendCommand("APPE log.bin")).isEqualTo(150);
+            for (int stripe = 0; stripe < 2; stripe++) {
+                String[] n = lines[1 + stripe].strip().split(",");
+                try (java.net.Socket socket = new java.net.Socket("127.0.0.1",
+                        Integer.parseInt(n[4]) * 256 + Integer.parseInt(n[5]))) {
+                    // each stripe: one 2-byte block at its own offset, then EOF|EOD announcing 1 connection
+                    java.nio.ByteBuffer frames = java.nio.ByteBuffer.allocate(17 + 2 + 17)
+                            .put((byte) 0).putLong(2).putLong(2L * stripe).put((byte) (10 + stripe)).put((byte) (20 + stripe))
+                            .put((byte) 0x48).putLong(0).putLong(1);
+                    socket.getOutputStream().write(frames.array());
+                    socket.getOutputStream().flush();
+                    socket.shutdownOutput();
+                    socket.setSoTimeout(10_000);
+                    socket.getInputStream().read(); // wait until the data node is done with it
+                }
+            }
+            int code;
+            do {
+                code = ftp.getReply(); // the final 112 per stripe and 111 come before 226
+            } while (code == 111 || code == 112);
+            assertThat(code).isEqualTo(226);
+        } finally {
+            ftp.disconnect();
+        }
+        assertThat(Files.readAllBytes(root.resolve("log.bin"))).containsExactly(1, 2, 3, 10, 20, 11, 21);
+    }
+
     /** Compares by digest: a byte-array mismatch message would print megabytes. */
     private static void assertSameContent(Path file, byte[] expected) throws Exception {
         assertThat(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)))
