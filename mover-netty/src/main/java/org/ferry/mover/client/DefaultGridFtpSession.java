@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -22,7 +23,9 @@ import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.data.DataSource;
+import org.ferry.mover.data.ModeECache;
 import org.ferry.mover.data.PassiveListener;
+import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.FileInfo;
 
 /**
@@ -46,6 +49,20 @@ final class DefaultGridFtpSession implements GridFtpSession {
     private TransferOptions.Mode mode = TransferOptions.Mode.STREAM; // RFC 959 default
     private String retrOptions = ""; // the OPTS RETR options last set; "" = never set by us
     private boolean closed;
+    // MODE E connection caching (gridftp-protocol.md section 2.2). As globus's client
+    // (globus_i_ftp_client_can_reuse_data_conn): reuse only in MODE E, for the same operation
+    // between the same pair, with no PASV/PORT/MODE change in between.
+    private final ModeECache dataCache = new ModeECache(); // our own cached connections (two-party)
+    private PassiveListener downloadListener; // kept open while MODE E download connections are cached
+    private InetSocketAddress uploadAddress; // the PASV address cached upload connections lead to
+    private DataUse dataUse; // what the server's cached connections were last used for; null = nothing
+    private int dataSetups; // PASV and PORT commands sent, for tests of connection reuse
+
+    /** What a session's cached MODE E data connections were set up for. */
+    private record DataUse(String operation, DefaultGridFtpSession peer) {
+        static final DataUse UPLOAD = new DataUse("upload", null);
+        static final DataUse DOWNLOAD = new DataUse("download", null);
+    }
 
     private DefaultGridFtpSession(GridFtpUrl url, ControlChannel control, DataChannels data) {
         this.url = url.withPath("/");
@@ -176,6 +193,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
             for (InetSocketAddress stripe : stripes) {
                 spor.append(' ').append(HostPort.portArgument(stripe));
             }
+            dropData(); // so does SPOR
             expectOk(spor.toString());
         } catch (IOException | RuntimeException e) {
             abort(dest.control);
@@ -194,6 +212,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
      * connection's host.
      */
     private List<InetSocketAddress> spas() throws IOException {
+        dropData(); // SPAS, like PASV, destroys the server's cached data connections
         FtpReply reply = expectOk("SPAS");
         List<InetSocketAddress> stripes = new java.util.ArrayList<>();
         for (String line : reply.lines().subList(1, reply.lines().size())) {
@@ -298,12 +317,28 @@ final class DefaultGridFtpSession implements GridFtpSession {
     @Override
     public long download(String remotePath, Path localFile, TransferOptions options, TransferListener listener)
             throws IOException {
+        return download(remotePath, localFile, options, listener, -1, -1);
+    }
+
+    @Override
+    public long downloadPart(String remotePath, long offset, long length, Path localFile, TransferOptions options,
+            TransferListener listener) throws IOException {
+        checkWindow(offset, length);
+        return download(remotePath, localFile, options, listener, offset, length);
+    }
+
+    /** RETR, or with {@code offset >= 0} ERET P into that window of the local file (not truncated). */
+    private long download(String remotePath, Path localFile, TransferOptions options, TransferListener listener,
+            long offset, long length) throws IOException {
         AtomicLong moved = new AtomicLong();
         LongConsumer progress = progress(moved, listener);
-        try (FileChannel out = FileChannel.open(localFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            DataSink sink = DataSink.toFile(out, 0);
-            String command = "RETR " + remotePath;
+        boolean partial = offset >= 0;
+        try (FileChannel out = partial
+                ? FileChannel.open(localFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)
+                : FileChannel.open(localFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING)) {
+            DataSink sink = DataSink.toFile(out, partial ? offset : 0);
+            String command = partial ? "ERET P " + offset + " " + length + " " + remotePath : "RETR " + remotePath;
             if (options.mode() == TransferOptions.Mode.STREAM) {
                 setMode(TransferOptions.Mode.STREAM);
                 InetSocketAddress address = pasv();
@@ -312,26 +347,101 @@ final class DefaultGridFtpSession implements GridFtpSession {
             }
             setMode(TransferOptions.Mode.EXTENDED_BLOCK);
             setRetrOptions(parallelism(options.parallelism()));
-            // MODE E: the sending server connects, so we listen and send PORT (gridftp-protocol.md 2.2)
-            try (PassiveListener passive = data.listen(control.localAddress().getAddress())) {
-                expectOk(HostPort.portCommand(passive.address()));
-                CompletableFuture<Long> received = data.receive(sink, new DataEndpoint.Passive(passive), true, progress);
-                return finishTransfer(command, received, moved, listener);
+            // MODE E: the sending server connects, so we listen and send PORT (gridftp-protocol.md
+            // 2.2), unless the connections of the previous download are cached: then neither
+            if (!DataUse.DOWNLOAD.equals(dataUse) || downloadListener == null) {
+                dropData();
+                downloadListener = data.listen(control.localAddress().getAddress());
+                dataSetups++;
+                expectOk(HostPort.portCommand(downloadListener.address()));
             }
+            CompletableFuture<Long> received = data.receive(sink, new DataEndpoint.Passive(downloadListener), true,
+                    progress, dataCache);
+            return cachedTransfer(DataUse.DOWNLOAD, () -> finishTransfer(command, received, moved, listener));
         }
     }
 
     @Override
     public long upload(Path localFile, String remotePath, TransferOptions options, TransferListener listener)
             throws IOException {
+        return upload(localFile, remotePath, options, listener, -1, -1);
+    }
+
+    @Override
+    public long uploadPart(Path localFile, long offset, long length, String remotePath, TransferOptions options,
+            TransferListener listener) throws IOException {
+        checkWindow(offset, length);
+        return upload(localFile, remotePath, options, listener, offset, length);
+    }
+
+    /** STOR, or with {@code offset >= 0} ESTO A of that window of the local file. */
+    private long upload(Path localFile, String remotePath, TransferOptions options, TransferListener listener,
+            long offset, long length) throws IOException {
         AtomicLong moved = new AtomicLong();
         try (FileChannel in = FileChannel.open(localFile, StandardOpenOption.READ)) {
             setMode(options.mode());
-            InetSocketAddress address = pasv(); // both modes: we send, so we connect
             boolean modeE = options.mode() == TransferOptions.Mode.EXTENDED_BLOCK;
-            CompletableFuture<Long> sent = data.send(DataSource.ofWholeFile(in), new DataEndpoint.Active(address),
-                    modeE, options.parallelism(), progress(moved, listener));
-            return finishTransfer("STOR " + remotePath, sent, moved, listener);
+            if (!modeE || !DataUse.UPLOAD.equals(dataUse) || uploadAddress == null) {
+                uploadAddress = pasv(); // both modes: we send, so we connect
+            }
+            DataSource source = offset < 0 ? DataSource.ofWholeFile(in)
+                    : DataSource.ofFile(in, Math.min(offset, in.size()), Math.max(0, Math.min(length, in.size() - offset)));
+            CompletableFuture<Long> sent = data.send(source, new DataEndpoint.Active(uploadAddress),
+                    modeE, options.parallelism(), progress(moved, listener), modeE ? dataCache : null);
+            String command = offset < 0 ? "STOR " + remotePath : "ESTO A " + offset + " " + remotePath;
+            if (!modeE) {
+                return finishTransfer(command, sent, moved, listener);
+            }
+            return cachedTransfer(DataUse.UPLOAD, () -> finishTransfer(command, sent, moved, listener));
+        }
+    }
+
+    /**
+     * Drops the control connection without QUIT, as a crashed client would: the server aborts
+     * what this session was doing (tests of restart after a fault).
+     */
+    void abandon() {
+        closed = true;
+        dropData();
+        control.close();
+    }
+
+    /** @return how many PASV and PORT commands this session sent (tests of MODE E connection reuse) */
+    int dataSetups() {
+        return dataSetups;
+    }
+
+    /** A transfer step that may fail. */
+    private interface Step {
+        long run() throws IOException;
+    }
+
+    /**
+     * Runs a MODE E transfer whose connections stay cached: on success remembers {@code use} so the
+     * next identical operation skips PASV/PORT; on failure drops the cache (its state is unknown).
+     */
+    private long cachedTransfer(DataUse use, Step step) throws IOException {
+        try {
+            long bytes = step.run();
+            dataUse = use;
+            return bytes;
+        } catch (IOException | RuntimeException e) {
+            dropData();
+            throw e;
+        }
+    }
+
+    /**
+     * Forgets cached MODE E connections: ours are closed, the listener of cached downloads too. Called
+     * whenever the server drops its own (PASV, PORT, MODE change) and after a failed transfer.
+     */
+    private void dropData() {
+        dataUse = null;
+        uploadAddress = null;
+        dataCache.clear();
+        if (downloadListener != null) {
+            downloadListener.close();
+            downloadListener = null;
         }
     }
 
@@ -420,32 +530,349 @@ final class DefaultGridFtpSession implements GridFtpSession {
     @Override
     public long sendTo(String sourcePath, GridFtpSession destination, String destinationPath, TransferOptions options,
             TransferListener listener) throws IOException {
+        return thirdParty(sourcePath, destination, destinationPath, options, List.of(), listener);
+    }
+
+    @Override
+    public long resumeSendTo(String sourcePath, GridFtpSession destination, String destinationPath,
+            TransferOptions options, List<ByteRange> done, TransferListener listener) throws IOException {
+        return thirdParty(sourcePath, destination, destinationPath, options, done, listener);
+    }
+
+    /** The REST command for a restart from {@code done}, or null for a fresh transfer (section 2.6). */
+    private static String restCommand(List<ByteRange> done, boolean modeE) {
+        List<ByteRange> merged = ByteRange.merge(done);
+        if (merged.isEmpty()) {
+            return null;
+        }
+        if (modeE) {
+            return "REST " + ByteRange.format(merged);
+        }
+        long prefix = ByteRange.prefix(merged);
+        return prefix == 0 ? null : "REST " + prefix;
+    }
+
+    /** Sends REST and expects 350 (RFC 959 section 4.1.3: REST is answered 350). */
+    private void rest(String command) throws IOException {
+        FtpReply reply = command(command);
+        if (reply.code() != 350) {
+            throw new GridFtpReplyException(command, reply.code(), reply.text());
+        }
+    }
+
+    private long thirdParty(String sourcePath, GridFtpSession destination, String destinationPath,
+            TransferOptions options, List<ByteRange> done, TransferListener listener) throws IOException {
+        return thirdParty(sourcePath, destination, destinationPath, options, done, listener, -1, -1);
+    }
+
+    @Override
+    public long sendPartTo(String sourcePath, long offset, long length, GridFtpSession destination,
+            String destinationPath, TransferOptions options, TransferListener listener) throws IOException {
+        checkWindow(offset, length);
+        return thirdParty(sourcePath, destination, destinationPath, options, List.of(), listener, offset, length);
+    }
+
+    private static void checkWindow(long offset, long length) {
+        if (offset < 0 || length < 0) {
+            throw new IllegalArgumentException("offset and length must be >= 0, were " + offset + ", " + length);
+        }
+    }
+
+    /**
+     * Third-party transfer; with {@code offset >= 0} a partial one (gridftp-protocol.md section 2.5):
+     * {@code ERET P offset length} on the source, {@code ESTO A offset} on the destination.
+     */
+    private long thirdParty(String sourcePath, GridFtpSession destination, String destinationPath,
+            TransferOptions options, List<ByteRange> done, TransferListener listener, long offset, long length)
+            throws IOException {
         if (!(destination instanceof DefaultGridFtpSession dest)) {
             throw new IllegalArgumentException("destination must be a session of GridFtpClient");
         }
         long size = size(sourcePath); // fails early with NoSuchFileException
-        // gridftp-protocol.md 3.3/3.4: destination first (MODE, PASV, STOR), then source (MODE, OPTS, PORT, RETR)
+        if (offset >= 0) {
+            size = Math.max(0, Math.min(length, size - offset));
+        }
+        boolean modeE = options.mode() == TransferOptions.Mode.EXTENDED_BLOCK;
+        // gridftp-protocol.md 3.3/3.4: destination first (MODE, PASV, STOR), then source (MODE, OPTS, PORT, RETR).
+        // Cached MODE E connections between this very pair: no PASV and no PORT (the servers say 125).
         dest.setMode(options.mode());
-        InetSocketAddress destAddress = dest.pasv();
-        String storCommand = "STOR " + destinationPath;
+        setMode(options.mode());
+        boolean reuse = modeE && new DataUse("send", dest).equals(dataUse) && new DataUse("receive", this).equals(dest.dataUse);
+        InetSocketAddress destAddress = reuse ? null : dest.pasv();
+        String rest = restCommand(done, modeE);
+        if (rest != null) {
+            dest.rest(rest); // REST goes last, right before the transfer verb, on both sides
+        }
+        String storCommand = offset >= 0 ? "ESTO A " + offset + " " + destinationPath : "STOR " + destinationPath;
         dest.control.send(storCommand);
-        String retrCommand = "RETR " + sourcePath;
+        String retrCommand = offset >= 0 ? "ERET P " + offset + " " + length + " " + sourcePath : "RETR " + sourcePath;
         try {
-            setMode(options.mode());
             // markers: the sending server then reports progress (112) even in stream mode, which
             // keeps the inactivity timeout from firing during long third-party transfers
-            int streams = options.mode() == TransferOptions.Mode.EXTENDED_BLOCK ? options.parallelism() : 1;
+            int streams = modeE ? options.parallelism() : 1;
             setRetrOptions(parallelism(streams) + "markers=" + SOURCE_MARKER_SECONDS + ";");
-            expectOk(HostPort.portCommand(destAddress));
+            if (!reuse) {
+                dropData();
+                dataSetups++;
+                expectOk(HostPort.portCommand(destAddress));
+            }
+            if (rest != null) {
+                rest(rest);
+            }
         } catch (IOException | RuntimeException e) {
             abort(dest.control);
+            dest.dropData();
             throw e;
         }
         control.send(retrCommand);
         MarkerParser markers = new MarkerParser(listener);
         ThirdPartyWait wait = new ThirdPartyWait(control, retrCommand, dest.control, storCommand, markers);
-        wait.await(control.replyTimeout());
+        try {
+            wait.await(control.replyTimeout());
+        } catch (IOException | RuntimeException e) {
+            dropData();
+            dest.dropData();
+            throw e;
+        }
+        if (modeE) {
+            dataUse = new DataUse("send", dest);
+            dest.dataUse = new DataUse("receive", this);
+        } else {
+            dataUse = null;
+            dest.dataUse = null;
+        }
         return Math.max(size, markers.totalBytes());
+    }
+
+    // ---- batches with pipelining (gridftp-protocol.md section 3.5) ----
+
+    /** How long a failed batch waits for the replies to its remaining pipelined commands. */
+    private static final Duration DRAIN_QUIET = Duration.ofSeconds(5);
+
+    @Override
+    public long sendAll(List<FilePair> files, GridFtpSession destination, TransferOptions options, int pipelineDepth,
+            TransferListener listener) throws IOException {
+        GridFtpSession.checkDepth(pipelineDepth);
+        if (!(destination instanceof DefaultGridFtpSession dest)) {
+            throw new IllegalArgumentException("destination must be a session of GridFtpClient");
+        }
+        if (options.mode() == TransferOptions.Mode.STREAM || files.isEmpty()) {
+            return GridFtpSession.super.sendAll(files, destination, options, pipelineDepth, listener);
+        }
+        long[] sizes = sizes(files);
+        dest.setMode(options.mode());
+        setMode(options.mode());
+        boolean reuse = new DataUse("send", dest).equals(dataUse) && new DataUse("receive", this).equals(dest.dataUse);
+        InetSocketAddress destAddress = reuse ? null : dest.pasv();
+        setRetrOptions(parallelism(options.parallelism()) + "markers=" + SOURCE_MARKER_SECONDS + ";");
+        if (!reuse) {
+            dropData();
+            dataSetups++;
+            expectOk(HostPort.portCommand(destAddress));
+        }
+        MarkerParser markers = new MarkerParser(listener);
+        PipelinedReplies source = new PipelinedReplies(control, markers);
+        PipelinedReplies sink = new PipelinedReplies(dest.control, markers);
+        long total = 0;
+        int done = 0;
+        long lastSign = System.nanoTime();
+        try {
+            while (done < files.size()) {
+                while (sink.sent() < files.size() && sink.sent() - done < pipelineDepth) {
+                    FilePair file = files.get(sink.sent());
+                    sink.send("STOR " + file.destination()); // the receiver first, as globus-url-copy
+                    source.send("RETR " + file.source());
+                }
+                boolean heard = source.poll(20) | sink.poll(20);
+                if (source.failure() != null || sink.failure() != null) {
+                    // let the other side answer for the same file before choosing whose failure counts
+                    int first = Math.min(source.failureIndex(), sink.failureIndex());
+                    PipelinedReplies other = source.failure() != null ? sink : source;
+                    long wait = System.nanoTime() + DRAIN_QUIET.toNanos();
+                    while (other.finals() <= first && other.failure() == null && System.nanoTime() < wait) {
+                        other.poll(50);
+                    }
+                    // files before the failed one that both sides finished are done: report them
+                    int failed = Math.min(source.failureIndex(), sink.failureIndex());
+                    while (done < Math.min(failed, Math.min(source.finals(), sink.finals()))) {
+                        listener.onFileCompleted(files.get(done), sizes[done]);
+                        total += sizes[done++];
+                    }
+                    throw PipelinedReplies.firstFailure(source, sink);
+                }
+                while (done < Math.min(source.finals(), sink.finals())) {
+                    listener.onFileCompleted(files.get(done), sizes[done]);
+                    total += sizes[done++];
+                }
+                lastSign = heard ? System.nanoTime() : lastSign;
+                if (System.nanoTime() - lastSign > control.replyTimeout().toNanos()) {
+                    throw new SocketTimeoutException("pipelined third-party transfer: no reply or marker for "
+                            + control.replyTimeout().toSeconds() + " s");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            source.drain(DRAIN_QUIET);
+            sink.drain(DRAIN_QUIET);
+            dropData();
+            dest.dropData();
+            throw e;
+        }
+        dataUse = new DataUse("send", dest);
+        dest.dataUse = new DataUse("receive", this);
+        return total;
+    }
+
+    /** SIZE of every source file, pipelined (one round trip): fails early on a missing file. */
+    private long[] sizes(List<FilePair> files) throws IOException {
+        for (FilePair file : files) {
+            control.send("SIZE " + file.source());
+        }
+        long[] sizes = new long[files.size()];
+        IOException failure = null;
+        for (int i = 0; i < files.size(); i++) {
+            FtpReply reply = control.readFinal("SIZE " + files.get(i).source(), r -> { });
+            if (failure != null) {
+                continue; // read every reply, to stay in step
+            }
+            if (reply.code() == 550) {
+                failure = new NoSuchFileException(files.get(i).source(), null, reply.text());
+            } else if (!reply.isPositiveCompletion()) {
+                failure = new GridFtpReplyException("SIZE " + files.get(i).source(), reply.code(), reply.text());
+            } else {
+                try {
+                    sizes[i] = Long.parseLong(reply.firstLineText().trim());
+                } catch (NumberFormatException e) {
+                    failure = new IOException("bad SIZE reply: " + reply, e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return sizes;
+    }
+
+    @Override
+    public long uploadAll(List<FilePair> files, TransferOptions options, int pipelineDepth, TransferListener listener)
+            throws IOException {
+        GridFtpSession.checkDepth(pipelineDepth);
+        if (options.mode() == TransferOptions.Mode.STREAM || files.isEmpty()) {
+            return GridFtpSession.super.uploadAll(files, options, pipelineDepth, listener);
+        }
+        setMode(options.mode());
+        if (!DataUse.UPLOAD.equals(dataUse) || uploadAddress == null) {
+            uploadAddress = pasv();
+        }
+        return pipelineTwoParty(files, "STOR ", FilePair::destination, pipelineDepth, listener, (file, progress) -> {
+            FileChannel in = FileChannel.open(Path.of(file.source()), StandardOpenOption.READ);
+            return new LocalTransfer(in, data.send(DataSource.ofWholeFile(in), new DataEndpoint.Active(uploadAddress),
+                    true, options.parallelism(), progress, dataCache));
+        }, DataUse.UPLOAD);
+    }
+
+    @Override
+    public long downloadAll(List<FilePair> files, TransferOptions options, int pipelineDepth,
+            TransferListener listener) throws IOException {
+        GridFtpSession.checkDepth(pipelineDepth);
+        if (options.mode() == TransferOptions.Mode.STREAM || files.isEmpty()) {
+            return GridFtpSession.super.downloadAll(files, options, pipelineDepth, listener);
+        }
+        setMode(options.mode());
+        setRetrOptions(parallelism(options.parallelism()));
+        if (!DataUse.DOWNLOAD.equals(dataUse) || downloadListener == null) {
+            dropData();
+            downloadListener = data.listen(control.localAddress().getAddress());
+            dataSetups++;
+            expectOk(HostPort.portCommand(downloadListener.address()));
+        }
+        PassiveListener passive = downloadListener;
+        return pipelineTwoParty(files, "RETR ", FilePair::source, pipelineDepth, listener, (file, progress) -> {
+            FileChannel out = FileChannel.open(Path.of(file.destination()), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+            return new LocalTransfer(out, data.receive(DataSink.toFile(out, 0), new DataEndpoint.Passive(passive), true,
+                    progress, dataCache));
+        }, DataUse.DOWNLOAD);
+    }
+
+    /** The local end of one file of a two-party batch: its open file and its data transfer. */
+    private record LocalTransfer(FileChannel file, CompletableFuture<Long> data) { }
+
+    /** Starts the local data side of one file of a two-party batch. */
+    private interface LocalStarter {
+        LocalTransfer start(FilePair file, LongConsumer progress) throws IOException;
+    }
+
+    /**
+     * Runs a two-party MODE E batch: transfer commands go out up to {@code depth} files ahead of the
+     * final replies; the data of one file at a time moves over the cached connections (a file's data
+     * starts once the previous file's data is done on our side and its command is sent; the
+     * server holds early blocks until the command is processed).
+     */
+    private long pipelineTwoParty(List<FilePair> files, String verb, java.util.function.Function<FilePair, String> remote,
+            int depth, TransferListener listener, LocalStarter starter, DataUse use) throws IOException {
+        PipelinedReplies replies = new PipelinedReplies(control, new MarkerParser(listener));
+        long[] bytes = new long[files.size()];
+        int started = 0;
+        int done = 0;
+        long total = 0;
+        LocalTransfer current = null;
+        long lastSign = System.nanoTime();
+        long lastMoved = 0;
+        AtomicLong moved = new AtomicLong();
+        try {
+            while (done < files.size()) {
+                while (replies.sent() < files.size() && replies.sent() - done < depth) {
+                    replies.send(verb + remote.apply(files.get(replies.sent())));
+                }
+                if (current != null && current.data().isDone()) {
+                    bytes[started - 1] = finishLocal(verb, current);
+                    current = null;
+                }
+                if (current == null && started < files.size() && started < replies.sent()) {
+                    current = starter.start(files.get(started++), progress(moved, listener));
+                }
+                boolean heard = replies.poll(20);
+                if (replies.failure() != null) {
+                    throw replies.failure();
+                }
+                while (done < replies.finals() && done < started - (current == null ? 0 : 1)) {
+                    listener.onFileCompleted(files.get(done), bytes[done]);
+                    total += bytes[done++];
+                }
+                if (heard || moved.get() != lastMoved) {
+                    lastMoved = moved.get();
+                    lastSign = System.nanoTime();
+                } else if (System.nanoTime() - lastSign > control.replyTimeout().toNanos()) {
+                    throw new SocketTimeoutException("pipelined " + verb.trim() + ": no reply and no data for "
+                            + control.replyTimeout().toSeconds() + " s");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            if (current != null) {
+                current.data().cancel(false);
+                closeQuietly(current.file());
+            }
+            replies.drain(DRAIN_QUIET);
+            dropData();
+            throw e;
+        }
+        dataUse = use;
+        return total;
+    }
+
+    /** Waits for one file's local data side (it has normally finished), closes its file, @return bytes. */
+    private long finishLocal(String verb, LocalTransfer transfer) throws IOException {
+        try (FileChannel file = transfer.file()) {
+            return awaitData(verb.trim(), transfer.data());
+        }
+    }
+
+    private static void closeQuietly(FileChannel file) {
+        try {
+            file.close();
+        } catch (IOException e) {
+            // the batch already failed; this adds nothing
+        }
     }
 
     // ---- shared helpers ----
@@ -453,6 +880,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
     /** Sends MODE only when it differs from what this session last set. */
     private void setMode(TransferOptions.Mode wanted) throws IOException {
         if (wanted != mode) {
+            dropData(); // the server drops cached connections on a MODE change
             expectOk(wanted == TransferOptions.Mode.EXTENDED_BLOCK ? "MODE E" : "MODE S");
             mode = wanted;
         }
@@ -477,6 +905,8 @@ final class DefaultGridFtpSession implements GridFtpSession {
 
     /** PASV (RFC 959 section 4.1.2) and the 227 address; 0.0.0.0 means the control connection's host. */
     private InetSocketAddress pasv() throws IOException {
+        dropData(); // a new PASV destroys the server's cached data connections
+        dataSetups++;
         FtpReply reply = expectOk("PASV");
         InetSocketAddress address = HostPort.parsePasv(reply.text());
         if (address.getAddress().isAnyLocalAddress()) {
@@ -535,6 +965,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
             return;
         }
         closed = true;
+        dropData();
         try {
             control.send("QUIT");
             control.poll(1_000);

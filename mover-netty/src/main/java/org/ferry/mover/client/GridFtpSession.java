@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.FileInfo;
 
 /**
@@ -122,6 +123,180 @@ public interface GridFtpSession extends Closeable {
      */
     long sendTo(String sourcePath, GridFtpSession destination, String destinationPath, TransferOptions options,
             TransferListener listener) throws IOException;
+
+    /**
+     * Resumes a third-party transfer that failed part way (GFD.020 "Restarting"; gridftp-protocol.md
+     * section 2.6): like {@link #sendTo}, but only the bytes not in {@code done} move. In MODE E both
+     * servers get {@code REST a-b,c-d} with the done ranges (the source skips them, the destination
+     * keeps its partial file); in stream mode {@code REST n} with the gap-free prefix of {@code done}.
+     * Collect {@code done} with {@link RestartMarkers} during the failed attempt.
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}.
+     *
+     * @param sourcePath absolute path on this session's server
+     * @param destination the receiving server's session
+     * @param destinationPath absolute path there; the partial file of the failed attempt
+     * @param options mode and parallelism
+     * @param done ranges the destination already holds (end exclusive)
+     * @param listener progress and further restart markers
+     * @return the file's size in bytes
+     * @throws IOException if either side fails again (collect markers and resume again)
+     */
+    default long resumeSendTo(String sourcePath, GridFtpSession destination, String destinationPath,
+            TransferOptions options, List<ByteRange> done, TransferListener listener) throws IOException {
+        throw new UnsupportedOperationException("restart is not supported by " + getClass().getName());
+    }
+
+    /**
+     * Partial third-party transfer (gridftp-protocol.md section 2.5, globus-url-copy {@code -off -len}):
+     * bytes {@code [offset, offset + length)} of the source file go to the same window of the
+     * destination file ({@code ERET P offset length} on the source, {@code ESTO A offset} on the
+     * destination, which is neither created afresh nor truncated). Needs FEAT {@code ERET}/{@code ESTO}.
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}.
+     *
+     * @param sourcePath absolute path on this session's server
+     * @param offset first byte of the window (0..)
+     * @param length bytes in the window (0..); cut at the source's end
+     * @param destination the receiving server's session
+     * @param destinationPath absolute path there
+     * @param options mode and parallelism
+     * @param listener progress
+     * @return bytes in the window as transferred
+     * @throws IOException if either side fails (e.g. 500/504 from a server without ERET/ESTO)
+     * @throws IllegalArgumentException if offset or length is negative
+     */
+    default long sendPartTo(String sourcePath, long offset, long length, GridFtpSession destination,
+            String destinationPath, TransferOptions options, TransferListener listener) throws IOException {
+        throw new UnsupportedOperationException("partial transfers are not supported by " + getClass().getName());
+    }
+
+    /**
+     * Partial download (ERET P): bytes {@code [offset, offset + length)} of the remote file into the
+     * same window of the local file, which is created if missing and not truncated.
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}.
+     *
+     * @param remotePath absolute path on the server
+     * @param offset first byte (0..)
+     * @param length bytes (0..); cut at the remote end
+     * @param localFile local destination
+     * @param options mode and parallelism
+     * @param listener progress
+     * @return bytes received
+     * @throws IOException on failure
+     */
+    default long downloadPart(String remotePath, long offset, long length, Path localFile, TransferOptions options,
+            TransferListener listener) throws IOException {
+        throw new UnsupportedOperationException("partial transfers are not supported by " + getClass().getName());
+    }
+
+    /**
+     * Partial upload (ESTO A): bytes {@code [offset, offset + length)} of the local file into the
+     * same window of the remote file, which is not truncated.
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}.
+     *
+     * @param localFile local source
+     * @param offset first byte (0..)
+     * @param length bytes (0..); cut at the local end
+     * @param remotePath absolute path on the server
+     * @param options mode and parallelism
+     * @param listener progress
+     * @return bytes sent
+     * @throws IOException on failure
+     */
+    default long uploadPart(Path localFile, long offset, long length, String remotePath, TransferOptions options,
+            TransferListener listener) throws IOException {
+        throw new UnsupportedOperationException("partial transfers are not supported by " + getClass().getName());
+    }
+
+    /**
+     * Third-party transfer of many files from this session's server to the destination's, with
+     * pipelining (gridftp-protocol.md section 3.5): the next files' STOR/RETR commands are sent
+     * before the current file's 226 arrives, up to {@code pipelineDepth} files in flight. In MODE E
+     * the data connections are set up once and reused for every file (section 2.2); in stream mode
+     * every file needs its own PASV/PORT, so files go one by one. Files completed before a failure
+     * were reported to {@link TransferListener#onFileCompleted}.
+     *
+     * <p>The default implementation calls {@link #sendTo} for each file, without pipelining.
+     *
+     * @param files the files, in order; source paths on this server, destination paths on the other
+     * @param destination the receiving server's session
+     * @param options mode and parallelism
+     * @param pipelineDepth files in flight at once (1..1000; 1 = no pipelining)
+     * @param listener progress, restart markers and per-file completion
+     * @return total bytes transferred
+     * @throws IOException at the first failed file (the destination may hold a partial file); the
+     *     sessions remain usable
+     * @throws IllegalArgumentException if {@code pipelineDepth} is outside 1..1000
+     */
+    default long sendAll(List<FilePair> files, GridFtpSession destination, TransferOptions options,
+            int pipelineDepth, TransferListener listener) throws IOException {
+        checkDepth(pipelineDepth);
+        long total = 0;
+        for (FilePair file : files) {
+            long bytes = sendTo(file.source(), destination, file.destination(), options, listener);
+            listener.onFileCompleted(file, bytes);
+            total += bytes;
+        }
+        return total;
+    }
+
+    /**
+     * Uploads many local files (STOR), pipelined in MODE E like {@link #sendAll}.
+     *
+     * @param files local source paths and remote destination paths
+     * @param options mode and parallelism
+     * @param pipelineDepth files in flight at once (1..1000)
+     * @param listener progress and per-file completion
+     * @return total bytes sent
+     * @throws IOException at the first failed file
+     */
+    default long uploadAll(List<FilePair> files, TransferOptions options, int pipelineDepth,
+            TransferListener listener) throws IOException {
+        checkDepth(pipelineDepth);
+        long total = 0;
+        for (FilePair file : files) {
+            long bytes = upload(Path.of(file.source()), file.destination(), options, listener);
+            listener.onFileCompleted(file, bytes);
+            total += bytes;
+        }
+        return total;
+    }
+
+    /**
+     * Downloads many remote files (RETR) into local files (created or truncated), pipelined in
+     * MODE E like {@link #sendAll}.
+     *
+     * @param files remote source paths and local destination paths
+     * @param options mode and parallelism
+     * @param pipelineDepth files in flight at once (1..1000)
+     * @param listener progress and per-file completion
+     * @return total bytes received
+     * @throws IOException at the first failed file
+     */
+    default long downloadAll(List<FilePair> files, TransferOptions options, int pipelineDepth,
+            TransferListener listener) throws IOException {
+        checkDepth(pipelineDepth);
+        long total = 0;
+        for (FilePair file : files) {
+            long bytes = download(file.source(), Path.of(file.destination()), options, listener);
+            listener.onFileCompleted(file, bytes);
+            total += bytes;
+        }
+        return total;
+    }
+
+    /**
+     * @param pipelineDepth a pipelining depth
+     * @throws IllegalArgumentException if outside 1..1000
+     */
+    static void checkDepth(int pipelineDepth) {
+        if (pipelineDepth < 1 || pipelineDepth > 1000) {
+            throw new IllegalArgumentException("pipeline depth must be 1..1000, was " + pipelineDepth);
+        }
+    }
 
     /** Sends QUIT and closes the control channel; never throws for an already broken channel. */
     @Override

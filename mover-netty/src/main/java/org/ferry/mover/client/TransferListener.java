@@ -1,7 +1,8 @@
 package org.ferry.mover.client;
 
 /**
- * Progress callbacks of one file transfer. Called from I/O threads: implementations must be
+ * Progress callbacks of one file transfer (or of a batch: progress and markers then concern the
+ * file in flight). Called from I/O threads: implementations must be
  * thread-safe and quick.
  */
 public interface TransferListener {
@@ -24,5 +25,15 @@ public interface TransferListener {
      * @param ranges the marker text, e.g. {@code 0-1048576,2097152-3145728} (end exclusive)
      */
     default void onRestartMarker(String ranges) {
+    }
+
+    /**
+     * One file of a batch ({@code sendAll}, {@code uploadAll}, {@code downloadAll}) finished: both
+     * sides gave their final positive reply. Called in the batch's order.
+     *
+     * @param file the file
+     * @param bytesTransferred its size in bytes as transferred
+     */
+    default void onFileCompleted(FilePair file, long bytesTransferred) {
     }
 }

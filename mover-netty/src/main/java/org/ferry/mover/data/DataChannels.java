@@ -5,6 +5,8 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -16,6 +18,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -34,8 +37,10 @@ import java.util.function.Supplier;
  * {@link #receive} with {@link DataEndpoint.Active}, fails with an {@link IOException}.
  *
  * <p>Connections use the NIO transport, so {@code group} must be an NIO event loop group (e.g.
- * {@code new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory())}). Data connections are closed
- * at the end of every transfer (MODE E connection caching is not implemented yet).
+ * {@code new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory())}). Stream mode connections are
+ * closed at the end of every transfer; MODE E ones too, unless the caller passes a
+ * {@link ModeECache}: then they end with EOD but no CLOSE, stay open, and the next transfer in the
+ * same direction given the same cache reuses them (GFD.020; gridftp-protocol.md section 2.2).
  *
  * <p>To abort a transfer (ABOR), cancel or complete its returned future: that closes its connections.
  */
@@ -89,8 +94,8 @@ public final class DataChannels implements AutoCloseable {
         this.idleTimeout = idleTimeout;
     }
 
-    private DataTransfer newTransfer(LongConsumer progress) {
-        DataTransfer transfer = new DataTransfer(progress);
+    private DataTransfer newTransfer(LongConsumer progress, ModeECache cache, ModeECache.Direction direction) {
+        DataTransfer transfer = new DataTransfer(progress, cache, direction);
         transfer.failWhenIdle(group, idleTimeout);
         return transfer;
     }
@@ -142,7 +147,26 @@ public final class DataChannels implements AutoCloseable {
      */
     public CompletableFuture<Long> send(DataSource source, DataEndpoint endpoint, boolean extendedBlockMode,
             int parallelism, LongConsumer progress) {
-        DataTransfer transfer = newTransfer(progress);
+        return send(source, endpoint, extendedBlockMode, parallelism, progress, null);
+    }
+
+    /**
+     * Sends {@code source} to the peer, reusing and then keeping MODE E connections in {@code cache}.
+     * Cached sending connections are used first (beyond {@code parallelism} they are closed with a
+     * CLOSE header); missing ones are connected to the endpoint's address, which must be the one the
+     * cached connections lead to (the caller clears the cache when the address changes).
+     *
+     * @param source bytes to send
+     * @param endpoint where connections come from
+     * @param extendedBlockMode true for MODE E, false for stream mode (never cached)
+     * @param parallelism number of connections in MODE E (1..64); ignored in stream mode
+     * @param progress called with cumulative bytes sent (may be null)
+     * @param cache the session's MODE E connection cache, or null to close connections at the end
+     * @return like {@link #send(DataSource, DataEndpoint, boolean, int, LongConsumer)}
+     */
+    public CompletableFuture<Long> send(DataSource source, DataEndpoint endpoint, boolean extendedBlockMode,
+            int parallelism, LongConsumer progress, ModeECache cache) {
+        DataTransfer transfer = newTransfer(progress, extendedBlockMode ? cache : null, ModeECache.Direction.SEND);
         SourceReader reader = new SourceReader(source);
         if (!extendedBlockMode) {
             open(endpoint, transfer, 1, () -> new StreamSender(reader, transfer));
@@ -156,8 +180,19 @@ public final class DataChannels implements AutoCloseable {
             transfer.fail(new IOException("parallelism must be 1..64, was " + parallelism));
             return transfer.result();
         }
-        ModeEDealer dealer = new ModeEDealer(source.length(), blockSizeBytes, parallelism);
-        open(endpoint, transfer, parallelism, () -> new SenderPipeline(new ModeESender(reader, dealer, transfer)));
+        ModeEDealer dealer = new ModeEDealer(source.ranges(), blockSizeBytes, parallelism);
+        List<Channel> cached = cache == null ? List.of() : cache.takeAll(ModeECache.Direction.SEND);
+        int reused = 0;
+        for (Channel channel : cached) {
+            if (reused < parallelism) {
+                reuseForSending(channel, transfer, new ModeESender(reader, dealer, transfer));
+                reused++;
+            } else {
+                ModeECache.closeIdle(channel); // parallelism shrank
+            }
+        }
+        open(endpoint, transfer, parallelism - reused,
+                () -> new SenderPipeline(new ModeESender(reader, dealer, transfer)));
         return transfer.result();
     }
 
@@ -174,7 +209,24 @@ public final class DataChannels implements AutoCloseable {
      */
     public CompletableFuture<Long> receive(DataSink sink, DataEndpoint endpoint, boolean extendedBlockMode,
             LongConsumer progress) {
-        DataTransfer transfer = newTransfer(progress);
+        return receive(sink, endpoint, extendedBlockMode, progress, null);
+    }
+
+    /**
+     * Receives into {@code sink}, reusing and then keeping MODE E connections in {@code cache}:
+     * cached receiving connections join the transfer first, then any new connection the peer opens
+     * on the endpoint's listener (the one the cached connections came in on).
+     *
+     * @param sink where bytes go, at their offsets
+     * @param endpoint where connections come from
+     * @param extendedBlockMode true for MODE E, false for stream mode (never cached)
+     * @param progress called with cumulative bytes received (may be null)
+     * @param cache the session's MODE E connection cache, or null to close connections at the end
+     * @return like {@link #receive(DataSink, DataEndpoint, boolean, LongConsumer)}
+     */
+    public CompletableFuture<Long> receive(DataSink sink, DataEndpoint endpoint, boolean extendedBlockMode,
+            LongConsumer progress, ModeECache cache) {
+        DataTransfer transfer = newTransfer(progress, extendedBlockMode ? cache : null, ModeECache.Direction.RECEIVE);
         if (!extendedBlockMode) {
             open(endpoint, transfer, 1, () -> new StreamReceiver(sink, transfer));
             return transfer.result();
@@ -184,6 +236,11 @@ public final class DataChannels implements AutoCloseable {
             return transfer.result();
         }
         ModeEEndTracker tracker = new ModeEEndTracker(transfer);
+        if (cache != null) {
+            for (Channel channel : cache.takeAll(ModeECache.Direction.RECEIVE)) {
+                reuseForReceiving(channel, transfer, sink, tracker);
+            }
+        }
         // Any number of connections may come (GFD.020), until the EOF count of EODs has arrived.
         attach((NettyPassiveListener) passive.listener(), transfer, Integer.MAX_VALUE,
                 () -> new ReceiverPipeline(sink, tracker, transfer));
@@ -201,21 +258,71 @@ public final class DataChannels implements AutoCloseable {
         }
     }
 
+    /** Puts a new sender on a cached sending connection; it starts at once (the channel is active). */
+    private static void reuseForSending(Channel channel, DataTransfer transfer, ModeESender sender) {
+        transfer.register(channel);
+        channel.eventLoop().execute(() -> {
+            if (!channel.isActive()) {
+                transfer.fail(new IOException("cached MODE E data connection to " + channel.remoteAddress()
+                        + " was closed"));
+                return;
+            }
+            channel.pipeline().addLast(sender);
+        });
+    }
+
+    /**
+     * Swaps a cached receiving connection's per-transfer handlers for this transfer's, then opens its
+     * gate, which replays frames that arrived early and resumes reading.
+     */
+    private static void reuseForReceiving(Channel channel, DataTransfer transfer, DataSink sink,
+            ModeEEndTracker tracker) {
+        transfer.register(channel);
+        channel.eventLoop().execute(() -> {
+            ChannelPipeline pipeline = channel.pipeline();
+            if (pipeline.get(ModeEBlockWriter.class) != null) {
+                pipeline.remove(ModeEBlockWriter.class);
+            }
+            if (pipeline.get(ModeEEodCounter.class) != null) {
+                pipeline.remove(ModeEEodCounter.class);
+            }
+            pipeline.addLast(new ModeEBlockWriter(sink, transfer), new ModeEEodCounter(tracker, transfer));
+            ChannelHandlerContext gate = pipeline.context(ModeEReceiveGate.class);
+            if (gate == null || !channel.isActive()) {
+                transfer.fail(new IOException("cached MODE E data connection from " + channel.remoteAddress()
+                        + " was closed"));
+                return;
+            }
+            ((ModeEReceiveGate) gate.handler()).open(gate);
+        });
+    }
+
     private void connect(InetSocketAddress address, DataTransfer transfer, ChannelHandler handler) {
-        ChannelFuture connect = new Bootstrap()
+        // Register the channel with the transfer before connecting: on loopback a small transfer can
+        // connect, send and end before connect() returns, and a kept connection the transfer does
+        // not know yet would be closed instead of cached.
+        ChannelFuture registration = new Bootstrap()
                 .group(group)
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
                 .handler(handler)
-                .connect(address);
-        transfer.register(connect.channel());
-        connect.addListener(f -> {
-            if (!f.isSuccess()) {
+                .register();
+        Channel channel = registration.channel();
+        transfer.register(channel);
+        registration.addListener(r -> {
+            if (!r.isSuccess()) {
                 transfer.fail(new IOException("cannot open data connection to " + address + ": "
-                        + f.cause().getMessage(), f.cause()));
+                        + r.cause().getMessage(), r.cause()));
+                return;
             }
+            channel.connect(address).addListener(f -> {
+                if (!f.isSuccess()) {
+                    transfer.fail(new IOException("cannot open data connection to " + address + ": "
+                            + f.cause().getMessage(), f.cause()));
+                }
+            });
         });
     }
 
@@ -239,7 +346,7 @@ public final class DataChannels implements AutoCloseable {
             });
         };
         transfer.result().whenComplete((bytes, error) -> listener.detach(consumer));
-        listener.attach(consumer);
+        listener.attach(consumer, transfer::isDone);
     }
 
     private WriteBufferWaterMark waterMark() {
@@ -266,7 +373,9 @@ public final class DataChannels implements AutoCloseable {
         }
     }
 
-    /** Installs decoder, block writer and EOD counter on a new MODE E connection. */
+    /**
+     * Installs decoder, gate (for reuse), block writer and EOD counter on a new MODE E connection.
+     */
     private static final class ReceiverPipeline extends ChannelInitializer<Channel> {
         private final DataSink sink;
         private final ModeEEndTracker tracker;
@@ -280,8 +389,8 @@ public final class DataChannels implements AutoCloseable {
 
         @Override
         protected void initChannel(Channel ch) {
-            ch.pipeline().addLast(new ModeEFrameDecoder(), new ModeEBlockWriter(sink, transfer),
-                    new ModeEEodCounter(tracker, transfer));
+            ch.pipeline().addLast(new ModeEFrameDecoder(), new ModeEReceiveGate(),
+                    new ModeEBlockWriter(sink, transfer), new ModeEEodCounter(tracker, transfer));
         }
     }
 }

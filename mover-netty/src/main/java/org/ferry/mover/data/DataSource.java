@@ -2,6 +2,8 @@ package org.ferry.mover.data;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.util.List;
+import org.ferry.mover.protocol.ByteRange;
 
 /**
  * What a sending data transfer reads: a byte range of a file, or bytes in memory (listings).
@@ -24,6 +26,17 @@ public interface DataSource {
     byte[] bytes();
 
     /**
+     * The parts of {@code [0, length())} to send in MODE E, sorted and disjoint: all of it, except
+     * for a restarted send, which skips the ranges the receiver already has (REST a-b,c-d,
+     * gridftp-protocol.md section 2.6). Stream mode always sends everything.
+     *
+     * @return the ranges to send, offsets relative to {@link #fileOffset()}
+     */
+    default List<ByteRange> ranges() {
+        return length() == 0 ? List.of() : List.of(new ByteRange(0, length()));
+    }
+
+    /**
      * A byte range of an open file. The channel is not closed by the transfer.
      *
      * @param channel open for reading
@@ -37,6 +50,29 @@ public interface DataSource {
             @Override public FileChannel fileChannel() { return channel; }
             @Override public long fileOffset() { return offset; }
             @Override public byte[] bytes() { return null; }
+        };
+    }
+
+    /**
+     * Parts of an open file, for a restarted MODE E send. The channel is not closed by the transfer.
+     *
+     * @param channel open for reading
+     * @param length the file length (block offsets are file offsets)
+     * @param ranges the ranges still to send, e.g. {@link ByteRange#missing}; sorted and disjoint
+     * @return the source
+     * @throws IllegalArgumentException if a range ends beyond {@code length}
+     */
+    static DataSource ofFileRanges(FileChannel channel, long length, List<ByteRange> ranges) {
+        List<ByteRange> merged = ByteRange.merge(ranges);
+        if (!merged.isEmpty() && merged.get(merged.size() - 1).end() > length) {
+            throw new IllegalArgumentException("range beyond the end " + length + ": " + merged);
+        }
+        return new DataSource() {
+            @Override public long length() { return length; }
+            @Override public FileChannel fileChannel() { return channel; }
+            @Override public long fileOffset() { return 0; }
+            @Override public byte[] bytes() { return null; }
+            @Override public List<ByteRange> ranges() { return merged; }
         };
     }
 

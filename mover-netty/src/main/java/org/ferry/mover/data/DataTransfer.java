@@ -17,17 +17,36 @@ import java.util.function.LongConsumer;
  * The shared state of one data transfer over one or more connections: the byte counter, the
  * result, and the connections to close when it ends. Thread-safe: connections of one transfer may
  * run on different event loops. Ends once; the first outcome wins.
+ *
+ * <p>With a {@link ModeECache}, connections marked {@linkplain #keep kept} (a MODE E connection that
+ * ended its part with EOD but no CLOSE) go into the cache when the transfer succeeds, before its
+ * result completes, so that the next transfer command (possibly already queued) finds them. On
+ * failure or cancel every connection is closed.
  */
 final class DataTransfer {
 
     private final CompletableFuture<Long> result = new CompletableFuture<>();
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
     private final AtomicLong bytes = new AtomicLong();
+    private final Set<Channel> kept = ConcurrentHashMap.newKeySet();
     private final LongConsumer progress;
+    private final ModeECache cache;
+    private final ModeECache.Direction direction;
 
     /** @param progress called with cumulative bytes after every increment; may be null */
     DataTransfer(LongConsumer progress) {
+        this(progress, null, null);
+    }
+
+    /**
+     * @param progress called with cumulative bytes after every increment; may be null
+     * @param cache where kept connections go on success; null to close every connection at the end
+     * @param direction which way this transfer carries data (for the cache)
+     */
+    DataTransfer(LongConsumer progress, ModeECache cache, ModeECache.Direction direction) {
         this.progress = progress;
+        this.cache = cache;
+        this.direction = direction;
         // However the result ends (including a caller's cancel or completeExceptionally, which is
         // how an ABOR stops a transfer), the connections go.
         result.whenComplete((bytes, error) -> closeAll());
@@ -61,7 +80,7 @@ final class DataTransfer {
         return result;
     }
 
-    /** Records a connection of this transfer; it is closed when the transfer ends (no caching yet). */
+    /** Records a connection of this transfer; it is closed when the transfer ends unless kept. */
     void register(Channel channel) {
         channels.add(channel);
         if (result.isDone()) {
@@ -82,8 +101,33 @@ final class DataTransfer {
         return result.isDone();
     }
 
-    /** Ends the transfer successfully with the bytes counted so far. */
+    /** @return true if this transfer keeps its MODE E connections for the next one */
+    boolean caching() {
+        return cache != null;
+    }
+
+    /**
+     * Marks {@code channel} as reusable: if the transfer succeeds it goes into the cache instead of
+     * being closed. Ignored without a cache.
+     */
+    void keep(Channel channel) {
+        if (cache != null) {
+            kept.add(channel);
+        }
+    }
+
+    /** Ends the transfer successfully with the bytes counted so far; kept connections go to the cache first. */
     void succeed() {
+        if (result.isDone()) {
+            return;
+        }
+        if (cache != null) {
+            for (Channel channel : kept) {
+                if (channel.isActive() && channels.remove(channel)) {
+                    cache.put(channel, direction);
+                }
+            }
+        }
         result.complete(bytes.get());
     }
 

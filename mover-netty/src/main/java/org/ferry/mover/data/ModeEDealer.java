@@ -1,38 +1,57 @@
 package org.ferry.mover.data;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import org.ferry.mover.protocol.ByteRange;
 
 /**
  * Deals the blocks of one MODE E send over its connections (GFD.020): each connection takes the
- * next block when it has room, so a fast connection carries more blocks than a slow one. Exactly
- * one connection gets to send the EOF. Thread-safe.
+ * next block when it has room, so a fast connection carries more blocks than a slow one. Only the
+ * given ranges are dealt (a restarted send skips what the receiver already has, gridftp-protocol.md
+ * section 2.6); a block never spans two ranges. Exactly one connection gets to send the EOF.
+ * Thread-safe.
  */
 final class ModeEDealer {
 
-    private final long length;
+    /** A block to send: its offset in the transferred stream and its length. */
+    record Block(long offset, int length) { }
+
+    private final List<ByteRange> ranges;
     private final int blockSizeBytes;
     private final int connections;
-    private final AtomicLong nextOffset = new AtomicLong();
     private final AtomicBoolean eofClaimed = new AtomicBoolean();
     private final AtomicInteger finished = new AtomicInteger();
+    private int rangeIndex;
+    private long nextOffset;
 
-    ModeEDealer(long length, int blockSizeBytes, int connections) {
-        this.length = length;
+    /**
+     * @param ranges the parts of the stream to send, sorted and disjoint
+     * @param blockSizeBytes largest block
+     * @param connections number of connections (the EOF's EOD count)
+     */
+    ModeEDealer(List<ByteRange> ranges, int blockSizeBytes, int connections) {
+        this.ranges = List.copyOf(ranges);
         this.blockSizeBytes = blockSizeBytes;
         this.connections = connections;
+        this.nextOffset = this.ranges.isEmpty() ? 0 : this.ranges.get(0).start();
     }
 
-    /** @return the offset of the next block to send, or -1 when all blocks are dealt */
-    long claimBlock() {
-        long offset = nextOffset.getAndAdd(blockSizeBytes);
-        return offset < length ? offset : -1;
-    }
-
-    /** @return the length of the block at {@code offset} */
-    int blockLength(long offset) {
-        return (int) Math.min(blockSizeBytes, length - offset);
+    /** @return the next block to send, or null when all blocks are dealt */
+    synchronized Block claimBlock() {
+        while (rangeIndex < ranges.size() && nextOffset >= ranges.get(rangeIndex).end()) {
+            rangeIndex++;
+            if (rangeIndex < ranges.size()) {
+                nextOffset = ranges.get(rangeIndex).start();
+            }
+        }
+        if (rangeIndex >= ranges.size()) {
+            return null;
+        }
+        int length = (int) Math.min(blockSizeBytes, ranges.get(rangeIndex).end() - nextOffset);
+        Block block = new Block(nextOffset, length);
+        nextOffset += length;
+        return block;
     }
 
     /** @return true for exactly one caller: the connection that sends EOF */

@@ -10,7 +10,9 @@ import java.io.IOException;
  * 2.1 "Receiver rules"): reports its EOD and any EOF to the transfer's {@link ModeEEndTracker},
  * fails the transfer if the connection closes before its EOD or sends data after it, and forwards
  * failures of the handlers before it. A connection left open after EOD (globus caches them) is
- * fine, as is one that closes after EOD with or without the CLOSE flag (dCache).
+ * fine, as is one that closes after EOD with or without the CLOSE flag (dCache). When the transfer
+ * caches connections, an EOD without CLOSE parks the connection's {@link ModeEReceiveGate} and marks
+ * the connection for reuse (GFD.020; gridftp-protocol.md section 2.2).
  */
 final class ModeEEodCounter extends ChannelInboundHandlerAdapter {
 
@@ -37,6 +39,13 @@ final class ModeEEodCounter extends ChannelInboundHandlerAdapter {
         }
         if (header.has(ModeEHeader.EOD)) {
             eodSeen = true;
+            ModeEReceiveGate gate = ctx.pipeline().get(ModeEReceiveGate.class);
+            if (gate != null && transfer.caching() && !header.has(ModeEHeader.CLOSE)) {
+                // Park before counting: the count may end the transfer and hand this connection to
+                // the next one, whose frames must not reach this transfer's handlers.
+                gate.park(ctx);
+                transfer.keep(ctx.channel());
+            }
             tracker.eod();
         }
         if (header.has(ModeEHeader.EOF)) {

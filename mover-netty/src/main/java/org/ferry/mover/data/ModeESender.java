@@ -11,8 +11,9 @@ import java.io.IOException;
  * Sends one connection's share of a MODE E transfer (GFD.020; gridftp-protocol.md section 2.1):
  * takes blocks from the {@link ModeEDealer}, writes header + payload, and when no blocks are left
  * writes {@code EOD|CLOSE} (0x0C), or {@code EOF|EOD|CLOSE} (0x4C) with the connection count on the
- * one connection that wins the EOF, then closes (dCache's ending, which globus accepts; no
- * connection caching yet).
+ * one connection that wins the EOF, then closes (dCache's ending, which globus accepts). When the
+ * transfer caches connections it writes {@code EOD} / {@code EOF|EOD} without CLOSE instead, removes
+ * itself and leaves the connection open for the next transfer (gridftp-protocol.md section 2.2).
  *
  * <p>Backpressure: a block is read only while the channel is writable and fewer than
  * {@link #MAX_IN_FLIGHT} blocks await the socket, so an 8 GiB send holds a few blocks per
@@ -66,12 +67,13 @@ final class ModeESender extends ChannelInboundHandlerAdapter {
 
     private void pump(ChannelHandlerContext ctx) {
         while (!ended && !transfer.isDone() && inFlight < MAX_IN_FLIGHT && ctx.channel().isWritable()) {
-            long offset = dealer.claimBlock();
-            if (offset < 0) {
+            ModeEDealer.Block block = dealer.claimBlock();
+            if (block == null) {
                 end(ctx);
                 return;
             }
-            int length = dealer.blockLength(offset);
+            long offset = block.offset();
+            int length = block.length();
             ByteBuf payload;
             try {
                 payload = reader.readBuffer(ctx.alloc(), offset, length);
@@ -99,16 +101,24 @@ final class ModeESender extends ChannelInboundHandlerAdapter {
 
     private void end(ChannelHandlerContext ctx) {
         ended = true;
+        // Caching (GFD.020 connection reuse): EOD without CLOSE and the connection stays open for
+        // the next transfer; otherwise dCache's ending, EOD|CLOSE then close, which globus accepts.
+        int close = transfer.caching() ? 0 : ModeEHeader.CLOSE;
         ModeEHeader last = dealer.claimEof()
-                ? new ModeEHeader(ModeEHeader.EOF | ModeEHeader.EOD | ModeEHeader.CLOSE, 0, dealer.connections())
-                : new ModeEHeader(ModeEHeader.EOD | ModeEHeader.CLOSE, 0, 0);
+                ? new ModeEHeader(ModeEHeader.EOF | ModeEHeader.EOD | close, 0, dealer.connections())
+                : new ModeEHeader(ModeEHeader.EOD | close, 0, 0);
         ctx.writeAndFlush(last).addListener(f -> {
             if (!f.isSuccess()) {
                 transfer.fail(f.cause());
                 return;
             }
             // Writes complete in order: every block of this connection is in the socket now.
-            ctx.close();
+            if (transfer.caching()) {
+                transfer.keep(ctx.channel());
+                ctx.pipeline().remove(this);
+            } else {
+                ctx.close();
+            }
             if (dealer.connectionFinished()) {
                 transfer.succeed();
             }

@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -17,6 +18,7 @@ final class NettyPassiveListener implements PassiveListener {
     private final InetSocketAddress address;
     private Channel serverChannel;
     private Consumer<Channel> consumer;
+    private BooleanSupplier consumerDone = () -> true;
     private boolean closed;
 
     /** @param address the address the socket is bound to */
@@ -49,7 +51,7 @@ final class NettyPassiveListener implements PassiveListener {
                 channel.close();
                 return;
             }
-            target = consumer;
+            target = consumer != null && consumerDone.getAsBoolean() ? null : consumer; // ended: keep for the next
             if (target == null) {
                 waiting.add(channel);
                 channel.closeFuture().addListener(f -> forget(channel));
@@ -66,18 +68,22 @@ final class NettyPassiveListener implements PassiveListener {
     /**
      * Hands queued and future connections to {@code transferConsumer} until {@link #detach}.
      *
-     * @throws IllegalStateException if another transfer is attached or the listener is closed
+     * @param transferDone tells whether the attached transfer has ended: a transfer that ended but
+     *     has not detached yet (its completion callbacks may run after the next command started)
+     *     does not block the next one
+     * @throws IllegalStateException if another running transfer is attached or the listener is closed
      */
-    void attach(Consumer<Channel> transferConsumer) {
+    void attach(Consumer<Channel> transferConsumer, BooleanSupplier transferDone) {
         Deque<Channel> queued;
         synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("listener closed");
             }
-            if (consumer != null) {
+            if (consumer != null && !consumerDone.getAsBoolean()) {
                 throw new IllegalStateException("another transfer is using this listener");
             }
             consumer = transferConsumer;
+            consumerDone = transferDone;
             queued = new ArrayDeque<>(waiting);
             waiting.clear();
         }

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.ferry.mover.protocol.FtpCommand;
 import org.ferry.mover.protocol.FtpReply;
+import org.ferry.mover.server.command.CommandHandler;
 import org.ferry.mover.server.command.CommandRegistry;
 import org.ferry.mover.storage.StorageException;
 import org.slf4j.Logger;
@@ -140,6 +141,8 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
             if (session.closed()) {
                 return;
             }
+            CommandHandler handler = null;
+            boolean failed = true;
             try {
                 if (command.tooLong()) {
                     ctx.reply(500, "Command line too long.");
@@ -154,7 +157,9 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
                     ctx.reply(530, "Please login with USER and PASS.");
                     return;
                 }
-                resolved.get().handler().handle(ctx, resolved.get().argument());
+                handler = resolved.get().handler();
+                handler.handle(ctx, resolved.get().argument());
+                failed = false;
             } catch (FtpException e) {
                 ctx.reply(e.reply());
             } catch (StorageException e) {
@@ -165,6 +170,9 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
                 LOG.warn("command {} failed", command, e);
                 ctx.reply(500, "Internal error.");
             } finally {
+                if (failed && handler != null && handler.movesData()) {
+                    session.dataEndpoint(null);
+                }
                 if (!"REST".equals(command.verb())) {
                     session.clearRestart();
                 }

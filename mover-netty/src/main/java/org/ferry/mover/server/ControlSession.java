@@ -2,8 +2,10 @@ package org.ferry.mover.server;
 
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.ferry.mover.data.DataEndpoint;
+import org.ferry.mover.data.ModeECache;
 import org.ferry.mover.data.PassiveListener;
 
 /**
@@ -26,9 +28,14 @@ public final class ControlSession {
     private String clientInfo;
     private int failedLogins;
     private int sendMarkerSeconds;
+    private Duration perfMarkerInterval;
+    private String expectedChecksumAlgorithm;
+    private String expectedChecksum;
+    private Duration restartMarkerInterval;
     private DataEndpoint dataEndpoint;
     private List<InetSocketAddress> stripedTargets;
     private int stripeBlockSizeBytes;
+    private final ModeECache dataCache = new ModeECache();
     private volatile CompletableFuture<?> activeTransfer;
     private volatile boolean closed;
 
@@ -152,6 +159,51 @@ public final class ControlSession {
         sendMarkerSeconds = value;
     }
 
+    /**
+     * @return the period of 112 perf markers while receiving in MODE E set by {@code TREV PERF n}
+     *     (zero = none), or null for the server's configured interval
+     */
+    public Duration perfMarkerInterval() {
+        return perfMarkerInterval;
+    }
+
+    /** @param value the perf marker period while receiving (zero = none), or null for the default */
+    public void perfMarkerInterval(Duration value) {
+        perfMarkerInterval = value;
+    }
+
+    /**
+     * @return the period of 111 restart markers while receiving in MODE E set by
+     *     {@code TREV RESTART n} (zero = none), or null for the server's configured interval
+     */
+    public Duration restartMarkerInterval() {
+        return restartMarkerInterval;
+    }
+
+    /** @param value the restart marker period (zero = none), or null for the default */
+    public void restartMarkerInterval(Duration value) {
+        restartMarkerInterval = value;
+    }
+
+    /** @return the algorithm of the checksum SCKS announced for the next STOR, or null */
+    public String expectedChecksumAlgorithm() {
+        return expectedChecksumAlgorithm;
+    }
+
+    /** @return the checksum (lowercase hex) SCKS announced for the next STOR, or null */
+    public String expectedChecksum() {
+        return expectedChecksum;
+    }
+
+    /**
+     * @param algorithm canonical algorithm name, or null to clear
+     * @param value expected lowercase hex checksum, or null to clear
+     */
+    public void expectedChecksum(String algorithm, String value) {
+        expectedChecksumAlgorithm = algorithm;
+        expectedChecksum = value;
+    }
+
     /** @return the number of failed PASS attempts so far in this session */
     public int failedLogins() {
         return failedLogins;
@@ -178,8 +230,8 @@ public final class ControlSession {
     }
 
     /**
-     * Sets the data endpoint, closing a previous passive listener (a new PASV/PORT destroys the
-     * cached data channels, gridftp-protocol.md section 2.2).
+     * Sets the data endpoint, closing a previous passive listener and the cached MODE E
+     * connections (a new PASV/PORT destroys the cached data channels, gridftp-protocol.md section 2.2).
      *
      * @param value the new endpoint, or null to clear
      */
@@ -187,6 +239,9 @@ public final class ControlSession {
         DataEndpoint previous = dataEndpoint;
         dataEndpoint = value;
         stripedTargets = null; // SPOR addresses go with the endpoint they came with
+        if (previous != value) {
+            dataCache.clear();
+        }
         if (previous instanceof DataEndpoint.Passive passive && previous != value) {
             closeQuietly(passive.listener());
         }
@@ -222,6 +277,14 @@ public final class ControlSession {
         stripeBlockSizeBytes = value;
     }
 
+    /**
+     * @return the MODE E data connections kept open after the last transfer (GFD.020 connection
+     *     reuse); cleared whenever the data endpoint changes
+     */
+    public ModeECache dataCache() {
+        return dataCache;
+    }
+
     /** @return the running transfer's future, or null when idle */
     public CompletableFuture<?> activeTransfer() {
         return activeTransfer;
@@ -255,6 +318,7 @@ public final class ControlSession {
     public void close() {
         closed = true;
         abortTransfer();
+        dataCache.clear();
     }
 
     private static void closeQuietly(PassiveListener listener) {

@@ -22,6 +22,11 @@ public final class AppeHandler implements CommandHandler {
     }
 
     @Override
+    public boolean movesData() {
+        return true;
+    }
+
+    @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
         if (argument.isEmpty()) {
             throw new FtpException(501, "Syntax error in parameters or arguments.");

@@ -1,14 +1,8 @@
 package org.ferry.mover.server.command;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
-import java.util.zip.Adler32;
 import org.ferry.mover.server.CommandContext;
 import org.ferry.mover.server.FtpException;
 import org.ferry.mover.storage.FileStat;
@@ -17,11 +11,11 @@ import org.ferry.mover.storage.StorageException;
 /**
  * CKSM algorithm offset length path (globus syntax, gridftp-protocol.md section 2.9): checksum of
  * {@code length} bytes from {@code offset} ({@code -1} = to the end). {@code 213 <hex>}, lowercase;
- * ADLER32 as exactly 8 hex digits. Algorithms: MD5, ADLER32 (case-insensitive); others 504.
+ * ADLER32 as exactly 8 hex digits. Algorithms: MD5, ADLER32, SHA1, SHA256, SHA512
+ * (case-insensitive); others 504. FEAT {@code CKSM MD5;ADLER32;SHA1;SHA256;SHA512;} (globus adds
+ * {@code :10}-style suffixes that globus-url-copy does not parse; Ferry leaves them out).
  */
 public final class CksmHandler implements CommandHandler {
-
-    private static final int BUFFER_BYTES = 256 * 1024;
 
     @Override
     public String verb() {
@@ -30,7 +24,7 @@ public final class CksmHandler implements CommandHandler {
 
     @Override
     public List<String> features() {
-        return List.of("CKSM MD5;ADLER32;");
+        return List.of("CKSM " + String.join(";", Checksums.ALGORITHMS) + ";");
     }
 
     @Override
@@ -39,7 +33,6 @@ public final class CksmHandler implements CommandHandler {
         if (parts.length < 4 || parts[3].isEmpty()) {
             throw new FtpException(501, "Syntax error in parameters or arguments.");
         }
-        String algorithm = parts[0].toUpperCase(Locale.ROOT);
         long offset;
         long length;
         try {
@@ -51,7 +44,8 @@ public final class CksmHandler implements CommandHandler {
         if (offset < 0 || length < -1) {
             throw new FtpException(501, "Invalid offset or length.");
         }
-        if (!algorithm.equals("MD5") && !algorithm.equals("ADLER32")) {
+        String algorithm = Checksums.canonical(parts[0]);
+        if (algorithm == null) {
             throw new FtpException(504, "Unknown checksum algorithm requested.");
         }
         String path = ctx.resolve(parts[3]);
@@ -65,45 +59,11 @@ public final class CksmHandler implements CommandHandler {
                 throw new FtpException(501, "Offset past the end of file.");
             }
             long end = length == -1 ? size : Math.min(size, offset + length);
-            ctx.reply(213, algorithm.equals("MD5") ? md5(channel, offset, end) : adler32(channel, offset, end));
+            ctx.reply(213, Checksums.compute(algorithm, channel, offset, end));
         } catch (StorageException e) {
             throw e;
         } catch (IOException e) {
             throw StorageException.from(e, path);
-        }
-    }
-
-    private static String md5(FileChannel channel, long from, long to) throws IOException {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("MD5");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("MD5 is a required JDK algorithm", e);
-        }
-        read(channel, from, to, digest::update);
-        return HexFormat.of().formatHex(digest.digest());
-    }
-
-    private static String adler32(FileChannel channel, long from, long to) throws IOException {
-        Adler32 adler = new Adler32();
-        read(channel, from, to, adler::update);
-        return String.format("%08x", adler.getValue());
-    }
-
-    private static void read(FileChannel channel, long from, long to, java.util.function.Consumer<ByteBuffer> sink)
-            throws IOException {
-        ByteBuffer buffer = ByteBuffer.allocate(BUFFER_BYTES);
-        long position = from;
-        while (position < to) {
-            buffer.clear();
-            buffer.limit((int) Math.min(BUFFER_BYTES, to - position));
-            int n = channel.read(buffer, position);
-            if (n < 0) {
-                break;
-            }
-            position += n;
-            buffer.flip();
-            sink.accept(buffer);
         }
     }
 }

@@ -21,6 +21,16 @@ public interface CommandHandler {
         return false;
     }
 
+    /**
+     * @return true for commands that move data over the data channels (RETR, STOR, APPE, ERET,
+     *     ESTO, listings): when one fails, the session drops its data endpoint and cached MODE E
+     *     connections, so that data a pipelining peer already sent for it cannot be taken for the
+     *     next file's (default false)
+     */
+    default boolean movesData() {
+        return false;
+    }
+
     /** @return lines this command contributes to FEAT (RFC 2389), without the leading space */
     default List<String> features() {
         return List.of();

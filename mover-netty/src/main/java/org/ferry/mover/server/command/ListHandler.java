@@ -18,6 +18,11 @@ public final class ListHandler implements CommandHandler {
     }
 
     @Override
+    public boolean movesData() {
+        return true;
+    }
+
+    @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, StorageException {
         Instant now = Instant.now();
         Listings.send(ctx, Listings.select(ctx, Listings.stripOptions(argument)), e -> ListFormatter.line(e, now));

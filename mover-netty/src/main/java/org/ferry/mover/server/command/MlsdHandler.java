@@ -18,6 +18,11 @@ public final class MlsdHandler implements CommandHandler {
     }
 
     @Override
+    public boolean movesData() {
+        return true;
+    }
+
+    @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, StorageException {
         String path = ctx.resolve(argument);
         FileStat stat = ctx.storage().stat(path);

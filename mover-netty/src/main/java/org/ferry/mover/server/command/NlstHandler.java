@@ -13,6 +13,11 @@ public final class NlstHandler implements CommandHandler {
     }
 
     @Override
+    public boolean movesData() {
+        return true;
+    }
+
+    @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, StorageException {
         Listings.send(ctx, Listings.select(ctx, Listings.stripOptions(argument)), e -> e.name());
     }

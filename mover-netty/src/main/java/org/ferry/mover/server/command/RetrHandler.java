@@ -2,16 +2,20 @@ package org.ferry.mover.server.command;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.util.List;
 import org.ferry.mover.data.DataSource;
+import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.server.CommandContext;
 import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.TransferMode;
 import org.ferry.mover.server.transfer.TransferRunner;
 import org.ferry.mover.storage.FileStat;
 
 /**
- * RETR path (RFC 959 section 4.1.3): sends a file from the restart offset (REST n, or the
- * contiguous prefix of MODE E REST ranges) to its end, in stream mode or MODE E with the session's
- * parallelism (MODE E needs PORT/EPRT). 150 then 226; 550 for a missing file or a directory, 554
+ * RETR path (RFC 959 section 4.1.3): sends a file, in stream mode or MODE E with the session's
+ * parallelism (MODE E needs PORT/EPRT). After {@code REST n} stream mode sends from offset n; after
+ * {@code REST a-b,c-d} MODE E sends only the ranges not listed, at their file offsets
+ * (gridftp-protocol.md section 2.6), stream mode the part after a gap-free prefix (504 otherwise). 150 then 226; 550 for a missing file or a directory, 554
  * for a restart offset past the end (RFC 3659 section 5.5).
  */
 public final class RetrHandler implements CommandHandler {
@@ -19,6 +23,11 @@ public final class RetrHandler implements CommandHandler {
     @Override
     public String verb() {
         return "RETR";
+    }
+
+    @Override
+    public boolean movesData() {
+        return true;
     }
 
     @Override
@@ -33,10 +42,12 @@ public final class RetrHandler implements CommandHandler {
         }
         long offset = ctx.session().restartOffset();
         String ranges = ctx.session().restartRanges();
-        if (ranges != null) {
-            offset = RestHandler.contiguousPrefix(ranges);
-            if (offset < 0) {
-                throw new FtpException(504, "Restart ranges with gaps are not supported.");
+        boolean modeE = ctx.session().mode() == TransferMode.EXTENDED_BLOCK;
+        List<ByteRange> done = ranges == null ? List.of() : ByteRange.parseList(ranges);
+        if (ranges != null && !modeE) {
+            offset = ByteRange.prefix(done);
+            if (ByteRange.merge(done).size() > 1) {
+                throw new FtpException(504, "Restart ranges with gaps need MODE E.");
             }
         }
         TransferRunner.requireEndpoint(ctx, true);
@@ -45,7 +56,12 @@ public final class RetrHandler implements CommandHandler {
             if (offset > size) {
                 throw new FtpException(554, "Restart offset " + offset + " is past the end of " + path + ".");
             }
-            TransferRunner.send(ctx, DataSource.ofFile(channel, offset, size - offset));
+            if (ranges != null && modeE) {
+                // MODE E restart: send only what the receiver lacks, at file offsets (section 2.6)
+                TransferRunner.send(ctx, DataSource.ofFileRanges(channel, size, ByteRange.missing(done, size)));
+            } else {
+                TransferRunner.send(ctx, DataSource.ofFile(channel, offset, size - offset));
+            }
         }
     }
 }

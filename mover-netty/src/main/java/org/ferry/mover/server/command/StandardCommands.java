@@ -13,11 +13,11 @@ final class StandardCommands {
                 new UserHandler(), new PassHandler(), new QuitHandler(), new NoopHandler(), new SystHandler(),
                 new FeatHandler(), new HelpHandler(), new SiteHelpHandler(), new SiteClientInfoHandler(),
                 new MdtmHandler(), new SizeHandler(), new RestHandler(), new MlstHandler(),
-                new OptsHandler(), new OptsRetrHandler(), new CksmHandler(),
+                new OptsHandler(), new OptsRetrHandler(), new CksmHandler(), new ScksHandler(),
                 new TypeHandler(), new ModeHandler(), new StruHandler(), new PwdHandler(), new CwdHandler(),
                 new CdupHandler(), new PasvHandler(), new EpsvHandler(), new PortHandler(), new EprtHandler(),
                 new MlsdHandler(), new ListHandler(), new NlstHandler(), new RetrHandler(), new StorHandler(),
-                new AppeHandler(), new MkdHandler(), new RmdHandler(), new DeleHandler(), new RnfrHandler(), new RntoHandler(),
-                new AborHandler(), new AlloHandler(), new SbufHandler());
+                new AppeHandler(), new EretHandler(), new EstoHandler(), new MkdHandler(), new RmdHandler(), new DeleHandler(), new RnfrHandler(), new RntoHandler(),
+                new AborHandler(), new AlloHandler(), new SbufHandler(), new TrevHandler());
     }
 }

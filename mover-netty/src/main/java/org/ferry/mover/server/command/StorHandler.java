@@ -2,7 +2,10 @@ package org.ferry.mover.server.command;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.util.List;
 import org.ferry.mover.data.DataSink;
+import org.ferry.mover.protocol.ByteRange;
+import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.server.CommandContext;
 import org.ferry.mover.server.FtpException;
 import org.ferry.mover.server.TransferMode;
@@ -13,13 +16,19 @@ import org.ferry.mover.server.transfer.TransferRunner;
  * upload leaves the partial file, resumable with REST). Stream mode: truncated to the REST offset
  * (0 without REST) and written from there. MODE E (needs PASV/EPSV): blocks are written at their
  * offsets; without REST the file is truncated first, with REST ranges it is kept. 150, 111/112
- * markers in MODE E, 226; 550/552/553 on storage failures.
+ * markers in MODE E, 226; 550/552/553 on storage failures. After SCKS the stored file's checksum
+ * is compared before 226: a mismatch answers 550 with the computed and expected checksums.
  */
 public final class StorHandler implements CommandHandler {
 
     @Override
     public String verb() {
         return "STOR";
+    }
+
+    @Override
+    public boolean movesData() {
+        return true;
     }
 
     @Override
@@ -30,12 +39,35 @@ public final class StorHandler implements CommandHandler {
         String path = ctx.resolve(argument);
         boolean modeE = ctx.session().mode() == TransferMode.EXTENDED_BLOCK;
         long offset = ctx.session().restartOffset();
-        boolean restarted = offset > 0 || ctx.session().restartRanges() != null;
+        String ranges = ctx.session().restartRanges();
+        if (ranges != null && !modeE) {
+            offset = ByteRange.prefix(ByteRange.parseList(ranges)); // stream mode resumes after the prefix
+        }
+        boolean restarted = offset > 0 || ranges != null;
         TransferRunner.requireEndpoint(ctx, false);
         long truncateTo = modeE ? (restarted ? Long.MAX_VALUE : 0) : offset;
+        String algorithm = ctx.session().expectedChecksumAlgorithm();
+        String expected = ctx.session().expectedChecksum();
+        ctx.session().expectedChecksum(null, null); // SCKS applies to this STOR only
         try (FileChannel channel = ctx.storage().openForWrite(path, truncateTo)) {
             DataSink sink = DataSink.toFile(channel, modeE ? 0 : offset);
-            TransferRunner.receive(ctx, sink);
+            TransferRunner.receive(ctx, sink, algorithm == null ? null : () -> verify(ctx, path, algorithm, expected));
+        }
+    }
+
+    /** SCKS: the stored file's checksum must match (gridftp-protocol.md section 2.9, INCORRECT_CHECKSUM). */
+    private static void verify(CommandContext ctx, String path, String algorithm, String expected)
+            throws FtpException {
+        String computed;
+        try (FileChannel channel = ctx.storage().openForRead(path)) { // the write channel is not readable
+            computed = Checksums.compute(algorithm, channel, 0, channel.size());
+        } catch (IOException e) {
+            throw new FtpException(451, "Local error in processing: cannot compute checksum: " + e.getMessage());
+        }
+        if (!computed.equals(expected)) {
+            throw new FtpException(FtpReply.multiline(550, "Checksum verification failed : ", List.of(
+                    "GridFTP-Computed-Checksum: " + computed,
+                    "GridFTP-Expected-Checksum: " + expected), "End."));
         }
     }
 }

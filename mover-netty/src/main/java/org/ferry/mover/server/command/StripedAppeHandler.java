@@ -41,6 +41,11 @@ public final class StripedAppeHandler implements CommandHandler {
     }
 
     @Override
+    public boolean movesData() {
+        return plain.movesData();
+    }
+
+    @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
         ControlSession session = ctx.session();
         if (!(session.dataEndpoint() instanceof DataEndpoint.Passive passive

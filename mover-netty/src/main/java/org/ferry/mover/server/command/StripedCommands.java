@@ -6,7 +6,7 @@ import org.ferry.mover.server.dtp.StripedDtp;
 
 /**
  * The command table of a server whose PI drives its DTPs as stripes: every standard command, plus
- * SPAS, SPOR and SITE STRIPES, with RETR, STOR and APPE going striped when the data endpoint is, and
+ * SPAS, SPOR and SITE STRIPES, with RETR, STOR, APPE and ESTO going striped when the data endpoint is, and
  * on a head node PASV in MODE E opening its listener on a data node (gridftp-protocol.md sections
  * 2.3, 2.4; SC'05 paper section 5).
  */
@@ -33,6 +33,7 @@ public final class StripedCommands {
         handlers.add(new StripedRetrHandler(dtp));
         handlers.add(new StripedStorHandler(dtp));
         handlers.add(new StripedAppeHandler(dtp));
+        handlers.add(new StripedEstoHandler(dtp));
         handlers.add(new HeadPasvHandler(dtp));
         handlers.add(new SpasHandler(dtp));
         handlers.add(new SporHandler());

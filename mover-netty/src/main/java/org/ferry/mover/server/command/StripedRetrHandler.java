@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.DataEndpoint;
+import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.server.CommandContext;
 import org.ferry.mover.server.ControlSession;
 import org.ferry.mover.server.FtpException;
@@ -44,6 +45,11 @@ public final class StripedRetrHandler implements CommandHandler {
     }
 
     @Override
+    public boolean movesData() {
+        return plain.movesData();
+    }
+
+    @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
         ControlSession session = ctx.session();
         List<InetSocketAddress> targets = session.stripedTargets();
@@ -69,10 +75,12 @@ public final class StripedRetrHandler implements CommandHandler {
         long offset = session.restartOffset();
         String ranges = session.restartRanges();
         if (ranges != null) {
-            offset = RestHandler.contiguousPrefix(ranges);
-            if (offset < 0) {
-                throw new FtpException(504, "Restart ranges with gaps are not supported.");
+            List<ByteRange> done = ByteRange.parseList(ranges);
+            if (ByteRange.merge(done).size() > 1) {
+                // the stripes cut the rest of the file from one restart offset on
+                throw new FtpException(504, "Restart ranges with gaps are not supported in striped transfers.");
             }
+            offset = ByteRange.prefix(done);
         }
         long size = stat.sizeBytes();
         if (offset > size) {

@@ -20,8 +20,12 @@ import org.slf4j.LoggerFactory;
  * while receiving one {@code 112} perf marker per stripe (with "Stripe Index" and "Total Stripe
  * Count", gridftp-protocol.md section 2.7) and {@code 111} range markers every marker interval, then
  * {@code 226} or the failure reply of the failing stripe. Blocks the command worker; ABOR cancels the
- * combined future, which aborts every stripe on its DTP. The data endpoint is dropped afterwards:
- * striped data connections are not cached, so the next transfer needs a new SPAS/SPOR.
+ * combined future, which aborts every stripe on its DTP. After a success the data endpoint stays:
+ * a client that believes the MODE E connections are cached sends no new SPAS/SPOR/PASV/PORT
+ * (gridftp-protocol.md section 2.2), and the stripes then reconnect to the same receiver
+ * addresses, or the same listeners accept the sender's new connections (every stripe connection is
+ * closed at the end of a transfer, so nothing stale is left on it). After a failure the endpoint
+ * is dropped and the next transfer needs a new one.
  */
 public final class StripedTransfers {
 
@@ -82,6 +86,7 @@ public final class StripedTransfers {
             future.cancel(true);
         }
         ScheduledFuture<?> timer = null;
+        boolean succeeded = false;
         if (markerMillis > 0) {
             timer = ctx.channel().eventLoop().scheduleAtFixedRate(() -> markers(ctx, progress, ranges),
                     markerMillis, markerMillis, TimeUnit.MILLISECONDS);
@@ -95,6 +100,7 @@ public final class StripedTransfers {
             LOG.info("striped transfer of {} bytes over {} stripes; DTP totals: {}", bytes, progress.stripes(),
                     dtp.dtps().stream().map(d -> d.name() + "=" + d.bytesTransferred()).toList());
             ctx.reply(226, "Transfer Complete.");
+            succeeded = true;
             return bytes;
         } catch (CancellationException e) {
             throw new FtpException(426, "Command Aborted.");
@@ -114,7 +120,9 @@ public final class StripedTransfers {
                 timer.cancel(false);
             }
             session.activeTransfer(null);
-            session.dataEndpoint(null);
+            if (!succeeded) {
+                session.dataEndpoint(null);
+            }
         }
     }
 

@@ -6,6 +6,9 @@ import java.net.ConnectException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.FileSystemException;
 import java.util.concurrent.CancellationException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -31,8 +34,10 @@ import org.ferry.mover.storage.StorageException;
  *
  * <p>MODE E is directional: the sender connects (gridftp-protocol.md section 2.2), so sending needs
  * PORT/EPRT and receiving needs PASV/EPSV; the wrong combination gets 503 before 150. In stream
- * mode the data endpoint is used once; in MODE E a PORT endpoint is kept for the next transfer
- * (reconnecting), a PASV listener is not (no MODE E connection caching in DataChannels yet).
+ * mode the data endpoint is used once. In MODE E the connections of a successful transfer stay in
+ * the session's {@link org.ferry.mover.data.ModeECache} with the endpoint, and the next transfer in
+ * the same direction reuses them, answering {@code 125 Beginning transfer; reusing existing data
+ * connection.} (gridftp-protocol.md section 2.2).
  */
 public final class TransferRunner {
 
@@ -54,8 +59,9 @@ public final class TransferRunner {
         boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
         DataEndpoint endpoint = endpoint(session, modeE, true);
         long markerMillis = session.sendMarkerSeconds() * 1000L;
-        return run(ctx, markerMillis, null, progress -> ctx.dataChannels()
-                .send(source, endpoint, modeE, session.parallelism(), progress));
+        boolean reusing = modeE && session.dataCache().hasSending();
+        return run(ctx, markerMillis, null, 0, reusing, null, progress -> ctx.dataChannels()
+                .send(source, endpoint, modeE, session.parallelism(), progress, session.dataCache()));
     }
 
     /**
@@ -67,6 +73,27 @@ public final class TransferRunner {
      * @throws FtpException like {@link #send}; 552 when the disk is full
      */
     public static long receive(CommandContext ctx, DataSink sink) throws FtpException {
+        return receive(ctx, sink, null);
+    }
+
+    /** Checks a received file before 226 is sent (SCKS). */
+    public interface Verifier {
+        /**
+         * @throws FtpException the reply to send instead of 226
+         */
+        void verify() throws FtpException;
+    }
+
+    /**
+     * Receives from the client into {@code sink}, then runs {@code verifier} before answering 226.
+     *
+     * @param ctx the session context
+     * @param sink where the bytes go
+     * @param verifier checks the result (e.g. an SCKS checksum); null for none
+     * @return bytes received
+     * @throws FtpException like {@link #send}; 552 when the disk is full; the verifier's reply
+     */
+    public static long receive(CommandContext ctx, DataSink sink, Verifier verifier) throws FtpException {
         ControlSession session = ctx.session();
         boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
         DataEndpoint endpoint = endpoint(session, modeE, false);
@@ -76,9 +103,13 @@ public final class TransferRunner {
             sink.write(data, offset);
             ranges.add(offset, offset + length);
         };
-        long markerMillis = modeE ? ctx.config().markerInterval().toMillis() : 0;
-        return run(ctx, markerMillis, ranges, progress -> ctx.dataChannels()
-                .receive(modeE ? tracking : sink, endpoint, modeE, progress));
+        Duration defaultInterval = ctx.config().markerInterval();
+        long perfMillis = modeE ? orDefault(session.perfMarkerInterval(), defaultInterval) : 0;
+        long restartMillis = modeE ? orDefault(session.restartMarkerInterval(), defaultInterval) : 0;
+        boolean reusing = modeE && session.dataCache().hasReceiving();
+        return run(ctx, perfMillis, restartMillis > 0 ? ranges : null, restartMillis, reusing, verifier,
+                progress -> ctx.dataChannels().receive(modeE ? tracking : sink, endpoint, modeE, progress,
+                        session.dataCache()));
     }
 
     /**
@@ -114,32 +145,56 @@ public final class TransferRunner {
         CompletableFuture<Long> start(LongConsumer progress);
     }
 
-    private static long run(CommandContext ctx, long markerMillis, RangeTracker ranges, Starter starter)
-            throws FtpException {
+    private static long orDefault(Duration value, Duration fallback) {
+        return (value == null ? fallback : value).toMillis();
+    }
+
+    private static long run(CommandContext ctx, long perfMillis, RangeTracker ranges, long restartMillis,
+            boolean reusing, Verifier verifier, Starter starter) throws FtpException {
         ControlSession session = ctx.session();
         AtomicLong bytes = new AtomicLong();
-        ctx.reply(150, "Beginning transfer.");
+        // A placeholder is the active transfer from the moment the client can see 150, so that an
+        // ABOR sent right after 150 finds something to cancel.
+        CompletableFuture<Long> starting = new CompletableFuture<>();
+        session.activeTransfer(starting);
+        if (reusing) {
+            ctx.reply(125, "Beginning transfer; reusing existing data connection.");
+        } else {
+            ctx.reply(150, "Beginning transfer.");
+        }
         CompletableFuture<Long> future;
         try {
             future = starter.start(bytes::set);
         } catch (RuntimeException e) {
+            session.activeTransfer(null);
             session.dataEndpoint(null);
             throw new FtpException(451, "Data transfer failed to start: " + e);
         }
         session.activeTransfer(future);
-        ScheduledFuture<?> timer = null;
+        if (starting.isCancelled()) {
+            future.cancel(true);
+        }
+        List<ScheduledFuture<?>> timers = new ArrayList<>();
         boolean reusable = false;
-        if (markerMillis > 0) {
-            long period = markerMillis;
-            timer = ctx.channel().eventLoop().scheduleAtFixedRate(
-                    () -> sendMarkers(ctx, bytes.get(), ranges), period, period, TimeUnit.MILLISECONDS);
+        if (perfMillis > 0) {
+            timers.add(ctx.channel().eventLoop().scheduleAtFixedRate(
+                    () -> ctx.reply(Markers.perf(System.currentTimeMillis(), bytes.get())),
+                    perfMillis, perfMillis, TimeUnit.MILLISECONDS));
+        }
+        if (ranges != null) {
+            timers.add(ctx.channel().eventLoop().scheduleAtFixedRate(() -> sendRangeMarker(ctx, ranges),
+                    restartMillis, restartMillis, TimeUnit.MILLISECONDS));
         }
         try {
             long transferred = future.get();
             reusable = session.mode() == TransferMode.EXTENDED_BLOCK;
-            if (timer != null) {
-                timer.cancel(false);
-                sendMarkers(ctx, transferred, ranges);
+            cancel(timers);
+            if (perfMillis > 0) {
+                ctx.reply(Markers.perf(System.currentTimeMillis(), transferred));
+            }
+            sendRangeMarker(ctx, ranges);
+            if (verifier != null) {
+                verifier.verify();
             }
             ctx.reply(226, "Transfer Complete.");
             return transferred;
@@ -152,24 +207,28 @@ public final class TransferRunner {
         } catch (ExecutionException e) {
             throw failure(e.getCause());
         } finally {
-            if (timer != null) {
-                timer.cancel(false);
+            cancel(timers);
+            if (!reusable) {
+                // What was written before a failure is on disk: say so, for the client's restart.
+                sendRangeMarker(ctx, ranges);
             }
             session.activeTransfer(null);
-            // DataChannels closes every data connection at the end of a transfer (no MODE E
-            // connection caching yet). globus clients then reuse "cached" connections without a new
-            // PASV/PORT. When this server sent (PORT), reconnecting to the client's listener works,
-            // so that endpoint is kept. When it received (PASV), the client would write into the
-            // closed connections and the server wait forever: drop the listener so the next
-            // transfer without PASV gets 425 at once.
-            if (!(reusable && session.dataEndpoint() instanceof DataEndpoint.Active)) {
+            // A successful MODE E transfer leaves its connections in the session's cache and the
+            // endpoint in place: the next transfer without PASV/PORT reuses them (125). Stream mode
+            // connections are gone (EOF = close), and after a failure the cached state is suspect,
+            // so then the endpoint goes and the next transfer needs a new PASV/PORT (else 425).
+            if (!reusable) {
                 session.dataEndpoint(null);
             }
         }
     }
 
-    private static void sendMarkers(CommandContext ctx, long bytes, RangeTracker ranges) {
-        ctx.reply(Markers.perf(System.currentTimeMillis(), bytes));
+    private static void cancel(List<ScheduledFuture<?>> timers) {
+        timers.forEach(timer -> timer.cancel(false));
+    }
+
+    /** Sends the ranges written since the last 111 marker, if any (empty markers are suppressed). */
+    private static void sendRangeMarker(CommandContext ctx, RangeTracker ranges) {
         String drained = ranges == null ? null : ranges.drain();
         if (drained != null) {
             ctx.reply(Markers.range(drained));

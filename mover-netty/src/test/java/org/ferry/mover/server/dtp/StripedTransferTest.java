@@ -214,6 +214,39 @@ class StripedTransferTest {
     }
 
     @Test
+    void consecutiveModeETransfersThatTheClientBelievesCachedWorkThroughAHead() throws Exception {
+        Path headRoot = Files.createDirectory(tmp.resolve("h"));
+        Path plainRoot = Files.createDirectory(tmp.resolve("p"));
+        byte[] data = new byte[2 * MIB + 9];
+        new Random(17).nextBytes(data);
+        Files.write(headRoot.resolve("a.bin"), data);
+        Files.write(plainRoot.resolve("b.bin"), data);
+        List<DataNode> nodes = new ArrayList<>();
+        GridFtpServer striped = head(headRoot, nodes, 2);
+        GridFtpServer plain = closeLater(GridFtpServer.start(
+                GridFtpServerConfig.loopback(plainRoot).withAnonymousAllowed(true)));
+        try (GridFtpClient client = new GridFtpClient();
+                GridFtpSession head = open(client, striped);
+                GridFtpSession single = open(client, plain)) {
+            // the second and third transfer of each pair skip PASV/PORT (MODE E connection reuse)
+            for (int i = 0; i < 3; i++) {
+                head.sendTo("/a.bin", single, "/from-head-" + i + ".bin", TransferOptions.extendedBlock(2),
+                        TransferListener.NONE);
+                assertSameContent(plainRoot.resolve("from-head-" + i + ".bin"), data);
+            }
+            for (int i = 0; i < 3; i++) {
+                single.sendTo("/b.bin", head, "/to-head-" + i + ".bin", TransferOptions.extendedBlock(2),
+                        TransferListener.NONE);
+                assertSameContent(headRoot.resolve("to-head-" + i + ".bin"), data);
+            }
+            for (int i = 0; i < 2; i++) {
+                head.sendStriped("/a.bin", single, "/striped-" + i + ".bin", 2, 100_000, TransferListener.NONE);
+                assertSameContent(plainRoot.resolve("striped-" + i + ".bin"), data);
+            }
+        }
+    }
+
+    @Test
     void aborDuringAStripedStorAbortsEveryStripeOnItsDataNode() throws Exception {
         Path root = Files.createDirectory(tmp.resolve("h"));
         GridFtpServer striped = head(root, new ArrayList<>(), 2);

@@ -1,0 +1,78 @@
+package org.ferry.bench;
+
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * What one benchmark run does, from the command line of {@link BenchMain}.
+ *
+ * @param only benchmark names to run (empty: all of {@link #ALL})
+ * @param memoryBytes bytes moved per memory-to-memory run (8 GiB; 1 GiB with --quick)
+ * @param diskFileBytes size of the disk-to-disk file (4 GiB; 1 GiB with --quick)
+ * @param smallFileCount number of small files (5,000; 500 with --quick)
+ * @param smallFileBytes size of each small file (50 KiB)
+ * @param sessionCount concurrent control sessions (2,000 in both forms: they are cheap)
+ * @param dataDirectory disk scratch directory (readable by the globus anonymous user)
+ * @param memoryDirectory tmpfs scratch directory for the memory-to-memory source
+ * @param outputDirectory where results.csv and results.json go
+ * @param repoRoot the repository root (finds the ferry-gridftp jar)
+ * @param sshKey private key for rsync over ssh to root@127.0.0.1, or null to skip rsync
+ * @param smallFileLanes Ferry's concurrency for small files (session pairs)
+ * @param repeat runs per side in the memory and disk benchmarks, the best one reported
+ */
+record BenchOptions(Set<String> only, long memoryBytes, long diskFileBytes, int smallFileCount, int smallFileBytes,
+        int sessionCount, Path dataDirectory, Path memoryDirectory, Path outputDirectory, Path repoRoot, Path sshKey,
+        int smallFileLanes, int repeat) {
+
+    /** Benchmark names, in run order. */
+    static final java.util.List<String> ALL = java.util.List.of("memory", "disk", "smallfiles", "sessions");
+
+    private static final long GIB = 1L << 30;
+
+    /**
+     * @param args {@code [--quick] [--only name[,name]] [--sessions N] [--lanes N] [--repeat N] [--data DIR]
+     *     [--shm DIR] [--out DIR] [--repo DIR] [--ssh-key FILE]}
+     * @return the options
+     * @throws IllegalArgumentException on an unknown option or benchmark name
+     */
+    static BenchOptions parse(String[] args) {
+        boolean quick = false;
+        Set<String> only = Set.of();
+        int sessions = 2000;
+        int lanes = 4;
+        int repeat = 3;
+        Path data = Path.of("/var/tmp/ferry-bench");
+        Path shm = Path.of("/dev/shm/ferry-bench");
+        Path out = Path.of("target/bench");
+        Path repo = Path.of("..");
+        Path sshKey = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> quick = true;
+                case "--only" -> only = Set.of(args[++i].split(","));
+                case "--sessions" -> sessions = Integer.parseInt(args[++i]);
+                case "--lanes" -> lanes = Integer.parseInt(args[++i]);
+                case "--repeat" -> repeat = Integer.parseInt(args[++i]);
+                case "--data" -> data = Path.of(args[++i]);
+                case "--shm" -> shm = Path.of(args[++i]);
+                case "--out" -> out = Path.of(args[++i]);
+                case "--repo" -> repo = Path.of(args[++i]);
+                case "--ssh-key" -> sshKey = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        for (String name : only) {
+            if (!ALL.contains(name)) {
+                throw new IllegalArgumentException("unknown benchmark " + name + "; known: " + ALL);
+            }
+        }
+        return new BenchOptions(only, quick ? GIB : 8 * GIB, quick ? GIB : 4 * GIB, quick ? 500 : 5000, 50 * 1024,
+                sessions, data.toAbsolutePath(), shm.toAbsolutePath(), out.toAbsolutePath(),
+                repo.toAbsolutePath().normalize(), sshKey, lanes, Math.max(1, repeat));
+    }
+
+    /** @return true if benchmark {@code name} is selected */
+    boolean runs(String name) {
+        return only.isEmpty() || only.contains(name);
+    }
+}

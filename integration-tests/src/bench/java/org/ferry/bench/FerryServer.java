@@ -1,0 +1,103 @@
+package org.ferry.bench;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The packaged {@code ferry-gridftp} (what {@code bin/ferry-gridftp} runs) as a separate process,
+ * anonymous, serving one root on 127.0.0.1: the same process a site would run, so that its heap can
+ * be read with {@code jcmd} and its CPU is not shared with the benchmark's JVM heap.
+ */
+final class FerryServer implements AutoCloseable {
+
+    private static final Pattern LISTENING = Pattern.compile("Server listening at [^:\\s]+:(\\d+)");
+
+    private final Process process;
+    private final int port;
+
+    private FerryServer(Process process, int port) {
+        this.process = process;
+        this.port = port;
+    }
+
+    /**
+     * Starts the server and waits until it prints its port.
+     *
+     * @param repoRoot repository root (the jar is {@code mover-netty/target/mover-netty-*-all.jar})
+     * @param root directory to serve
+     * @param log file for the server's output
+     */
+    static FerryServer start(Path repoRoot, Path root, Path log) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of("-jar", jar(repoRoot).toString(), "--port", "0", "--root", root.toString(),
+                "--anonymous"));
+        Files.createDirectories(log.getParent());
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        for (int i = 0; i < 600; i++) {
+            Matcher matcher = LISTENING.matcher(Files.readString(log, StandardCharsets.UTF_8));
+            if (matcher.find()) {
+                return new FerryServer(process, Integer.parseInt(matcher.group(1)));
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException("ferry-gridftp exited:\n" + Files.readString(log));
+            }
+            Thread.sleep(100);
+        }
+        process.destroyForcibly();
+        throw new IllegalStateException("ferry-gridftp did not start:\n" + Files.readString(log));
+    }
+
+    private static Path jar(Path repoRoot) throws IOException {
+        Path target = repoRoot.resolve("mover-netty").resolve("target");
+        try (Stream<Path> files = Files.list(target)) {
+            return files.filter(p -> p.getFileName().toString().endsWith("-all.jar")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no *-all.jar in " + target
+                            + ": run ./mvnw -B -q package -DskipTests first"));
+        }
+    }
+
+    /** @return the control channel port */
+    int port() {
+        return port;
+    }
+
+    /** @return the server's process id, for jcmd */
+    long pid() {
+        return process.pid();
+    }
+
+    /** @return {@code ftp://anonymous:bench@127.0.0.1:PORT} */
+    String url() {
+        return "ftp://anonymous:bench@127.0.0.1:" + port;
+    }
+
+    /** @return true while the process runs */
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** @return a free port on 127.0.0.1 at the time of the call, for peers that need one named */
+    static int freePort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0)) {
+            return probe.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package org.ferry.mover.client;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The replies to pipelined transfer commands on one control channel (gridftp-protocol.md section
+ * 3.5): the server answers them strictly in order, so the n-th final reply belongs to the n-th
+ * command sent. Preliminary replies (150/125, 111/112 markers) go to a {@link MarkerParser}. The
+ * first negative final reply is kept as the batch's failure. Used by one thread.
+ */
+final class PipelinedReplies {
+
+    private final ControlChannel channel;
+    private final List<String> commands = new ArrayList<>();
+    private MarkerParser markers;
+    private int finals;
+    private GridFtpReplyException failure;
+    private int failureIndex = Integer.MAX_VALUE;
+
+    PipelinedReplies(ControlChannel channel, MarkerParser markers) {
+        this.channel = channel;
+        this.markers = markers;
+    }
+
+    /** Sends a transfer command without waiting for its reply. */
+    void send(String command) {
+        channel.send(command);
+        commands.add(command);
+    }
+
+    /** @return commands sent so far */
+    int sent() {
+        return commands.size();
+    }
+
+    /** @return final replies received so far (= commands answered) */
+    int finals() {
+        return finals;
+    }
+
+    /** @param value where markers of the following replies go */
+    void markers(MarkerParser value) {
+        markers = value;
+    }
+
+    /** @return the first negative final reply as an exception, or null */
+    GridFtpReplyException failure() {
+        return failure;
+    }
+
+    /** @return the index of the command that failed first, {@link Integer#MAX_VALUE} if none */
+    int failureIndex() {
+        return failureIndex;
+    }
+
+    /**
+     * The earlier of two sides' failures: a file the receiver refused can look sent to the sender
+     * (its blocks were in the socket buffers), which then fails on the next file.
+     *
+     * @return the failure of the lower command index, or null if neither failed
+     */
+    static GridFtpReplyException firstFailure(PipelinedReplies a, PipelinedReplies b) {
+        if (a.failure == null) {
+            return b.failure;
+        }
+        if (b.failure == null) {
+            return a.failure;
+        }
+        return a.failureIndex <= b.failureIndex ? a.failure : b.failure;
+    }
+
+    /**
+     * Reads at most one reply.
+     *
+     * @param timeoutMillis how long to wait for it
+     * @return true if a reply came
+     * @throws IOException if the control channel broke
+     */
+    boolean poll(long timeoutMillis) throws IOException {
+        FtpReply reply = channel.poll(timeoutMillis);
+        if (reply == null) {
+            return false;
+        }
+        if (reply.isPreliminary()) {
+            markers.accept(reply);
+        } else if (finals < commands.size()) {
+            String command = commands.get(finals++);
+            if (!reply.isPositiveCompletion() && failure == null) {
+                failure = new GridFtpReplyException(command, reply.code(), reply.text());
+                failureIndex = finals - 1;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * After a failure: reads replies until every command sent has its final reply, so the session
+     * stays in step. If the server stays silent for {@code quiet} (a command waiting for data that
+     * will never come), sends ABOR and gives up; the session may then be out of step.
+     *
+     * @param quiet how long silence may last
+     */
+    void drain(Duration quiet) {
+        try {
+            long lastSign = System.nanoTime();
+            while (finals < commands.size()) {
+                if (poll(50)) {
+                    lastSign = System.nanoTime();
+                } else if (System.nanoTime() - lastSign > quiet.toNanos()) {
+                    DefaultGridFtpSession.abort(channel);
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            // the channel broke: nothing left to keep in step
+        }
+    }
+}

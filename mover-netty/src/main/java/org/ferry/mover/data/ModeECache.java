@@ -1,0 +1,160 @@
+package org.ferry.mover.data;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The MODE E data connections one side of a session keeps open between transfers (GFD.020
+ * "Extended Block Mode": EOD without CLOSE leaves a connection usable; gridftp-protocol.md
+ * section 2.2). A following transfer in the same direction with no new PASV/PORT reuses them; the
+ * owner {@linkplain #clear() clears} the cache on a new PASV/PORT/SPAS/SPOR, a MODE, DCAU or PROT
+ * change, a failed transfer, or the end of the session.
+ *
+ * <p>Connections are kept for one direction at a time: sending ones (this side connected and
+ * sends; a {@link ModeEFrameEncoder} stays in the pipeline) or receiving ones (this side accepted
+ * and receives; the decoder and a {@link ModeEReceiveGate} stay in the pipeline, holding back any
+ * bytes of the next transfer that arrive early). A connection the peer closes leaves the cache.
+ * Thread-safe: filled from I/O threads when a transfer succeeds, drained by the session's thread.
+ */
+public final class ModeECache implements AutoCloseable {
+
+    /** Which way the cached connections carry data. */
+    enum Direction { SEND, RECEIVE }
+
+    private final List<Channel> idle = new ArrayList<>();
+    private Direction direction;
+
+    /** @return number of idle connections kept (either direction) */
+    public synchronized int size() {
+        idle.removeIf(ch -> !ch.isActive());
+        return idle.size();
+    }
+
+    /** @return true if no connection is kept */
+    public boolean isEmpty() {
+        return size() == 0;
+    }
+
+    /**
+     * @return true if connections are kept for sending (a following send may reuse them)
+     */
+    public boolean hasSending() {
+        return hasFor(Direction.SEND);
+    }
+
+    /** @return true if connections are kept for receiving (a following receive may reuse them) */
+    public boolean hasReceiving() {
+        return hasFor(Direction.RECEIVE);
+    }
+
+    private synchronized boolean hasFor(Direction wanted) {
+        return direction == wanted && size() > 0;
+    }
+
+    /** Keeps {@code channel} for the next transfer in {@code way}; a cache of the other direction is cleared. */
+    void put(Channel channel, Direction way) {
+        List<Channel> dropped = List.of();
+        synchronized (this) {
+            if (direction != way) {
+                dropped = new ArrayList<>(idle);
+                idle.clear();
+                direction = way;
+            }
+            idle.add(channel);
+        }
+        dropped.forEach(ModeECache::closeIdle);
+        channel.eventLoop().execute(() -> {
+            if (channel.pipeline().get(IdleGuard.class) == null) {
+                channel.pipeline().addLast(IdleGuard.INSTANCE);
+            }
+        });
+        channel.closeFuture().addListener((ChannelFutureListener) f -> forget(f.channel()));
+    }
+
+    /**
+     * Takes every live connection kept for {@code way}; connections kept for the other direction
+     * are closed.
+     *
+     * @return the connections, now owned by the caller
+     */
+    List<Channel> takeAll(Direction way) {
+        List<Channel> taken;
+        synchronized (this) {
+            taken = new ArrayList<>(idle);
+            idle.clear();
+            if (direction != way) {
+                taken.forEach(ModeECache::closeIdle);
+                return List.of();
+            }
+        }
+        taken.removeIf(ch -> !ch.isActive());
+        for (Channel channel : taken) {
+            channel.eventLoop().execute(() -> {
+                if (channel.pipeline().get(IdleGuard.class) != null) {
+                    channel.pipeline().remove(IdleGuard.class);
+                }
+            });
+        }
+        return taken;
+    }
+
+    private synchronized void forget(Channel channel) {
+        idle.remove(channel);
+    }
+
+    /** Closes every kept connection (sending ones announce it with a CLOSE header first). Never throws. */
+    public void clear() {
+        List<Channel> dropped;
+        synchronized (this) {
+            dropped = new ArrayList<>(idle);
+            idle.clear();
+        }
+        dropped.forEach(ModeECache::closeIdle);
+    }
+
+    /** Same as {@link #clear()}. */
+    @Override
+    public void close() {
+        clear();
+    }
+
+    /**
+     * Closes an idle connection. A sending one says so first with a zero-length {@code CLOSE|EOD}
+     * header (globus's way of dropping a cached connection, gridftp-protocol.md section 2.1), so
+     * the receiver does not take the close for a lost transfer.
+     */
+    static void closeIdle(Channel channel) {
+        if (channel.isActive() && channel.pipeline().get(ModeEFrameEncoder.class) != null) {
+            channel.writeAndFlush(new ModeEHeader(ModeEHeader.CLOSE | ModeEHeader.EOD, 0, 0))
+                    .addListener(ChannelFutureListener.CLOSE);
+        } else {
+            channel.close();
+        }
+    }
+
+    /**
+     * The last handler of an idle cached connection while no transfer owns it: closes the connection
+     * on an error (a reset by the peer) instead of letting the error reach the pipeline's tail, and
+     * drops stray inbound bytes on sending connections (receivers send nothing in MODE E).
+     */
+    @ChannelHandler.Sharable
+    static final class IdleGuard extends ChannelInboundHandlerAdapter {
+        static final IdleGuard INSTANCE = new IdleGuard();
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ReferenceCountUtil.release(msg);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+}
