@@ -5,16 +5,21 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.ferry.gsi.PasswordFile;
 import org.ferry.mover.server.Authenticator;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.GsiServerSecurity;
 import org.ferry.mover.server.GridFtpServerConfig;
+import org.ferry.mover.server.dtp.DtpFactory;
+import org.ferry.mover.stripe.LinkAuth;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,12 +30,15 @@ import picocli.CommandLine.Spec;
  * {@code ferry-gridftp}: runs Ferry's GridFTP server over one root directory (like
  * globus-gridftp-server with {@code -aa} / {@code -password-file}), or hashes a password for the
  * password file ({@code ferry-gridftp passwd USER}, password read from the first line of stdin).
+ * With {@code --data-node host:port} (repeated) and {@code --data-node-secret FILE} it is the head
+ * node of a striped server: SPAS/SPOR transfers run on those data nodes ({@code ferry-gridftp
+ * data-node}, the SC'05 striped server's decomposition).
  * Prints {@code Server listening at host:port} on stdout once bound, as globus-gridftp-server
  * does, so scripts and tests can scrape the port. Exit codes: 0 normal, 1 start failure, 2 usage.
  */
 @Command(name = "ferry-gridftp", mixinStandardHelpOptions = true, version = "ferry-gridftp 0.1",
         description = "Ferry GridFTP server: serves one directory over GridFTP (clear-text logins).",
-        subcommands = FerryGridFtpMain.Passwd.class)
+        subcommands = {FerryGridFtpMain.Passwd.class, DataNodeCommand.class})
 public final class FerryGridFtpMain implements Callable<Integer> {
 
     @Spec
@@ -60,6 +68,14 @@ public final class FerryGridFtpMain implements Callable<Integer> {
     @Option(names = "--idle-timeout", defaultValue = "600",
             description = "Seconds before an idle control connection is closed (default: ${DEFAULT-VALUE}).")
     private int idleTimeoutSeconds;
+
+    @Option(names = "--data-node", paramLabel = "HOST:PORT",
+            description = "Run as a striped head node driving this data node (repeat, in stripe order).")
+    private List<String> dataNodes = new ArrayList<>();
+
+    @Option(names = "--data-node-secret", paramLabel = "FILE",
+            description = "File whose first line is the secret shared with the data nodes.")
+    private Path dataNodeSecret;
 
     @Option(names = "--gsi", description = "Offer AUTH GSSAPI (GSI) with the host credential from X509_USER_CERT/"
             + "X509_USER_KEY (else /etc/grid-security/hostcert.pem, hostkey.pem), CAs from X509_CERT_DIR (else "
@@ -110,6 +126,30 @@ public final class FerryGridFtpMain implements Callable<Integer> {
         }
         GridFtpServerConfig config = new GridFtpServerConfig(InetAddress.getByName(bind), port, root, anonymous,
                 authenticator, Duration.ofSeconds(markerIntervalSeconds), Duration.ofSeconds(idleTimeoutSeconds));
+        DtpFactory dtps = DtpFactory.local();
+        if (!dataNodes.isEmpty()) {
+            if (dataNodeSecret == null) {
+                err.println("ferry-gridftp: --data-node needs --data-node-secret");
+                return 2;
+            }
+            List<InetSocketAddress> nodes = new ArrayList<>();
+            for (String node : dataNodes) {
+                int colon = node.lastIndexOf(':');
+                try {
+                    nodes.add(new InetSocketAddress(InetAddress.getByName(node.substring(0, colon)),
+                            Integer.parseInt(node.substring(colon + 1))));
+                } catch (RuntimeException | IOException e) {
+                    err.println("ferry-gridftp: bad --data-node " + node + " (want host:port)");
+                    return 2;
+                }
+            }
+            try {
+                dtps = DtpFactory.dataNodes(nodes, LinkAuth.fromFile(dataNodeSecret));
+            } catch (IOException | IllegalArgumentException e) {
+                err.println("ferry-gridftp: secret file " + dataNodeSecret + ": " + e.getMessage());
+                return 2;
+            }
+        }
         GsiServerSecurity security = null;
         if (gsi) {
             try {
@@ -121,7 +161,7 @@ public final class FerryGridFtpMain implements Callable<Integer> {
         }
         GridFtpServer server;
         try {
-            server = GridFtpServer.start(config, security);
+            server = GridFtpServer.start(config, security, dtps);
         } catch (IOException e) {
             err.println("ferry-gridftp: " + e.getMessage());
             return 1;

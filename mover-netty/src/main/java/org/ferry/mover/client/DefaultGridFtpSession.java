@@ -187,6 +187,71 @@ final class DefaultGridFtpSession implements GridFtpSession {
         return url;
     }
 
+    // ---- striped third-party transfer (SPAS/SPOR) ----
+
+    @Override
+    public long sendStriped(String sourcePath, GridFtpSession destination, String destinationPath, int parallelism,
+            int blockSizeBytes, TransferListener listener) throws IOException {
+        if (!(destination instanceof DefaultGridFtpSession dest)) {
+            throw new IllegalArgumentException("destination must be a session of GridFtpClient");
+        }
+        if (parallelism < 1 || parallelism > 64 || blockSizeBytes < 1 || blockSizeBytes > (64 << 20)) {
+            throw new IllegalArgumentException("parallelism 1..64 and block size 1..64 MiB, were " + parallelism
+                    + " and " + blockSizeBytes);
+        }
+        long size = size(sourcePath); // fails early with NoSuchFileException
+        // gridftp-protocol.md 3.3 with -stripe: destination first (MODE E, SPAS, STOR), then the
+        // source (MODE E, OPTS RETR with the layout, SPOR, RETR)
+        dest.setMode(TransferOptions.Mode.EXTENDED_BLOCK);
+        List<InetSocketAddress> stripes = dest.spas();
+        String storCommand = "STOR " + destinationPath;
+        dest.control.send(storCommand);
+        String retrCommand = "RETR " + sourcePath;
+        try {
+            setMode(TransferOptions.Mode.EXTENDED_BLOCK);
+            setRetrOptions(parallelism(parallelism) + "StripeLayout=Blocked;BlockSize=" + blockSizeBytes
+                    + ";markers=" + SOURCE_MARKER_SECONDS + ";");
+            StringBuilder spor = new StringBuilder("SPOR");
+            for (InetSocketAddress stripe : stripes) {
+                spor.append(' ').append(HostPort.portArgument(stripe));
+            }
+            dropData(); // so does SPOR
+            expectOk(spor.toString());
+        } catch (IOException | RuntimeException e) {
+            abort(dest.control);
+            throw e;
+        }
+        control.send(retrCommand);
+        MarkerParser markers = new MarkerParser(listener);
+        ThirdPartyWait wait = new ThirdPartyWait(control, retrCommand, dest.control, storCommand, markers);
+        wait.await(control.replyTimeout());
+        return Math.max(size, markers.totalBytes());
+    }
+
+    /**
+     * SPAS (gridftp-protocol.md section 2.4): {@code 229-Entering Striped Passive Mode.}, one
+     * {@code h1,h2,h3,h4,p1,p2} line per stripe, {@code 229 End}; 0.0.0.0 means the control
+     * connection's host.
+     */
+    private List<InetSocketAddress> spas() throws IOException {
+        dropData(); // SPAS, like PASV, destroys the server's cached data connections
+        FtpReply reply = expectOk("SPAS");
+        List<InetSocketAddress> stripes = new java.util.ArrayList<>();
+        for (String line : reply.lines().subList(1, reply.lines().size())) {
+            if (line.matches(".*\\d+,\\d+,\\d+,\\d+,\\d+,\\d+.*")) {
+                InetSocketAddress address = HostPort.parsePasv(line);
+                if (address.getAddress().isAnyLocalAddress()) {
+                    address = new InetSocketAddress(control.remoteAddress().getAddress(), address.getPort());
+                }
+                stripes.add(address);
+            }
+        }
+        if (stripes.isEmpty()) {
+            throw new GridFtpReplyException("SPAS", reply.code(), "no stripe address in reply: " + reply.text());
+        }
+        return stripes;
+    }
+
     // ---- simple commands ----
 
     @Override

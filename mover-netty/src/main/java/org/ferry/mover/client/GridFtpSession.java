@@ -22,6 +22,30 @@ public interface GridFtpSession extends Closeable {
     GridFtpUrl url();
 
     /**
+     * Striped third-party transfer (GFD.020 "SPAS", "SPOR", "Options to RETR"; gridftp-protocol.md
+     * section 3.3 {@code -stripe}): the destination answers {@code SPAS} with one address per
+     * stripe and starts {@code STOR}; this session's server (the source) gets
+     * {@code OPTS RETR Parallelism=n,n,n;StripeLayout=Blocked;BlockSize=b;}, {@code SPOR} with those
+     * addresses, and {@code RETR}. Both sides run in MODE E; each stripe uses {@code parallelism}
+     * connections. Works against a single-stripe server too (SPAS then answers one address).
+     *
+     * @param sourcePath file on this session's server
+     * @param destination a session of the same client, to the receiving server
+     * @param destinationPath where the destination stores the file
+     * @param parallelism MODE E connections per stripe, 1..64
+     * @param blockSizeBytes block size of the striped layout, 1 byte .. 64 MiB
+     * @param listener progress (may be {@link TransferListener#NONE}-like no-op)
+     * @return bytes transferred (the source file's size, or more if markers said so)
+     * @throws IOException if either side fails (for example 500 when a server lacks SPAS/SPOR); the
+     *     destination may hold a partial file
+     * @throws IllegalArgumentException on a parallelism or block size out of range
+     */
+    default long sendStriped(String sourcePath, GridFtpSession destination, String destinationPath, int parallelism,
+            int blockSizeBytes, TransferListener listener) throws IOException {
+        throw new UnsupportedOperationException("striped transfers are not supported by " + getClass().getName());
+    }
+
+    /**
      * Lists a directory with MLSD.
      *
      * @param directory absolute directory path

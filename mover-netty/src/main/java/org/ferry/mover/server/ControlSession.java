@@ -1,5 +1,7 @@
 package org.ferry.mover.server;
 
+import java.net.InetSocketAddress;
+import java.util.List;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.ferry.mover.data.DataEndpoint;
@@ -33,6 +35,8 @@ public final class ControlSession {
     private String expectedChecksum;
     private Duration restartMarkerInterval;
     private DataEndpoint dataEndpoint;
+    private List<InetSocketAddress> stripedTargets;
+    private int stripeBlockSizeBytes;
     private final ModeECache dataCache = new ModeECache();
     private volatile CompletableFuture<?> activeTransfer;
     private volatile boolean closed;
@@ -258,12 +262,43 @@ public final class ControlSession {
     public void dataEndpoint(DataEndpoint value) {
         DataEndpoint previous = dataEndpoint;
         dataEndpoint = value;
+        stripedTargets = null; // SPOR addresses go with the endpoint they came with
         if (previous != value) {
             dataCache.clear();
         }
         if (previous instanceof DataEndpoint.Passive passive && previous != value) {
             closeQuietly(passive.listener());
         }
+    }
+
+    /**
+     * @return the receiver addresses of the last SPOR (GFD.020 "SPOR"), or null when the data
+     *     endpoint was set otherwise
+     */
+    public List<InetSocketAddress> stripedTargets() {
+        return stripedTargets;
+    }
+
+    /**
+     * Sets the SPOR addresses; call after {@link #dataEndpoint(DataEndpoint)}, which clears them.
+     *
+     * @param value the addresses, in SPOR order
+     */
+    public void stripedTargets(List<InetSocketAddress> value) {
+        stripedTargets = value == null ? null : List.copyOf(value);
+    }
+
+    /**
+     * @return the block size of the striped layout from {@code OPTS RETR BlockSize=n;} in bytes,
+     *     0 when not set (the server default applies)
+     */
+    public int stripeBlockSizeBytes() {
+        return stripeBlockSizeBytes;
+    }
+
+    /** @param value the striped layout's block size in bytes, 0 for the default */
+    public void stripeBlockSizeBytes(int value) {
+        stripeBlockSizeBytes = value;
     }
 
     /**

@@ -21,6 +21,9 @@ import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.protocol.FtpCommandDecoder;
 import org.ferry.mover.protocol.FtpReplyEncoder;
 import org.ferry.mover.server.command.CommandRegistry;
+import org.ferry.mover.server.command.StripedCommands;
+import org.ferry.mover.server.dtp.DtpFactory;
+import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.command.GsiCommands;
 import org.ferry.mover.storage.PosixStorage;
 import org.ferry.mover.storage.StorageInterface;
@@ -48,13 +51,15 @@ public final class GridFtpServer implements AutoCloseable {
     private final ExecutorService worker;
     private final DataChannels dataChannels;
     private final Channel serverChannel;
+    private final StripedDtp stripedDtp;
 
     private GridFtpServer(EventLoopGroup group, ExecutorService worker, DataChannels dataChannels,
-            Channel serverChannel) {
+            Channel serverChannel, StripedDtp stripedDtp) {
         this.group = group;
         this.worker = worker;
         this.dataChannels = dataChannels;
         this.serverChannel = serverChannel;
+        this.stripedDtp = stripedDtp;
     }
 
     /**
@@ -65,7 +70,21 @@ public final class GridFtpServer implements AutoCloseable {
      * @throws IOException if the root is not a directory or the address cannot be bound
      */
     public static GridFtpServer start(GridFtpServerConfig config) throws IOException {
-        return start(config, null);
+        return start(config, null, DtpFactory.local());
+    }
+
+    /**
+     * Binds the control channel and starts serving, with SPAS/SPOR driving the DTPs that
+     * {@code dtps} makes: the local one ({@link DtpFactory#local()}, what {@link #start(GridFtpServerConfig)}
+     * uses) or the data nodes of a head node ({@link DtpFactory#dataNodes}; SC'05 paper section 5).
+     *
+     * @param config the settings
+     * @param dtps makes the DTPs for striped transfers
+     * @return the running server
+     * @throws IOException if the root is not a directory or the address cannot be bound
+     */
+    public static GridFtpServer start(GridFtpServerConfig config, DtpFactory dtps) throws IOException {
+        return start(config, null, dtps);
     }
 
     /**
@@ -78,11 +97,28 @@ public final class GridFtpServer implements AutoCloseable {
      * @throws IOException if the root is not a directory or the address cannot be bound
      */
     public static GridFtpServer start(GridFtpServerConfig config, GsiServerSecurity gsi) throws IOException {
+        return start(config, gsi, DtpFactory.local());
+    }
+
+    /**
+     * Binds the control channel and starts serving, with GSI if {@code gsi} is given and SPAS/SPOR
+     * driving the DTPs {@code dtps} makes.
+     *
+     * @param config the settings
+     * @param gsi host credential, trust and grid-mapfile for GSI, or null for none
+     * @param dtps makes the DTPs for striped transfers ({@link DtpFactory#local()} or data nodes)
+     * @return the running server
+     * @throws IOException if the root is not a directory or the address cannot be bound
+     */
+    public static GridFtpServer start(GridFtpServerConfig config, GsiServerSecurity gsi, DtpFactory dtps)
+            throws IOException {
         StorageInterface storage = new PosixStorage(config.root());
-        CommandRegistry registry = gsi == null ? CommandRegistry.standard() : GsiCommands.registry();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
         ExecutorService worker = Executors.newCachedThreadPool(daemonThreads("ferry-gridftp-pi"));
         DataChannels dataChannels = new DataChannels(group);
+        StripedDtp stripedDtp = new StripedDtp(dtps.create(group, dataChannels, storage));
+        CommandRegistry registry = (gsi == null ? CommandRegistry.standard() : GsiCommands.registry())
+                .with(StripedCommands.handlers(stripedDtp));
         String banner = (config.bindAddress().isAnyLocalAddress() ? "" : config.bindAddress().getHostAddress() + " ")
                 + "Ferry GridFTP Server 0.1 ready.";
         ServerBootstrap bootstrap = new ServerBootstrap()
@@ -108,8 +144,9 @@ public final class GridFtpServer implements AutoCloseable {
         try {
             Channel channel = bootstrap.bind(new InetSocketAddress(config.bindAddress(), config.port()))
                     .syncUninterruptibly().channel();
-            return new GridFtpServer(group, worker, dataChannels, channel);
+            return new GridFtpServer(group, worker, dataChannels, channel, stripedDtp);
         } catch (RuntimeException e) {
+            stripedDtp.close();
             dataChannels.close();
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             worker.shutdownNow();
@@ -144,6 +181,7 @@ public final class GridFtpServer implements AutoCloseable {
     @Override
     public void close() {
         serverChannel.close().awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+        stripedDtp.close();
         dataChannels.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS)
                 .awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);

@@ -2,6 +2,7 @@ package org.ferry.mover.server.command;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +25,7 @@ public final class CommandRegistry {
     private final Map<String, CommandHandler> handlers;
 
     private CommandRegistry(Map<String, CommandHandler> handlers) {
-        this.handlers = Map.copyOf(handlers);
+        this.handlers = Collections.unmodifiableMap(new LinkedHashMap<>(handlers));
     }
 
     /**
@@ -34,6 +35,18 @@ public final class CommandRegistry {
     public static CommandRegistry of(Collection<? extends CommandHandler> handlers) {
         Map<String, CommandHandler> map = new LinkedHashMap<>();
         for (CommandHandler handler : handlers) {
+            map.put(handler.verb(), handler);
+        }
+        return new CommandRegistry(map);
+    }
+
+    /**
+     * @param more handlers to add; one with a verb already present replaces that handler in place
+     * @return a new registry with them (this one is unchanged)
+     */
+    public CommandRegistry with(Collection<? extends CommandHandler> more) {
+        Map<String, CommandHandler> map = new LinkedHashMap<>(handlers);
+        for (CommandHandler handler : more) {
             map.put(handler.verb(), handler);
         }
         return new CommandRegistry(map);

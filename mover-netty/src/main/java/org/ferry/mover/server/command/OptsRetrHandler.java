@@ -10,8 +10,9 @@ import org.ferry.mover.server.FtpException;
  * section 2.3): every option must end with {@code ;}. {@code Parallelism=start,min,max;} sets the
  * number of MODE E connections for sending (the first number, clamped to 1..64);
  * {@code markers=N;} asks for 112 perf markers every N seconds while sending (0 = none);
- * {@code StripeLayout}, {@code BlockSize}, {@code PacketSize} and {@code WindowSize} are accepted
- * and ignored. Anything else: {@code 500 OPTS failed.}
+ * {@code BlockSize=n;} sets the block size of striped sends (SPOR, {@code StripeLayout=Blocked},
+ * 1 byte .. 64 MiB); {@code StripeLayout}, {@code PacketSize} and {@code WindowSize} are accepted
+ * and ignored (striped sends are always {@code Blocked}). Anything else: {@code 500 OPTS failed.}
  */
 public final class OptsRetrHandler implements CommandHandler {
 
@@ -36,6 +37,7 @@ public final class OptsRetrHandler implements CommandHandler {
         }
         Integer parallelism = null;
         Integer markers = null;
+        Integer blockSize = null;
         for (String option : text.substring(0, text.length() - 1).split(";", -1)) {
             int eq = option.indexOf('=');
             if (eq <= 0) {
@@ -46,7 +48,8 @@ public final class OptsRetrHandler implements CommandHandler {
             switch (name) {
                 case "parallelism" -> parallelism = parseParallelism(value);
                 case "markers" -> markers = parseMarkers(value);
-                case "stripelayout", "blocksize", "packetsize", "windowsize" -> { }
+                case "blocksize" -> blockSize = parseBlockSize(value);
+                case "stripelayout", "packetsize", "windowsize" -> { }
                 default -> throw new FtpException(500, "OPTS failed.");
             }
         }
@@ -56,7 +59,22 @@ public final class OptsRetrHandler implements CommandHandler {
         if (markers != null) {
             ctx.session().sendMarkerSeconds(markers);
         }
+        if (blockSize != null) {
+            ctx.session().stripeBlockSizeBytes(blockSize);
+        }
         ctx.reply(200, "OPTS Command Successful.");
+    }
+
+    private static int parseBlockSize(String value) throws FtpException {
+        try {
+            int bytes = Integer.parseInt(value.strip());
+            if (bytes < 1 || bytes > (64 << 20)) {
+                throw new FtpException(500, "OPTS failed.");
+            }
+            return bytes;
+        } catch (NumberFormatException e) {
+            throw new FtpException(500, "OPTS failed.");
+        }
     }
 
     private static int parseMarkers(String value) throws FtpException {

@@ -1,0 +1,71 @@
+package org.ferry.mover.server.command;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.util.List;
+import org.ferry.mover.data.DataEndpoint;
+import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.ControlSession;
+import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.TransferMode;
+import org.ferry.mover.server.dtp.StripedDtp;
+import org.ferry.mover.server.dtp.StripedPassiveListener;
+import org.ferry.mover.server.dtp.StripedTransfers;
+
+/**
+ * {@code ESTO A <offset> <path>} (GFD.020 "ESTO"; gridftp-protocol.md section 2.5) when the
+ * listener is on the DTPs (after SPAS, or PASV on a head node): every stripe writes its blocks at
+ * {@code offset} plus their offsets, the file is neither truncated nor otherwise touched. Otherwise
+ * it is the ordinary {@link EstoHandler}, which also answers every malformed argument.
+ */
+public final class StripedEstoHandler implements CommandHandler {
+
+    private final StripedDtp dtp;
+    private final EstoHandler plain = new EstoHandler();
+
+    /** @param dtp the server's DTPs */
+    public StripedEstoHandler(StripedDtp dtp) {
+        this.dtp = dtp;
+    }
+
+    @Override
+    public String verb() {
+        return plain.verb();
+    }
+
+    @Override
+    public List<String> features() {
+        return plain.features();
+    }
+
+    @Override
+    public boolean movesData() {
+        return plain.movesData();
+    }
+
+    @Override
+    public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
+        ControlSession session = ctx.session();
+        String[] parts = argument.strip().split(" ", 3);
+        long offset;
+        try {
+            offset = parts.length == 3 && parts[0].equalsIgnoreCase("A") && !parts[2].isEmpty()
+                    ? Long.parseLong(parts[1]) : -1;
+        } catch (NumberFormatException e) {
+            offset = -1;
+        }
+        if (offset < 0 || !(session.dataEndpoint() instanceof DataEndpoint.Passive passive
+                && passive.listener() instanceof StripedPassiveListener listener)) {
+            plain.handle(ctx, argument); // not striped, or malformed: the plain handler's replies
+            return;
+        }
+        if (session.mode() != TransferMode.EXTENDED_BLOCK) {
+            throw new FtpException(503, "Bad sequence of commands: striped transfers need MODE E.");
+        }
+        String path = ctx.resolve(parts[2]);
+        try (FileChannel created = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
+            // opened only to create it if missing; the DTPs write
+        }
+        StripedTransfers.receive(ctx, dtp, listener, path, offset + session.restartOffset());
+    }
+}

@@ -1,0 +1,68 @@
+package org.ferry.mover.server.command;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.util.List;
+import org.ferry.mover.data.DataEndpoint;
+import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.ControlSession;
+import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.TransferMode;
+import org.ferry.mover.server.dtp.StripedDtp;
+import org.ferry.mover.server.dtp.StripedPassiveListener;
+import org.ferry.mover.server.dtp.StripedTransfers;
+
+/**
+ * STOR path after SPAS (GFD.020 "SPAS"; SC'05 paper section 5): every stripe's DTP receives what
+ * its senders send to its listener and writes each MODE E block at its offset into the same file
+ * (data nodes share the file system, as in the Globus striped server). The PI truncates the file
+ * first (kept as is after REST), so that no stripe truncates what another wrote. Otherwise it is
+ * the ordinary {@link StorHandler}. Needs MODE E (503 otherwise).
+ */
+public final class StripedStorHandler implements CommandHandler {
+
+    private final StripedDtp dtp;
+    private final StorHandler plain = new StorHandler();
+
+    /** @param dtp the server's DTPs */
+    public StripedStorHandler(StripedDtp dtp) {
+        this.dtp = dtp;
+    }
+
+    @Override
+    public String verb() {
+        return plain.verb();
+    }
+
+    @Override
+    public List<String> features() {
+        return plain.features();
+    }
+
+    @Override
+    public boolean movesData() {
+        return plain.movesData();
+    }
+
+    @Override
+    public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
+        ControlSession session = ctx.session();
+        if (!(session.dataEndpoint() instanceof DataEndpoint.Passive passive
+                && passive.listener() instanceof StripedPassiveListener listener)) {
+            plain.handle(ctx, argument);
+            return;
+        }
+        if (argument.isEmpty()) {
+            throw new FtpException(501, "Syntax error in parameters or arguments.");
+        }
+        if (session.mode() != TransferMode.EXTENDED_BLOCK) {
+            throw new FtpException(503, "Bad sequence of commands: striped transfers need MODE E.");
+        }
+        String path = ctx.resolve(argument);
+        boolean restarted = session.restartOffset() > 0 || session.restartRanges() != null;
+        try (FileChannel created = ctx.storage().openForWrite(path, restarted ? Long.MAX_VALUE : 0)) {
+            // opened only to create or truncate it before any stripe writes
+        }
+        StripedTransfers.receive(ctx, dtp, listener, path, 0);
+    }
+}
