@@ -1,8 +1,8 @@
 package org.ferry.mover.server.command;
 
+import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.server.CommandContext;
@@ -19,29 +19,17 @@ import org.ferry.mover.server.dtp.StripedPassiveListener;
  * (listings, stream transfers), and on a server without data nodes, it is the ordinary
  * {@link PasvHandler}: the PI's own DTP.
  */
-public final class HeadPasvHandler implements CommandHandler {
+public final class HeadPasvHandler extends StripedFallbackHandler {
 
-    private final StripedDtp dtp;
-    private final PasvHandler plain = new PasvHandler();
     private final AtomicInteger next = new AtomicInteger();
 
     /** @param dtp the server's DTPs */
     public HeadPasvHandler(StripedDtp dtp) {
-        this.dtp = dtp;
+        super(dtp, new PasvHandler());
     }
 
     @Override
-    public String verb() {
-        return plain.verb();
-    }
-
-    @Override
-    public List<String> features() {
-        return plain.features();
-    }
-
-    @Override
-    public void handle(CommandContext ctx, String argument) throws FtpException {
+    public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
         if (!dtp.remote() || ctx.session().mode() != TransferMode.EXTENDED_BLOCK) {
             plain.handle(ctx, argument);
             return;

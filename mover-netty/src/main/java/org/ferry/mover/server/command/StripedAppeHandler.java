@@ -2,7 +2,6 @@ package org.ferry.mover.server.command;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.util.List;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.server.CommandContext;
 import org.ferry.mover.server.ControlSession;
@@ -20,29 +19,12 @@ import org.ferry.mover.storage.StorageException;
  * section 2.5), every stripe writing its blocks at that size plus their offsets. Otherwise it is
  * the ordinary {@link AppeHandler}. Needs MODE E (503 otherwise); 550 for a directory.
  */
-public final class StripedAppeHandler implements CommandHandler {
+public final class StripedAppeHandler extends StripedFallbackHandler {
 
-    private final StripedDtp dtp;
-    private final AppeHandler plain = new AppeHandler();
 
     /** @param dtp the server's DTPs */
     public StripedAppeHandler(StripedDtp dtp) {
-        this.dtp = dtp;
-    }
-
-    @Override
-    public String verb() {
-        return plain.verb();
-    }
-
-    @Override
-    public List<String> features() {
-        return plain.features();
-    }
-
-    @Override
-    public boolean movesData() {
-        return plain.movesData();
+        super(dtp, new AppeHandler());
     }
 
     @Override

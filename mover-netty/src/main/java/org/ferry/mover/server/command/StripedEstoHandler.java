@@ -2,7 +2,6 @@ package org.ferry.mover.server.command;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.util.List;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.server.CommandContext;
 import org.ferry.mover.server.ControlSession;
@@ -18,29 +17,12 @@ import org.ferry.mover.server.dtp.StripedTransfers;
  * {@code offset} plus their offsets, the file is neither truncated nor otherwise touched. Otherwise
  * it is the ordinary {@link EstoHandler}, which also answers every malformed argument.
  */
-public final class StripedEstoHandler implements CommandHandler {
+public final class StripedEstoHandler extends StripedFallbackHandler {
 
-    private final StripedDtp dtp;
-    private final EstoHandler plain = new EstoHandler();
 
     /** @param dtp the server's DTPs */
     public StripedEstoHandler(StripedDtp dtp) {
-        this.dtp = dtp;
-    }
-
-    @Override
-    public String verb() {
-        return plain.verb();
-    }
-
-    @Override
-    public List<String> features() {
-        return plain.features();
-    }
-
-    @Override
-    public boolean movesData() {
-        return plain.movesData();
+        super(dtp, new EstoHandler());
     }
 
     @Override

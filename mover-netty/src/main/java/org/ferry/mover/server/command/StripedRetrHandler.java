@@ -24,29 +24,12 @@ import org.ferry.mover.storage.FileStat;
  * MODE E (503 otherwise); 550 for a missing file or a directory, 554 for a restart offset past
  * the end.
  */
-public final class StripedRetrHandler implements CommandHandler {
+public final class StripedRetrHandler extends StripedFallbackHandler {
 
-    private final StripedDtp dtp;
-    private final RetrHandler plain = new RetrHandler();
 
     /** @param dtp the server's DTPs */
     public StripedRetrHandler(StripedDtp dtp) {
-        this.dtp = dtp;
-    }
-
-    @Override
-    public String verb() {
-        return plain.verb();
-    }
-
-    @Override
-    public List<String> features() {
-        return plain.features();
-    }
-
-    @Override
-    public boolean movesData() {
-        return plain.movesData();
+        super(dtp, new RetrHandler());
     }
 
     @Override

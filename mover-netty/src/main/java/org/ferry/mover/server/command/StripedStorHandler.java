@@ -2,7 +2,6 @@ package org.ferry.mover.server.command;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.util.List;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.server.CommandContext;
 import org.ferry.mover.server.ControlSession;
@@ -19,29 +18,12 @@ import org.ferry.mover.server.dtp.StripedTransfers;
  * first (kept as is after REST), so that no stripe truncates what another wrote. Otherwise it is
  * the ordinary {@link StorHandler}. Needs MODE E (503 otherwise).
  */
-public final class StripedStorHandler implements CommandHandler {
+public final class StripedStorHandler extends StripedFallbackHandler {
 
-    private final StripedDtp dtp;
-    private final StorHandler plain = new StorHandler();
 
     /** @param dtp the server's DTPs */
     public StripedStorHandler(StripedDtp dtp) {
-        this.dtp = dtp;
-    }
-
-    @Override
-    public String verb() {
-        return plain.verb();
-    }
-
-    @Override
-    public List<String> features() {
-        return plain.features();
-    }
-
-    @Override
-    public boolean movesData() {
-        return plain.movesData();
+        super(dtp, new StorHandler());
     }
 
     @Override
