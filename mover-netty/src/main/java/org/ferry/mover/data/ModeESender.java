@@ -2,7 +2,6 @@ package org.ferry.mover.data;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
@@ -19,7 +18,7 @@ import java.io.IOException;
  * {@link #MAX_IN_FLIGHT} blocks await the socket, so an 8 GiB send holds a few blocks per
  * connection in memory, not the file.
  */
-final class ModeESender extends ChannelInboundHandlerAdapter {
+final class ModeESender extends WritabilityPump {
 
     /** Blocks written but not yet handed to the socket, per connection. */
     static final int MAX_IN_FLIGHT = 4;
@@ -28,7 +27,6 @@ final class ModeESender extends ChannelInboundHandlerAdapter {
     private final ModeEDealer dealer;
     private final DataTransfer transfer;
     private int inFlight;
-    private boolean started;
     private boolean ended;
 
     ModeESender(SourceReader reader, ModeEDealer dealer, DataTransfer transfer) {
@@ -38,34 +36,7 @@ final class ModeESender extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        if (ctx.channel().isActive()) {
-            start(ctx);
-        }
-    }
-
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        start(ctx);
-        ctx.fireChannelActive();
-    }
-
-    private void start(ChannelHandlerContext ctx) {
-        if (!started) {
-            started = true;
-            pump(ctx);
-        }
-    }
-
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (started && ctx.channel().isWritable()) {
-            pump(ctx);
-        }
-        ctx.fireChannelWritabilityChanged();
-    }
-
-    private void pump(ChannelHandlerContext ctx) {
+    void pump(ChannelHandlerContext ctx) {
         while (!ended && !transfer.isDone() && inFlight < MAX_IN_FLIGHT && ctx.channel().isWritable()) {
             ModeEDealer.Block block = dealer.claimBlock();
             if (block == null) {

@@ -1,7 +1,6 @@
 package org.ferry.mover.data;
 
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
@@ -12,7 +11,7 @@ import java.io.IOException;
  * {@link #MAX_IN_FLIGHT} queued at once, so progress is reported as the socket drains and nothing
  * large is buffered.
  */
-final class StreamSender extends ChannelInboundHandlerAdapter {
+final class StreamSender extends WritabilityPump {
 
     /** Bytes per region: the progress granularity. */
     static final int CHUNK_BYTES = 4 << 20;
@@ -22,7 +21,6 @@ final class StreamSender extends ChannelInboundHandlerAdapter {
     private final DataTransfer transfer;
     private long nextOffset;
     private int inFlight;
-    private boolean started;
     private boolean ended;
 
     StreamSender(SourceReader reader, DataTransfer transfer) {
@@ -31,34 +29,7 @@ final class StreamSender extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        if (ctx.channel().isActive()) {
-            start(ctx);
-        }
-    }
-
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        start(ctx);
-        ctx.fireChannelActive();
-    }
-
-    private void start(ChannelHandlerContext ctx) {
-        if (!started) {
-            started = true;
-            pump(ctx);
-        }
-    }
-
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (started && ctx.channel().isWritable()) {
-            pump(ctx);
-        }
-        ctx.fireChannelWritabilityChanged();
-    }
-
-    private void pump(ChannelHandlerContext ctx) {
+    void pump(ChannelHandlerContext ctx) {
         while (!ended && !transfer.isDone() && inFlight < MAX_IN_FLIGHT && ctx.channel().isWritable()) {
             if (nextOffset >= reader.length()) {
                 if (inFlight == 0) {
