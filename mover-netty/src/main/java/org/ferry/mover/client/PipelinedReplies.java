@@ -60,7 +60,8 @@ final class PipelinedReplies {
      * The earlier of two sides' failures: a file the receiver refused can look sent to the sender
      * (its blocks were in the socket buffers), which then fails on the next file.
      *
-     * @return the failure of the lower command index, or null if neither failed
+     * @return the failure of the lower command index (on a tie the permanent one), or null if
+     *     neither failed
      */
     static GridFtpReplyException firstFailure(PipelinedReplies a, PipelinedReplies b) {
         if (a.failure == null) {
@@ -69,7 +70,12 @@ final class PipelinedReplies {
         if (b.failure == null) {
             return a.failure;
         }
-        return a.failureIndex <= b.failureIndex ? a.failure : b.failure;
+        if (a.failureIndex != b.failureIndex) {
+            return a.failureIndex < b.failureIndex ? a.failure : b.failure;
+        }
+        // Both sides failed the same file: a permanent reply (5xx, e.g. the destination's 550) is the
+        // cause, a transient one (426 from the other side's dropped data connection) its consequence.
+        return a.failure.isTransient() && !b.failure.isTransient() ? b.failure : a.failure;
     }
 
     /**
