@@ -97,6 +97,14 @@ final class ControlChannel implements AutoCloseable {
     }
 
     /**
+     * Has {@code wakeup} signalled on every reply (or failure) that arrives from now on, and at
+     * once if one is already queued; null stops it.
+     */
+    void wakeup(Wakeup wakeup) {
+        replies.wakeup(wakeup);
+    }
+
+    /**
      * Reads replies until a final (non-1xx) one, passing preliminary ones to {@code preliminary}.
      *
      * @param what the command waited for, for the timeout message

@@ -726,6 +726,9 @@ final class DefaultGridFtpSession implements GridFtpSession {
         long total = 0;
         int done = 0;
         long lastSign = System.nanoTime();
+        Wakeup wakeup = new Wakeup();
+        control.wakeup(wakeup);
+        dest.control.wakeup(wakeup);
         try {
             while (done < files.size()) {
                 while (sink.sent() < files.size() && sink.sent() - done < pipelineDepth) {
@@ -733,7 +736,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
                     sink.send("STOR " + file.destination()); // the receiver first, as globus-url-copy
                     source.send("RETR " + file.source());
                 }
-                boolean heard = source.poll(20) | sink.poll(20);
+                boolean heard = source.pollAll() | sink.pollAll();
                 if (source.failure() != null || sink.failure() != null) {
                     // let the other side answer for the same file before choosing whose failure counts
                     int first = Math.min(source.failureIndex(), sink.failureIndex());
@@ -759,6 +762,9 @@ final class DefaultGridFtpSession implements GridFtpSession {
                     throw new SocketTimeoutException("pipelined third-party transfer: no reply or marker for "
                             + control.replyTimeout().toSeconds() + " s");
                 }
+                if (!heard) {
+                    wakeup.await(POLL_MILLIS);
+                }
             }
         } catch (IOException | RuntimeException e) {
             source.drain(DRAIN_QUIET);
@@ -766,6 +772,9 @@ final class DefaultGridFtpSession implements GridFtpSession {
             dropData();
             dest.dropData();
             throw e;
+        } finally {
+            control.wakeup(null);
+            dest.control.wakeup(null);
         }
         dataUse = new DataUse("send", dest);
         dest.dataUse = new DataUse("receive", this);
@@ -871,6 +880,8 @@ final class DefaultGridFtpSession implements GridFtpSession {
         long lastSign = System.nanoTime();
         long lastMoved = 0;
         AtomicLong moved = new AtomicLong();
+        Wakeup wakeup = new Wakeup();
+        control.wakeup(wakeup);
         try {
             while (done < files.size()) {
                 while (replies.sent() < files.size() && replies.sent() - done < depth) {
@@ -882,8 +893,9 @@ final class DefaultGridFtpSession implements GridFtpSession {
                 }
                 if (current == null && started < files.size() && started < replies.sent()) {
                     current = starter.start(files.get(started++), progress(moved, listener));
+                    current.data().whenComplete((b, e) -> wakeup.signal());
                 }
-                boolean heard = replies.poll(20);
+                boolean heard = replies.pollAll();
                 if (replies.failure() != null) {
                     throw replies.failure();
                 }
@@ -898,6 +910,9 @@ final class DefaultGridFtpSession implements GridFtpSession {
                     throw new SocketTimeoutException("pipelined " + verb.trim() + ": no reply and no data for "
                             + control.replyTimeout().toSeconds() + " s");
                 }
+                if (!heard && (current == null || !current.data().isDone())) {
+                    wakeup.await(POLL_MILLIS);
+                }
             }
         } catch (IOException | RuntimeException e) {
             if (current != null) {
@@ -907,6 +922,8 @@ final class DefaultGridFtpSession implements GridFtpSession {
             replies.drain(DRAIN_QUIET);
             dropData();
             throw e;
+        } finally {
+            control.wakeup(null);
         }
         dataUse = use;
         return total;

@@ -103,6 +103,20 @@ final class PipelinedReplies {
     }
 
     /**
+     * Reads every reply already queued, without waiting.
+     *
+     * @return true if any reply came
+     * @throws IOException if the control channel broke
+     */
+    boolean pollAll() throws IOException {
+        boolean heard = false;
+        while (poll(0)) {
+            heard = true;
+        }
+        return heard;
+    }
+
+    /**
      * After a failure: reads replies until every command sent has its final reply, so the session
      * stays in step. If the server stays silent for {@code quiet} (a command waiting for data that
      * will never come), sends ABOR and gives up; the session may then be out of step.

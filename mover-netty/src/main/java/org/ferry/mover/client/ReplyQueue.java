@@ -16,11 +16,28 @@ import java.util.concurrent.TimeUnit;
 final class ReplyQueue extends ChannelInboundHandlerAdapter {
 
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    private volatile Wakeup wakeup; // also told of each arrival while a multi-source wait runs
+
+    /** @param value told of every later arrival (reply, close, failure); null for none */
+    void wakeup(Wakeup value) {
+        wakeup = value;
+        if (value != null && !queue.isEmpty()) {
+            value.signal(); // what arrived before is new to this waiter
+        }
+    }
+
+    private void add(Object item) {
+        queue.add(item);
+        Wakeup current = wakeup;
+        if (current != null) {
+            current.signal();
+        }
+    }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof FtpReply reply) {
-            queue.add(reply);
+            add(reply);
         } else {
             ReferenceCountUtil.release(msg);
         }
@@ -28,13 +45,13 @@ final class ReplyQueue extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        queue.add(new EOFException("control connection closed by " + ctx.channel().remoteAddress()));
+        add(new EOFException("control connection closed by " + ctx.channel().remoteAddress()));
         ctx.fireChannelInactive();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        queue.add(new IOException("control connection failed: " + cause.getMessage(), cause));
+        add(new IOException("control connection failed: " + cause.getMessage(), cause));
         ctx.close();
     }
 

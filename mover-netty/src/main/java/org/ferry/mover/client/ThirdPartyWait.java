@@ -7,7 +7,8 @@ import java.time.Duration;
 /**
  * Waits for the two final replies of a third-party transfer (gridftp-protocol.md section 3.3): the
  * source's RETR and the destination's STOR, polling both control channels so that a failure on
- * either side is seen at once. Markers (111/112) from either side go to the {@link MarkerParser}
+ * either side is seen at once (a {@link Wakeup} shared by both, never a timed wait on one side).
+ * Markers (111/112) from either side go to the {@link MarkerParser}
  * and count as signs of life for the timeout. On a failure reply from one side, sends ABOR to the
  * other if it has not finished, and throws.
  */
@@ -39,31 +40,29 @@ final class ThirdPartyWait {
         FtpReply sourceFinal = null;
         FtpReply destinationFinal = null;
         long lastSign = System.nanoTime();
+        Wakeup wakeup = new Wakeup();
+        source.wakeup(wakeup);
+        destination.wakeup(wakeup);
         try {
             while (sourceFinal == null || destinationFinal == null) {
                 boolean heard = false;
-                if (sourceFinal == null) {
-                    FtpReply reply = source.poll(POLL_MILLIS);
-                    if (reply != null) {
-                        heard = true;
-                        if (reply.isPreliminary()) {
-                            markers.accept(reply);
-                        } else {
-                            sourceFinal = reply;
-                            check(reply, sourceCommand);
-                        }
+                FtpReply reply;
+                while (sourceFinal == null && (reply = source.poll(0)) != null) {
+                    heard = true;
+                    if (reply.isPreliminary()) {
+                        markers.accept(reply);
+                    } else {
+                        sourceFinal = reply;
+                        check(reply, sourceCommand);
                     }
                 }
-                if (destinationFinal == null) {
-                    FtpReply reply = destination.poll(POLL_MILLIS);
-                    if (reply != null) {
-                        heard = true;
-                        if (reply.isPreliminary()) {
-                            markers.accept(reply);
-                        } else {
-                            destinationFinal = reply;
-                            check(reply, destinationCommand);
-                        }
+                while (destinationFinal == null && (reply = destination.poll(0)) != null) {
+                    heard = true;
+                    if (reply.isPreliminary()) {
+                        markers.accept(reply);
+                    } else {
+                        destinationFinal = reply;
+                        check(reply, destinationCommand);
                     }
                 }
                 if (heard) {
@@ -71,6 +70,8 @@ final class ThirdPartyWait {
                 } else if (System.nanoTime() - lastSign > inactivityTimeout.toNanos()) {
                     throw new SocketTimeoutException("third-party transfer: no reply or marker for "
                             + inactivityTimeout.toSeconds() + " s");
+                } else {
+                    wakeup.await(POLL_MILLIS);
                 }
             }
         } catch (IOException e) {
@@ -81,6 +82,9 @@ final class ThirdPartyWait {
                 DefaultGridFtpSession.abort(destination);
             }
             throw e;
+        } finally {
+            source.wakeup(null);
+            destination.wakeup(null);
         }
     }
 
