@@ -18,11 +18,12 @@ import java.util.Set;
  * @param repoRoot the repository root (finds the ferry-gridftp jar)
  * @param sshKey private key for rsync over ssh to root@127.0.0.1, or null to skip rsync
  * @param smallFileLanes Ferry's concurrency for small files (session pairs)
- * @param repeat runs per side in the memory and disk benchmarks, the best one reported
+ * @param repeat runs per side in the memory, disk and small-file benchmarks, the best one reported
+ * @param smallFilesDirectory where the small-file trees go (default DATA/small; e.g. a tmpfs to leave the disk out)
  */
 record BenchOptions(Set<String> only, long memoryBytes, long diskFileBytes, int smallFileCount, int smallFileBytes,
         int sessionCount, Path dataDirectory, Path memoryDirectory, Path outputDirectory, Path repoRoot, Path sshKey,
-        int smallFileLanes, int repeat) {
+        int smallFileLanes, int repeat, Path smallFilesDirectory) {
 
     /** Benchmark names, in run order. */
     static final java.util.List<String> ALL = java.util.List.of("memory", "disk", "smallfiles", "sessions", "secure");
@@ -31,7 +32,7 @@ record BenchOptions(Set<String> only, long memoryBytes, long diskFileBytes, int 
 
     /**
      * @param args {@code [--quick] [--only name[,name]] [--sessions N] [--lanes N] [--repeat N] [--data DIR]
-     *     [--shm DIR] [--out DIR] [--repo DIR] [--ssh-key FILE]}
+     *     [--shm DIR] [--small-dir DIR] [--out DIR] [--repo DIR] [--ssh-key FILE]}
      * @return the options
      * @throws IllegalArgumentException on an unknown option or benchmark name
      */
@@ -46,6 +47,7 @@ record BenchOptions(Set<String> only, long memoryBytes, long diskFileBytes, int 
         Path out = Path.of("target/bench");
         Path repo = Path.of("..");
         Path sshKey = null;
+        Path smallDir = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -58,6 +60,7 @@ record BenchOptions(Set<String> only, long memoryBytes, long diskFileBytes, int 
                 case "--out" -> out = Path.of(args[++i]);
                 case "--repo" -> repo = Path.of(args[++i]);
                 case "--ssh-key" -> sshKey = Path.of(args[++i]);
+                case "--small-dir" -> smallDir = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -68,7 +71,8 @@ record BenchOptions(Set<String> only, long memoryBytes, long diskFileBytes, int 
         }
         return new BenchOptions(only, quick ? GIB : 8 * GIB, quick ? GIB : 4 * GIB, quick ? 500 : 5000, 50 * 1024,
                 sessions, data.toAbsolutePath(), shm.toAbsolutePath(), out.toAbsolutePath(),
-                repo.toAbsolutePath().normalize(), sshKey, lanes, Math.max(1, repeat));
+                repo.toAbsolutePath().normalize(), sshKey, lanes, Math.max(1, repeat),
+                (smallDir == null ? data.resolve("small") : smallDir).toAbsolutePath());
     }
 
     /** @return true if benchmark {@code name} is selected */

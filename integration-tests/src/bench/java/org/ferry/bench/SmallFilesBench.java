@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,17 +21,27 @@ import org.ferry.mover.client.TransferOptions;
 import org.ferry.mover.protocol.FileInfo;
 
 /**
- * Lots of small files, third-party (the mover drives two servers' control channels and the data
- * goes server to server): Ferry against {@code globus-url-copy -r} with {@code -pp}, {@code -cc 4}
- * and {@code -pp -cc 4}, and against {@code rsync -a} over ssh on loopback. Each side lists the
- * source directory inside its timing. Ferry moves the files the way the embedded mover's
- * ChunkWorker does: {@code lanes} session pairs taking files from one queue.
+ * Lots of small files, third-party (the client drives two control channels and the data goes
+ * server to server): Ferry against {@code globus-url-copy -r} with {@code -pp}, {@code -cc 4} and
+ * {@code -pp -cc 4}, and against {@code rsync -a} over ssh on loopback. Each side lists the source
+ * directory inside its timing. Ferry moves the files the way the embedded mover runs a chunk:
+ * {@code lanes} session pairs, each one pipelined MODE E batch ({@link GridFtpSession#sendAll}),
+ * which sends small files as tar streams between Ferry servers; a second Ferry figure with tar
+ * streams off (one STOR/RETR per file) is reported beside it.
+ *
+ * <p>Fairness: the contenders run in interleaved rounds and the best round of each counts; every
+ * run writes into a fresh directory, and all of them are deleted only at the end. Deleting right
+ * before a run would tax that run: ext4 without a journal (this machine's root) skips recently
+ * deleted inodes when it allocates new ones, and a create right after thousands of deletes was seen
+ * to cost ten times more. Leftovers of an earlier benchmark run are deleted first, then written out
+ * ({@code sync}) and left to age past that window.
  */
 final class SmallFilesBench {
 
-    private static final int WARMUP_FILES = 300;
     /** Transfer commands in flight per session pair (globus-url-copy -pp keeps about 20). */
     private static final int PIPELINE_DEPTH = 20;
+    /** ext4 counts an inode as recently deleted for 5 s once its table block is written. */
+    private static final long RECENTLY_DELETED_MILLIS = 6_000;
 
     private final BenchOptions options;
     private final ResultTable table;
@@ -42,12 +51,16 @@ final class SmallFilesBench {
         this.table = table;
     }
 
+    /** One contender: moves the source tree into a fresh directory; @return elapsed nanoseconds. */
+    private interface Contender {
+        long run(Path destination) throws Exception;
+    }
+
     /** Runs the benchmark and adds its rows. */
-    void run() throws IOException, InterruptedException, ExecutionException {
+    void run() throws Exception {
         int count = options.smallFileCount();
-        Path base = Scratch.directory(options.dataDirectory().resolve("small"));
-        // one source tree per file count, so that --quick and full runs can follow each other
-        String sourceName = "src-" + count;
+        Path base = Scratch.directory(options.smallFilesDirectory());
+        String sourceName = "src-" + count; // one source tree per file count: --quick and full runs can alternate
         Path source = Scratch.directory(base.resolve(sourceName));
         for (int i = 0; i < count; i++) {
             Scratch.file(source.resolve(String.format("f%05d", i)), options.smallFileBytes(), i);
@@ -57,89 +70,108 @@ final class SmallFilesBench {
                 throw new IllegalStateException(source + " holds other files: delete it and run again");
             }
         }
+        Path runs = base.resolve("runs");
+        if (Files.exists(runs)) {
+            Scratch.deleteTree(runs);
+            Command.run(List.of("sync"), 120);
+            Thread.sleep(RECENTLY_DELETED_MILLIS);
+        }
+        Scratch.directory(runs);
+        String fileSystem = Files.getFileStore(base).type();
         Path logs = options.outputDirectory().resolve("logs");
-        String scenario = count + " x " + options.smallFileBytes() / 1024 + " KiB";
+        String scenario = count + " x " + options.smallFileBytes() / 1024 + " KiB on " + fileSystem;
 
-        Map<String, Double> globus = new LinkedHashMap<>();
-        try (GlobusServer server = GlobusServer.start(logs.resolve("globus-small.pid"))) {
-            for (List<String> flags : List.of(List.of("-pp"), List.of("-cc", "4"), List.of("-pp", "-cc", "4"))) {
-                Path destination = Scratch.writableByGlobus(base.resolve("globus-dst"));
-                List<String> command = new ArrayList<>(List.of("globus-url-copy", "-r", "-cd"));
-                command.addAll(flags);
-                command.addAll(List.of(server.url() + source + "/", server.url() + destination + "/"));
-                Command.Outcome outcome = Command.check(command, 1800);
-                requireCopy(destination, count);
-                globus.put("globus-url-copy " + String.join(" ", flags), Rates.perSecond(count, outcome.elapsedNanos()));
-            }
-        }
-
-        double rsync = Double.NaN;
-        if (options.sshKey() != null && Files.isReadable(options.sshKey())) {
-            Path destination = base.resolve("rsync-dst");
-            Scratch.deleteTree(destination);
-            Command.Outcome outcome = Command.check(List.of("rsync", "-a", "-e", "ssh -i " + options.sshKey()
-                    + " -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR",
-                    source + "/", "root@127.0.0.1:" + destination + "/"), 1800);
-            requireCopy(destination, count);
-            rsync = Rates.perSecond(count, outcome.elapsedNanos());
-        }
-
-        double ferry;
-        try (FerryServer server = FerryServer.start(options.repoRoot(), base, logs.resolve("ferry-small.log"));
+        Map<String, Contender> contenders = new LinkedHashMap<>();
+        Map<String, Double> best = new LinkedHashMap<>();
+        try (GlobusServer globus = GlobusServer.start(logs.resolve("globus-small.pid"));
+                FerryServer ferry = FerryServer.start(options.repoRoot(), base, logs.resolve("ferry-small.log"));
                 GridFtpClient client = new GridFtpClient()) {
-            // JIT warm-up of the fresh server and client JVMs (a server and a mover run for days): not timed
-            Scratch.deleteTree(base.resolve("ferry-warmup"));
-            ferryThirdParty(client, server.url(), "/" + sourceName, "/ferry-warmup", WARMUP_FILES);
-            Scratch.deleteTree(base.resolve("ferry-warmup"));
-            Path destination = base.resolve("ferry-dst");
-            Scratch.deleteTree(destination);
-            long elapsed = ferryThirdParty(client, server.url(), "/" + sourceName, "/ferry-dst", Integer.MAX_VALUE);
-            requireCopy(destination, count);
-            ferry = Rates.perSecond(count, elapsed);
+            for (List<String> flags : List.of(List.of("-pp"), List.of("-cc", "4"), List.of("-pp", "-cc", "4"))) {
+                contenders.put("globus-url-copy " + String.join(" ", flags), destination -> {
+                    Scratch.writableByGlobus(destination);
+                    List<String> command = new ArrayList<>(List.of("globus-url-copy", "-r", "-cd"));
+                    command.addAll(flags);
+                    command.addAll(List.of(globus.url() + source + "/", globus.url() + destination + "/"));
+                    return Command.check(command, 1800).elapsedNanos();
+                });
+            }
+            if (options.sshKey() != null && Files.isReadable(options.sshKey())) {
+                contenders.put("rsync -a over ssh", destination -> Command.check(List.of("rsync", "-a", "-e",
+                        "ssh -i " + options.sshKey() + " -o BatchMode=yes -o StrictHostKeyChecking=no"
+                                + " -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR",
+                        source + "/", "root@127.0.0.1:" + destination + "/"), 1800).elapsedNanos());
+            }
+            TransferOptions tar = TransferOptions.extendedBlock(1);
+            TransferOptions perFile = tar.withTarStreams(false);
+            contenders.put("Ferry", destination -> ferryThirdParty(client, ferry.url(), base, source, destination, tar));
+            contenders.put("Ferry, tar streams off", destination ->
+                    ferryThirdParty(client, ferry.url(), base, source, destination, perFile));
+
+            // JIT warm-up of the fresh server JVM and of this client (a server and a mover run for days): not timed
+            ferryThirdParty(client, ferry.url(), base, source, runs.resolve("warmup-tar"), tar);
+            ferryThirdParty(client, ferry.url(), base, source, runs.resolve("warmup-per-file"), perFile);
+
+            for (int round = 1; round <= options.repeat(); round++) {
+                for (Map.Entry<String, Contender> contender : contenders.entrySet()) {
+                    Path destination = runs.resolve(round + "-" + contender.getKey().replaceAll("[^A-Za-z0-9]+", "-"));
+                    long elapsed = contender.getValue().run(destination);
+                    requireCopy(destination, count);
+                    best.merge(contender.getKey(), Rates.perSecond(count, elapsed), Math::max);
+                }
+            }
+        } finally {
+            Scratch.deleteTree(runs);
         }
 
-        String best = globus.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-        String ferryScenario = scenario + ", Ferry cc " + options.smallFileLanes();
-        for (Map.Entry<String, Double> entry : globus.entrySet()) {
-            boolean isBest = entry.getKey().equals(best);
-            table.add(new Result("smallfiles", ferryScenario, "files/s", ferry,
+        double ferryRate = best.remove("Ferry");
+        double perFileRate = best.remove("Ferry, tar streams off");
+        Double rsync = best.remove("rsync -a over ssh");
+        String bestGlobus = best.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        String ferryScenario = scenario + ", Ferry cc " + options.smallFileLanes() + ", best of " + options.repeat();
+        for (Map.Entry<String, Double> entry : best.entrySet()) {
+            boolean isBest = entry.getKey().equals(bestGlobus);
+            table.add(new Result("smallfiles", ferryScenario, "files/s", ferryRate,
                     entry.getKey() + (isBest ? " (best)" : ""), entry.getValue(), isBest ? 1.5 : Double.NaN, false));
         }
-        table.add(new Result("smallfiles", ferryScenario, "files/s", ferry, "rsync -a over ssh", rsync, 1.0, false));
+        table.add(new Result("smallfiles", ferryScenario, "files/s", ferryRate, "rsync -a over ssh",
+                rsync == null ? Double.NaN : rsync, 1.0, false));
+        table.add(new Result("smallfiles", scenario + ", Ferry tar streams off", "files/s", perFileRate,
+                bestGlobus, best.get(bestGlobus), Double.NaN, false));
     }
 
     /**
-     * @param limit at most this many files (the first ones listed)
      * @return nanoseconds from the first login to the last file's 226, listing included
      */
-    private long ferryThirdParty(GridFtpClient client, String url, String sourceDir, String destinationDir, int limit)
-            throws IOException, InterruptedException, ExecutionException {
+    private long ferryThirdParty(GridFtpClient client, String url, Path root, Path source, Path destination,
+            TransferOptions transfer) throws IOException, InterruptedException, ExecutionException {
         GridFtpUrl server = GridFtpUrl.parse(url);
+        String sourceDir = "/" + root.relativize(source);
+        String destinationDir = "/" + root.relativize(destination);
         int lanes = options.smallFileLanes();
         ExecutorService pool = Executors.newFixedThreadPool(lanes);
         try {
             long start = System.nanoTime();
-            ConcurrentLinkedQueue<String> names = new ConcurrentLinkedQueue<>();
+            List<FileInfo> listing = new ArrayList<>();
             try (GridFtpSession lister = client.open(server)) {
                 for (FileInfo info : lister.list(sourceDir)) {
-                    if (info.type() == FileInfo.Type.FILE && names.size() < limit) {
-                        names.add(info.name());
+                    if (info.type() == FileInfo.Type.FILE) {
+                        listing.add(info);
                     }
                 }
                 lister.makeDirectory(destinationDir);
             }
-            // the files split evenly over the lanes; each lane one pipelined MODE E batch over cached
-            // data connections, as the embedded mover runs a chunk
-            List<String> all = new ArrayList<>(names);
+            // the files split evenly over the lanes, sizes from the listing as the planner has them
             List<Future<?>> running = new ArrayList<>();
             for (int i = 0; i < lanes; i++) {
                 List<FilePair> share = new ArrayList<>();
-                for (int f = i; f < all.size(); f += lanes) {
-                    share.add(new FilePair(sourceDir + "/" + all.get(f), destinationDir + "/" + all.get(f)));
+                for (int f = i; f < listing.size(); f += lanes) {
+                    FileInfo file = listing.get(f);
+                    share.add(new FilePair(sourceDir + "/" + file.name(), destinationDir + "/" + file.name(),
+                            file.sizeBytes()));
                 }
                 running.add(pool.submit(() -> {
                     try (GridFtpSession from = client.open(server); GridFtpSession to = client.open(server)) {
-                        from.sendAll(share, to, TransferOptions.extendedBlock(1), PIPELINE_DEPTH, TransferListener.NONE);
+                        from.sendAll(share, to, transfer, PIPELINE_DEPTH, TransferListener.NONE);
                     }
                     return null;
                 }));

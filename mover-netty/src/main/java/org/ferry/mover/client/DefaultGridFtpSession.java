@@ -27,6 +27,7 @@ import org.ferry.mover.data.ModeECache;
 import org.ferry.mover.data.PassiveListener;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.FileInfo;
+import org.ferry.mover.protocol.TarModule;
 
 /**
  * The {@link GridFtpSession} of {@link GridFtpClient}: drives one control channel with blocking
@@ -60,6 +61,8 @@ final class DefaultGridFtpSession implements GridFtpSession {
     private InetSocketAddress uploadAddress; // the PASV address cached upload connections lead to
     private DataUse dataUse; // what the server's cached connections were last used for; null = nothing
     private int dataSetups; // PASV and PORT commands sent, for tests of connection reuse
+    private List<String> features; // FEAT lines, upper case, once asked
+    private int tarSteps; // ERET TAR commands sent, for tests
 
     /** What a session's cached MODE E data connections were set up for. */
     private record DataUse(String operation, DefaultGridFtpSession peer) {
@@ -436,6 +439,11 @@ final class DefaultGridFtpSession implements GridFtpSession {
         return dataSetups;
     }
 
+    /** @return how many ERET TAR steps this session sent as a third-party source (tests of the TAR module) */
+    int tarSteps() {
+        return tarSteps;
+    }
+
     /** A transfer step that may fail. */
     private interface Step {
         long run() throws IOException;
@@ -696,6 +704,8 @@ final class DefaultGridFtpSession implements GridFtpSession {
 
     /** How long a failed batch waits for the replies to its remaining pipelined commands. */
     private static final Duration DRAIN_QUIET = Duration.ofSeconds(5);
+    /** How long the destination may take to fail a step on its own after the source refused it. */
+    private static final Duration SINK_ANSWER_WAIT = Duration.ofMillis(300);
 
     @Override
     public long sendAll(List<FilePair> files, GridFtpSession destination, TransferOptions options, int pipelineDepth,
@@ -710,6 +720,44 @@ final class DefaultGridFtpSession implements GridFtpSession {
         dest.protect(options);
         protect(options);
         long[] sizes = sizes(files);
+        boolean tar = options.tarStreams() && offers(TarModule.FEATURE) && dest.offers(TarModule.FEATURE);
+        List<TarBatchPlan.Step> steps = TarBatchPlan.steps(files, sizes, tar);
+        int[] completedSteps = {0};
+        long[] moved = {0};
+        try {
+            return pipelineThirdParty(dest, options, steps, files, sizes, pipelineDepth, listener, completedSteps, moved);
+        } catch (GridFtpReplyException e) {
+            if (completedSteps[0] >= steps.size() || !steps.get(completedSteps[0]).isTar()) {
+                throw e;
+            }
+            // A tar step failed (a file missing or unreadable, a server limit): send what is left
+            // file by file, so the file at fault gets its own error and the files before it move.
+            List<Integer> left = new ArrayList<>();
+            for (TarBatchPlan.Step step : steps.subList(completedSteps[0], steps.size())) {
+                left.addAll(step.files());
+            }
+            long[] leftSizes = new long[left.size()];
+            for (int i = 0; i < left.size(); i++) {
+                leftSizes[i] = sizes[left.get(i)];
+            }
+            List<FilePair> leftFiles = left.stream().map(files::get).toList();
+            return moved[0] + pipelineThirdParty(dest, options, TarBatchPlan.steps(leftFiles, leftSizes, false),
+                    leftFiles, leftSizes, pipelineDepth, listener, new int[1], new long[1]);
+        }
+    }
+
+    /**
+     * Runs pipelined third-party steps over cached MODE E connections: up to {@code depth} steps in
+     * flight, destination command first as globus-url-copy does (gridftp-protocol.md 3.5).
+     *
+     * @param completedSteps [0] is set to the number of steps both sides finished, also on failure
+     * @param moved [0] is set to the bytes of the files of those steps
+     * @return bytes moved
+     * @throws GridFtpReplyException for the first step a server refused (on a tie the permanent reply)
+     */
+    private long pipelineThirdParty(DefaultGridFtpSession dest, TransferOptions options, List<TarBatchPlan.Step> steps,
+            List<FilePair> files, long[] sizes, int pipelineDepth, TransferListener listener, int[] completedSteps,
+            long[] moved) throws IOException {
         dest.setMode(options.mode());
         setMode(options.mode());
         boolean reuse = new DataUse("send", dest).equals(dataUse) && new DataUse("receive", this).equals(dest.dataUse);
@@ -723,40 +771,40 @@ final class DefaultGridFtpSession implements GridFtpSession {
         MarkerParser markers = new MarkerParser(listener);
         PipelinedReplies source = new PipelinedReplies(control, markers);
         PipelinedReplies sink = new PipelinedReplies(dest.control, markers);
-        long total = 0;
-        int done = 0;
         long lastSign = System.nanoTime();
         Wakeup wakeup = new Wakeup();
         control.wakeup(wakeup);
         dest.control.wakeup(wakeup);
         try {
-            while (done < files.size()) {
-                while (sink.sent() < files.size() && sink.sent() - done < pipelineDepth) {
-                    FilePair file = files.get(sink.sent());
-                    sink.send("STOR " + file.destination()); // the receiver first, as globus-url-copy
-                    source.send("RETR " + file.source());
+            while (completedSteps[0] < steps.size()) {
+                while (sink.sent() < steps.size() && sink.sent() - completedSteps[0] < pipelineDepth) {
+                    TarBatchPlan.Step step = steps.get(sink.sent());
+                    sink.send(step.destinationCommand()); // the receiver first, as globus-url-copy
+                    source.send(step.sourceCommand());
+                    tarSteps += step.isTar() ? 1 : 0;
                 }
                 boolean heard = source.pollAll() | sink.pollAll();
                 if (source.failure() != null || sink.failure() != null) {
-                    // let the other side answer for the same file before choosing whose failure counts
+                    // let the other side answer for the same step before choosing whose failure counts
                     int first = Math.min(source.failureIndex(), sink.failureIndex());
                     PipelinedReplies other = source.failure() != null ? sink : source;
-                    long wait = System.nanoTime() + DRAIN_QUIET.toNanos();
-                    while (other.finals() <= first && other.failure() == null && System.nanoTime() < wait) {
-                        other.poll(50);
+                    if (other == sink) {
+                        awaitFinals(sink, first, DRAIN_QUIET); // the steps before the failed one
+                        if (!awaitFinals(sink, first + 1, SINK_ANSWER_WAIT) && sink.finals() == first) {
+                            // The source refused the step before sending: with fresh data connections the
+                            // destination would wait for data until its idle timeout. Only now is the step
+                            // surely the one running there, so ABOR cannot hit an earlier file.
+                            sink.abort();
+                        }
                     }
-                    // files before the failed one that both sides finished are done: report them
+                    awaitFinals(other, first + 1, DRAIN_QUIET);
+                    // steps before the failed one that both sides finished are done: report them
                     int failed = Math.min(source.failureIndex(), sink.failureIndex());
-                    while (done < Math.min(failed, Math.min(source.finals(), sink.finals()))) {
-                        listener.onFileCompleted(files.get(done), sizes[done]);
-                        total += sizes[done++];
-                    }
+                    report(steps, files, sizes, Math.min(failed, Math.min(source.finals(), sink.finals())), listener,
+                            completedSteps, moved);
                     throw PipelinedReplies.firstFailure(source, sink);
                 }
-                while (done < Math.min(source.finals(), sink.finals())) {
-                    listener.onFileCompleted(files.get(done), sizes[done]);
-                    total += sizes[done++];
-                }
+                report(steps, files, sizes, Math.min(source.finals(), sink.finals()), listener, completedSteps, moved);
                 lastSign = heard ? System.nanoTime() : lastSign;
                 if (System.nanoTime() - lastSign > control.replyTimeout().toNanos()) {
                     throw new SocketTimeoutException("pipelined third-party transfer: no reply or marker for "
@@ -778,17 +826,76 @@ final class DefaultGridFtpSession implements GridFtpSession {
         }
         dataUse = new DataUse("send", dest);
         dest.dataUse = new DataUse("receive", this);
-        return total;
+        return moved[0];
     }
 
-    /** SIZE of every source file, pipelined (one round trip): fails early on a missing file. */
-    private long[] sizes(List<FilePair> files) throws IOException {
-        for (FilePair file : files) {
-            control.send("SIZE " + file.source());
+    /**
+     * Reads {@code replies} until it has {@code finals} final replies or a failure, at most {@code wait}
+     * without a final reply.
+     *
+     * @return true if it got there
+     */
+    private static boolean awaitFinals(PipelinedReplies replies, int finals, Duration wait) throws IOException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (replies.finals() < finals && replies.failure() == null) {
+            int before = replies.finals();
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            replies.poll(20);
+            if (replies.finals() > before) {
+                deadline = System.nanoTime() + wait.toNanos();
+            }
         }
+        return replies.finals() >= finals;
+    }
+
+    /** Reports the files of the steps up to {@code upTo} (exclusive) as completed. */
+    private static void report(List<TarBatchPlan.Step> steps, List<FilePair> files, long[] sizes, int upTo,
+            TransferListener listener, int[] completedSteps, long[] moved) {
+        while (completedSteps[0] < upTo) {
+            for (int file : steps.get(completedSteps[0]++).files()) {
+                listener.onFileCompleted(files.get(file), sizes[file]);
+                moved[0] += sizes[file];
+            }
+        }
+    }
+
+    /**
+     * @param feature a FEAT line's keyword, e.g. {@code TARSTREAM}
+     * @return whether the server lists it; FEAT is asked once per session (RFC 2389)
+     */
+    boolean offers(String feature) throws IOException {
+        if (features == null) {
+            FtpReply feat = command("FEAT");
+            List<String> lines = new ArrayList<>();
+            if (feat.isPositiveCompletion()) {
+                for (String line : feat.lines().subList(1, Math.max(1, feat.lines().size() - 1))) {
+                    lines.add(line.strip().toUpperCase(Locale.ROOT));
+                }
+            }
+            features = List.copyOf(lines);
+        }
+        String wanted = feature.toUpperCase(Locale.ROOT);
+        return features.stream().anyMatch(line -> line.equals(wanted) || line.startsWith(wanted + " "));
+    }
+
+    /**
+     * The size of every source file: as the pair carries it, else by SIZE, pipelined (one round
+     * trip): fails early on a missing file.
+     */
+    private long[] sizes(List<FilePair> files) throws IOException {
         long[] sizes = new long[files.size()];
-        IOException failure = null;
+        List<Integer> asked = new ArrayList<>();
         for (int i = 0; i < files.size(); i++) {
+            sizes[i] = files.get(i).sizeBytes();
+            if (sizes[i] < 0) {
+                control.send("SIZE " + files.get(i).source());
+                asked.add(i);
+            }
+        }
+        IOException failure = null;
+        for (int i : asked) {
             FtpReply reply = control.readFinal("SIZE " + files.get(i).source(), r -> { });
             if (failure != null) {
                 continue; // read every reply, to stay in step

@@ -117,19 +117,33 @@ final class PipelinedReplies {
     }
 
     /**
+     * After a failure on the other side: the command this side is running waits for data that will
+     * not come, so ABOR it now (RFC 959 section 4.1.3) rather than let it wait for its idle timeout.
+     * ABOR's own reply is counted as one more final reply; the session is failing anyway, so which
+     * final answers which command no longer matters, only that all are read.
+     */
+    void abort() {
+        channel.send("ABOR");
+        commands.add("ABOR");
+    }
+
+    /**
      * After a failure: reads replies until every command sent has its final reply, so the session
-     * stays in step. If the server stays silent for {@code quiet} (a command waiting for data that
-     * will never come), sends ABOR and gives up; the session may then be out of step.
+     * stays in step. If no final reply comes for {@code quiet} (a command waiting for data that will
+     * never come; markers do not count, a waiting receiver keeps sending them), sends ABOR and gives
+     * up; the session may then be out of step.
      *
-     * @param quiet how long silence may last
+     * @param quiet how long the wait for a final reply may last
      */
     void drain(Duration quiet) {
         try {
-            long lastSign = System.nanoTime();
+            long lastFinal = System.nanoTime();
             while (finals < commands.size()) {
-                if (poll(50)) {
-                    lastSign = System.nanoTime();
-                } else if (System.nanoTime() - lastSign > quiet.toNanos()) {
+                int before = finals;
+                poll(50);
+                if (finals > before) {
+                    lastFinal = System.nanoTime();
+                } else if (System.nanoTime() - lastFinal > quiet.toNanos()) {
                     DefaultGridFtpSession.abort(channel);
                     return;
                 }

@@ -11,9 +11,12 @@ import org.ferry.mover.data.security.ProtectionLevel;
  * @param dataChannelAuthentication DCAU for gsiftp:// sessions (gridftp-protocol.md 2.11, 4.5), or
  *     null for the default: A when the server lists DCAU in FEAT, N otherwise
  * @param protection PROT level when DCAU is not N (C, S or P), or null for C
+ * @param tarStreams whether third-party batches ({@link GridFtpSession#sendAll}) in MODE E may send
+ *     small files as tar streams when both servers offer it (FEAT {@code TARSTREAM},
+ *     {@link org.ferry.mover.protocol.TarModule}); default true
  */
 public record TransferOptions(Mode mode, int parallelism, DataChannelAuthentication dataChannelAuthentication,
-        ProtectionLevel protection) {
+        ProtectionLevel protection, boolean tarStreams) {
 
     /** Transmission modes (RFC 959 section 3.4, GFD.020 "Extended Block Mode"). */
     public enum Mode {
@@ -44,7 +47,7 @@ public record TransferOptions(Mode mode, int parallelism, DataChannelAuthenticat
      * @throws IllegalArgumentException if parallelism is outside 1..64
      */
     public TransferOptions(Mode mode, int parallelism) {
-        this(mode, parallelism, null, null);
+        this(mode, parallelism, null, null, true);
     }
 
     /** @return MODE E with {@code n} parallel streams */
@@ -57,7 +60,7 @@ public record TransferOptions(Mode mode, int parallelism, DataChannelAuthenticat
      * @return these options with that data channel authentication
      */
     public TransferOptions withDataChannelAuthentication(DataChannelAuthentication dcau) {
-        return new TransferOptions(mode, parallelism, dcau, protection);
+        return new TransferOptions(mode, parallelism, dcau, protection, tarStreams);
     }
 
     /**
@@ -65,6 +68,14 @@ public record TransferOptions(Mode mode, int parallelism, DataChannelAuthenticat
      * @return these options with that protection level
      */
     public TransferOptions withProtection(ProtectionLevel level) {
-        return new TransferOptions(mode, parallelism, dataChannelAuthentication, level);
+        return new TransferOptions(mode, parallelism, dataChannelAuthentication, level, tarStreams);
+    }
+
+    /**
+     * @param value false to move every file of a batch with its own STOR/RETR
+     * @return these options with tar streams allowed or not
+     */
+    public TransferOptions withTarStreams(boolean value) {
+        return new TransferOptions(mode, parallelism, dataChannelAuthentication, protection, value);
     }
 }

@@ -43,6 +43,16 @@ public interface DataSink {
         return new MemorySink();
     }
 
+    /**
+     * An in-memory sink that places each block at its offset, so MODE E blocks from parallel
+     * connections may arrive in any order; refuses to hold more than {@code maxBytes}.
+     *
+     * @param maxBytes the most bytes the transfer may carry (at most {@code Integer.MAX_VALUE - 8})
+     */
+    static PositionalMemorySink toMemory(int maxBytes) {
+        return new PositionalMemorySink(maxBytes);
+    }
+
     /** Collects received bytes in memory (listings are small). */
     final class MemorySink implements DataSink {
         private final ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -86,6 +86,24 @@ public interface DataSource {
         };
     }
 
+    /**
+     * @param data an array holding the bytes to send
+     * @param length how many of its first bytes to send
+     * @return an in-memory source of {@code data[0, length)}
+     * @throws IllegalArgumentException if {@code length} is outside {@code 0..data.length}
+     */
+    static DataSource ofBytes(byte[] data, int length) {
+        if (length < 0 || length > data.length) {
+            throw new IllegalArgumentException("length " + length + " outside 0.." + data.length);
+        }
+        return new DataSource() {
+            @Override public long length() { return length; }
+            @Override public FileChannel fileChannel() { return null; }
+            @Override public long fileOffset() { return 0; }
+            @Override public byte[] bytes() { return data; }
+        };
+    }
+
     /** Convenience for callers that open and own the channel. @throws IOException if size() fails */
     static DataSource ofWholeFile(FileChannel channel) throws IOException {
         return ofFile(channel, 0, channel.size());

@@ -107,6 +107,17 @@ public final class PosixStorage implements StorageInterface {
     }
 
     @Override
+    public StorageDirectory directory(String virtualPath) throws StorageException {
+        Path real = resolver.resolve(virtualPath);
+        if (!Files.isDirectory(real)) {
+            throw new StorageException(Files.exists(real) ? StorageException.Reason.NOT_A_DIRECTORY
+                    : StorageException.Reason.NOT_FOUND, virtualPath + ": " + (Files.exists(real)
+                    ? "Not a directory." : "No such file or directory."));
+        }
+        return new PosixDirectory(real, virtualPath, StorageInterface.super.directory(virtualPath));
+    }
+
+    @Override
     public void createDirectory(String virtualPath) throws StorageException {
         Path real = resolver.resolve(virtualPath);
         try {

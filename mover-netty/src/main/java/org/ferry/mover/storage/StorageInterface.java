@@ -93,4 +93,30 @@ public interface StorageInterface {
     default void setPermissions(String virtualPath, int mode) throws StorageException {
         throw new StorageException(StorageException.Reason.OTHER, "permissions are not supported");
     }
+
+    /**
+     * One directory's plain-named files, for batches of many small files (the TAR module): the
+     * directory is resolved once, not once per file. The default resolves each file in full through
+     * this interface's own methods.
+     *
+     * @param virtualPath a directory
+     * @return access to files directly inside it
+     * @throws StorageException NOT_FOUND, NOT_A_DIRECTORY, PERMISSION_DENIED, OTHER
+     */
+    default StorageDirectory directory(String virtualPath) throws StorageException {
+        if (!stat(virtualPath).isDirectory()) {
+            throw new StorageException(StorageException.Reason.NOT_A_DIRECTORY, virtualPath + ": Not a directory.");
+        }
+        return new StorageDirectory() {
+            @Override
+            public FileChannel openForRead(String name) throws StorageException {
+                return StorageInterface.this.openForRead(VirtualPaths.resolve(virtualPath, name));
+            }
+
+            @Override
+            public FileChannel create(String name) throws StorageException {
+                return StorageInterface.this.openForWrite(VirtualPaths.resolve(virtualPath, name), 0);
+            }
+        };
+    }
 }

@@ -64,7 +64,7 @@ class GridFtpServerControlTest extends ServerTestSupport {
         assertThat(lines[lines.length - 1]).isEqualTo("211 End.");
         List<String> features = new ArrayList<>(List.of(lines).subList(1, lines.length - 1));
         assertThat(features).containsExactlyInAnyOrder(" MDTM", " SIZE", " REST STREAM",
-                " MLST Type*;Size*;Modify*;Perm*;UNIX.mode*;", " PARALLEL", " UTF8", " CKSM MD5;ADLER32;SHA1;SHA256;SHA512;", " ERET", " ESTO",
+                " MLST Type*;Size*;Modify*;Perm*;UNIX.mode*;", " PARALLEL", " UTF8", " CKSM MD5;ADLER32;SHA1;SHA256;SHA512;", " ERET", " ESTO", " TARSTREAM",
                 " SBUF", " MFMT", " SPAS", " SPOR");
     }
 

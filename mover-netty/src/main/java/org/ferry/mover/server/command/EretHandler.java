@@ -7,6 +7,8 @@ import org.ferry.mover.data.DataSource;
 import org.ferry.mover.server.CommandContext;
 import org.ferry.mover.server.FtpException;
 import org.ferry.mover.server.transfer.TransferRunner;
+import org.ferry.mover.server.tar.TarBatchArchiver;
+import org.ferry.mover.protocol.TarModule;
 import org.ferry.mover.storage.FileStat;
 
 /**
@@ -15,8 +17,15 @@ import org.ferry.mover.storage.FileStat;
  * they were a whole file starting at 0 (MODE E block offsets and restart markers are relative to
  * {@code offset}); the window is cut at the end of the file. Other modules: {@code 504}. Bad
  * numbers {@code 500 command failed.}; no path {@code 501 bad parameter.}
+ *
+ * <p>{@code ERET TAR="name/name/..." dir} ({@link TarModule}, Ferry's tar stream for lots of small
+ * files): sends the named regular files of {@code dir} as one tar stream; 550 naming a missing file,
+ * 552 past {@link #MAX_TAR_BYTES}, 501 for malformed parameters.
  */
 public final class EretHandler implements CommandHandler {
+
+    /** Largest tar batch this server builds or accepts, in bytes (the client keeps batches far smaller). */
+    public static final int MAX_TAR_BYTES = 64 << 20;
 
     @Override
     public String verb() {
@@ -30,14 +39,18 @@ public final class EretHandler implements CommandHandler {
 
     @Override
     public List<String> features() {
-        return List.of("ERET");
+        return List.of("ERET", TarModule.FEATURE);
     }
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
+        if (TarModule.selects(argument)) {
+            retrieveTar(ctx, argument);
+            return;
+        }
         String[] parts = argument.strip().split(" ", 4);
         if (parts.length < 1 || !parts[0].equalsIgnoreCase("P")) {
-            throw new FtpException(504, "Unsupported ERET module; only P (partial) is available.");
+            throw new FtpException(504, "Unsupported ERET module; P (partial) and TAR are available.");
         }
         if (parts.length < 4 || parts[3].isEmpty()) {
             throw new FtpException(501, "bad parameter.");
@@ -65,5 +78,23 @@ public final class EretHandler implements CommandHandler {
             long window = Math.min(length, size - start);
             TransferRunner.send(ctx, DataSource.ofFile(channel, start, window));
         }
+    }
+
+    /** ERET TAR="names" dir: the named files of dir as one tar stream ({@link TarModule}). */
+    private static void retrieveTar(CommandContext ctx, String argument) throws FtpException, IOException {
+        TarModule.Argument tar;
+        try {
+            tar = TarModule.parse(argument);
+        } catch (IllegalArgumentException e) {
+            throw new FtpException(501, "bad parameter: " + e.getMessage() + ".");
+        }
+        if (tar.names().isEmpty()) {
+            throw new FtpException(501, "bad parameter: ERET TAR names no file.");
+        }
+        String directory = ctx.resolve(tar.path());
+        TransferRunner.requireEndpoint(ctx, true);
+        TarBatchArchiver.Archive archive = new TarBatchArchiver(ctx.storage(), MAX_TAR_BYTES)
+                .archive(directory, tar.names());
+        TransferRunner.send(ctx, DataSource.ofBytes(archive.bytes(), archive.length()));
     }
 }

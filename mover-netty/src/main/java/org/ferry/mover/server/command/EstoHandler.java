@@ -5,8 +5,13 @@ import java.nio.channels.FileChannel;
 import java.util.List;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.ErrorReplies;
 import org.ferry.mover.server.FtpException;
+import org.ferry.mover.storage.StorageException;
 import org.ferry.mover.server.transfer.TransferRunner;
+import org.ferry.mover.server.tar.TarBatchExtractor;
+import org.ferry.mover.protocol.TarModule;
+import org.ferry.mover.data.PositionalMemorySink;
 
 /**
  * ESTO A offset path (GFD.020 "Extended Store", adjusted store module; gridftp-protocol.md section
@@ -14,6 +19,10 @@ import org.ferry.mover.server.transfer.TransferRunner;
  * stream start, plus a stream {@code REST n}); the file is neither truncated nor created afresh, so
  * a partial transfer fills its window of an existing file. Other modules: {@code 504}. Bad numbers
  * {@code 500 command failed.}; no path {@code 501 bad parameter.}
+ *
+ * <p>{@code ESTO TAR="" dir} ({@link TarModule}, Ferry's tar stream for lots of small files):
+ * unpacks the received tar stream's regular files into {@code dir} before 226; 550 if {@code dir}
+ * is not a directory, 553 for an entry that is not a plain regular file, 451 for a malformed stream.
  */
 public final class EstoHandler implements CommandHandler {
 
@@ -34,9 +43,13 @@ public final class EstoHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
+        if (TarModule.selects(argument)) {
+            storeTar(ctx, argument);
+            return;
+        }
         String[] parts = argument.strip().split(" ", 3);
         if (parts.length < 1 || !parts[0].equalsIgnoreCase("A")) {
-            throw new FtpException(504, "Unsupported ESTO module; only A (adjusted) is available.");
+            throw new FtpException(504, "Unsupported ESTO module; A (adjusted) and TAR are available.");
         }
         if (parts.length < 3 || parts[2].isEmpty()) {
             throw new FtpException(501, "bad parameter.");
@@ -56,5 +69,34 @@ public final class EstoHandler implements CommandHandler {
         try (FileChannel channel = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
             TransferRunner.receive(ctx, DataSink.toFile(channel, base));
         }
+    }
+
+    /**
+     * ESTO TAR="" dir: receives a tar stream (at most {@link EretHandler#MAX_TAR_BYTES}) and unpacks
+     * its files into dir before answering 226 ({@link TarModule}).
+     */
+    private static void storeTar(CommandContext ctx, String argument) throws FtpException, IOException {
+        TarModule.Argument tar;
+        try {
+            tar = TarModule.parse(argument);
+        } catch (IllegalArgumentException e) {
+            throw new FtpException(501, "bad parameter: " + e.getMessage() + ".");
+        }
+        String directory = ctx.resolve(tar.path());
+        if (!ctx.storage().stat(directory).isDirectory()) {
+            throw new FtpException(550, directory + ": Not a directory.");
+        }
+        TransferRunner.requireEndpoint(ctx, false);
+        PositionalMemorySink sink = DataSink.toMemory(EretHandler.MAX_TAR_BYTES);
+        TarBatchExtractor extractor = new TarBatchExtractor(ctx.storage());
+        TransferRunner.receive(ctx, sink, () -> {
+            try {
+                extractor.extract(directory, sink.array(), sink.length());
+            } catch (IOException e) {
+                throw e instanceof StorageException se
+                        ? new FtpException(ErrorReplies.of(se))
+                        : new FtpException(451, "Local error in processing: " + e.getMessage());
+            }
+        });
     }
 }

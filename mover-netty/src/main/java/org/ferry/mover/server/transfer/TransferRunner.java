@@ -76,7 +76,7 @@ public final class TransferRunner {
         return receive(ctx, sink, null);
     }
 
-    /** Checks a received file before 226 is sent (SCKS). */
+    /** Work that must succeed before 226 is sent: an SCKS checksum check, unpacking a tar batch. */
     public interface Verifier {
         /**
          * @throws FtpException the reply to send instead of 226

@@ -1,0 +1,108 @@
+package org.ferry.mover.server.tar;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.List;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.ferry.mover.server.FtpException;
+import org.ferry.mover.storage.StorageDirectory;
+import org.ferry.mover.storage.StorageInterface;
+
+/**
+ * Builds the tar stream of {@code ERET TAR} (see {@link org.ferry.mover.protocol.TarModule}) in
+ * memory: one POSIX tar entry (pax headers for long names and big sizes, Commons Compress) per named
+ * regular file of a directory, in the order named, with size and modification time. In memory
+ * because a batch is small (the client keeps it to megabytes) and because the whole batch must be
+ * readable before the first byte goes out: a file that cannot be read fails the batch with a reply
+ * naming it, before 150, so the client can send that batch's files one by one.
+ */
+public final class TarBatchArchiver {
+
+    private final StorageInterface storage;
+    private final long maxBytes;
+
+    /**
+     * @param storage where the files are read (confined to the server's root)
+     * @param maxBytes largest archive this server builds, in bytes
+     */
+    public TarBatchArchiver(StorageInterface storage, long maxBytes) {
+        this.storage = storage;
+        this.maxBytes = maxBytes;
+    }
+
+    /**
+     * @param directory virtual path of the directory
+     * @param names file names in it
+     * @return the tar archive (header blocks, contents, end-of-archive blocks); entries carry the
+     *     files' sizes and the time of archiving
+     * @throws FtpException 552 when the archive would exceed the limit
+     * @throws IOException when a file cannot be read ({@link org.ferry.mover.storage.StorageException}
+     *     for storage refusals: a missing file is NOT_FOUND, mapped to 550 naming it)
+     */
+    public Archive archive(String directory, List<String> names) throws FtpException, IOException {
+        StorageDirectory files = storage.directory(directory);
+        FileTime now = FileTime.from(Instant.now()); // the module carries contents, not times
+        Buffer buffer = new Buffer();
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(buffer)) {
+            tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+            tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
+            tar.setAddPaxHeadersForNonAsciiNames(true);
+            for (String name : names) {
+                try (FileChannel file = files.openForRead(name)) {
+                    long size = file.size();
+                    if (buffer.size() + size + 2048 > maxBytes) {
+                        throw new FtpException(552, "Tar batch of " + names.size() + " files in " + directory
+                                + " exceeds this server's limit of " + maxBytes + " bytes.");
+                    }
+                    TarArchiveEntry entry = new TarArchiveEntry(name, true);
+                    entry.setSize(size);
+                    entry.setLastModifiedTime(now);
+                    tar.putArchiveEntry(entry);
+                    copy(file, size, tar, name);
+                    tar.closeArchiveEntry();
+                }
+            }
+            tar.finish();
+        }
+        return new Archive(buffer.array(), buffer.size());
+    }
+
+    /**
+     * A built archive.
+     *
+     * @param bytes an array holding it
+     * @param length how many of its first bytes it takes
+     */
+    public record Archive(byte[] bytes, int length) { }
+
+    /** A growing buffer whose array is handed on without the copy {@code toByteArray()} makes. */
+    private static final class Buffer extends ByteArrayOutputStream {
+        Buffer() {
+            super(1 << 20);
+        }
+
+        byte[] array() {
+            return buf;
+        }
+    }
+
+    /** Copies exactly {@code size} bytes: the header already promised that many. */
+    private static void copy(FileChannel file, long size, OutputStream out, String path) throws IOException {
+        byte[] chunk = new byte[(int) Math.min(size, 64 * 1024)];
+        long done = 0;
+        while (done < size) {
+            int n = file.read(ByteBuffer.wrap(chunk, 0, (int) Math.min(chunk.length, size - done)), done);
+            if (n < 0) {
+                throw new IOException(path + " shrank to " + done + " bytes while being archived");
+            }
+            out.write(chunk, 0, n);
+            done += n;
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package org.ferry.mover.storage;
+
+import java.nio.channels.FileChannel;
+
+/**
+ * Files directly inside one directory of a {@link StorageInterface}, addressed by plain name (no
+ * {@code /}, not {@code .} or {@code ..}; the caller checks). Confinement to the root holds as for
+ * the interface's own methods. Thread-safe; the methods block.
+ */
+public interface StorageDirectory {
+
+    /**
+     * @param name a regular file in the directory
+     * @return a channel open for reading; the caller closes it
+     * @throws StorageException NOT_FOUND, IS_A_DIRECTORY, PERMISSION_DENIED, OTHER
+     */
+    FileChannel openForRead(String name) throws StorageException;
+
+    /**
+     * Creates the file, or truncates it if it exists, and opens it for writing.
+     *
+     * @param name the file
+     * @return a channel open for writing; the caller closes it
+     * @throws StorageException IS_A_DIRECTORY, PERMISSION_DENIED, NO_SPACE, OTHER
+     */
+    FileChannel create(String name) throws StorageException;
+}

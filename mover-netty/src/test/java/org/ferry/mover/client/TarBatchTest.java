@@ -1,0 +1,135 @@
+package org.ferry.mover.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.ferry.mover.server.GridFtpServer;
+import org.ferry.mover.server.GridFtpServerConfig;
+import org.ferry.mover.testing.LeakCapture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Third-party batches between two Ferry servers where small files travel as tar streams (ERET TAR /
+ * ESTO TAR, {@link org.ferry.mover.protocol.TarModule}): every file arrives intact, each is reported
+ * once, and a tar step that fails falls back to one transfer per file.
+ */
+class TarBatchTest {
+
+    @TempDir
+    Path tmp;
+    Path sourceRoot;
+    Path destinationRoot;
+    GridFtpServer source;
+    GridFtpServer destination;
+    GridFtpClient client;
+    final Map<String, byte[]> contents = new LinkedHashMap<>();
+
+    @BeforeEach
+    void start() throws IOException {
+        sourceRoot = Files.createDirectory(tmp.resolve("src"));
+        destinationRoot = Files.createDirectory(tmp.resolve("dst"));
+        Files.createDirectories(sourceRoot.resolve("one"));
+        Files.createDirectories(sourceRoot.resolve("two"));
+        Files.createDirectories(destinationRoot.resolve("one"));
+        Files.createDirectories(destinationRoot.resolve("two"));
+        source = GridFtpServer.start(GridFtpServerConfig.loopback(sourceRoot).withAnonymousAllowed(true));
+        destination = GridFtpServer.start(GridFtpServerConfig.loopback(destinationRoot).withAnonymousAllowed(true));
+        client = new GridFtpClient();
+        Random random = new Random(11);
+        for (int i = 0; i < 120; i++) {
+            String dir = i % 3 == 0 ? "two" : "one";
+            String name = switch (i) {
+                case 1 -> "with space";
+                case 2 -> "ünïcødé+%";
+                case 4 -> "big.dat";
+                default -> "f" + i;
+            };
+            byte[] data = new byte[i == 4 ? 3_000_000 : i == 5 ? 0 : random.nextInt(80_000)];
+            random.nextBytes(data);
+            contents.put("/" + dir + "/" + name, data);
+            Files.write(sourceRoot.resolve(dir).resolve(name), data);
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        source.close();
+        destination.close();
+    }
+
+    private DefaultGridFtpSession open(GridFtpServer server) throws IOException {
+        return (DefaultGridFtpSession) client.open(GridFtpUrl.parse("ftp://anonymous:x@127.0.0.1:" + server.port() + "/"));
+    }
+
+    @Test
+    void smallFilesTravelAsTarStreamsAndArriveIntact() throws Exception {
+        List<FilePair> files = new ArrayList<>();
+        long total = 0;
+        for (Map.Entry<String, byte[]> file : contents.entrySet()) {
+            // half the sizes known from a listing, half asked with SIZE
+            files.add(files.size() % 2 == 0 ? new FilePair(file.getKey(), file.getKey())
+                    : new FilePair(file.getKey(), file.getKey(), file.getValue().length));
+            total += file.getValue().length;
+        }
+        try (LeakCapture leaks = LeakCapture.open();
+                DefaultGridFtpSession src = open(source); DefaultGridFtpSession dst = open(destination)) {
+            PipeliningTest.Completions completions = new PipeliningTest.Completions();
+            assertThat(src.sendAll(files, dst, TransferOptions.extendedBlock(2), 4, completions)).isEqualTo(total);
+            assertThat(completions.files).containsExactlyInAnyOrderElementsOf(contents.keySet());
+            assertThat(completions.bytes).isEqualTo(total);
+            assertThat(src.tarSteps()).as("one tar step per directory pair").isEqualTo(2);
+            for (Map.Entry<String, byte[]> file : contents.entrySet()) {
+                assertThat(Files.readAllBytes(destinationRoot.resolve(file.getKey().substring(1))))
+                        .as(file.getKey()).isEqualTo(file.getValue());
+            }
+            // the cached connections stay usable: a second batch, without tar streams, reuses them
+            int setups = src.dataSetups();
+            assertThat(src.sendAll(files.subList(0, 10), dst, TransferOptions.extendedBlock(2).withTarStreams(false), 4,
+                    TransferListener.NONE)).isPositive();
+            assertThat(src.tarSteps()).isEqualTo(2);
+            assertThat(src.dataSetups()).isEqualTo(setups);
+            leaks.assertNoLeaks();
+        }
+    }
+
+    @Test
+    void aFailedTarStepFallsBackToOneTransferPerFile() throws Exception {
+        List<FilePair> files = new ArrayList<>();
+        for (int i = 10; i < 20; i++) {
+            String path = "/one/f" + i;
+            if (contents.containsKey(path)) {
+                files.add(new FilePair(path, path, contents.get(path).length));
+            }
+        }
+        String missing = "/one/gone";
+        files.add(3, new FilePair(missing, missing, 100)); // a size from a stale listing
+        try (DefaultGridFtpSession src = open(source); DefaultGridFtpSession dst = open(destination)) {
+            PipeliningTest.Completions completions = new PipeliningTest.Completions();
+            assertThatThrownBy(() -> src.sendAll(files, dst, TransferOptions.extendedBlock(1), 4, completions))
+                    .isInstanceOf(GridFtpReplyException.class).hasMessageContaining("RETR " + missing);
+            assertThat(src.tarSteps()).isEqualTo(1);
+            // the files before the missing one moved one by one after the tar step failed
+            assertThat(completions.files).containsExactly(files.get(0).source(), files.get(1).source(),
+                    files.get(2).source());
+            for (int i = 0; i < 3; i++) {
+                assertThat(Files.readAllBytes(destinationRoot.resolve(files.get(i).destination().substring(1))))
+                        .isEqualTo(contents.get(files.get(i).source()));
+            }
+            // the sessions are in step
+            src.sendTo("/one/f10", dst, "/again", TransferOptions.extendedBlock(1), TransferListener.NONE);
+            assertThat(Files.readAllBytes(destinationRoot.resolve("again"))).isEqualTo(contents.get("/one/f10"));
+        }
+    }
+}
