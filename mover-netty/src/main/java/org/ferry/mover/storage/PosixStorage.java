@@ -15,22 +15,39 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.ferry.mover.protocol.FileInfo;
 
 /**
  * A {@link StorageInterface} over a POSIX file system directory. Every path goes through a
- * {@link RootedPathResolver}, so nothing outside the root is read, written or listed.
+ * {@link RootedPathResolver}, so nothing outside the root is read, written or listed; file
+ * contents are opened with {@link RootedPathResolver#open}, which follows no link, so a symbolic
+ * link swapped in between the check and the open does not lead out of the root either.
  */
 public final class PosixStorage implements StorageInterface {
 
     private final RootedPathResolver resolver;
+    private final Consumer<String> beforeOpen;
 
     /**
      * @param root the directory to serve
      * @throws IOException if it does not exist or is not a directory
      */
     public PosixStorage(Path root) throws IOException {
+        this(root, virtualPath -> { });
+    }
+
+    /**
+     * For tests of races with the file system.
+     *
+     * @param root the directory to serve
+     * @param beforeOpen runs with the virtual path between the root check and the open of a file's
+     *     contents (where a symbolic link swapped in would do harm)
+     * @throws IOException if the root does not exist or is not a directory
+     */
+    PosixStorage(Path root, Consumer<String> beforeOpen) throws IOException {
         this.resolver = new RootedPathResolver(root);
+        this.beforeOpen = beforeOpen;
     }
 
     @Override
@@ -74,11 +91,8 @@ public final class PosixStorage implements StorageInterface {
         if (Files.isDirectory(real)) {
             throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, virtualPath + ": Is a directory.");
         }
-        try {
-            return FileChannel.open(real, StandardOpenOption.READ);
-        } catch (IOException e) {
-            throw StorageException.from(e, virtualPath);
-        }
+        beforeOpen.accept(virtualPath);
+        return resolver.open(real, virtualPath, Set.of(StandardOpenOption.READ));
     }
 
     @Override
@@ -90,18 +104,19 @@ public final class PosixStorage implements StorageInterface {
         if (Files.isDirectory(real)) {
             throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, virtualPath + ": Is a directory.");
         }
+        beforeOpen.accept(virtualPath);
+        FileChannel channel = resolver.open(real, virtualPath, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE));
         try {
-            FileChannel channel = FileChannel.open(real, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            try {
-                if (channel.size() > truncateTo) {
-                    channel.truncate(truncateTo);
-                }
-            } catch (IOException e) {
-                channel.close();
-                throw e;
+            if (channel.size() > truncateTo) {
+                channel.truncate(truncateTo);
             }
             return channel;
         } catch (IOException e) {
+            try {
+                channel.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw StorageException.from(e, virtualPath);
         }
     }
