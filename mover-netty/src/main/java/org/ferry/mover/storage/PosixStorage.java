@@ -122,6 +122,19 @@ public final class PosixStorage implements StorageInterface {
     }
 
     @Override
+    public long usableSpaceBytes(String virtualPath) throws StorageException {
+        Path existing = resolver.resolve(virtualPath);
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent(); // a new file: the file system of its directory
+        }
+        try {
+            return Files.getFileStore(existing == null ? resolver.realRoot() : existing).getUsableSpace();
+        } catch (IOException e) {
+            throw StorageException.from(e, virtualPath);
+        }
+    }
+
+    @Override
     public void createDirectory(String virtualPath) throws StorageException {
         Path real = resolver.resolve(virtualPath);
         try {

@@ -12,7 +12,8 @@ import org.ferry.mover.storage.StorageException;
 /**
  * APPE path (RFC 959 section 4.1.3): like STOR, but the received bytes go after the current end
  * of an existing file (globus turns it into {@code ESTO A <size>}: in MODE E every block offset is
- * shifted by the old size; gridftp-protocol.md section 2.5). {@code 550 Path is a directory.}
+ * shifted by the old size; gridftp-protocol.md section 2.5). {@code 550 Path is a directory.};
+ * after ALLO, 552 before 150 when the appended size does not fit.
  */
 public final class AppeHandler implements CommandHandler {
 
@@ -45,6 +46,7 @@ public final class AppeHandler implements CommandHandler {
             }
         }
         TransferRunner.requireEndpoint(ctx, false);
+        Allocation.check(ctx, path, size);
         try (FileChannel channel = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
             TransferRunner.receive(ctx, DataSink.toFile(channel, size));
         }

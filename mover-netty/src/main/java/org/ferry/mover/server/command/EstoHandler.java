@@ -13,7 +13,8 @@ import org.ferry.mover.server.transfer.TransferRunner;
  * 2.5): stores received bytes with {@code offset} added to every MODE E block offset (or to the
  * stream start, plus a stream {@code REST n}); the file is neither truncated nor created afresh, so
  * a partial transfer fills its window of an existing file. Other modules: {@code 504}. Bad numbers
- * {@code 500 command failed.}; no path {@code 501 bad parameter.}
+ * {@code 500 command failed.}; no path {@code 501 bad parameter.}; after ALLO, 552 before 150 when
+ * the window does not fit.
  */
 public final class EstoHandler implements CommandHandler {
 
@@ -53,6 +54,7 @@ public final class EstoHandler implements CommandHandler {
         String path = ctx.resolve(parts[2]);
         long base = offset + ctx.session().restartOffset();
         TransferRunner.requireEndpoint(ctx, false);
+        Allocation.check(ctx, path, base);
         try (FileChannel channel = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
             TransferRunner.receive(ctx, DataSink.toFile(channel, base));
         }

@@ -54,6 +54,7 @@ public final class StripedAppeHandler extends StripedFallbackHandler {
                 throw e;
             }
         }
+        Allocation.check(ctx, path, size);
         try (FileChannel created = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
             // opened only to create it if missing; the DTPs write
         }

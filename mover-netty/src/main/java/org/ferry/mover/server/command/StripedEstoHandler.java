@@ -45,6 +45,7 @@ public final class StripedEstoHandler extends StripedFallbackHandler {
             throw new FtpException(503, "Bad sequence of commands: striped transfers need MODE E.");
         }
         String path = ctx.resolve(parts[2]);
+        Allocation.check(ctx, path, offset + session.restartOffset());
         try (FileChannel created = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
             // opened only to create it if missing; the DTPs write
         }

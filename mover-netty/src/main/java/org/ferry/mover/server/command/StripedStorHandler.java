@@ -42,6 +42,7 @@ public final class StripedStorHandler extends StripedFallbackHandler {
         }
         String path = ctx.resolve(argument);
         boolean restarted = session.restartOffset() > 0 || session.restartRanges() != null;
+        Allocation.check(ctx, path, 0);
         try (FileChannel created = ctx.storage().openForWrite(path, restarted ? Long.MAX_VALUE : 0)) {
             // opened only to create or truncate it before any stripe writes
         }
