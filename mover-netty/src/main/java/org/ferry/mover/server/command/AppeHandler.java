@@ -33,22 +33,32 @@ public final class AppeHandler implements CommandHandler {
             throw new FtpException(501, "Syntax error in parameters or arguments.");
         }
         String path = ctx.resolve(argument);
-        long size = 0;
+        long size = appendOffset(ctx, path);
+        TransferRunner.requireEndpoint(ctx, false);
+        Allocation.check(ctx, path, size);
+        try (FileChannel channel = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
+            TransferRunner.receive(ctx, DataSink.toFile(channel, size));
+        }
+    }
+
+    /**
+     * @param path the virtual path to append to
+     * @return where appended bytes go: the file's size, 0 if it does not exist
+     * @throws FtpException {@code 550 Path is a directory.}
+     * @throws StorageException when the path cannot be examined
+     */
+    static long appendOffset(CommandContext ctx, String path) throws FtpException, StorageException {
         try {
             FileStat stat = ctx.storage().stat(path);
             if (stat.isDirectory()) {
                 throw new FtpException(550, "Path is a directory.");
             }
-            size = stat.sizeBytes();
+            return stat.sizeBytes();
         } catch (StorageException e) {
             if (e.reason() != StorageException.Reason.NOT_FOUND) {
                 throw e;
             }
-        }
-        TransferRunner.requireEndpoint(ctx, false);
-        Allocation.check(ctx, path, size);
-        try (FileChannel channel = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
-            TransferRunner.receive(ctx, DataSink.toFile(channel, size));
+            return 0;
         }
     }
 }
