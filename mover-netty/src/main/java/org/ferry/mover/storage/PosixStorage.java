@@ -28,6 +28,7 @@ public final class PosixStorage implements StorageInterface {
 
     private final RootedPathResolver resolver;
     private final Consumer<String> beforeOpen;
+    private volatile java.nio.file.FileStore rootStore; // looked up at the first ALLO
 
     /**
      * @param root the directory to serve
@@ -128,9 +129,31 @@ public final class PosixStorage implements StorageInterface {
             existing = existing.getParent(); // a new file: the file system of its directory
         }
         try {
-            return Files.getFileStore(existing == null ? resolver.realRoot() : existing).getUsableSpace();
+            if (existing == null || sameDevice(existing, resolver.realRoot())) {
+                // globus-url-copy sends ALLO before every file: spare the mount table lookup of
+                // Files.getFileStore where the path is on the root's file system (the usual case)
+                return rootStore().getUsableSpace();
+            }
+            return Files.getFileStore(existing).getUsableSpace();
         } catch (IOException e) {
             throw StorageException.from(e, virtualPath);
+        }
+    }
+
+    private java.nio.file.FileStore rootStore() throws IOException {
+        java.nio.file.FileStore store = rootStore;
+        if (store == null) {
+            store = Files.getFileStore(resolver.realRoot());
+            rootStore = store; // benign race: any thread's lookup gives the same store
+        }
+        return store;
+    }
+
+    private static boolean sameDevice(Path a, Path b) {
+        try {
+            return Files.getAttribute(a, "unix:dev").equals(Files.getAttribute(b, "unix:dev"));
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return false; // no unix view: look the store up
         }
     }
 

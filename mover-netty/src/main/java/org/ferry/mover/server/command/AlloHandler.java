@@ -6,7 +6,9 @@ import org.ferry.mover.server.FtpException;
 
 /**
  * ALLO n [R m] (RFC 959 section 4.1.3): announces the size in bytes of the next STOR/APPE/ESTO,
- * which globus remembers for that store (gridftp-protocol.md section 1.3). Here the size counts:
+ * which globus remembers for that store (gridftp-protocol.md section 1.3); globus-url-copy sends it
+ * before every upload. globus-gridftp-server 13.24 answers 200 to any size and its file DSI never
+ * looks at it (observed: {@code ALLO 2^62}, then STOR, 226). Here the size counts:
  * ALLO answers {@code 552} when the file system under the current directory lacks {@code n}
  * usable bytes, and the next store checks the space for its file again before it opens or
  * truncates anything ({@link Allocation}), so a huge upload fails before its first byte rather

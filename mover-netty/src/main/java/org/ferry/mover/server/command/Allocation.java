@@ -41,7 +41,10 @@ final class Allocation {
             }
         }
         long end = base > Long.MAX_VALUE - bytes ? Long.MAX_VALUE : base + bytes;
-        long needed = Math.max(0, end - existing);
+        long needed = end - existing;
+        if (needed <= 0) {
+            return; // overwrites bytes the file already has
+        }
         long usable = ctx.storage().usableSpaceBytes(path);
         if (needed > usable) {
             throw new FtpException(552, insufficient(needed, usable));
