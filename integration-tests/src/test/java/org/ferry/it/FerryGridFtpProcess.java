@@ -29,12 +29,26 @@ final class FerryGridFtpProcess implements AutoCloseable {
      */
     static FerryGridFtpProcess start(Launchers launchers, Path root, Path log) throws IOException,
             InterruptedException {
+        return start(launchers, root, log, 0);
+    }
+
+    /**
+     * Starts the server on {@code port} (0: an ephemeral one) and waits until it listens.
+     *
+     * @param root directory to serve
+     * @param log file for the server's output
+     * @param port control port, e.g. the port of a killed predecessor that clients reconnect to
+     * @param options more {@code ferry-gridftp} options, e.g. {@code --marker-interval 0.2}
+     */
+    static FerryGridFtpProcess start(Launchers launchers, Path root, Path log, int port, String... options)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(launchers.ferryGridFtp());
-        command.addAll(List.of("--port", "0", "--root", root.toString(), "--anonymous"));
+        command.addAll(List.of("--port", Integer.toString(port), "--root", root.toString(), "--anonymous"));
+        command.addAll(List.of(options));
         ManagedProcess process = ManagedProcess.start("ferry-gridftp", command, Map.of(), log);
         try {
-            int port = Integer.parseInt(process.awaitOutput(LISTENING, Duration.ofSeconds(60)).group(1));
-            return new FerryGridFtpProcess(process, port);
+            int listening = Integer.parseInt(process.awaitOutput(LISTENING, Duration.ofSeconds(60)).group(1));
+            return new FerryGridFtpProcess(process, listening);
         } catch (RuntimeException | IOException | InterruptedException e) {
             process.close();
             throw e;
@@ -49,6 +63,16 @@ final class FerryGridFtpProcess implements AutoCloseable {
     /** @return {@code ftp://127.0.0.1:PORT} */
     String url() {
         return "ftp://127.0.0.1:" + port;
+    }
+
+    /** Kills the server with SIGKILL, mid-transfer if one runs: no reply, no cleanup, sockets reset. */
+    void kill() throws InterruptedException {
+        process.kill();
+    }
+
+    /** @return everything the server printed so far */
+    String output() throws IOException {
+        return process.output();
     }
 
     @Override

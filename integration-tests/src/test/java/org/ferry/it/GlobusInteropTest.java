@@ -6,9 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.SplittableRandom;
+import org.ferry.mover.client.GlobusGridFtpServer;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GridFtpSession;
-import org.ferry.mover.client.GridFtpUrl;
 import org.ferry.mover.client.TransferListener;
 import org.ferry.mover.client.TransferOptions;
 import org.junit.jupiter.api.AfterAll;
@@ -83,14 +83,13 @@ class GlobusInteropTest {
         Files.setPosixFilePermissions(served, PosixFilePermissions.fromString("rw-r--r--"));
         Path target = work.resolve("from-globus-" + parallelism + ".bin");
         TransferOptions options = parallelism == 0 ? TransferOptions.STREAM : TransferOptions.extendedBlock(parallelism);
-        try (GlobusTools.Server globus = GlobusTools.Server.start(shared.resolve("server.pid"));
+        try (GlobusGridFtpServer globus = GlobusGridFtpServer.start();
                 GridFtpClient client = new GridFtpClient();
-                GridFtpSession session = client.open(GridFtpUrl.parse(globus.url()))) {
+                GridFtpSession session = client.open(globus.url())) {
             long bytes = session.download(served.toString(), target, options, TransferListener.NONE);
             assertThat(bytes).isEqualTo(FILE_BYTES);
         } finally {
             Files.deleteIfExists(served);
-            Files.deleteIfExists(shared.resolve("server.pid"));
             Files.deleteIfExists(shared);
         }
         assertThat(target).hasSameBinaryContentAs(original);

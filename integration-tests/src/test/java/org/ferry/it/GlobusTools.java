@@ -3,7 +3,6 @@ package org.ferry.it;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +14,8 @@ import java.util.concurrent.TimeUnit;
  * The Globus Toolkit programs from Debian ({@code globus-gass-copy-progs},
  * {@code globus-gridftp-server-progs}) as test peers. Where they are missing the tests are skipped,
  * except under CI ({@code CI=true}), where {@code .ci/run} installs them and their absence fails.
+ * The server itself is started with mover-netty's {@link org.ferry.mover.client.GlobusGridFtpServer}
+ * (its test-jar), the one harness both modules use.
  */
 final class GlobusTools {
 
@@ -31,6 +32,19 @@ final class GlobusTools {
             throw new IllegalStateException("Globus tools missing under CI: .ci/run must install them");
         }
         assumeTrue(installed, "globus-url-copy / globus-gridftp-server not installed");
+    }
+
+    /**
+     * Starts {@code globus-url-copy args...} in the background, its output (stdout and stderr,
+     * with {@code -dbg} the control channel dialogue) going to {@code log}.
+     *
+     * @return the running process; the caller waits for it or kills it
+     */
+    static Process startUrlCopy(Path log, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(GLOBUS_URL_COPY.toString());
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
     /**
@@ -54,57 +68,5 @@ final class GlobusTools {
                     + "):\n" + text);
         }
         return text;
-    }
-
-    /**
-     * A {@code globus-gridftp-server -aa} daemon on 127.0.0.1, anonymous users mapped to the
-     * unprivileged account {@code gsuser} (as root the server refuses to map to root). Paths in its
-     * URLs are absolute file system paths; what it serves must be readable by {@code gsuser}.
-     */
-    static final class Server implements AutoCloseable {
-        private final Path pidFile;
-        private final int port;
-
-        private Server(Path pidFile, int port) {
-            this.pidFile = pidFile;
-            this.port = port;
-        }
-
-        /** Starts the daemon ({@code -S}, detached) and waits until it accepts connections. */
-        static Server start(Path pidFile) throws IOException, InterruptedException {
-            int port;
-            try (ServerSocket probe = new ServerSocket(0)) {
-                port = probe.getLocalPort();
-            }
-            Process process = new ProcessBuilder(GLOBUS_GRIDFTP_SERVER.toString(), "-aa", "-anonymous-user", "gsuser",
-                    "-p", Integer.toString(port), "-control-interface", "127.0.0.1", "-data-interface", "127.0.0.1",
-                    "-d", "error", "-disable-usage-stats", "-S", "-pidfile", pidFile.toString())
-                    .redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (process.waitFor() != 0) {
-                throw new IllegalStateException("globus-gridftp-server failed to start: " + output);
-            }
-            for (int i = 0; i < 100; i++) {
-                try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
-                    return new Server(pidFile, port);
-                } catch (IOException notYet) {
-                    Thread.sleep(100);
-                }
-            }
-            throw new IllegalStateException("globus-gridftp-server did not listen on " + port);
-        }
-
-        /** @return {@code ftp://127.0.0.1:PORT} */
-        String url() {
-            return "ftp://127.0.0.1:" + port;
-        }
-
-        @Override
-        public void close() throws IOException {
-            if (Files.exists(pidFile)) {
-                long pid = Long.parseLong(Files.readString(pidFile).trim());
-                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy);
-            }
-        }
     }
 }

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.ferry.mover.client.FilePair;
+import org.ferry.mover.client.GlobusGridFtpServer;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.client.GridFtpUrl;
@@ -49,7 +50,7 @@ class InteropMatrixTest {
     private Path original;
     private byte[] data;
     private FerryGridFtpProcess ferry;
-    private GlobusTools.Server globus;
+    private GlobusGridFtpServer globus;
     private GridFtpClient client;
 
     @BeforeAll
@@ -77,7 +78,7 @@ class InteropMatrixTest {
         Path served = Files.write(shared.resolve("src.bin"), data);
         Files.setPosixFilePermissions(served, PosixFilePermissions.fromString("rw-r--r--"));
         ferry = FerryGridFtpProcess.start(Launchers.fromBuild(), ferryRoot, work.resolve("ferry-gridftp.log"));
-        globus = GlobusTools.Server.start(work.resolve("globus.pid"));
+        globus = GlobusGridFtpServer.start();
         client = new GridFtpClient();
     }
 
@@ -104,7 +105,7 @@ class InteropMatrixTest {
     }
 
     private GridFtpSession openGlobus() throws IOException {
-        return client.open(GridFtpUrl.parse(globus.url()));
+        return client.open(globus.url());
     }
 
     private static TransferOptions options(int parallelism) {
@@ -208,22 +209,22 @@ class InteropMatrixTest {
     @ParameterizedTest(name = "guc third-party -verify-checksum -algo {0} globus <-> ferry")
     @ValueSource(strings = {"ADLER32", "MD5", "SHA512"})
     void gucThirdPartyVerifyChecksum(String algorithm) throws Exception {
-        GlobusTools.urlCopy(120, "-p", "2", "-verify-checksum", "-algo", algorithm, globus.url() + shared.resolve("src.bin"),
+        GlobusTools.urlCopy(120, "-p", "2", "-verify-checksum", "-algo", algorithm, globus.base() + shared.resolve("src.bin"),
                 ferry.url() + "/tpvc-" + algorithm + ".bin");
         assertThat(ferryRoot.resolve("tpvc-" + algorithm + ".bin")).hasSameBinaryContentAs(original);
         Path dir = sharedDir("tpvc-" + algorithm);
         GlobusTools.urlCopy(120, "-verify-checksum", "-algo", algorithm, ferry.url() + "/src.bin",
-                globus.url() + dir.resolve("f2g.bin"));
+                globus.base() + dir.resolve("f2g.bin"));
         assertThat(dir.resolve("f2g.bin")).hasSameBinaryContentAs(original);
     }
 
     @ParameterizedTest(name = "guc third-party globus <-> ferry, p={0}")
     @ValueSource(ints = {0, 4})
     void gucThirdParty(int p) throws Exception {
-        GlobusTools.urlCopy(120, args(p, globus.url() + shared.resolve("src.bin"), ferry.url() + "/tp-g2f-" + p + ".bin"));
+        GlobusTools.urlCopy(120, args(p, globus.base() + shared.resolve("src.bin"), ferry.url() + "/tp-g2f-" + p + ".bin"));
         assertThat(ferryRoot.resolve("tp-g2f-" + p + ".bin")).hasSameBinaryContentAs(original);
         Path dir = sharedDir("guc-tp-" + p);
-        GlobusTools.urlCopy(120, args(p, ferry.url() + "/src.bin", globus.url() + dir.resolve("tp-f2g.bin")));
+        GlobusTools.urlCopy(120, args(p, ferry.url() + "/src.bin", globus.base() + dir.resolve("tp-f2g.bin")));
         assertThat(dir.resolve("tp-f2g.bin")).hasSameBinaryContentAs(original);
     }
 

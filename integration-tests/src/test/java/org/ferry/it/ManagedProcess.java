@@ -77,6 +77,11 @@ final class ManagedProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** Kills the process with SIGKILL ({@link Process#destroyForcibly} on Unix) and waits for it to end. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy();

@@ -62,8 +62,9 @@ public final class FerryGridFtpMain implements Callable<Integer> {
     private Path passwordFile;
 
     @Option(names = "--marker-interval", defaultValue = "5",
-            description = "Seconds between 112/111 markers while receiving in MODE E (default: ${DEFAULT-VALUE}).")
-    private int markerIntervalSeconds;
+            description = "Seconds between 112/111 markers while receiving in MODE E, 0.1 or more, fractions "
+                    + "allowed (default: ${DEFAULT-VALUE}).")
+    private double markerIntervalSeconds;
 
     @Option(names = "--idle-timeout", defaultValue = "600",
             description = "Seconds before an idle control connection is closed (default: ${DEFAULT-VALUE}).")
@@ -115,8 +116,9 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             err.println("ferry-gridftp: give --gsi, --anonymous and/or --password-file, otherwise nobody can log in");
             return 2;
         }
-        if (markerIntervalSeconds < 1 || idleTimeoutSeconds < 1) {
-            err.println("ferry-gridftp: intervals must be at least 1 second");
+        // frequent markers bound what a killed transfer resends (tests use 0.2 s)
+        if (!(markerIntervalSeconds >= 0.1) || markerIntervalSeconds > 86_400 || idleTimeoutSeconds < 1) {
+            err.println("ferry-gridftp: --marker-interval must be 0.1 to 86400 seconds, --idle-timeout at least 1");
             return 2;
         }
         Authenticator authenticator = Authenticator.denyAll();
@@ -125,7 +127,7 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             authenticator = file::verify;
         }
         GridFtpServerConfig config = new GridFtpServerConfig(InetAddress.getByName(bind), port, root, anonymous,
-                authenticator, Duration.ofSeconds(markerIntervalSeconds), Duration.ofSeconds(idleTimeoutSeconds));
+                authenticator, Duration.ofMillis(Math.round(markerIntervalSeconds * 1000)), Duration.ofSeconds(idleTimeoutSeconds));
         DtpFactory dtps = DtpFactory.local();
         if (!dataNodes.isEmpty()) {
             if (dataNodeSecret == null) {

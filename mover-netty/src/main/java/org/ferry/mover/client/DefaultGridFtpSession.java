@@ -332,6 +332,14 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     @Override
+    public void restartMarkerInterval(int seconds) throws IOException {
+        if (seconds < 1 || seconds > 86_400) {
+            throw new IllegalArgumentException("restart marker interval must be 1..86400 s, was " + seconds);
+        }
+        expectOk("TREV RESTART " + seconds);
+    }
+
+    @Override
     public String checksum(String algorithm, String path) throws IOException {
         // GridFTP CKSM <algorithm> <offset> <length> <path>; length -1 = to the end (gridftp-protocol.md 2.9)
         FtpReply reply = expectOk("CKSM " + algorithm.toUpperCase(Locale.ROOT) + " 0 -1 " + path);

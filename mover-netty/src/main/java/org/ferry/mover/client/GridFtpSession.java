@@ -81,6 +81,23 @@ public interface GridFtpSession extends Closeable {
     void delete(String path) throws IOException;
 
     /**
+     * Asks this server to send 111 restart markers every {@code seconds} while it receives in
+     * MODE E, for the rest of the session ({@code TREV RESTART n}, globus-gridftp-server's transfer
+     * event command; gridftp-protocol.md section 2.6; the default period is 5 s). Frequent markers
+     * bound what a transfer killed midway must send again on resume ({@link #resumeSendTo}).
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}.
+     *
+     * @param seconds 1..86400
+     * @throws GridFtpReplyException if the server refuses (a server without TREV: 500)
+     * @throws IOException if the connection fails
+     * @throws IllegalArgumentException if {@code seconds} is out of range
+     */
+    default void restartMarkerInterval(int seconds) throws IOException {
+        throw new UnsupportedOperationException("TREV is not supported by " + getClass().getName());
+    }
+
+    /**
      * Computes a checksum on the server with CKSM over the whole file.
      *
      * @param algorithm {@code MD5} or {@code ADLER32} (more in later versions)

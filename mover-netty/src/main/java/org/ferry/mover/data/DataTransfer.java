@@ -23,7 +23,7 @@ import java.util.function.LongConsumer;
  * result completes, so that the next transfer command (possibly already queued) finds them. On
  * failure or cancel every connection is closed.
  */
-final class DataTransfer {
+final class DataTransfer implements WritabilityPump.Progress {
 
     private final CompletableFuture<Long> result = new CompletableFuture<>();
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
@@ -89,7 +89,8 @@ final class DataTransfer {
     }
 
     /** Adds {@code n} moved bytes and reports the new total. */
-    void addBytes(long n) {
+    @Override
+    public void addBytes(long n) {
         long total = bytes.addAndGet(n);
         if (progress != null) {
             progress.accept(total);
@@ -97,7 +98,8 @@ final class DataTransfer {
     }
 
     /** @return true once the transfer succeeded or failed */
-    boolean isDone() {
+    @Override
+    public boolean isDone() {
         return result.isDone();
     }
 
@@ -132,7 +134,8 @@ final class DataTransfer {
     }
 
     /** Ends the transfer with {@code cause} (wrapped in an IOException if it is none). */
-    void fail(Throwable cause) {
+    @Override
+    public void fail(Throwable cause) {
         IOException error = cause instanceof IOException io ? io
                 : new IOException(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
         result.completeExceptionally(error);

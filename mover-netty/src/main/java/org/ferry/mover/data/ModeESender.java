@@ -2,8 +2,6 @@ package org.ferry.mover.data;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPromise;
-import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 
 /**
@@ -26,24 +24,23 @@ final class ModeESender extends WritabilityPump {
     private final SourceReader reader;
     private final ModeEDealer dealer;
     private final DataTransfer transfer;
-    private int inFlight;
-    private boolean ended;
 
     ModeESender(SourceReader reader, ModeEDealer dealer, DataTransfer transfer) {
+        super(transfer, "MODE E data connection");
         this.reader = reader;
         this.dealer = dealer;
         this.transfer = transfer;
     }
 
     @Override
-    void pump(ChannelHandlerContext ctx) {
-        while (!ended && !transfer.isDone() && inFlight < MAX_IN_FLIGHT && ctx.channel().isWritable()) {
+    protected void pump(ChannelHandlerContext ctx) {
+        while (canWrite(ctx, MAX_IN_FLIGHT)) {
             ModeEDealer.Block block = dealer.claimBlock();
             if (block == null) {
                 // End only after every block's write completed: listeners of earlier writes may be
                 // notified after later ones (Netty defers deep listener chains, e.g. under SslHandler),
                 // and the EOF's listener must see all bytes counted.
-                if (inFlight == 0) {
+                if (inFlight() == 0) {
                     end(ctx);
                 }
                 return;
@@ -57,26 +54,13 @@ final class ModeESender extends WritabilityPump {
                 transfer.fail(e);
                 return;
             }
-            inFlight++;
             ctx.write(ModeEHeader.data(length, offset), ctx.voidPromise());
-            // Listen before writing: a nested flush may complete this write before addListener returns,
-            // and its bytes must be counted before the EOF write's listener ends the transfer.
-            ChannelPromise written = ctx.newPromise();
-            written.addListener(f -> {
-                inFlight--;
-                if (f.isSuccess()) {
-                    transfer.addBytes(length);
-                    pump(ctx);
-                } else {
-                    transfer.fail(f.cause());
-                }
-            });
-            ctx.writeAndFlush(payload, written);
+            writeCounted(ctx, payload, length);
         }
     }
 
     private void end(ChannelHandlerContext ctx) {
-        ended = true;
+        markEnded();
         // Caching (GFD.020 connection reuse): EOD without CLOSE and the connection stays open for
         // the next transfer; otherwise dCache's ending, EOD|CLOSE then close, which globus accepts.
         int close = transfer.caching() ? 0 : ModeEHeader.CLOSE;
@@ -99,25 +83,5 @@ final class ModeESender extends WritabilityPump {
                 transfer.succeed();
             }
         });
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ReferenceCountUtil.release(msg); // receivers send nothing on MODE E data connections
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-        if (!ended) {
-            transfer.fail(new IOException("MODE E data connection to " + ctx.channel().remoteAddress()
-                    + " closed by the peer during the transfer"));
-        }
-        ctx.fireChannelInactive();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        transfer.fail(cause);
-        ctx.close();
     }
 }

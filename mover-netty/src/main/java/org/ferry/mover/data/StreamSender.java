@@ -1,8 +1,6 @@
 package org.ferry.mover.data;
 
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPromise;
-import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 
 /**
@@ -20,19 +18,18 @@ final class StreamSender extends WritabilityPump {
     private final SourceReader reader;
     private final DataTransfer transfer;
     private long nextOffset;
-    private int inFlight;
-    private boolean ended;
 
     StreamSender(SourceReader reader, DataTransfer transfer) {
+        super(transfer, "stream mode data connection");
         this.reader = reader;
         this.transfer = transfer;
     }
 
     @Override
-    void pump(ChannelHandlerContext ctx) {
-        while (!ended && !transfer.isDone() && inFlight < MAX_IN_FLIGHT && ctx.channel().isWritable()) {
+    protected void pump(ChannelHandlerContext ctx) {
+        while (canWrite(ctx, MAX_IN_FLIGHT)) {
             if (nextOffset >= reader.length()) {
-                if (inFlight == 0) {
+                if (inFlight() == 0) {
                     end(ctx);
                 }
                 return;
@@ -46,43 +43,12 @@ final class StreamSender extends WritabilityPump {
                 return;
             }
             nextOffset += length;
-            inFlight++;
-            ChannelPromise written = ctx.newPromise(); // listen before writing: see ModeESender
-            written.addListener(f -> {
-                inFlight--;
-                if (f.isSuccess()) {
-                    transfer.addBytes(length);
-                    pump(ctx);
-                } else {
-                    transfer.fail(f.cause());
-                }
-            });
-            ctx.writeAndFlush(chunk, written);
+            writeCounted(ctx, chunk, length);
         }
     }
 
     private void end(ChannelHandlerContext ctx) {
-        ended = true;
+        markEnded();
         ctx.close().addListener(f -> transfer.succeed());
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ReferenceCountUtil.release(msg);
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-        if (!ended) {
-            transfer.fail(new IOException("stream mode data connection to " + ctx.channel().remoteAddress()
-                    + " closed by the peer during the transfer"));
-        }
-        ctx.fireChannelInactive();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        transfer.fail(cause);
-        ctx.close();
     }
 }

@@ -22,6 +22,7 @@ public final class ControlSession {
     private TransferMode mode = TransferMode.STREAM;
     private long restartOffset;
     private String restartRanges;
+    private long allocationBytes = -1;
     private String renameFrom;
     private int parallelism = 1;
     private int bufferSizeBytes;
@@ -119,6 +120,23 @@ public final class ControlSession {
     public void clearRestart() {
         restartOffset = 0;
         restartRanges = null;
+    }
+
+    /** @param bytes the size given by ALLO, for the next STOR/APPE/ESTO (0..) */
+    public void allocation(long bytes) {
+        allocationBytes = bytes;
+    }
+
+    /**
+     * Takes ALLO's size for the store command that consumes it: ALLO applies to the next
+     * STOR/APPE/ESTO only (RFC 959 section 4.1.3; globus remembers it for the next STOR).
+     *
+     * @return the bytes ALLO announced, or -1 if there was no ALLO since the last store
+     */
+    public long takeAllocation() {
+        long bytes = allocationBytes;
+        allocationBytes = -1;
+        return bytes;
     }
 
     /** @return the virtual path given by RNFR, or null */

@@ -2,49 +2,59 @@ package org.ferry.mover.storage;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Set;
 
 /**
- * {@link StorageDirectory} of {@link PosixStorage}: the directory's real path was checked once to
- * lie inside the root; each file is opened beneath it without following a symbolic link in the
- * last component ({@code O_NOFOLLOW}), so it cannot lead out of the root. A name that is a symbolic
- * link goes the long way, through the full resolution that allows links inside the root. Saves the
- * realpath walk, the stat and the owner lookup that each full path costs, per file.
+ * {@link StorageDirectory} of {@link PosixStorage}: the directory is opened once, walking from the
+ * root without following links ({@link RootedPathResolver#openDirectory}), and each file is opened
+ * relative to it with O_NOFOLLOW (openat), so a file cannot lead out of the root and no link
+ * swapped into the path later is followed. A name that is a symbolic link goes the long way,
+ * through the full resolution that allows links inside the root. Saves, per file, the realpath walk,
+ * the stat and owner lookup, and the component-by-component walk that a full path costs.
  */
 final class PosixDirectory implements StorageDirectory {
 
-    private final Path realDirectory;
+    private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ,
+            LinkOption.NOFOLLOW_LINKS);
+    private static final Set<OpenOption> CREATE = Set.of(StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+
+    private final SecureDirectoryStream<Path> directory;
     private final String virtualPath;
     private final StorageDirectory linked;
 
     /**
-     * @param realDirectory the directory's real path, inside the root
+     * @param directory the open directory (closed by {@link #close()})
      * @param virtualPath its virtual path, for messages
      * @param linked full resolution, for names that are symbolic links
      */
-    PosixDirectory(Path realDirectory, String virtualPath, StorageDirectory linked) {
-        this.realDirectory = realDirectory;
+    PosixDirectory(SecureDirectoryStream<Path> directory, String virtualPath, StorageDirectory linked) {
+        this.directory = directory;
         this.virtualPath = virtualPath;
         this.linked = linked;
     }
 
     @Override
     public FileChannel openForRead(String name) throws StorageException {
-        Path file = realDirectory.resolve(name);
+        Path file = Path.of(name);
         try {
-            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
-                    LinkOption.NOFOLLOW_LINKS);
+            BasicFileAttributes attributes = directory.getFileAttributeView(file, BasicFileAttributeView.class,
+                    LinkOption.NOFOLLOW_LINKS).readAttributes();
             if (attributes.isSymbolicLink()) {
                 return linked.openForRead(name);
             }
             if (attributes.isDirectory()) {
                 throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, path(name) + ": Is a directory.");
             }
-            return FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+            return fileChannel(directory.newByteChannel(file, READ), name);
         } catch (StorageException e) {
             throw e;
         } catch (IOException e) {
@@ -54,16 +64,43 @@ final class PosixDirectory implements StorageDirectory {
 
     @Override
     public FileChannel create(String name) throws StorageException {
-        Path file = realDirectory.resolve(name);
+        Path file = Path.of(name);
         try {
-            return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+            return fileChannel(directory.newByteChannel(file, CREATE), name);
+        } catch (StorageException e) {
+            throw e;
         } catch (IOException e) {
-            if (Files.isSymbolicLink(file)) {
+            if (isLink(file)) {
                 return linked.create(name); // O_NOFOLLOW refused a link: resolve it in full
             }
             throw StorageException.from(e, path(name));
         }
+    }
+
+    @Override
+    public void close() throws StorageException {
+        try {
+            directory.close();
+        } catch (IOException e) {
+            throw StorageException.from(e, virtualPath);
+        }
+    }
+
+    private boolean isLink(Path file) {
+        try {
+            return directory.getFileAttributeView(file, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                    .readAttributes().isSymbolicLink();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private FileChannel fileChannel(SeekableByteChannel channel, String name) throws IOException {
+        if (channel instanceof FileChannel file) {
+            return file;
+        }
+        channel.close();
+        throw new StorageException(StorageException.Reason.OTHER, path(name) + ": not a file channel.");
     }
 
     private String path(String name) {

@@ -15,22 +15,40 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.ferry.mover.protocol.FileInfo;
 
 /**
  * A {@link StorageInterface} over a POSIX file system directory. Every path goes through a
- * {@link RootedPathResolver}, so nothing outside the root is read, written or listed.
+ * {@link RootedPathResolver}, so nothing outside the root is read, written or listed; file
+ * contents are opened with {@link RootedPathResolver#open}, which follows no link, so a symbolic
+ * link swapped in between the check and the open does not lead out of the root either.
  */
 public final class PosixStorage implements StorageInterface {
 
     private final RootedPathResolver resolver;
+    private final Consumer<String> beforeOpen;
+    private volatile java.nio.file.FileStore rootStore; // looked up at the first ALLO
 
     /**
      * @param root the directory to serve
      * @throws IOException if it does not exist or is not a directory
      */
     public PosixStorage(Path root) throws IOException {
+        this(root, virtualPath -> { });
+    }
+
+    /**
+     * For tests of races with the file system.
+     *
+     * @param root the directory to serve
+     * @param beforeOpen runs with the virtual path between the root check and the open of a file's
+     *     contents (where a symbolic link swapped in would do harm)
+     * @throws IOException if the root does not exist or is not a directory
+     */
+    PosixStorage(Path root, Consumer<String> beforeOpen) throws IOException {
         this.resolver = new RootedPathResolver(root);
+        this.beforeOpen = beforeOpen;
     }
 
     @Override
@@ -74,11 +92,8 @@ public final class PosixStorage implements StorageInterface {
         if (Files.isDirectory(real)) {
             throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, virtualPath + ": Is a directory.");
         }
-        try {
-            return FileChannel.open(real, StandardOpenOption.READ);
-        } catch (IOException e) {
-            throw StorageException.from(e, virtualPath);
-        }
+        beforeOpen.accept(virtualPath);
+        return resolver.open(real, virtualPath, Set.of(StandardOpenOption.READ));
     }
 
     @Override
@@ -90,18 +105,19 @@ public final class PosixStorage implements StorageInterface {
         if (Files.isDirectory(real)) {
             throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, virtualPath + ": Is a directory.");
         }
+        beforeOpen.accept(virtualPath);
+        FileChannel channel = resolver.open(real, virtualPath, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE));
         try {
-            FileChannel channel = FileChannel.open(real, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            try {
-                if (channel.size() > truncateTo) {
-                    channel.truncate(truncateTo);
-                }
-            } catch (IOException e) {
-                channel.close();
-                throw e;
+            if (channel.size() > truncateTo) {
+                channel.truncate(truncateTo);
             }
             return channel;
         } catch (IOException e) {
+            try {
+                channel.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw StorageException.from(e, virtualPath);
         }
     }
@@ -114,7 +130,44 @@ public final class PosixStorage implements StorageInterface {
                     : StorageException.Reason.NOT_FOUND, virtualPath + ": " + (Files.exists(real)
                     ? "Not a directory." : "No such file or directory."));
         }
-        return new PosixDirectory(real, virtualPath, StorageInterface.super.directory(virtualPath));
+        StorageDirectory linked = StorageInterface.super.directory(virtualPath);
+        java.nio.file.SecureDirectoryStream<Path> open = resolver.openDirectory(real, virtualPath);
+        return open == null ? linked : new PosixDirectory(open, virtualPath, linked);
+    }
+
+    @Override
+    public long usableSpaceBytes(String virtualPath) throws StorageException {
+        Path existing = resolver.resolve(virtualPath);
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent(); // a new file: the file system of its directory
+        }
+        try {
+            if (existing == null || sameDevice(existing, resolver.realRoot())) {
+                // globus-url-copy sends ALLO before every file: spare the mount table lookup of
+                // Files.getFileStore where the path is on the root's file system (the usual case)
+                return rootStore().getUsableSpace();
+            }
+            return Files.getFileStore(existing).getUsableSpace();
+        } catch (IOException e) {
+            throw StorageException.from(e, virtualPath);
+        }
+    }
+
+    private java.nio.file.FileStore rootStore() throws IOException {
+        java.nio.file.FileStore store = rootStore;
+        if (store == null) {
+            store = Files.getFileStore(resolver.realRoot());
+            rootStore = store; // benign race: any thread's lookup gives the same store
+        }
+        return store;
+    }
+
+    private static boolean sameDevice(Path a, Path b) {
+        try {
+            return Files.getAttribute(a, "unix:dev").equals(Files.getAttribute(b, "unix:dev"));
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return false; // no unix view: look the store up
+        }
     }
 
     @Override

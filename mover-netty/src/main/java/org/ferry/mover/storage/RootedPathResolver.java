@@ -1,9 +1,18 @@
 package org.ferry.mover.storage;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Maps normalised virtual paths to real paths under one root directory and guarantees that the
@@ -12,8 +21,11 @@ import java.nio.file.Path;
  * yet is checked through its nearest existing ancestor; a dangling symbolic link is refused (writing
  * through it could create a file anywhere). Thread-safe.
  *
- * <p>Known limit: a link swapped between this check and the following operation (a TOCTOU race by
- * someone with write access inside the root) is not caught.
+ * <p>A check alone races with the file system (TOCTOU): someone with write access inside the root
+ * could swap a directory or the file for a symbolic link after {@link #resolve} and before the
+ * open. {@link #open} closes that gap for reading and writing file contents: it walks the resolved
+ * path from the root directory without following any link. Other operations (stat, list, mkdir,
+ * delete, rename, times, permissions) still act on the checked path by name.
  */
 public final class RootedPathResolver {
 
@@ -67,6 +79,127 @@ public final class RootedPathResolver {
         } catch (IOException e) {
             throw StorageException.from(e, virtualPath);
         }
+    }
+
+    /**
+     * Opens a file that {@link #resolve} returned, following no symbolic link between the root and
+     * the file: each directory below the root is opened relative to its parent and the file relative
+     * to its directory, all with {@link LinkOption#NOFOLLOW_LINKS} (openat with O_NOFOLLOW, through
+     * {@link SecureDirectoryStream}). {@code resolve} returns a path free of links, so a link met
+     * here was swapped in after the check and the open is refused: nothing outside the root is read,
+     * written or created through it.
+     *
+     * @param real a path returned by {@link #resolve} (inside the root, links resolved)
+     * @param virtualPath the virtual path it came from, for messages
+     * @param options open options ({@code READ}, or {@code WRITE} and {@code CREATE}, ...);
+     *     {@code NOFOLLOW_LINKS} is added
+     * @return the open channel; the caller closes it
+     * @throws StorageException PERMISSION_DENIED if a component is (now) a symbolic link or the path
+     *     is not under the root; IS_A_DIRECTORY for the root itself; NOT_FOUND, NOT_A_DIRECTORY,
+     *     NO_SPACE, OTHER as the open fails
+     */
+    public FileChannel open(Path real, String virtualPath, Set<? extends OpenOption> options)
+            throws StorageException {
+        if (!real.startsWith(realRoot) || real.equals(realRoot)) {
+            throw real.equals(realRoot)
+                    ? new StorageException(StorageException.Reason.IS_A_DIRECTORY, virtualPath + ": Is a directory.")
+                    : denied(virtualPath);
+        }
+        Path relative = realRoot.relativize(real);
+        Set<OpenOption> noFollow = new HashSet<>(options);
+        noFollow.add(LinkOption.NOFOLLOW_LINKS);
+        List<DirectoryStream<Path>> opened = new ArrayList<>();
+        int depth = 0;
+        try {
+            DirectoryStream<Path> rootStream = Files.newDirectoryStream(realRoot);
+            opened.add(rootStream);
+            if (!(rootStream instanceof SecureDirectoryStream<Path> directory)) {
+                return openChecked(real, virtualPath, noFollow); // no openat on this platform
+            }
+            for (; depth < relative.getNameCount() - 1; depth++) {
+                directory = directory.newDirectoryStream(relative.getName(depth), LinkOption.NOFOLLOW_LINKS);
+                opened.add(directory);
+            }
+            SeekableByteChannel channel = directory.newByteChannel(relative.getFileName(), noFollow);
+            if (channel instanceof FileChannel file) {
+                return file;
+            }
+            channel.close();
+            throw new StorageException(StorageException.Reason.OTHER, virtualPath + ": not a file channel.");
+        } catch (IOException e) {
+            // ELOOP from O_NOFOLLOW: that component is a link now
+            if (Files.isSymbolicLink(realRoot.resolve(relative.subpath(0, Math.min(depth + 1, relative.getNameCount()))))) {
+                throw denied(virtualPath);
+            }
+            throw StorageException.from(e, virtualPath);
+        } finally {
+            for (DirectoryStream<Path> stream : opened) {
+                try {
+                    stream.close();
+                } catch (IOException e) {
+                    // closing a directory descriptor: nothing to recover
+                }
+            }
+        }
+    }
+
+    /**
+     * Opens a directory that {@link #resolve} returned the way {@link #open} opens a file's parent:
+     * each component below the root relative to its parent, following no symbolic link, so the
+     * returned stream is the directory the check saw; files opened through it with
+     * {@link LinkOption#NOFOLLOW_LINKS} (openat with O_NOFOLLOW) cannot lead out of the root.
+     *
+     * @param real a directory path returned by {@link #resolve}
+     * @param virtualPath the virtual path it came from, for messages
+     * @return the open directory, or null where the platform has no {@link SecureDirectoryStream};
+     *     the caller closes it
+     * @throws StorageException PERMISSION_DENIED if a component is (now) a symbolic link or the path
+     *     is not under the root; NOT_FOUND, NOT_A_DIRECTORY, OTHER as the open fails
+     */
+    public SecureDirectoryStream<Path> openDirectory(Path real, String virtualPath) throws StorageException {
+        if (!real.startsWith(realRoot)) {
+            throw denied(virtualPath);
+        }
+        Path relative = realRoot.relativize(real);
+        int depth = 0;
+        DirectoryStream<Path> current = null;
+        try {
+            current = Files.newDirectoryStream(realRoot);
+            if (!(current instanceof SecureDirectoryStream<Path> directory)) {
+                current.close();
+                return null; // no openat on this platform
+            }
+            for (; relative.toString().length() > 0 && depth < relative.getNameCount(); depth++) {
+                SecureDirectoryStream<Path> next = directory.newDirectoryStream(relative.getName(depth),
+                        LinkOption.NOFOLLOW_LINKS);
+                directory.close();
+                directory = next;
+                current = next;
+            }
+            return directory;
+        } catch (IOException e) {
+            try {
+                if (current != null) {
+                    current.close();
+                }
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            if (Files.isSymbolicLink(realRoot.resolve(relative.subpath(0, Math.min(depth + 1, relative.getNameCount()))))) {
+                throw denied(virtualPath);
+            }
+            throw StorageException.from(e, virtualPath);
+        }
+    }
+
+    /** Without openat: the file itself opened without following, its parent checked again after. */
+    private FileChannel openChecked(Path real, String virtualPath, Set<OpenOption> noFollow) throws IOException {
+        FileChannel channel = FileChannel.open(real, noFollow);
+        if (!real.getParent().toRealPath().equals(real.getParent())) {
+            channel.close();
+            throw denied(virtualPath);
+        }
+        return channel;
     }
 
     /**

@@ -5,9 +5,10 @@ import java.nio.channels.FileChannel;
 /**
  * Files directly inside one directory of a {@link StorageInterface}, addressed by plain name (no
  * {@code /}, not {@code .} or {@code ..}; the caller checks). Confinement to the root holds as for
- * the interface's own methods. Thread-safe; the methods block.
+ * the interface's own methods. Thread-safe; the methods block. Close it when the batch is done (it
+ * may hold the directory open).
  */
-public interface StorageDirectory {
+public interface StorageDirectory extends AutoCloseable {
 
     /**
      * @param name a regular file in the directory
@@ -24,4 +25,13 @@ public interface StorageDirectory {
      * @throws StorageException IS_A_DIRECTORY, PERMISSION_DENIED, NO_SPACE, OTHER
      */
     FileChannel create(String name) throws StorageException;
+
+    /**
+     * Releases the directory.
+     *
+     * @throws StorageException OTHER if closing fails
+     */
+    @Override
+    default void close() throws StorageException {
+    }
 }

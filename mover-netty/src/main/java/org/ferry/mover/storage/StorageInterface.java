@@ -73,6 +73,18 @@ public interface StorageInterface {
     void rename(String fromVirtualPath, String toVirtualPath) throws StorageException;
 
     /**
+     * Space for new data where {@code virtualPath} is or would be created (ALLO, RFC 959 section
+     * 4.1.3): the usable bytes of the file system under it, as far as the storage can tell.
+     *
+     * @param virtualPath a file, existing or not, whose parent directory exists
+     * @return usable bytes (0..), or {@link Long#MAX_VALUE} when the storage cannot tell
+     * @throws StorageException PERMISSION_DENIED outside the root; OTHER on an I/O error
+     */
+    default long usableSpaceBytes(String virtualPath) throws StorageException {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Sets a file's modification time (MFMT, RFC 3659 draft; SITE UTIME of globus).
      *
      * @param virtualPath the file or directory

@@ -2,13 +2,11 @@ package org.ferry.mover.stripe;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelPromise;
-import io.netty.util.ReferenceCountUtil;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import org.ferry.mover.data.ModeEHeader;
+import org.ferry.mover.data.WritabilityPump;
 
 /**
  * Sends one connection's share of one stripe in MODE E (GFD.020 "Extended Block Mode";
@@ -17,9 +15,10 @@ import org.ferry.mover.data.ModeEHeader;
  * REST offset) and the payload read from the file; at the end
  * {@code EOD|CLOSE}, or {@code EOF|EOD|CLOSE} with the stripe's EOD count on the one connection
  * that carries the stripe's EOF; then the connection closes. A block is read only while the
- * channel is writable and fewer than {@link #MAX_IN_FLIGHT} blocks wait for the socket.
+ * channel is writable and fewer than {@link #MAX_IN_FLIGHT} blocks wait for the socket (the
+ * lifecycle the data senders share, {@link WritabilityPump}).
  */
-final class StripeSender extends ChannelInboundHandlerAdapter {
+final class StripeSender extends WritabilityPump {
 
     /** Blocks written but not yet handed to the socket, per connection. */
     static final int MAX_IN_FLIGHT = 4;
@@ -28,11 +27,9 @@ final class StripeSender extends ChannelInboundHandlerAdapter {
     private final long fileOffset;
     private final StripeDealer dealer;
     private final StripeTransfer transfer;
-    private int inFlight;
-    private boolean started;
-    private boolean ended;
 
     StripeSender(FileChannel file, long fileOffset, StripeDealer dealer, StripeTransfer transfer) {
+        super(transfer, "stripe data connection");
         this.file = file;
         this.fileOffset = fileOffset;
         this.dealer = dealer;
@@ -40,27 +37,15 @@ final class StripeSender extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        if (!started) {
-            started = true;
-            pump(ctx);
-        }
-        ctx.fireChannelActive();
-    }
-
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (started && ctx.channel().isWritable()) {
-            pump(ctx);
-        }
-        ctx.fireChannelWritabilityChanged();
-    }
-
-    private void pump(ChannelHandlerContext ctx) {
-        while (!ended && !transfer.isDone() && inFlight < MAX_IN_FLIGHT && ctx.channel().isWritable()) {
+    protected void pump(ChannelHandlerContext ctx) {
+        while (canWrite(ctx, MAX_IN_FLIGHT)) {
             long offset = dealer.claimBlock();
             if (offset < 0) {
-                end(ctx);
+                // End only after every block's write completed, as ModeESender: the EOF's listener
+                // must see all bytes counted.
+                if (inFlight() == 0) {
+                    end(ctx);
+                }
                 return;
             }
             int length = dealer.blockLength(offset);
@@ -71,22 +56,10 @@ final class StripeSender extends ChannelInboundHandlerAdapter {
                 transfer.fail(e);
                 return;
             }
-            inFlight++;
             // MODE E offsets are file offsets: after REST the receiver writes each block where it
             // belongs and keeps the ranges it already has (GFD.020 "Restarting"; reference 2.6)
             ctx.write(ModeEHeader.data(length, fileOffset + offset), ctx.voidPromise());
-            // listen before writing: the bytes must be counted before the EOF write ends the transfer
-            ChannelPromise written = ctx.newPromise();
-            written.addListener(f -> {
-                inFlight--;
-                if (f.isSuccess()) {
-                    transfer.addBytes(length);
-                    pump(ctx);
-                } else {
-                    transfer.fail(f.cause());
-                }
-            });
-            ctx.writeAndFlush(payload, written);
+            writeCounted(ctx, payload, length);
         }
     }
 
@@ -108,7 +81,7 @@ final class StripeSender extends ChannelInboundHandlerAdapter {
     }
 
     private void end(ChannelHandlerContext ctx) {
-        ended = true;
+        markEnded();
         long eof = dealer.claimEof();
         ModeEHeader last = eof > 0
                 ? new ModeEHeader(ModeEHeader.EOF | ModeEHeader.EOD | ModeEHeader.CLOSE, 0, eof)
@@ -123,25 +96,5 @@ final class StripeSender extends ChannelInboundHandlerAdapter {
                 transfer.succeed();
             }
         });
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ReferenceCountUtil.release(msg); // receivers send nothing on MODE E data connections
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-        if (!ended) {
-            transfer.fail(new IOException("stripe data connection to " + ctx.channel().remoteAddress()
-                    + " closed by the peer during the transfer"));
-        }
-        ctx.fireChannelInactive();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        transfer.fail(cause);
-        ctx.close();
     }
 }

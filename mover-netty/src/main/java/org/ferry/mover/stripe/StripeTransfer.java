@@ -12,7 +12,7 @@ import java.util.function.LongConsumer;
  * close when it ends. Thread-safe; ends once, the first outcome wins; cancelling the result closes
  * the connections (ABOR).
  */
-final class StripeTransfer {
+final class StripeTransfer implements org.ferry.mover.data.WritabilityPump.Progress {
 
     private final CompletableFuture<Long> result = new CompletableFuture<>();
     private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
@@ -28,7 +28,8 @@ final class StripeTransfer {
         return result;
     }
 
-    boolean isDone() {
+    @Override
+    public boolean isDone() {
         return result.isDone();
     }
 
@@ -39,7 +40,8 @@ final class StripeTransfer {
         }
     }
 
-    void addBytes(long n) {
+    @Override
+    public void addBytes(long n) {
         long total = bytes.addAndGet(n);
         if (progress != null) {
             progress.accept(total);
@@ -50,7 +52,8 @@ final class StripeTransfer {
         result.complete(bytes.get());
     }
 
-    void fail(Throwable cause) {
+    @Override
+    public void fail(Throwable cause) {
         result.completeExceptionally(cause);
     }
 }

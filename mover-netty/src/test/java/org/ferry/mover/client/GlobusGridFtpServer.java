@@ -22,12 +22,16 @@ import java.util.stream.Stream;
  * A real globus-gridftp-server process on 127.0.0.1 for interop tests: anonymous clear-text login
  * ({@code -aa}), an ephemeral port, data connections on loopback. As root the server refuses to map
  * anonymous to root, so it runs the session as the unprivileged {@value #USER} user, created if
- * missing; {@link #chown} hands test files to that user. Close it to kill the process.
+ * missing; {@link #chown} hands test files to that user. The server forks one process per control
+ * connection ({@link #sessions}), which a test may kill to break a transfer for real. Close it to
+ * stop the server. Shared with integration-tests through mover-netty's test-jar.
  */
-final class GlobusGridFtpServer implements AutoCloseable {
+public final class GlobusGridFtpServer implements AutoCloseable {
 
-    static final Path BINARY = Paths.get("/usr/sbin/globus-gridftp-server");
-    static final String USER = "gsuser";
+    /** Where Debian installs the server. */
+    public static final Path BINARY = Paths.get("/usr/sbin/globus-gridftp-server");
+    /** The unprivileged account anonymous sessions run as when the tests run as root. */
+    public static final String USER = "gsuser";
     private static final Pattern LISTENING = Pattern.compile("Server listening at .*:(\\d+)");
 
     private final Process process;
@@ -39,12 +43,12 @@ final class GlobusGridFtpServer implements AutoCloseable {
     }
 
     /** @return true if the server binary is installed */
-    static boolean available() {
+    public static boolean available() {
         return Files.isExecutable(BINARY);
     }
 
     /** @return true if tests run as root (the server then needs {@code -anonymous-user}) */
-    static boolean runningAsRoot() {
+    public static boolean runningAsRoot() {
         return "root".equals(System.getProperty("user.name"));
     }
 
@@ -53,10 +57,22 @@ final class GlobusGridFtpServer implements AutoCloseable {
      *
      * @throws IOException if it does not start within 20 s
      */
-    static GlobusGridFtpServer start() throws IOException {
+    public static GlobusGridFtpServer start() throws IOException {
+        return start(List.of());
+    }
+
+    /**
+     * As {@link #start()}, with more options (gridftp-protocol.md section 4.6), e.g.
+     * {@code -Z FILE} for a transfer log.
+     *
+     * @param extraOptions options appended to the command line
+     * @throws IOException if it does not start within 20 s
+     */
+    public static GlobusGridFtpServer start(List<String> extraOptions) throws IOException {
         List<String> command = new ArrayList<>(List.of(BINARY.toString(), "-aa", "-p", "0",
                 "-control-interface", "127.0.0.1", "-data-interface", "127.0.0.1", "-d", "error",
                 "-disable-usage-stats")); // fork mode: -no-fork serves a single connection, then exits
+        command.addAll(extraOptions);
         if (runningAsRoot()) {
             ensureUser();
             command.addAll(List.of("-anonymous-user", USER));
@@ -102,7 +118,7 @@ final class GlobusGridFtpServer implements AutoCloseable {
     }
 
     /** Gives {@code path} (recursively) to the server's session user and makes directories traversable. */
-    static void chown(Path path) throws IOException {
+    public static void chown(Path path) throws IOException {
         if (!runningAsRoot()) {
             return;
         }
@@ -118,14 +134,14 @@ final class GlobusGridFtpServer implements AutoCloseable {
     }
 
     /** @return a fresh directory under /tmp owned by the session user; delete it with {@link #deleteTree} */
-    static Path createRoot() throws IOException {
+    public static Path createRoot() throws IOException {
         Path root = Files.createTempDirectory("ferry-gridftp-test-");
         chown(root);
         return root;
     }
 
     /** Deletes a directory tree, ignoring failures. */
-    static void deleteTree(Path root) {
+    public static void deleteTree(Path root) {
         if (root == null) {
             return;
         }
@@ -137,17 +153,40 @@ final class GlobusGridFtpServer implements AutoCloseable {
     }
 
     /** @return the control port */
-    int port() {
+    public int port() {
         return port;
     }
 
     /** @return {@code ftp://127.0.0.1:port} (anonymous) */
-    GridFtpUrl url() {
-        return GridFtpUrl.parse("ftp://127.0.0.1:" + port);
+    public GridFtpUrl url() {
+        return GridFtpUrl.parse(base());
+    }
+
+    /** @return {@code ftp://127.0.0.1:port}, to which an absolute file system path is appended */
+    public String base() {
+        return "ftp://127.0.0.1:" + port;
+    }
+
+    /** @return the processes the server forked for its control connections, one per session */
+    public List<ProcessHandle> sessions() {
+        return process.toHandle().children().toList();
+    }
+
+    /**
+     * Kills every session process with SIGKILL, as a crash would: their control and data
+     * connections drop mid-command. The listening server stays.
+     *
+     * @return how many were killed
+     */
+    public int killSessions() {
+        List<ProcessHandle> sessions = sessions();
+        sessions.forEach(ProcessHandle::destroyForcibly);
+        return sessions.size();
     }
 
     @Override
     public void close() {
+        sessions().forEach(ProcessHandle::destroy);
         process.destroy();
         try {
             if (!process.waitFor(5, TimeUnit.SECONDS)) {

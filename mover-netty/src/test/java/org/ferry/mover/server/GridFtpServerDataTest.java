@@ -299,6 +299,7 @@ class GridFtpServerDataTest extends ServerTestSupport {
             assertThat(send("STOR slow.bin")).isEqualTo(150);
             data.getOutputStream().write(new byte[1000]);
             data.getOutputStream().flush();
+            awaitSize(root.resolve("slow.bin"), 1000); // the transfer is running, not just announced
             ftp.sendCommand("ABOR");
             assertThat(ftp.getReplyCode()).isEqualTo(426);
             ftp.getReply();
@@ -317,11 +318,26 @@ class GridFtpServerDataTest extends ServerTestSupport {
         try (Socket data = new Socket("127.0.0.1", port)) {
             data.setSoTimeout(5_000);
             assertThat(send("STOR slow.bin")).isEqualTo(150);
+            // Abort only once the server has accepted the connection and read from it: a connection
+            // still in the listener's accept queue is reset (RST) when ABOR closes the listener, and
+            // one with unread bytes is reset too, where this test expects an orderly close (FIN).
+            data.getOutputStream().write(new byte[1000]);
+            data.getOutputStream().flush();
+            awaitSize(root.resolve("slow.bin"), 1000);
             ftp.sendCommand("ABOR");
             assertThat(ftp.getReplyCode()).isEqualTo(426);
             ftp.getReply();
             InputStream in = data.getInputStream();
             assertThat(in.read()).isEqualTo(-1);
+        }
+    }
+
+    /** Waits until {@code file} holds {@code size} bytes (the server wrote what we sent). */
+    private static void awaitSize(java.nio.file.Path file, long size) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (!(Files.exists(file) && Files.size(file) >= size)) {
+            assertThat(System.nanoTime()).as("%s did not reach %d bytes", file, size).isLessThan(deadline);
+            Thread.sleep(5);
         }
     }
 

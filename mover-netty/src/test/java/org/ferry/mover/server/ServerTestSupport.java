@@ -57,6 +57,15 @@ abstract class ServerTestSupport {
         return space < 0 ? ftp.sendCommand(line) : ftp.sendCommand(line.substring(0, space), line.substring(space + 1));
     }
 
+    /** Sends PASV, expects 227 and returns the port it names. */
+    int pasv() throws IOException {
+        assertThat(send("PASV")).isEqualTo(227);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\((\\d+),(\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\)")
+                .matcher(ftp.getReplyString());
+        assertThat(m.find()).as(ftp.getReplyString()).isTrue();
+        return Integer.parseInt(m.group(5)) * 256 + Integer.parseInt(m.group(6));
+    }
+
     void assertAlive() throws IOException {
         assertThat(ftp.sendCommand("NOOP")).isEqualTo(FTPReply.COMMAND_OK);
     }

@@ -12,7 +12,8 @@ import org.ferry.mover.storage.StorageException;
 /**
  * APPE path (RFC 959 section 4.1.3): like STOR, but the received bytes go after the current end
  * of an existing file (globus turns it into {@code ESTO A <size>}: in MODE E every block offset is
- * shifted by the old size; gridftp-protocol.md section 2.5). {@code 550 Path is a directory.}
+ * shifted by the old size; gridftp-protocol.md section 2.5). {@code 550 Path is a directory.};
+ * after ALLO, 552 before 150 when the appended size does not fit.
  */
 public final class AppeHandler implements CommandHandler {
 
@@ -32,21 +33,32 @@ public final class AppeHandler implements CommandHandler {
             throw new FtpException(501, "Syntax error in parameters or arguments.");
         }
         String path = ctx.resolve(argument);
-        long size = 0;
+        long size = appendOffset(ctx, path);
+        TransferRunner.requireEndpoint(ctx, false);
+        Allocation.check(ctx, path, size);
+        try (FileChannel channel = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
+            TransferRunner.receive(ctx, DataSink.toFile(channel, size));
+        }
+    }
+
+    /**
+     * @param path the virtual path to append to
+     * @return where appended bytes go: the file's size, 0 if it does not exist
+     * @throws FtpException {@code 550 Path is a directory.}
+     * @throws StorageException when the path cannot be examined
+     */
+    static long appendOffset(CommandContext ctx, String path) throws FtpException, StorageException {
         try {
             FileStat stat = ctx.storage().stat(path);
             if (stat.isDirectory()) {
                 throw new FtpException(550, "Path is a directory.");
             }
-            size = stat.sizeBytes();
+            return stat.sizeBytes();
         } catch (StorageException e) {
             if (e.reason() != StorageException.Reason.NOT_FOUND) {
                 throw e;
             }
-        }
-        TransferRunner.requireEndpoint(ctx, false);
-        try (FileChannel channel = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
-            TransferRunner.receive(ctx, DataSink.toFile(channel, size));
+            return 0;
         }
     }
 }

@@ -5,8 +5,9 @@ import org.ferry.mover.server.CommandContext;
 import org.ferry.mover.server.FtpException;
 
 /**
- * EPRT |proto|address|port| (RFC 2428 section 2): like PORT for IPv4 and IPv6.
- * {@code 200 EPRT Command successful.}; 501 when malformed, 522 for an unknown protocol.
+ * EPRT |proto|address|port| (RFC 2428 section 2): like PORT for IPv4 and IPv6, any host but no
+ * port below 1024 (RFC 2577 section 3). {@code 200 EPRT Command successful.}; 501 when malformed,
+ * 522 for an unknown protocol, 504 for a privileged port.
  */
 public final class EprtHandler implements CommandHandler {
 
@@ -17,7 +18,7 @@ public final class EprtHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException {
-        ctx.session().dataEndpoint(new DataEndpoint.Active(HostPort.parseEprt(argument)));
+        ctx.session().dataEndpoint(new DataEndpoint.Active(HostPort.unprivileged(HostPort.parseEprt(argument))));
         ctx.reply(200, "EPRT Command successful.");
     }
 }

@@ -84,6 +84,28 @@ final class HostPort {
         }
     }
 
+    /** Lowest port a data connection may go to; below are the well-known services (RFC 2577 section 3). */
+    static final int FIRST_UNPRIVILEGED_PORT = 1024;
+
+    /**
+     * Refuses a PORT/EPRT/SPOR target on a privileged port: the FTP bounce attack (RFC 2577
+     * section 3) makes a server connect to another host's service port (SMTP, SSH, ...) and send it
+     * bytes of the client's choosing. RFC 2577 suggests refusing ports below 1024 with 504. The host
+     * is not checked: a third-party transfer points this server at another server (GFD.020;
+     * gridftp-protocol.md section 3.3), whose data ports are ephemeral.
+     *
+     * @param target a parsed data connection target
+     * @return {@code target}
+     * @throws FtpException {@code 504 Command not implemented for that parameter.} for a port below 1024
+     */
+    static InetSocketAddress unprivileged(InetSocketAddress target) throws FtpException {
+        if (target.getPort() < FIRST_UNPRIVILEGED_PORT) {
+            throw new FtpException(504, "Command not implemented for that parameter: data connections to ports below "
+                    + FIRST_UNPRIVILEGED_PORT + " are refused.");
+        }
+        return target;
+    }
+
     /**
      * @param address an IPv4 address and port
      * @return {@code h1,h2,h3,h4,p1,p2}

@@ -7,8 +7,9 @@ import org.ferry.mover.server.FtpException;
 /**
  * PORT h1,h2,h3,h4,p1,p2 (RFC 959 section 4.1.2): the server connects to that address for the
  * next transfer (in MODE E: the sending side, gridftp-protocol.md section 2.2). Any host is
- * accepted, since third-party transfers point a server at another server.
- * {@code 200 PORT Command successful.}; {@code 501 Illegal PORT command.} when malformed.
+ * accepted, since third-party transfers point a server at another server, but no port below 1024
+ * (the bounce attack, RFC 2577 section 3). {@code 200 PORT Command successful.};
+ * {@code 501 Illegal PORT command.} when malformed; {@code 504} for a privileged port.
  */
 public final class PortHandler implements CommandHandler {
 
@@ -19,7 +20,7 @@ public final class PortHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException {
-        ctx.session().dataEndpoint(new DataEndpoint.Active(HostPort.parsePort(argument)));
+        ctx.session().dataEndpoint(new DataEndpoint.Active(HostPort.unprivileged(HostPort.parsePort(argument))));
         ctx.reply(200, "PORT Command successful.");
     }
 }

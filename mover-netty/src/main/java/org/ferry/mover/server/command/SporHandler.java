@@ -12,7 +12,8 @@ import org.ferry.mover.server.FtpException;
  * the receiver addresses of a striped send, space separated, PORT-style or EPRT-style
  * ({@code |1|ip|port|}). The next RETR sends striped, each address receiving its own stripes and
  * exactly one EOF ({@link org.ferry.mover.server.dtp.StripedDtp}). SPOR goes with sending commands
- * in MODE E. {@code 200 PORT Command successful.}; {@code 501} when malformed.
+ * in MODE E. {@code 200 PORT Command successful.}; {@code 501} when malformed; {@code 504} when an
+ * address has a port below 1024 (RFC 2577 section 3, as PORT).
  */
 public final class SporHandler implements CommandHandler {
 
@@ -37,7 +38,7 @@ public final class SporHandler implements CommandHandler {
         }
         List<InetSocketAddress> targets = new ArrayList<>();
         for (String word : words) {
-            targets.add(word.startsWith("|") ? HostPort.parseEprt(word) : HostPort.parsePort(word));
+            targets.add(HostPort.unprivileged(word.startsWith("|") ? HostPort.parseEprt(word) : HostPort.parsePort(word)));
         }
         ctx.session().dataEndpoint(new DataEndpoint.Active(targets.get(0)));
         ctx.session().stripedTargets(targets);

@@ -17,7 +17,8 @@ import org.ferry.mover.server.transfer.TransferRunner;
  * (0 without REST) and written from there. MODE E (needs PASV/EPSV): blocks are written at their
  * offsets; without REST the file is truncated first, with REST ranges it is kept. 150, 111/112
  * markers in MODE E, 226; 550/552/553 on storage failures. After SCKS the stored file's checksum
- * is compared before 226: a mismatch answers 550 with the computed and expected checksums.
+ * is compared before 226: a mismatch answers 550 with the computed and expected checksums. After
+ * ALLO, 552 before 150 (file untouched) when the file system lacks the announced size.
  */
 public final class StorHandler implements CommandHandler {
 
@@ -45,6 +46,7 @@ public final class StorHandler implements CommandHandler {
         }
         boolean restarted = offset > 0 || ranges != null;
         TransferRunner.requireEndpoint(ctx, false);
+        Allocation.check(ctx, path, modeE ? 0 : offset); // before anything is truncated: 552 leaves the file as it was
         long truncateTo = modeE ? (restarted ? Long.MAX_VALUE : 0) : offset;
         String algorithm = ctx.session().expectedChecksumAlgorithm();
         String expected = ctx.session().expectedChecksum();

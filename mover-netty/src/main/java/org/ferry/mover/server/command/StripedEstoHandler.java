@@ -2,11 +2,9 @@ package org.ferry.mover.server.command;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.server.CommandContext;
 import org.ferry.mover.server.ControlSession;
 import org.ferry.mover.server.FtpException;
-import org.ferry.mover.server.TransferMode;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.dtp.StripedTransfers;
@@ -36,15 +34,14 @@ public final class StripedEstoHandler extends StripedFallbackHandler {
         } catch (NumberFormatException e) {
             offset = -1;
         }
-        if (offset < 0 || !(session.dataEndpoint() instanceof DataEndpoint.Passive passive
-                && passive.listener() instanceof StripedPassiveListener listener)) {
+        StripedPassiveListener listener = stripedListener(session);
+        if (offset < 0 || listener == null) {
             plain.handle(ctx, argument); // not striped, or malformed: the plain handler's replies
             return;
         }
-        if (session.mode() != TransferMode.EXTENDED_BLOCK) {
-            throw new FtpException(503, "Bad sequence of commands: striped transfers need MODE E.");
-        }
+        requireModeE(session);
         String path = ctx.resolve(parts[2]);
+        Allocation.check(ctx, path, offset + session.restartOffset());
         try (FileChannel created = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
             // opened only to create it if missing; the DTPs write
         }

@@ -1,7 +1,12 @@
 package org.ferry.mover.server.command;
 
 import java.util.List;
+import org.ferry.mover.data.DataEndpoint;
+import org.ferry.mover.server.ControlSession;
+import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.TransferMode;
 import org.ferry.mover.server.dtp.StripedDtp;
+import org.ferry.mover.server.dtp.StripedPassiveListener;
 
 /**
  * Base of a head node's striped variant of a command (the Globus striped server, SC'05 paper
@@ -43,5 +48,21 @@ abstract class StripedFallbackHandler implements CommandHandler {
     @Override
     public final boolean allowedBeforeLogin() {
         return plain.allowedBeforeLogin();
+    }
+
+    /**
+     * @return the DTPs' listener when the session's endpoint is a striped PASV/SPAS (the receive is
+     *     striped), else null (the plain handler runs the command)
+     */
+    static StripedPassiveListener stripedListener(ControlSession session) {
+        return session.dataEndpoint() instanceof DataEndpoint.Passive passive
+                && passive.listener() instanceof StripedPassiveListener listener ? listener : null;
+    }
+
+    /** @throws FtpException {@code 503} unless the session is in MODE E (striping is MODE E only) */
+    static void requireModeE(ControlSession session) throws FtpException {
+        if (session.mode() != TransferMode.EXTENDED_BLOCK) {
+            throw new FtpException(503, "Bad sequence of commands: striped transfers need MODE E.");
+        }
     }
 }

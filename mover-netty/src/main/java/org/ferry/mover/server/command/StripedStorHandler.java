@@ -2,11 +2,9 @@ package org.ferry.mover.server.command;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.server.CommandContext;
 import org.ferry.mover.server.ControlSession;
 import org.ferry.mover.server.FtpException;
-import org.ferry.mover.server.TransferMode;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.dtp.StripedTransfers;
@@ -29,19 +27,18 @@ public final class StripedStorHandler extends StripedFallbackHandler {
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
         ControlSession session = ctx.session();
-        if (!(session.dataEndpoint() instanceof DataEndpoint.Passive passive
-                && passive.listener() instanceof StripedPassiveListener listener)) {
+        StripedPassiveListener listener = stripedListener(session);
+        if (listener == null) {
             plain.handle(ctx, argument);
             return;
         }
         if (argument.isEmpty()) {
             throw new FtpException(501, "Syntax error in parameters or arguments.");
         }
-        if (session.mode() != TransferMode.EXTENDED_BLOCK) {
-            throw new FtpException(503, "Bad sequence of commands: striped transfers need MODE E.");
-        }
+        requireModeE(session);
         String path = ctx.resolve(argument);
         boolean restarted = session.restartOffset() > 0 || session.restartRanges() != null;
+        Allocation.check(ctx, path, 0);
         try (FileChannel created = ctx.storage().openForWrite(path, restarted ? Long.MAX_VALUE : 0)) {
             // opened only to create or truncate it before any stripe writes
         }

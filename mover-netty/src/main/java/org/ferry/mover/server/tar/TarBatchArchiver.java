@@ -46,10 +46,10 @@ public final class TarBatchArchiver {
      *     for storage refusals: a missing file is NOT_FOUND, mapped to 550 naming it)
      */
     public Archive archive(String directory, List<String> names) throws FtpException, IOException {
-        StorageDirectory files = storage.directory(directory);
         FileTime now = FileTime.from(Instant.now()); // the module carries contents, not times
         Buffer buffer = new Buffer();
-        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(buffer)) {
+        try (StorageDirectory files = storage.directory(directory);
+                TarArchiveOutputStream tar = new TarArchiveOutputStream(buffer)) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
             tar.setAddPaxHeadersForNonAsciiNames(true);

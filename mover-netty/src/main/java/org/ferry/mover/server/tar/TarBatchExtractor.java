@@ -39,10 +39,10 @@ public final class TarBatchExtractor {
      *     for storage refusals, e.g. 552 when the disk is full)
      */
     public int extract(String directory, byte[] archive, int length) throws FtpException, IOException {
-        StorageDirectory target = storage.directory(directory);
         int files = 0;
         byte[] chunk = new byte[64 * 1024];
-        try (TarArchiveInputStream tar = new TarArchiveInputStream(new ByteArrayInputStream(archive, 0, length))) {
+        try (StorageDirectory target = storage.directory(directory);
+                TarArchiveInputStream tar = new TarArchiveInputStream(new ByteArrayInputStream(archive, 0, length))) {
             TarArchiveEntry entry;
             while ((entry = nextEntry(tar)) != null) {
                 byte type = entry.getLinkFlag(); // isFile() also says yes to links and devices

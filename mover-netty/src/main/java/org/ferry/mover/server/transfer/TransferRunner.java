@@ -171,9 +171,14 @@ public final class TransferRunner {
             throw new FtpException(451, "Data transfer failed to start: " + e);
         }
         session.activeTransfer(future);
-        if (starting.isCancelled()) {
-            future.cancel(true);
-        }
+        // An ABOR that read the placeholder cancels it before or after this line: forward the
+        // cancel either way (a check of isCancelled() here would miss one that comes just after).
+        CompletableFuture<Long> running = future;
+        starting.whenComplete((v, e) -> {
+            if (starting.isCancelled()) {
+                running.cancel(true);
+            }
+        });
         List<ScheduledFuture<?>> timers = new ArrayList<>();
         boolean reusable = false;
         if (perfMillis > 0) {

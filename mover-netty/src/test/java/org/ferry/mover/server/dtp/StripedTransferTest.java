@@ -164,7 +164,7 @@ class StripedTransferTest {
             ftp.sendCommand("MODE E");
             assertThat(ftp.sendCommand("SPAS")).isEqualTo(229);
             assertThat(ftp.getReplyStrings()).hasSize(3).endsWith("229 End");
-            assertThat(ftp.sendCommand("SPOR 127,0,0,1,1,1 |1|127.0.0.1|2000|")).isEqualTo(200);
+            assertThat(ftp.sendCommand("SPOR 127,0,0,1,4,1 |1|127.0.0.1|2000|")).isEqualTo(200); // ports >= 1024 (RFC 2577)
             assertThat(ftp.sendCommand("SPOR 1,2,3")).isEqualTo(501);
             assertThat(ftp.sendCommand("OPTS RETR StripeLayout=Blocked;BlockSize=0;")).isEqualTo(500);
         } finally {
