@@ -11,6 +11,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.scheduler.TransferProperties;
+import org.ferry.scheduler.queue.ChunkTuning;
 import org.ferry.scheduler.queue.FileTransfer;
 import org.ferry.scheduler.queue.TransferChunk;
 import org.ferry.scheduler.queue.WorkQueue;
@@ -29,6 +30,15 @@ public class ChunkWorker implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ChunkWorker.class);
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
+    /**
+     * Files up to this size go in pipelined batches (their progress shows when each ends); bigger
+     * ones move one at a time with progress from performance markers.
+     */
+    static final long BATCH_FILE_MAX_BYTES = 16L << 20;
+    /** A lane takes at most this many files for one batch, so the other lanes still get work. */
+    static final int BATCH_MAX_FILES = 200;
+    /** ...and about this many bytes. */
+    static final long BATCH_MAX_BYTES = 256L << 20;
 
     private final WorkQueue queue;
     private final TaskExecutions executions;
@@ -117,9 +127,9 @@ public class ChunkWorker implements SmartLifecycle {
         int laneCount = Math.max(1, Math.min(chunk.tuning().concurrency(), files.size()));
         List<Future<?>> others = new ArrayList<>();
         for (int i = 1; i < laneCount; i++) {
-            others.add(lanes.submit(() -> lane(execution, files, chunk.tuning().parallelism())));
+            others.add(lanes.submit(() -> lane(execution, files, chunk.tuning())));
         }
-        lane(execution, files, chunk.tuning().parallelism());
+        lane(execution, files, chunk.tuning());
         for (Future<?> other : others) {
             try {
                 other.get();
@@ -133,11 +143,17 @@ public class ChunkWorker implements SmartLifecycle {
         }
     }
 
-    private void lane(TaskExecution execution, ConcurrentLinkedQueue<FileTransfer> files, int parallelism) {
+    private void lane(TaskExecution execution, ConcurrentLinkedQueue<FileTransfer> files, ChunkTuning tuning) {
         try (SessionPair pair = new SessionPair(client, execution)) {
             FileTransfer file;
             while (!execution.isStopped() && (file = files.poll()) != null) {
-                FileMover.Outcome outcome = mover.move(execution, pair, file, parallelism);
+                FileMover.Outcome outcome;
+                if (file.sizeBytes() <= BATCH_FILE_MAX_BYTES && tuning.pipelining() > 1) {
+                    outcome = mover.moveBatch(execution, pair, takeBatch(file, files), tuning.parallelism(),
+                            tuning.pipelining());
+                } else {
+                    outcome = mover.move(execution, pair, file, tuning.parallelism());
+                }
                 if (outcome.failed()) {
                     execution.fileFailed();
                     completion.fail(execution, outcome.fault());
@@ -145,5 +161,25 @@ public class ChunkWorker implements SmartLifecycle {
                 }
             }
         }
+    }
+
+    /**
+     * @return {@code first} and the small files that follow it in the queue, up to
+     *     {@link #BATCH_MAX_FILES} files and {@link #BATCH_MAX_BYTES}; a big file met on the way goes
+     *     back to the queue for a lane to move on its own
+     */
+    private static List<FileTransfer> takeBatch(FileTransfer first, ConcurrentLinkedQueue<FileTransfer> files) {
+        List<FileTransfer> batch = new ArrayList<>(List.of(first));
+        long bytes = first.sizeBytes();
+        FileTransfer next;
+        while (batch.size() < BATCH_MAX_FILES && bytes < BATCH_MAX_BYTES && (next = files.poll()) != null) {
+            if (next.sizeBytes() > BATCH_FILE_MAX_BYTES) {
+                files.add(next);
+                break;
+            }
+            batch.add(next);
+            bytes += next.sizeBytes();
+        }
+        return batch;
     }
 }

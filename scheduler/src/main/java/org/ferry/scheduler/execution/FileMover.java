@@ -1,7 +1,12 @@
 package org.ferry.scheduler.execution;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.ferry.mover.client.FilePair;
 import org.ferry.mover.client.TransferListener;
 import org.ferry.mover.client.TransferOptions;
 import org.ferry.scheduler.TransferProperties;
@@ -9,8 +14,10 @@ import org.ferry.scheduler.queue.FileTransfer;
 import org.springframework.stereotype.Component;
 
 /**
- * Moves one file between the endpoints of a session pair (third-party, MODE E), verifies its
- * checksum if asked, and retries faults with back-off until {@code ferry.transfer.max-attempts}.
+ * Moves files between the endpoints of a session pair (third-party, MODE E), verifies checksums if
+ * asked, and retries faults with back-off until {@code ferry.transfer.max-attempts}: one file at a
+ * time with progress from performance markers, or a batch of small files pipelined
+ * ({@link org.ferry.mover.client.GridFtpSession#sendAll}, as tar streams between Ferry servers).
  */
 @Component
 public class FileMover {
@@ -92,6 +99,77 @@ public class FileMover {
                 }
             }
         }
+    }
+
+    /**
+     * Moves a batch of small files in one pipelined exchange ({@code pipelining} transfer commands in
+     * flight). Files that arrive are recorded as they complete; when the batch fails, the files it
+     * did not finish go through {@link #move} one by one, so each fault is recorded against its file
+     * and retried as usual.
+     *
+     * @param execution the task
+     * @param lane the lane's sessions
+     * @param batch the files, each small enough that progress at its end is progress enough
+     * @param parallelism MODE E data connections
+     * @param pipelining transfer commands in flight (1..1000)
+     * @return {@link Outcome#DONE}, or the first failed outcome of a file out of attempts
+     */
+    Outcome moveBatch(TaskExecution execution, SessionPair lane, List<FileTransfer> batch, int parallelism,
+            int pipelining) {
+        Map<FilePair, FileTransfer> pending = new ConcurrentHashMap<>();
+        List<FilePair> pairs = new ArrayList<>();
+        for (FileTransfer file : batch) {
+            FilePair pair = new FilePair(file.sourcePath(), file.destinationPath(), file.sizeBytes());
+            pending.put(pair, file);
+            pairs.add(pair);
+        }
+        List<FileTransfer> arrived = new ArrayList<>();
+        if (!execution.isStopped()) {
+            try {
+                lane.source().sendAll(pairs, lane.destination(), TransferOptions.extendedBlock(parallelism),
+                        Math.max(1, Math.min(1000, pipelining)), new TransferListener() {
+                            @Override
+                            public void onFileCompleted(FilePair file, long bytesTransferred) {
+                                FileTransfer done = pending.remove(file);
+                                if (done != null) {
+                                    execution.addBytes(bytesTransferred);
+                                    arrived.add(done);
+                                    if (!execution.verifyChecksum()) {
+                                        execution.fileArrived(done, bytesTransferred);
+                                    }
+                                }
+                            }
+                        });
+            } catch (IOException | RuntimeException e) {
+                lane.close(); // the sessions may be out of step; the files left retry one by one
+                if (execution.isStopped()) {
+                    return Outcome.DONE;
+                }
+                recorder.fault(execution, FaultClassifier.classify(e, "Moving a batch of " + batch.size()
+                        + " files (" + pending.size() + " left to move one by one)"));
+            }
+        }
+        for (FileTransfer file : arrived) {
+            if (execution.verifyChecksum()) {
+                try {
+                    verify(lane, file);
+                    execution.fileArrived(file, file.sizeBytes());
+                } catch (IOException | RuntimeException e) {
+                    execution.addBytes(-file.sizeBytes());
+                    lane.close();
+                    pending.put(new FilePair(file.sourcePath(), file.destinationPath(), file.sizeBytes()), file);
+                }
+            }
+        }
+        for (FileTransfer file : batch) {
+            if (pending.containsValue(file)) {
+                Outcome outcome = move(execution, lane, file, parallelism);
+                if (outcome.failed()) {
+                    return outcome;
+                }
+            }
+        }
+        return Outcome.DONE;
     }
 
     private static void verify(SessionPair lane, FileTransfer file) throws IOException {

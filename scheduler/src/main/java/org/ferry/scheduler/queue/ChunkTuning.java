@@ -8,7 +8,7 @@ import java.util.List;
  *
  * @param concurrency files moved at once (one source/destination session pair each)
  * @param parallelism MODE E data connections per file
- * @param pipelining commands in flight per session (recorded; pipelining is not implemented yet)
+ * @param pipelining transfer commands in flight per session pair when a lane moves a batch of small files
  */
 public record ChunkTuning(int concurrency, int parallelism, int pipelining) {
 

@@ -350,7 +350,8 @@ class StripedTransferTest {
             assertThat(ftp.sendCommand("SPAS")).isEqualTo(229);
             assertThat(ftp.sendCommand("STOR lost.bin")).isEqualTo(150);
             nodes.get(1).close();
-            assertThat(ftp.getReply()).isEqualTo(426);
+            // 426 once its data connections are open, 425 when the node goes before they are (seen under load)
+            assertThat(ftp.getReply()).isIn(425, 426);
             assertThat(ftp.getReplyString()).contains("data node");
             // the remaining data node still serves the next request; the lost one makes SPAS fail cleanly
             assertThat(ftp.sendCommand("SPAS")).isEqualTo(425);
