@@ -141,12 +141,20 @@ public final class RawGsiSession implements AutoCloseable {
 
     /**
      * @param command a command line without CRLF
+     * @return the wrap token of the line with its CRLF: one TLS record
+     * @throws GsiContextException if the context cannot protect it
+     */
+    public byte[] wrap(String command) throws GsiContextException {
+        return context.wrap((command + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /**
+     * @param command a command line without CRLF
      * @return the {@code ENC} line that carries it, as the client would send it
      * @throws GsiContextException if the context cannot protect it
      */
     public String protect(String command) throws GsiContextException {
-        byte[] wrapped = context.wrap((command + "\r\n").getBytes(StandardCharsets.US_ASCII));
-        return "ENC " + Base64.getEncoder().encodeToString(wrapped);
+        return "ENC " + Base64.getEncoder().encodeToString(wrap(command));
     }
 
     /**
