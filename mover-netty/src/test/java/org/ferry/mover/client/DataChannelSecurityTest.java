@@ -86,6 +86,28 @@ class DataChannelSecurityTest {
     }
 
     @Test
+    void emptyFilesAndListingsInStreamModeUnderEveryProtection() throws Exception {
+        // In stream mode the end of the data is the close of the connection: a sender with nothing
+        // to send closes at once, and that close must wait for the data channel handshake.
+        Files.createDirectory(root.resolve("empty-dir"));
+        Files.createFile(root.resolve("empty.bin"));
+        Path local = Files.createFile(tmp.resolve("empty-local.bin"));
+        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), ferry.clientSecurity(user));
+             GridFtpSession session = client.open(url())) {
+            for (ProtectionLevel level : ProtectionLevel.values()) {
+                TransferOptions options = TransferOptions.STREAM.withProtection(level);
+                Path back = tmp.resolve("empty-back-" + level.code());
+                assertThat(session.download("/empty.bin", back, options, TransferListener.NONE)).as(level + " down").isZero();
+                assertThat(back).as(level + " down").isEmptyFile();
+                assertThat(session.upload(local, "/empty-up-" + level.code(), options, TransferListener.NONE)).as(level + " up")
+                        .isZero();
+                assertThat(root.resolve("empty-up-" + level.code())).as(level + " up").isEmptyFile();
+            }
+            assertThat(session.list("/empty-dir")).as("listing: DCAU A, PROT C").isEmpty();
+        }
+    }
+
+    @Test
     void protectedConnectionsAreCachedUntilProtectionChanges() throws Exception {
         byte[] data = new byte[700_000];
         new Random(9).nextBytes(data);

@@ -53,6 +53,18 @@ class GsiDataChannelGlobusTest {
     }
 
     @Test
+    void anEmptyFileInEveryDcauAndProtMode() throws Exception {
+        // Stream mode: the data ends with the close, at once for an empty file, after the handshake.
+        Files.createFile(guc.ferry().root().resolve("empty.bin"));
+        for (String mode : MODES) {
+            Path local = tmp.resolve("empty" + mode + ".bin");
+            GlobusUser.Result down = guc.user().run(command(mode, "", guc.base() + "/empty.bin", "file://" + local));
+            assertThat(down.exitCode()).as(mode + " download: " + down.output()).isZero();
+            assertThat(local).as(mode).isEmptyFile();
+        }
+    }
+
+    @Test
     void featAdvertisesDcau() throws Exception {
         Files.writeString(guc.ferry().root().resolve("f.txt"), "x");
         GlobusUser.Result r = guc.user().run("globus-url-copy", "-dbg", guc.base() + "/f.txt",

@@ -1,0 +1,32 @@
+package org.ferry.mover.data.security;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.ssl.SslHandler;
+
+/**
+ * Holds a close of a PROT S/P data connection until its TLS handshake is over (gridftp-protocol.md
+ * 4.5). In stream mode the end of the data is the close of the connection, so a sender with
+ * nothing to send (an empty file, an empty listing) closes at once; closed mid-handshake, the peer
+ * would read it as a failed authentication rather than as empty data. Sits behind the
+ * {@link SslHandler} it waits for.
+ */
+final class CloseAfterHandshake extends ChannelOutboundHandlerAdapter {
+
+    private final SslHandler tls;
+
+    /** @param tls the connection's TLS handler */
+    CloseAfterHandshake(SslHandler tls) {
+        this.tls = tls;
+    }
+
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+        if (tls.handshakeFuture().isDone()) {
+            ctx.close(promise);
+        } else {
+            tls.handshakeFuture().addListener(f -> ctx.close(promise));
+        }
+    }
+}
