@@ -50,11 +50,19 @@ class GsiGlobusInteropTest {
     @Test
     void limitedAndLegacyProxiesAreAccepted() throws Exception {
         Files.writeString(guc.ferry().root().resolve("small.txt"), "hello\n");
-        for (String option : List.of("-limited", "-old")) {
-            guc.user().proxyInit(option);
-            Path local = tmp.resolve("small" + option + ".txt");
-            GlobusUser.Result r = guc.user().run("globus-url-copy", guc.base() + "/small.txt", "file://" + local);
-            assertThat(r.exitCode()).as(option + ": " + r.output()).isZero();
+        // Debian's globus (on OpenSSL 3) cannot verify a chain of legacy proxies itself ("key usage
+        // does not include certificate signing": globus-gridftp-server refuses -old proxies at login),
+        // so on a DCAU data connection globus-url-copy refuses the legacy chain Ferry's server
+        // presents, delegated from its own. Ferry accepts the legacy proxy at login; data goes clear.
+        for (List<String> options : List.of(List.of("-limited"), List.of("-old", "-nodcau"))) {
+            guc.user().proxyInit(options.get(0));
+            Path local = tmp.resolve("small" + options.get(0) + ".txt");
+            List<String> command = new ArrayList<>(List.of("globus-url-copy", "-dbg"));
+            command.addAll(options.subList(1, options.size()));
+            command.addAll(List.of(guc.base() + "/small.txt", "file://" + local));
+            GlobusUser.Result r = guc.user().run(command.toArray(String[]::new));
+            assertThat(r.exitCode()).as(options + ": " + r.output()).isZero();
+            assertThat(r.output()).as(options.toString()).contains("230 User guc logged in.");
             assertThat(Files.readString(local)).isEqualTo("hello\n");
         }
     }

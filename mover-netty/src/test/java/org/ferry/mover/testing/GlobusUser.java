@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -15,9 +16,11 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * A user of the real Globus command line tools (test-environment.md; gridftp-protocol.md 4.7,
  * 5.1): a certificate and key from a {@link GsiTestPki} in {@code usercert.pem}/{@code userkey.pem},
- * the environment the tools read ({@code X509_CERT_DIR}, {@code X509_USER_CERT},
- * {@code X509_USER_KEY}, {@code X509_USER_PROXY}), and a proxy made by the real
- * {@code grid-proxy-init}. Runs programs in that environment.
+ * and a proxy made from them by the real {@code grid-proxy-init} ({@code X509_CERT_DIR},
+ * {@code X509_USER_CERT}, {@code X509_USER_KEY}, {@code X509_USER_PROXY}). Other programs run with
+ * {@code X509_CERT_DIR} and {@code X509_USER_PROXY} only, so the proxy is the one credential they
+ * can use: given {@code X509_USER_CERT}/{@code X509_USER_KEY} too, globus-url-copy may log in with
+ * the certificate itself (it did with an expired proxy), and a test would not know what it tested.
  */
 public final class GlobusUser {
 
@@ -33,9 +36,11 @@ public final class GlobusUser {
     public record Result(int exitCode, String output) { }
 
     private final Map<String, String> environment;
+    private final Map<String, String> proxyInitEnvironment;
 
-    private GlobusUser(Map<String, String> environment) {
+    private GlobusUser(Map<String, String> environment, Map<String, String> proxyInitEnvironment) {
         this.environment = environment;
+        this.proxyInitEnvironment = proxyInitEnvironment;
     }
 
     /**
@@ -70,10 +75,12 @@ public final class GlobusUser {
         require("grid-proxy-init", "globus-proxy-utils");
         Files.createDirectories(dir);
         GsiTestPki.writePemFiles(pki.user(cn), dir.resolve("usercert.pem"), dir.resolve("userkey.pem"));
-        GlobusUser user = new GlobusUser(Map.of("X509_CERT_DIR", pki.trustDirectory().toString(),
-                "X509_USER_CERT", dir.resolve("usercert.pem").toString(),
-                "X509_USER_KEY", dir.resolve("userkey.pem").toString(),
-                "X509_USER_PROXY", dir.resolve("proxy").toString()));
+        Map<String, String> tools = Map.of("X509_CERT_DIR", pki.trustDirectory().toString(),
+                "X509_USER_PROXY", dir.resolve("proxy").toString());
+        Map<String, String> proxyInit = new HashMap<>(tools);
+        proxyInit.put("X509_USER_CERT", dir.resolve("usercert.pem").toString());
+        proxyInit.put("X509_USER_KEY", dir.resolve("userkey.pem").toString());
+        GlobusUser user = new GlobusUser(tools, Map.copyOf(proxyInit));
         user.proxyInit();
         return user;
     }
@@ -90,11 +97,11 @@ public final class GlobusUser {
         command[0] = "grid-proxy-init";
         command[1] = "-q";
         System.arraycopy(options, 0, command, 2, options.length);
-        Result proxy = run(command);
+        Result proxy = run(proxyInitEnvironment, command);
         assertThat(proxy.exitCode()).as(proxy.output()).isZero();
     }
 
-    /** @return the variables the Globus tools read, pointing at this user's files */
+    /** @return what the tools see: {@code X509_CERT_DIR} and {@code X509_USER_PROXY} */
     public Map<String, String> environment() {
         return environment;
     }
@@ -105,8 +112,8 @@ public final class GlobusUser {
     }
 
     /**
-     * Runs a program in this user's environment, standard input closed; fails the test if it
-     * runs longer than {@value #RUN_TIMEOUT_SECONDS} s.
+     * Runs a program with this user's proxy ({@link #environment()}), standard input closed; fails
+     * the test if it runs longer than {@value #RUN_TIMEOUT_SECONDS} s.
      *
      * @param command program and arguments
      * @return exit status and output
@@ -114,7 +121,13 @@ public final class GlobusUser {
      * @throws InterruptedException if interrupted while waiting
      */
     public Result run(String... command) throws IOException, InterruptedException {
+        return run(environment, command);
+    }
+
+    private static Result run(Map<String, String> environment, String... command)
+            throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().keySet().removeAll(List.of("X509_USER_CERT", "X509_USER_KEY"));
         pb.environment().putAll(environment);
         Process p = pb.start();
         p.getOutputStream().close();
