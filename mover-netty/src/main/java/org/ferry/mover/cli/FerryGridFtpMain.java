@@ -39,8 +39,8 @@ import picocli.CommandLine.Spec;
  * environment variable globus-gridftp-server reads; see {@link GsiMaterial}), it also offers GSI
  * logins (RFC 2228 AUTH GSSAPI, gridftp-protocol.md section 4).
  * Prints {@code Server listening at host:port} on stdout once bound, as globus-gridftp-server
- * does, so scripts and tests can scrape the port. Exit codes: 0 normal, 1 start failure (including a missing,
- * unreadable or malformed GSI file), 2 usage.
+ * does, so scripts and tests can scrape the port. Exit codes: 0 normal, 1 start failure
+ * (including a missing, unreadable or malformed GSI file), 2 usage.
  */
 @Command(name = "ferry-gridftp", mixinStandardHelpOptions = true, version = "ferry-gridftp 0.1",
         description = "Ferry GridFTP server: serves one directory over GridFTP (clear-text and/or GSI logins).",
@@ -183,6 +183,7 @@ public final class FerryGridFtpMain implements Callable<Integer> {
         GsiServerSecurity security = null;
         if (withGsi) {
             try {
+                // the uid only names a user's proxy file, which a server does not read
                 security = GsiMaterial.locate(new CredentialLoader(environment, 0), hostCertificate, hostKey,
                         caDirectory, gridMap).load();
             } catch (IOException e) {
