@@ -139,12 +139,20 @@ class GsiSecurityContextTest {
                 .hasMessageContaining("No trusted CA certificate was found");
     }
 
-    @Test
-    void anAlteredTokenFailsTheSecurityCheckAndEndsTheContext() throws Exception {
+    /** @return initiator and acceptor after the ADAT loop, nothing delegated */
+    static GsiSecurityContext[] establishedWithoutDelegation() throws Exception {
         GsiSecurityContext client = GsiSecurityContext.initiator(userProxy, validator, trust, "localhost", 2811, null,
                 DelegationMode.NONE, Duration.ofHours(1));
         GsiSecurityContext server = GsiSecurityContext.acceptor(host, validator, trust);
         exchange(client, server);
+        return new GsiSecurityContext[] {client, server};
+    }
+
+    @Test
+    void anAlteredTokenFailsTheSecurityCheckAndEndsTheContext() throws Exception {
+        GsiSecurityContext[] pair = establishedWithoutDelegation();
+        GsiSecurityContext client = pair[0];
+        GsiSecurityContext server = pair[1];
         byte[] token = client.wrap("DELE /important\r\n".getBytes(StandardCharsets.US_ASCII));
         token[token.length / 2] ^= 0x01;
         assertThatThrownBy(() -> server.unwrap(token)).isInstanceOf(GsiContextException.class)
@@ -156,10 +164,9 @@ class GsiSecurityContextTest {
 
     @Test
     void aTruncatedTokenIsRefusedAndTheNextWholeOneStillVerifies() throws Exception {
-        GsiSecurityContext client = GsiSecurityContext.initiator(userProxy, validator, trust, "localhost", 2811, null,
-                DelegationMode.NONE, Duration.ofHours(1));
-        GsiSecurityContext server = GsiSecurityContext.acceptor(host, validator, trust);
-        exchange(client, server);
+        GsiSecurityContext[] pair = establishedWithoutDelegation();
+        GsiSecurityContext client = pair[0];
+        GsiSecurityContext server = pair[1];
         byte[] token = client.wrap("MKD /x\r\n".getBytes(StandardCharsets.US_ASCII));
         assertThatThrownBy(() -> server.unwrap(java.util.Arrays.copyOf(token, token.length - 3)))
                 .isInstanceOf(GsiContextException.class)
