@@ -2,6 +2,8 @@ package org.ferry.mover.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +56,26 @@ class DataProtectionCommandsTest {
                 assertThat(s.command("PROT " + level)).isEqualTo("200 Protection level set to " + level.toUpperCase() + ".");
             }
             assertThat(s.command("PROT E")).isEqualTo("536 E protection level not supported.");
+        }
+    }
+
+    @Test
+    void anEmptyListingOverAFailedDataChannelHandshakeIsNotAnOk() throws Exception {
+        // Nothing to send, so the server's sender closes at once; the peer then speaks no TLS at all.
+        try (RawGsiSession s = login(DelegationMode.LIMITED)) {
+            for (String level : List.of("C", "S", "P")) {
+                assertThat(s.command("PROT " + level)).startsWith("200 ");
+                String pasv = s.command("PASV");
+                String[] numbers = pasv.substring(pasv.indexOf('(') + 1, pasv.indexOf(')')).split(",");
+                int port = Integer.parseInt(numbers[4]) * 256 + Integer.parseInt(numbers[5]);
+                s.send(s.protect("MLSD /"));
+                try (Socket data = new Socket("127.0.0.1", port)) {
+                    assertThat(s.unwrap(s.readLine())).startsWith("150 ");
+                    data.getOutputStream().write("no TLS here\r\n".getBytes(StandardCharsets.US_ASCII));
+                    assertThat(s.unwrap(s.readLine())).as("PROT " + level)
+                            .startsWith("426 ").contains("data channel authentication with");
+                }
+            }
         }
     }
 
