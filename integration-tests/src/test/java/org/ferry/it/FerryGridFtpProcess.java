@@ -6,12 +6,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
-/** A {@code ferry-gridftp} server process serving one root directory on 127.0.0.1, anonymous. */
+/**
+ * A {@code ferry-gridftp} server process serving one root directory on 127.0.0.1: anonymous, or
+ * GSI with its material named by options only.
+ */
 final class FerryGridFtpProcess implements AutoCloseable {
 
     private static final Pattern LISTENING = Pattern.compile("Server listening at [^:\\s]+:(\\d+)");
+
+    /** The variables that would otherwise give ferry-gridftp its GSI material (gridftp-protocol.md 5.3). */
+    static final Set<String> GSI_VARIABLES = Set.of("X509_USER_CERT", "X509_USER_KEY", "X509_CERT_DIR", "GRIDMAP",
+            "X509_USER_PROXY");
 
     private final ManagedProcess process;
     private final int port;
@@ -22,7 +30,7 @@ final class FerryGridFtpProcess implements AutoCloseable {
     }
 
     /**
-     * Starts the server on an ephemeral port and waits until it listens.
+     * Starts the server on an ephemeral port, anonymous logins only, and waits until it listens.
      *
      * @param root directory to serve
      * @param log file for the server's output
@@ -42,10 +50,34 @@ final class FerryGridFtpProcess implements AutoCloseable {
      */
     static FerryGridFtpProcess start(Launchers launchers, Path root, Path log, int port, String... options)
             throws IOException, InterruptedException {
+        List<String> all = new ArrayList<>(List.of("--anonymous"));
+        all.addAll(List.of(options));
+        return start(launchers, root, log, port, all);
+    }
+
+    /**
+     * Starts the server on an ephemeral port with GSI logins only (the options imply {@code --gsi}),
+     * in an environment stripped of {@link #GSI_VARIABLES}, so that the options alone decide.
+     *
+     * @param root directory to serve
+     * @param log file for the server's output
+     * @param hostCertificate {@code --host-cert}
+     * @param hostKey {@code --host-key}
+     * @param caDirectory {@code --ca-dir}
+     * @param gridMap {@code --gridmap}
+     */
+    static FerryGridFtpProcess startGsi(Launchers launchers, Path root, Path log, Path hostCertificate, Path hostKey,
+            Path caDirectory, Path gridMap) throws IOException, InterruptedException {
+        return start(launchers, root, log, 0, List.of("--host-cert", hostCertificate.toString(),
+                "--host-key", hostKey.toString(), "--ca-dir", caDirectory.toString(), "--gridmap", gridMap.toString()));
+    }
+
+    private static FerryGridFtpProcess start(Launchers launchers, Path root, Path log, int port, List<String> options)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(launchers.ferryGridFtp());
-        command.addAll(List.of("--port", Integer.toString(port), "--root", root.toString(), "--anonymous"));
-        command.addAll(List.of(options));
-        ManagedProcess process = ManagedProcess.start("ferry-gridftp", command, Map.of(), log);
+        command.addAll(List.of("--port", Integer.toString(port), "--root", root.toString()));
+        command.addAll(options);
+        ManagedProcess process = ManagedProcess.start("ferry-gridftp", command, Map.of(), GSI_VARIABLES, log);
         try {
             int listening = Integer.parseInt(process.awaitOutput(LISTENING, Duration.ofSeconds(60)).group(1));
             return new FerryGridFtpProcess(process, listening);
@@ -58,6 +90,11 @@ final class FerryGridFtpProcess implements AutoCloseable {
     /** @return the control channel port */
     int port() {
         return port;
+    }
+
+    /** @return {@code gsiftp://localhost:PORT} (localhost: the name in a test host certificate) */
+    String gsiUrl() {
+        return "gsiftp://localhost:" + port;
     }
 
     /** @return {@code ftp://127.0.0.1:PORT} */

@@ -8,11 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The Globus Toolkit programs from Debian ({@code globus-gass-copy-progs},
- * {@code globus-gridftp-server-progs}) as test peers. Where they are missing the tests are skipped,
+ * {@code globus-gridftp-server-progs}, {@code globus-proxy-utils}) as test peers. Where they are missing the tests are skipped,
  * except under CI ({@code CI=true}), where {@code .ci/run} installs them and their absence fails.
  * The server itself is started with mover-netty's {@link org.ferry.mover.client.GlobusGridFtpServer}
  * (its test-jar), the one harness both modules use.
@@ -21,6 +22,7 @@ final class GlobusTools {
 
     static final Path GLOBUS_URL_COPY = Path.of("/usr/bin/globus-url-copy");
     static final Path GLOBUS_GRIDFTP_SERVER = Path.of("/usr/sbin/globus-gridftp-server");
+    static final Path GRID_PROXY_INIT = Path.of("/usr/bin/grid-proxy-init");
 
     private GlobusTools() {
     }
@@ -32,6 +34,45 @@ final class GlobusTools {
             throw new IllegalStateException("Globus tools missing under CI: .ci/run must install them");
         }
         assumeTrue(installed, "globus-url-copy / globus-gridftp-server not installed");
+    }
+
+    /** Skips the calling test when grid-proxy-init or globus-url-copy is absent outside CI. */
+    static void assumeGsiInstalled() {
+        assumeInstalled();
+        boolean installed = Files.isExecutable(GRID_PROXY_INIT);
+        if (!installed && "true".equals(System.getenv("CI"))) {
+            throw new IllegalStateException("grid-proxy-init missing under CI: .ci/run must install it");
+        }
+        assumeTrue(installed, "grid-proxy-init not installed (globus-proxy-utils)");
+    }
+
+    /**
+     * What one tool run printed and returned.
+     *
+     * @param exitCode the exit status
+     * @param output standard output and error, interleaved
+     */
+    record Run(int exitCode, String output) { }
+
+    /**
+     * Runs a program, standard input closed.
+     *
+     * @param environment variables added to the inherited environment
+     * @param timeoutSeconds the run is killed after this long
+     * @param command program and arguments
+     * @return exit status and output
+     */
+    static Run run(Map<String, String> environment, long timeoutSeconds, List<String> command)
+            throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        process.getOutputStream().close();
+        byte[] output = process.getInputStream().readAllBytes();
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+        return new Run(process.waitFor(), new String(output, StandardCharsets.UTF_8));
     }
 
     /**
@@ -57,16 +98,11 @@ final class GlobusTools {
         List<String> command = new ArrayList<>();
         command.add(GLOBUS_URL_COPY.toString());
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        byte[] output = process.getInputStream().readAllBytes();
-        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+        Run run = run(Map.of(), timeoutSeconds, command);
+        if (run.exitCode() != 0) {
+            throw new AssertionError("globus-url-copy " + String.join(" ", args) + " failed (" + run.exitCode()
+                    + "):\n" + run.output());
         }
-        String text = new String(output, StandardCharsets.UTF_8);
-        if (process.exitValue() != 0) {
-            throw new AssertionError("globus-url-copy " + String.join(" ", args) + " failed (" + process.exitValue()
-                    + "):\n" + text);
-        }
-        return text;
+        return run.output();
     }
 }

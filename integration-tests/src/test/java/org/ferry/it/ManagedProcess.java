@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,8 +40,24 @@ final class ManagedProcess implements AutoCloseable {
      */
     static ManagedProcess start(String name, List<String> command, Map<String, String> environment, Path log)
             throws IOException {
+        return start(name, command, environment, Set.of(), log);
+    }
+
+    /**
+     * Starts {@code command} with extra environment variables and without some inherited ones.
+     *
+     * @param name short name for messages
+     * @param command program and arguments
+     * @param environment variables added to the inherited environment
+     * @param unset inherited variables the process must not see
+     * @param log file that receives the process's output
+     * @throws IOException if the program cannot be started
+     */
+    static ManagedProcess start(String name, List<String> command, Map<String, String> environment, Set<String> unset,
+            Path log) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile());
+        builder.environment().keySet().removeAll(unset);
         builder.environment().putAll(environment);
         return new ManagedProcess(name, builder.start(), log);
     }

@@ -398,11 +398,20 @@ public final class GsiSecurityContext implements SecurityContext {
     @Override
     public byte[] unwrap(byte[] token) throws GsiContextException {
         requireEstablished();
+        byte[] plain;
         try {
-            return unwrapBytes(token);
+            plain = unwrapBytes(token);
         } catch (SSLException e) {
             throw new GsiContextException("cannot verify protected message: " + e.getMessage(), e);
         }
+        if (inNet.hasRemaining()) {
+            // A wrap token is whole TLS records; a partial one left behind would corrupt the next.
+            int missing = inNet.remaining();
+            inNet = ByteBuffer.allocate(0);
+            throw new GsiContextException("cannot verify protected message: truncated TLS record (" + missing
+                    + " bytes of an incomplete record)");
+        }
+        return plain;
     }
 
     private void requireEstablished() throws GsiContextException {

@@ -39,9 +39,11 @@ public interface SecurityContext {
     /**
      * Verifies and decrypts a token from the peer.
      *
-     * @param token the decoded base64 of a MIC/ENC command or 631/632 reply
+     * @param token the decoded base64 of a MIC/ENC command or 631/632 reply: whole TLS records
      * @return the message
-     * @throws GsiContextException if the token is forged, replayed or malformed
+     * @throws GsiContextException if the token is forged, replayed, truncated or malformed; for a
+     *                             forged or replayed one the TLS session has failed and the context
+     *                             can protect nothing more (RFC 2228 section 5.3: reply 535)
      */
     byte[] unwrap(byte[] token) throws GsiContextException;
 

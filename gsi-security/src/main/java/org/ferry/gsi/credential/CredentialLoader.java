@@ -62,23 +62,44 @@ public final class CredentialLoader {
      * @throws GeneralSecurityException if the key does not match
      */
     public GsiCredential loadHostCredential() throws IOException, GeneralSecurityException {
-        Path cert = Path.of(env.getOrDefault("X509_USER_CERT", "/etc/grid-security/hostcert.pem"));
-        Path key = Path.of(env.getOrDefault("X509_USER_KEY", "/etc/grid-security/hostkey.pem"));
+        Path cert = hostCertificatePath();
+        Path key = hostKeyPath();
         if (!Files.isRegularFile(cert) || !Files.isRegularFile(key)) {
             throw new IOException("no host credential: need " + cert + " and " + key);
         }
         return PemFiles.readCredential(cert, key, null);
     }
 
+    /** @return {@code X509_USER_CERT}, else {@code /etc/grid-security/hostcert.pem} */
+    public Path hostCertificatePath() {
+        return variableOr("X509_USER_CERT", "/etc/grid-security/hostcert.pem");
+    }
+
+    /** @return {@code X509_USER_KEY}, else {@code /etc/grid-security/hostkey.pem} */
+    public Path hostKeyPath() {
+        return variableOr("X509_USER_KEY", "/etc/grid-security/hostkey.pem");
+    }
+
     /** @return {@code X509_CERT_DIR}, else {@code /etc/grid-security/certificates} */
     public Path trustDirectory() {
-        String d = env.get("X509_CERT_DIR");
-        return d != null && !d.isEmpty() ? Path.of(d) : Path.of("/etc/grid-security/certificates");
+        return variableOr("X509_CERT_DIR", "/etc/grid-security/certificates");
     }
 
     /** @return {@code GRIDMAP}, else {@code /etc/grid-security/grid-mapfile} */
     public Path gridMapPath() {
-        String g = env.get("GRIDMAP");
-        return g != null && !g.isEmpty() ? Path.of(g) : Path.of("/etc/grid-security/grid-mapfile");
+        return variableOr("GRIDMAP", "/etc/grid-security/grid-mapfile");
+    }
+
+    /**
+     * @param name an environment variable
+     * @return true if it is set to a non-empty value (an empty one counts as unset, as in Globus)
+     */
+    public boolean isSet(String name) {
+        String value = env.get(name);
+        return value != null && !value.isEmpty();
+    }
+
+    private Path variableOr(String name, String fallback) {
+        return Path.of(isSet(name) ? env.get(name) : fallback);
     }
 }

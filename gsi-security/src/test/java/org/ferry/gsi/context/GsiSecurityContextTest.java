@@ -139,6 +139,43 @@ class GsiSecurityContextTest {
                 .hasMessageContaining("No trusted CA certificate was found");
     }
 
+    /** @return initiator and acceptor after the ADAT loop, nothing delegated */
+    static GsiSecurityContext[] establishedWithoutDelegation() throws Exception {
+        GsiSecurityContext client = GsiSecurityContext.initiator(userProxy, validator, trust, "localhost", 2811, null,
+                DelegationMode.NONE, Duration.ofHours(1));
+        GsiSecurityContext server = GsiSecurityContext.acceptor(host, validator, trust);
+        exchange(client, server);
+        return new GsiSecurityContext[] {client, server};
+    }
+
+    @Test
+    void anAlteredTokenFailsTheSecurityCheckAndEndsTheContext() throws Exception {
+        GsiSecurityContext[] pair = establishedWithoutDelegation();
+        GsiSecurityContext client = pair[0];
+        GsiSecurityContext server = pair[1];
+        byte[] token = client.wrap("DELE /important\r\n".getBytes(StandardCharsets.US_ASCII));
+        token[token.length / 2] ^= 0x01;
+        assertThatThrownBy(() -> server.unwrap(token)).isInstanceOf(GsiContextException.class)
+                .hasMessageStartingWith("cannot verify protected message: ");
+        // TLS treats a bad record as fatal: the next honest token cannot be verified either.
+        byte[] next = client.wrap("NOOP\r\n".getBytes(StandardCharsets.US_ASCII));
+        assertThatThrownBy(() -> server.unwrap(next)).isInstanceOf(GsiContextException.class);
+    }
+
+    @Test
+    void aTruncatedTokenIsRefusedAndTheNextWholeOneStillVerifies() throws Exception {
+        GsiSecurityContext[] pair = establishedWithoutDelegation();
+        GsiSecurityContext client = pair[0];
+        GsiSecurityContext server = pair[1];
+        byte[] token = client.wrap("MKD /x\r\n".getBytes(StandardCharsets.US_ASCII));
+        assertThatThrownBy(() -> server.unwrap(java.util.Arrays.copyOf(token, token.length - 3)))
+                .isInstanceOf(GsiContextException.class)
+                .hasMessage("cannot verify protected message: truncated TLS record (" + (token.length - 3)
+                        + " bytes of an incomplete record)");
+        // Nothing of the partial record stays behind to corrupt what follows.
+        assertThat(new String(server.unwrap(token), StandardCharsets.US_ASCII)).isEqualTo("MKD /x\r\n");
+    }
+
     @Test
     void wrapBeforeEstablishedIsRefused() throws Exception {
         GsiSecurityContext server = GsiSecurityContext.acceptor(host, validator, trust);

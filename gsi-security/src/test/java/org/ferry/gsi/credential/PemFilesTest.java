@@ -43,6 +43,23 @@ class PemFilesTest {
     }
 
     @Test
+    void hostMaterialIsFoundThroughTheEnvironmentElseInEtcGridSecurity() {
+        CredentialLoader defaults = new CredentialLoader(Map.of("X509_USER_CERT", ""), 0);
+        assertThat(defaults.hostCertificatePath()).isEqualTo(Path.of("/etc/grid-security/hostcert.pem"));
+        assertThat(defaults.hostKeyPath()).isEqualTo(Path.of("/etc/grid-security/hostkey.pem"));
+        assertThat(defaults.trustDirectory()).isEqualTo(Path.of("/etc/grid-security/certificates"));
+        assertThat(defaults.gridMapPath()).isEqualTo(Path.of("/etc/grid-security/grid-mapfile"));
+        assertThat(defaults.isSet("X509_USER_CERT")).as("empty counts as unset").isFalse();
+        CredentialLoader set = new CredentialLoader(Map.of("X509_USER_CERT", "/c.pem", "X509_USER_KEY", "/k.pem",
+                "X509_CERT_DIR", "/cas", "GRIDMAP", "/map"), 0);
+        assertThat(set.hostCertificatePath()).isEqualTo(Path.of("/c.pem"));
+        assertThat(set.hostKeyPath()).isEqualTo(Path.of("/k.pem"));
+        assertThat(set.trustDirectory()).isEqualTo(Path.of("/cas"));
+        assertThat(set.gridMapPath()).isEqualTo(Path.of("/map"));
+        assertThat(set.isSet("GRIDMAP")).isTrue();
+    }
+
+    @Test
     void mismatchedKeyIsRefused() throws Exception {
         TestPki pki = TestPki.create(tmp, "Pem2");
         GsiCredential a = pki.user("A");

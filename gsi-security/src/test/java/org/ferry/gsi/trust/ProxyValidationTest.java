@@ -109,8 +109,10 @@ class ProxyValidationTest {
         GsiCredential proxy = factory.createProxy(forged, ProxyRequest.impersonation());
         assertThatThrownBy(() -> validator.validate(proxy.chain()))
                 .isInstanceOf(CertificateValidationException.class)
-                .hasMessageContaining("certificate chain of /O=Grid/OU=Ferry Test/CN=Alice/CN=")
-                .hasMessageMatching("(?s).*(signature|Signature).*");
+                // the SignatureException's own text depends on the provider that checked it
+                .hasMessageStartingWith("certificate chain of /O=Grid/OU=Ferry Test/CN=Alice/CN="
+                        + proxy.certificate().getSerialNumber() + " rejected: Signature of a certificate is invalid: ")
+                .hasMessageEndingWith("[/O=Grid/OU=Ferry Test/CN=Alice/CN=" + proxy.certificate().getSerialNumber() + "]");
     }
 
     @Test

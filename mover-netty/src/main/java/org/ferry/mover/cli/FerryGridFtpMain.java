@@ -12,8 +12,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.ferry.gsi.PasswordFile;
+import org.ferry.gsi.credential.CredentialLoader;
 import org.ferry.mover.server.Authenticator;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.GsiServerSecurity;
@@ -32,12 +34,16 @@ import picocli.CommandLine.Spec;
  * password file ({@code ferry-gridftp passwd USER}, password read from the first line of stdin).
  * With {@code --data-node host:port} (repeated) and {@code --data-node-secret FILE} it is the head
  * node of a striped server: SPAS/SPOR transfers run on those data nodes ({@code ferry-gridftp
- * data-node}, the SC'05 striped server's decomposition).
+ * data-node}, the SC'05 striped server's decomposition). With {@code --gsi}, or any of
+ * {@code --host-cert}, {@code --host-key}, {@code --ca-dir}, {@code --gridmap} (each overriding the
+ * environment variable globus-gridftp-server reads; see {@link GsiMaterial}), it also offers GSI
+ * logins (RFC 2228 AUTH GSSAPI, gridftp-protocol.md section 4).
  * Prints {@code Server listening at host:port} on stdout once bound, as globus-gridftp-server
- * does, so scripts and tests can scrape the port. Exit codes: 0 normal, 1 start failure, 2 usage.
+ * does, so scripts and tests can scrape the port. Exit codes: 0 normal, 1 start failure
+ * (including a missing, unreadable or malformed GSI file), 2 usage.
  */
 @Command(name = "ferry-gridftp", mixinStandardHelpOptions = true, version = "ferry-gridftp 0.1",
-        description = "Ferry GridFTP server: serves one directory over GridFTP (clear-text logins).",
+        description = "Ferry GridFTP server: serves one directory over GridFTP (clear-text and/or GSI logins).",
         subcommands = {FerryGridFtpMain.Passwd.class, DataNodeCommand.class})
 public final class FerryGridFtpMain implements Callable<Integer> {
 
@@ -78,10 +84,41 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             description = "File whose first line is the secret shared with the data nodes.")
     private Path dataNodeSecret;
 
-    @Option(names = "--gsi", description = "Offer AUTH GSSAPI (GSI) with the host credential from X509_USER_CERT/"
-            + "X509_USER_KEY (else /etc/grid-security/hostcert.pem, hostkey.pem), CAs from X509_CERT_DIR (else "
-            + "/etc/grid-security/certificates) and the grid-mapfile from GRIDMAP (else /etc/grid-security/grid-mapfile).")
+    @Option(names = "--gsi", description = "Offer AUTH GSSAPI (GSI) logins, mapped to accounts by the grid-mapfile;"
+            + " the host credential, trusted CAs and grid-mapfile come from the options below, else from the"
+            + " environment and /etc/grid-security as for globus-gridftp-server.")
     private boolean gsi;
+
+    @Option(names = "--host-cert", paramLabel = "FILE", description = "Host certificate, PEM (default: X509_USER_CERT,"
+            + " else /etc/grid-security/hostcert.pem). Implies --gsi.")
+    private Path hostCertificate;
+
+    @Option(names = "--host-key", paramLabel = "FILE", description = "Unencrypted host key, PEM (default: X509_USER_KEY,"
+            + " else /etc/grid-security/hostkey.pem). Implies --gsi.")
+    private Path hostKey;
+
+    @Option(names = "--ca-dir", paramLabel = "DIR", description = "Trusted CAs, OpenSSL hashed directory with signing"
+            + " policies and CRLs (default: X509_CERT_DIR, else /etc/grid-security/certificates). Implies --gsi.")
+    private Path caDirectory;
+
+    @Option(names = "--gridmap", paramLabel = "FILE", description = "Grid-mapfile, \"DN\" account lines (default: GRIDMAP,"
+            + " else /etc/grid-security/grid-mapfile). Implies --gsi.")
+    private Path gridMap;
+
+    private final Map<String, String> environment;
+
+    /** A command that reads the GSI variables from this process's environment. */
+    public FerryGridFtpMain() {
+        this(System.getenv());
+    }
+
+    /**
+     * @param environment the variables the GSI defaults come from ({@code X509_USER_CERT},
+     *     {@code X509_USER_KEY}, {@code X509_CERT_DIR}, {@code GRIDMAP})
+     */
+    public FerryGridFtpMain(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
 
     /**
      * @param args command line
@@ -90,15 +127,6 @@ public final class FerryGridFtpMain implements Callable<Integer> {
         // Before any TLS: globus peers send a DN as SNI on DCAU data connections (GsiEngines).
         org.ferry.gsi.context.GsiEngines.ignoreServerNameIndication();
         System.exit(new CommandLine(new FerryGridFtpMain()).execute(args));
-    }
-
-    /** Host credential, trust directory and grid-mapfile, found as globus-gridftp-server finds them. */
-    private static GsiServerSecurity loadGsi() throws IOException, java.security.GeneralSecurityException {
-        org.ferry.gsi.credential.CredentialLoader loader = org.ferry.gsi.credential.CredentialLoader.forCurrentProcess();
-        return new GsiServerSecurity(loader.loadHostCredential(),
-                new org.ferry.gsi.trust.CanlChainValidator(loader.trustDirectory()),
-                org.ferry.gsi.trust.OpensslTrustDirectory.load(loader.trustDirectory()),
-                new org.ferry.gsi.gridmap.GridMapAuthorizer(org.ferry.gsi.gridmap.GridMap.load(loader.gridMapPath())));
     }
 
     @Override
@@ -112,7 +140,9 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             err.println("ferry-gridftp: not a directory: " + root);
             return 2;
         }
-        if (!anonymous && passwordFile == null && !gsi) {
+        // Naming any GSI file means the admin wants GSI (globus-gridftp-server has no switch for it at all).
+        boolean withGsi = gsi || hostCertificate != null || hostKey != null || caDirectory != null || gridMap != null;
+        if (!anonymous && passwordFile == null && !withGsi) {
             err.println("ferry-gridftp: give --gsi, --anonymous and/or --password-file, otherwise nobody can log in");
             return 2;
         }
@@ -153,10 +183,12 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             }
         }
         GsiServerSecurity security = null;
-        if (gsi) {
+        if (withGsi) {
             try {
-                security = loadGsi();
-            } catch (IOException | java.security.GeneralSecurityException e) {
+                // the uid only names a user's proxy file, which a server does not read
+                security = GsiMaterial.locate(new CredentialLoader(environment, 0), hostCertificate, hostKey,
+                        caDirectory, gridMap).load();
+            } catch (IOException e) {
                 err.println("ferry-gridftp: cannot set up GSI: " + e.getMessage());
                 return 1;
             }

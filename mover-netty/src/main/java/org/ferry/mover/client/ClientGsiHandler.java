@@ -15,8 +15,9 @@ import org.ferry.gsi.context.SecurityContext;
  * Client side of the protected control channel (RFC 2228; gridftp-protocol.md 4.3, 7b): sends
  * every command as {@code ENC <base64>} ({@code MIC} without confidentiality) of the wrapped
  * line with its CRLF, and turns {@code 631}/{@code 632}/{@code 633} replies, one token per line,
- * back into the plain reply they carry. Sits between {@link FtpReplyDecoder}/{@link FtpCommandEncoder}
- * and the reply queue.
+ * back into the plain reply they carry. A reply token that does not verify fails the channel
+ * ({@link ReplyQueue} hands the waiting command an IOException naming it). Sits between
+ * {@link FtpReplyDecoder}/{@link FtpCommandEncoder} and the reply queue.
  */
 final class ClientGsiHandler extends ChannelDuplexHandler {
     private final SecurityContext context;
@@ -62,7 +63,10 @@ final class ClientGsiHandler extends ChannelDuplexHandler {
                     }
                 }
             } catch (GsiContextException | IllegalArgumentException e) {
-                throw new CorruptedFrameException("cannot unwrap protected reply: " + e.getMessage(), e);
+                // RFC 2228 5.3: the reply failed its security check; the TLS session is gone with it.
+                throw new CorruptedFrameException("protected " + reply.code() + " reply from "
+                        + ctx.channel().remoteAddress() + " failed the security check (altered or replayed"
+                        + " on the way?): " + e.getMessage(), e);
             }
         }
         if (inner.isEmpty() || inner.get(0).length() < 3 || !inner.get(0).substring(0, 3).chars().allMatch(Character::isDigit)) {

@@ -15,8 +15,27 @@ public interface Authenticator {
      */
     boolean authenticate(String user, String password);
 
+    /**
+     * @return true if this authenticator refuses every login whatever the password: then, without
+     *     anonymous access, the server offers no clear-text login at all (globus-gridftp-server
+     *     with neither {@code -aa} nor {@code -password-file})
+     */
+    default boolean refusesEveryone() {
+        return false;
+    }
+
     /** @return an authenticator that refuses everyone (anonymous logins may still be allowed) */
     static Authenticator denyAll() {
-        return (user, password) -> false;
+        return new Authenticator() {
+            @Override
+            public boolean authenticate(String user, String password) {
+                return false;
+            }
+
+            @Override
+            public boolean refusesEveryone() {
+                return true;
+            }
+        };
     }
 }

@@ -127,7 +127,10 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
         });
     }
 
-    /** Runs one command: login policy, handler lookup, error mapping. Stateless. */
+    /**
+     * Runs one command: GSI login sequence ({@link GsiAuthenticationGate}), login policy, handler
+     * lookup, error mapping. Stateless.
+     */
     static final class CommandDispatcher {
 
         private final CommandRegistry registry;
@@ -146,6 +149,11 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
             try {
                 if (command.tooLong()) {
                     ctx.reply(500, "Command line too long.");
+                    return;
+                }
+                FtpReply gsiRefusal = GsiAuthenticationGate.check(ctx, command);
+                if (gsiRefusal != null) {
+                    ctx.reply(gsiRefusal);
                     return;
                 }
                 var resolved = registry.lookup(command);

@@ -37,6 +37,15 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
     }
 
     /**
+     * @return true if some clear-text USER/PASS login can succeed (anonymous access or an
+     *     authenticator that accepts someone; globus {@code -aa} or {@code -password-file}); false
+     *     for a server whose only login is GSI
+     */
+    public boolean clearTextLoginsAllowed() {
+        return anonymousAllowed || !authenticator.refusesEveryone();
+    }
+
+    /**
      * A loopback server on an ephemeral port with no logins allowed yet: 127.0.0.1, port 0, no
      * anonymous access, {@link Authenticator#denyAll()}, markers every 5 s, idle timeout 600 s.
      *

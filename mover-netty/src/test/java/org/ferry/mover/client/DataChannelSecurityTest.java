@@ -8,27 +8,16 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.ferry.gsi.ca.OnlineCa;
 import org.ferry.gsi.credential.GsiCredential;
-import org.ferry.gsi.gridmap.GridMap;
-import org.ferry.gsi.gridmap.GridMapAuthorizer;
-import org.ferry.gsi.proxy.BcProxyFactory;
-import org.ferry.gsi.proxy.ProxyRequest;
-import org.ferry.gsi.trust.CanlChainValidator;
-import org.ferry.gsi.trust.OpensslTrustDirectory;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.security.DataChannelAuthentication;
 import org.ferry.mover.data.security.ProtectionLevel;
-import org.ferry.mover.server.GridFtpServer;
-import org.ferry.mover.server.GridFtpServerConfig;
-import org.ferry.mover.server.GsiServerSecurity;
+import org.ferry.mover.testing.FerryGsiServer;
 import org.ferry.mover.testing.LeakCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,43 +33,24 @@ import org.junit.jupiter.api.io.TempDir;
 class DataChannelSecurityTest {
     @TempDir
     Path tmp;
+    FerryGsiServer ferry;
     Path root;
-    OnlineCa ca;
-    CanlChainValidator validator;
-    OpensslTrustDirectory trust;
-    GridFtpServer server;
     GsiCredential user;
 
     @BeforeEach
     void start() throws Exception {
-        ca = OnlineCa.create("/O=Grid/OU=Dcau/CN=Dcau CA", tmp.resolve("ca"), 2048);
-        validator = new CanlChainValidator(ca.trustDirectory());
-        trust = OpensslTrustDirectory.load(ca.trustDirectory());
-        GsiCredential host = ca.issueHostCredential("host/localhost", ca.newSetupKey());
-        GridMap gridmap = GridMap.parse("\"/O=Grid/OU=Dcau/CN=Data User\" data\n\"/O=Grid/OU=Dcau/CN=Other User\" other\n");
-        root = Files.createDirectory(tmp.resolve("root"));
-        server = GridFtpServer.start(GridFtpServerConfig.loopback(root),
-                new GsiServerSecurity(host, validator, trust, new GridMapAuthorizer(gridmap)));
-        user = proxyFor("Data User");
+        ferry = FerryGsiServer.start(tmp, "Dcau", Map.of("Data User", "data", "Other User", "other"));
+        root = ferry.root();
+        user = ferry.pki().proxy("Data User");
     }
 
     @AfterEach
     void stop() {
-        server.close();
-        validator.close();
-    }
-
-    GsiCredential proxyFor(String cn) throws Exception {
-        KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
-        gen.initialize(2048);
-        KeyPair pair = gen.generateKeyPair();
-        Instant now = Instant.now();
-        var cert = ca.issuer().issue(ca.subjectFor(cn), pair.getPublic(), now.minusSeconds(300), now.plus(Duration.ofDays(1)), List.of());
-        return new BcProxyFactory().createProxy(new GsiCredential(pair.getPrivate(), List.of(cert)), ProxyRequest.impersonation());
+        ferry.close();
     }
 
     GridFtpUrl url() {
-        return GridFtpUrl.parse("gsiftp://localhost:" + server.port() + "/");
+        return ferry.url();
     }
 
     @Test
@@ -99,7 +69,7 @@ class DataChannelSecurityTest {
                 TransferOptions.extendedBlock(2).withDataChannelAuthentication(
                         DataChannelAuthentication.subject(user.identity())).withProtection(ProtectionLevel.PRIVATE));
         try (LeakCapture leaks = LeakCapture.open();
-             GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), GsiClientSecurity.of(user, validator, trust));
+             GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), ferry.clientSecurity(user));
              GridFtpSession session = client.open(url())) {
             int i = 0;
             for (TransferOptions options : cells) {
@@ -116,13 +86,35 @@ class DataChannelSecurityTest {
     }
 
     @Test
+    void emptyFilesAndListingsInStreamModeUnderEveryProtection() throws Exception {
+        // In stream mode the end of the data is the close of the connection: a sender with nothing
+        // to send closes at once, and that close must wait for the data channel handshake.
+        Files.createDirectory(root.resolve("empty-dir"));
+        Files.createFile(root.resolve("empty.bin"));
+        Path local = Files.createFile(tmp.resolve("empty-local.bin"));
+        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), ferry.clientSecurity(user));
+             GridFtpSession session = client.open(url())) {
+            for (ProtectionLevel level : ProtectionLevel.values()) {
+                TransferOptions options = TransferOptions.STREAM.withProtection(level);
+                Path back = tmp.resolve("empty-back-" + level.code());
+                assertThat(session.download("/empty.bin", back, options, TransferListener.NONE)).as(level + " down").isZero();
+                assertThat(back).as(level + " down").isEmptyFile();
+                assertThat(session.upload(local, "/empty-up-" + level.code(), options, TransferListener.NONE)).as(level + " up")
+                        .isZero();
+                assertThat(root.resolve("empty-up-" + level.code())).as(level + " up").isEmptyFile();
+            }
+            assertThat(session.list("/empty-dir")).as("listing: DCAU A, PROT C").isEmpty();
+        }
+    }
+
+    @Test
     void protectedConnectionsAreCachedUntilProtectionChanges() throws Exception {
         byte[] data = new byte[700_000];
         new Random(9).nextBytes(data);
         Path local = tmp.resolve("cached.bin");
         Files.write(local, data);
         TransferOptions priv = TransferOptions.extendedBlock(3).withProtection(ProtectionLevel.PRIVATE);
-        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), GsiClientSecurity.of(user, validator, trust));
+        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), ferry.clientSecurity(user));
              GridFtpSession opened = client.open(url())) {
             DefaultGridFtpSession session = (DefaultGridFtpSession) opened;
             session.upload(local, "/a.bin", priv, TransferListener.NONE);
@@ -143,16 +135,16 @@ class DataChannelSecurityTest {
     void dataConnectionFromAnotherIdentityIsRefused() throws Exception {
         // The control channel logs in (and delegates) as Data User; the data connections present
         // Other User's proxy. The server's DCAU A wants Data User and refuses the connection.
-        GsiClientSecurity login = GsiClientSecurity.of(user, validator, trust);
-        GsiClientSecurity other = GsiClientSecurity.of(proxyFor("Other User"), validator, trust);
+        GsiClientSecurity login = ferry.clientSecurity(user);
+        GsiClientSecurity other = ferry.clientSecurity(ferry.pki().proxy("Other User"));
         Path local = tmp.resolve("x.bin");
         Files.write(local, new byte[100_000]);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
         try {
             DataChannels data = new DataChannels(group, DataChannels.DEFAULT_BLOCK_SIZE_BYTES, Duration.ofSeconds(20));
-            ControlChannel control = ControlChannel.connect(group, "localhost", server.port(), Duration.ofSeconds(20));
+            ControlChannel control = ControlChannel.connect(group, "localhost", ferry.port(), Duration.ofSeconds(20));
             try (GridFtpSession session = DefaultGridFtpSession.login(url(), control, data,
-                    login.newInitiator("localhost", server.port()), other)) {
+                    login.newInitiator("localhost", ferry.port()), other)) {
                 // S: we accept the server's Data User; the server still wants Data User from us.
                 TransferOptions options = TransferOptions.extendedBlock(2)
                         .withDataChannelAuthentication(DataChannelAuthentication.subject(user.identity()));
@@ -174,7 +166,7 @@ class DataChannelSecurityTest {
         new Random(1).nextBytes(data);
         Path local = tmp.resolve("big.bin");
         Files.write(local, data);
-        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(60), GsiClientSecurity.of(user, validator, trust));
+        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(60), ferry.clientSecurity(user));
              GridFtpSession session = client.open(url())) {
             StringBuilder table = new StringBuilder("Ferry client -> Ferry server, " + mib + " MiB upload, loopback, "
                     + Runtime.getRuntime().availableProcessors() + " cores, Netty leak detection "

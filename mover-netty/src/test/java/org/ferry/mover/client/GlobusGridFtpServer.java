@@ -7,24 +7,30 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.ferry.mover.testing.GsiTestPki;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real globus-gridftp-server process on 127.0.0.1 for interop tests: anonymous clear-text login
  * ({@code -aa}), an ephemeral port, data connections on loopback. As root the server refuses to map
  * anonymous to root, so it runs the session as the unprivileged {@value #USER} user, created if
- * missing; {@link #chown} hands test files to that user. The server forks one process per control
- * connection ({@link #sessions}), which a test may kill to break a transfer for real. Close it to
- * stop the server. Shared with integration-tests through mover-netty's test-jar.
+ * missing; {@link #chown} hands test files to that user. {@link #startGsi} runs it in GSI mode
+ * instead. The server forks one process per control connection ({@link #sessions}), which a test
+ * may kill to break a transfer for real. Close it to stop the server. Shared with integration-tests
+ * through mover-netty's test-jar.
  */
 public final class GlobusGridFtpServer implements AutoCloseable {
 
@@ -36,10 +42,12 @@ public final class GlobusGridFtpServer implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    private final Path root;
 
-    private GlobusGridFtpServer(Process process, int port) {
+    private GlobusGridFtpServer(Process process, int port, Path root) {
         this.process = process;
         this.port = port;
+        this.root = root;
     }
 
     /** @return true if the server binary is installed */
@@ -77,7 +85,54 @@ public final class GlobusGridFtpServer implements AutoCloseable {
             ensureUser();
             command.addAll(List.of("-anonymous-user", USER));
         }
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        return launch(command, Map.of(), null);
+    }
+
+    /**
+     * Starts a server in GSI mode (no {@code -aa}: only AUTH GSSAPI, gridftp-protocol.md 4.6) as
+     * GCT's own test harness does: host credential, trusted CAs and grid-mapfile from
+     * {@code X509_USER_CERT}, {@code X509_USER_KEY}, {@code X509_CERT_DIR} and {@code GRIDMAP}, here
+     * {@code pki}'s {@code host/localhost} credential and a grid-mapfile mapping {@code userCn} to
+     * {@value #USER}. It serves a fresh {@link #root()}, deleted on {@link #close()}. Skips the test
+     * without the server or without root (GSI mode setuids to the mapped user); fails it instead
+     * under {@code CI=true} when the server is missing.
+     *
+     * @param pki the CA and host credential
+     * @param dir where the credential files and the grid-mapfile go
+     * @param userCn the CN of the user allowed in
+     * @throws IOException if the files cannot be written or the server does not start within 20 s
+     */
+    static GlobusGridFtpServer startGsi(GsiTestPki pki, Path dir, String userCn) throws IOException {
+        if (!available() && "true".equals(System.getenv("CI"))) {
+            throw new AssertionError("globus-gridftp-server missing (apt-get install -y globus-gridftp-server-progs); CI=true");
+        }
+        Assumptions.assumeTrue(available(), "globus-gridftp-server not installed: apt-get install -y globus-gridftp-server-progs");
+        Assumptions.assumeTrue(runningAsRoot(), "GSI mode setuids to the mapped user: needs root");
+        ensureUser();
+        // After login the session runs as USER and still reads the CA directory (DCAU handshakes).
+        for (Path p = pki.trustDirectory(); p != null; p = p.getParent()) {
+            Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(p);
+            if (permissions.addAll(Set.of(PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE))) {
+                Files.setPosixFilePermissions(p, permissions);
+            }
+        }
+        Files.createDirectories(dir);
+        GsiTestPki.writePemFiles(pki.host(), dir.resolve("hostcert.pem"), dir.resolve("hostkey.pem"));
+        Files.writeString(dir.resolve("grid-mapfile"), pki.gridMapLine(userCn, USER));
+        Path root = createRoot();
+        return launch(List.of(BINARY.toString(), "-p", "0", "-control-interface", "127.0.0.1",
+                "-data-interface", "127.0.0.1", "-d", "error", "-disable-usage-stats"),
+                Map.of("X509_CERT_DIR", pki.trustDirectory().toString(),
+                        "X509_USER_CERT", dir.resolve("hostcert.pem").toString(),
+                        "X509_USER_KEY", dir.resolve("hostkey.pem").toString(),
+                        "GRIDMAP", dir.resolve("grid-mapfile").toString()), root);
+    }
+
+    private static GlobusGridFtpServer launch(List<String> command, Map<String, String> environment, Path root)
+            throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         CompletableFuture<Integer> port = new CompletableFuture<>();
         Thread reader = new Thread(() -> {
             try (BufferedReader out = new BufferedReader(
@@ -99,9 +154,10 @@ public final class GlobusGridFtpServer implements AutoCloseable {
         reader.setDaemon(true);
         reader.start();
         try {
-            return new GlobusGridFtpServer(process, port.get(20, TimeUnit.SECONDS));
+            return new GlobusGridFtpServer(process, port.get(20, TimeUnit.SECONDS), root);
         } catch (Exception e) {
             process.destroyForcibly();
+            deleteTree(root);
             throw new IOException("globus-gridftp-server did not start: " + e, e);
         }
     }
@@ -157,6 +213,11 @@ public final class GlobusGridFtpServer implements AutoCloseable {
         return port;
     }
 
+    /** @return the directory a GSI-mode server was started with, owned by {@value #USER}; null in anonymous mode */
+    Path root() {
+        return root;
+    }
+
     /** @return {@code ftp://127.0.0.1:port} (anonymous) */
     public GridFtpUrl url() {
         return GridFtpUrl.parse(base());
@@ -196,5 +257,6 @@ public final class GlobusGridFtpServer implements AutoCloseable {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
         }
+        deleteTree(root);
     }
 }

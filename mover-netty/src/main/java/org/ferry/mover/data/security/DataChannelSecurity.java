@@ -23,7 +23,7 @@ import org.ferry.gsi.trust.TrustStore;
  * <ul>
  * <li>PROT C: {@link GsiClearHandshake} (GSI handshake and flag byte, then clear bytes);</li>
  * <li>PROT S/P: an {@link SslHandler} ("SSL compatible": a plain TLS session, RFC 8446/5246), a
- * {@link FileRegionToBuffer} and {@link DataChannelAuthFailures}.</li>
+ * {@link CloseAfterHandshake}, a {@link FileRegionToBuffer} and {@link DataChannelAuthFailures}.</li>
  * </ul>
  * The connecting side is the TLS client. Each connection gets its own {@code SSLEngine}, so
  * parallel connections encrypt on their own event loops. The peer must present {@code credential}'s
@@ -87,7 +87,9 @@ public final class DataChannelSecurity {
     public void install(ChannelPipeline pipeline, boolean initiator) {
         var engine = GsiEngines.newEngine(tls, initiator);
         if (protection.tls()) {
-            pipeline.addLast("dcau-tls", new SslHandler(engine));
+            SslHandler tlsHandler = new SslHandler(engine);
+            pipeline.addLast("dcau-tls", tlsHandler);
+            pipeline.addLast("dcau-close", new CloseAfterHandshake(tlsHandler));
             pipeline.addLast("dcau-regions", new FileRegionToBuffer());
             pipeline.addLast("dcau-failures", new DataChannelAuthFailures(protection == ProtectionLevel.PRIVATE));
         } else {

@@ -3,10 +3,12 @@ package org.ferry.mover.data.security;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.PendingWriteQueue;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.PromiseNotifier;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -26,7 +28,9 @@ import javax.net.ssl.SSLException;
  * engine one whole TLS record at a time (RFC 8446 section 5.1 / RFC 5246 section 6.2: 5-byte
  * header with a 16-bit length) and whatever follows the exchange is handed on untouched. Until
  * then, writes of the transfer handlers are held and {@code channelActive} is deferred, so a sender
- * starts only on an authenticated connection.
+ * starts only on an authenticated connection; so is a close, since in stream mode the end of the
+ * data is the close of the connection and a sender with nothing to send closes at once: the peer
+ * must see the handshake finish first, or it reads the close as a failed authentication.
  */
 final class GsiClearHandshake extends ChannelDuplexHandler {
 
@@ -44,6 +48,7 @@ final class GsiClearHandshake extends ChannelDuplexHandler {
     private State state = State.HANDSHAKE;
     private boolean started;
     private boolean activeDeferred;
+    private ChannelPromise deferredClose;
 
     /**
      * @param engine     this connection's engine (client mode on the connecting side)
@@ -98,6 +103,17 @@ final class GsiClearHandshake extends ChannelDuplexHandler {
             ctx.write(msg, promise); // between authentication and our removal
         } else {
             pending.add(msg, promise);
+        }
+    }
+
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+        if (state == State.DONE || state == State.FAILED || !ctx.channel().isActive()) {
+            ctx.close(promise);
+        } else if (deferredClose == null) {
+            deferredClose = promise;
+        } else {
+            deferredClose.addListener(new PromiseNotifier<>(promise));
         }
     }
 
@@ -287,11 +303,20 @@ final class GsiClearHandshake extends ChannelDuplexHandler {
         if (activeDeferred) {
             ctx.fireChannelActive(); // a sender starts now; its writes pass straight through (DONE)
         }
-        pending.removeAndWriteAll();
+        ChannelFuture written = pending.removeAndWriteAll();
         ctx.flush();
         if (rest != null) {
             ctx.fireChannelRead(rest); // the peer's first clear bytes
             ctx.fireChannelReadComplete();
+        }
+        ChannelPromise close = deferredClose;
+        deferredClose = null;
+        if (close != null) {
+            if (written == null) {
+                ctx.close(close);
+            } else {
+                written.addListener(f -> ctx.close(close));
+            }
         }
         ctx.pipeline().remove(this);
     }
@@ -302,7 +327,9 @@ final class GsiClearHandshake extends ChannelDuplexHandler {
         pending.removeAndFailAll(error);
         ctx.fireExceptionCaught(error);
         sendAlert(ctx);
-        ctx.close();
+        ChannelPromise close = deferredClose;
+        deferredClose = null;
+        ctx.close(close != null ? close : ctx.newPromise());
     }
 
     /** Lets the peer know why (the engine's fatal alert, e.g. certificate_unknown), best effort. */

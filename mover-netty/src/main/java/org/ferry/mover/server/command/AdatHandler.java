@@ -6,6 +6,7 @@ import org.ferry.gsi.context.SecurityContext;
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.server.CommandContext;
 import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.GsiAuthenticationGate;
 import org.ferry.mover.server.GsiProtectionHandler;
 import org.ferry.mover.server.GsiServerSecurity;
 
@@ -13,7 +14,8 @@ import org.ferry.mover.server.GsiServerSecurity;
  * ADAT base64-token (RFC 2228 section 3; gridftp-protocol.md 4.1 step 2): feeds the token to the
  * session's security context; {@code 335 ADAT=<token>} while more is needed, {@code 235} when
  * done (with {@code ADAT=} if a last token must go back), {@code 530} on failure (the context
- * is dropped; the client may start over with AUTH). When done, the protection handler goes into
+ * is dropped; the client may start over with AUTH), {@code 530 Must perform GSSAPI
+ * authentication.} without a token (the exchange stays where it was, as in globus). When done, the protection handler goes into
  * the pipeline right after the clear 235 is written, so every later reply is wrapped.
  */
 public final class AdatHandler implements CommandHandler {
@@ -36,6 +38,10 @@ public final class AdatHandler implements CommandHandler {
         }
         if (security.established()) {
             throw new FtpException(503, "Security data exchange completed.");
+        }
+        if (argument.isBlank()) {
+            // globus keeps the exchange where it was (gridftp-protocol.md 4.1 step 2)
+            throw new FtpException(GsiAuthenticationGate.MUST_AUTHENTICATE);
         }
         byte[] reply;
         try {

@@ -18,16 +18,12 @@ import org.ferry.mover.data.PositionalMemorySink;
  * 2.5): stores received bytes with {@code offset} added to every MODE E block offset (or to the
  * stream start, plus a stream {@code REST n}); the file is neither truncated nor created afresh, so
  * a partial transfer fills its window of an existing file. Other modules: {@code 504}. Bad numbers
-<<<<<<< HEAD
- * {@code 500 command failed.}; no path {@code 501 bad parameter.}
+ * {@code 500 command failed.}; no path {@code 501 bad parameter.}; after ALLO, 552 before 150 when
+ * the window does not fit.
  *
  * <p>{@code ESTO TAR="" dir} ({@link TarModule}, Ferry's tar stream for lots of small files):
  * unpacks the received tar stream's regular files into {@code dir} before 226; 550 if {@code dir}
  * is not a directory, 553 for an entry that is not a plain regular file, 451 for a malformed stream.
-=======
- * {@code 500 command failed.}; no path {@code 501 bad parameter.}; after ALLO, 552 before 150 when
- * the window does not fit.
->>>>>>> proto
  */
 public final class EstoHandler implements CommandHandler {
 

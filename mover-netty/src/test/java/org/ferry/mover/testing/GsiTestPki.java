@@ -1,0 +1,158 @@
+package org.ferry.mover.testing;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import org.ferry.gsi.TestPki;
+import org.ferry.gsi.ca.OnlineCa;
+import org.ferry.gsi.credential.GsiCredential;
+import org.ferry.gsi.credential.PemFiles;
+import org.ferry.gsi.gridmap.GridMap;
+import org.ferry.gsi.gridmap.GridMapAuthorizer;
+import org.ferry.gsi.proxy.BcProxyFactory;
+import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.trust.CanlChainValidator;
+import org.ferry.gsi.trust.OpensslTrustDirectory;
+import org.ferry.mover.server.GsiServerSecurity;
+
+/**
+ * A throw-away GSI PKI for tests, the same for Ferry's and the Globus peers: gsi-security's
+ * {@link TestPki}, an {@link OnlineCa} named {@code /O=Grid/OU=<unit>/CN=<unit> CA} (2048-bit) with its
+ * OpenSSL trust directory ({@code X509_CERT_DIR}), a validator and trust store over it, a host
+ * credential {@code /O=Grid/OU=<unit>/CN=host/localhost} (globus-url-copy checks the name against
+ * {@code gsiftp://localhost}, gridftp-protocol.md 4.1 step 6), and user certificates and RFC 3820
+ * proxies {@code /O=Grid/OU=<unit>/CN=<name>} on demand. Close it to release the validator.
+ */
+public final class GsiTestPki implements AutoCloseable {
+
+    private final String unit;
+    private final TestPki pki;
+    private final CanlChainValidator validator;
+    private final OpensslTrustDirectory trust;
+    private final GsiCredential host;
+
+    private GsiTestPki(String unit, TestPki pki, CanlChainValidator validator, OpensslTrustDirectory trust,
+            GsiCredential host) {
+        this.unit = unit;
+        this.pki = pki;
+        this.validator = validator;
+        this.trust = trust;
+        this.host = host;
+    }
+
+    /**
+     * Creates the CA in {@code dir/ca} and issues the host credential.
+     *
+     * @param dir an empty or missing directory
+     * @param unit the OU of every name, e.g. {@code GucInterop}
+     * @return the PKI
+     * @throws Exception if the CA directory cannot be written or key generation or signing fails
+     */
+    public static GsiTestPki create(Path dir, String unit) throws Exception {
+        TestPki pki = TestPki.create(dir, unit);
+        GsiCredential host = pki.ca.issueHostCredential("host/localhost", pki.ca.newSetupKey());
+        return new GsiTestPki(unit, pki, new CanlChainValidator(pki.trustDir()),
+                OpensslTrustDirectory.load(pki.trustDir()), host);
+    }
+
+    /** @return the CA (to revoke, or to issue odd certificates) */
+    public OnlineCa ca() {
+        return pki.ca;
+    }
+
+    /** @return the trust directory: {@code <hash>.0}, {@code .signing_policy}, {@code .r0} */
+    public Path trustDirectory() {
+        return pki.trustDir();
+    }
+
+    /** @return a validator over {@link #trustDirectory()} (closed by {@link #close()}) */
+    public CanlChainValidator validator() {
+        return validator;
+    }
+
+    /** @return the CA certificates as a trust store */
+    public OpensslTrustDirectory trust() {
+        return trust;
+    }
+
+    /** @return the host credential {@code host/localhost} (leaf only; its issuer is the CA) */
+    public GsiCredential host() {
+        return host;
+    }
+
+    /**
+     * @param cn a CN value
+     * @return {@code /O=Grid/OU=<unit>/CN=<cn>}, the identity a grid-mapfile names
+     */
+    public String dn(String cn) {
+        return "/O=Grid/OU=" + unit + "/CN=" + cn;
+    }
+
+    /**
+     * @param cn the user's CN
+     * @param account the local account
+     * @return one grid-mapfile line mapping {@link #dn(String)} to {@code account}, with its newline
+     */
+    public String gridMapLine(String cn, String account) {
+        return "\"" + dn(cn) + "\" " + account + "\n";
+    }
+
+    /**
+     * Issues an end-entity certificate with a new 2048-bit key.
+     *
+     * @param cn the CN
+     * @param notBefore start of validity
+     * @param notAfter end of validity
+     * @return key and certificate
+     * @throws Exception if key generation or signing fails
+     */
+    public GsiCredential user(String cn, Instant notBefore, Instant notAfter) throws Exception {
+        return pki.user(cn, notBefore, notAfter);
+    }
+
+    /**
+     * @param cn the CN
+     * @return an end-entity certificate valid from five minutes ago for a day
+     * @throws Exception if key generation or signing fails
+     */
+    public GsiCredential user(String cn) throws Exception {
+        return pki.user(cn);
+    }
+
+    /**
+     * @param cn the CN
+     * @return a 12-hour RFC 3820 impersonation proxy of a new {@link #user(String)}
+     * @throws Exception if key generation or signing fails
+     */
+    public GsiCredential proxy(String cn) throws Exception {
+        return new BcProxyFactory().createProxy(user(cn), ProxyRequest.impersonation());
+    }
+
+    /**
+     * Writes a credential as the separate PEM files {@code X509_USER_CERT}/{@code X509_USER_KEY}
+     * (globus-gridftp-server's host credential, grid-proxy-init's user credential).
+     *
+     * @param credential what to write
+     * @param cert the certificate chain file
+     * @param key the unencrypted private key file
+     * @throws IOException if writing fails
+     */
+    public static void writePemFiles(GsiCredential credential, Path cert, Path key) throws IOException {
+        PemFiles.writeCertificates(credential.chain(), cert);
+        PemFiles.writePrivateKey(credential.privateKey(), key);
+    }
+
+    /**
+     * @param gridMap grid-mapfile text
+     * @return what a Ferry server needs for AUTH GSSAPI: {@link #host()}, this PKI's trust, the map
+     * @throws IOException if the text is not a grid-mapfile
+     */
+    public GsiServerSecurity serverSecurity(String gridMap) throws IOException {
+        return new GsiServerSecurity(host, validator, trust, new GridMapAuthorizer(GridMap.parse(gridMap)));
+    }
+
+    @Override
+    public void close() {
+        validator.close();
+    }
+}
