@@ -9,6 +9,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -131,6 +132,10 @@ public final class GridFtpServer implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         ch.attr(GsiServerSecurity.SETTINGS).set(gsi);
                         ch.pipeline()
+                                // replies come from the command worker, often two or three per file
+                                // (125, markers, 226): one write syscall for those that queue together
+                                .addLast("flush", new FlushConsolidationHandler(
+                                        FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true))
                                 .addLast("idle", new IdleStateHandler(0, 0,
                                         config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
                                 .addLast("commandDecoder", new FtpCommandDecoder())

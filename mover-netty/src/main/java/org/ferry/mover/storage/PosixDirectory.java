@@ -16,8 +16,8 @@ import java.util.Set;
  * {@link StorageDirectory} of {@link PosixStorage}: the directory is opened once, walking from the
  * root without following links ({@link RootedPathResolver#openDirectory}), and each file is opened
  * relative to it with O_NOFOLLOW (openat), so a file cannot lead out of the root and no link
- * swapped into the path later is followed. A name that is a symbolic link goes the long way,
- * through the full resolution that allows links inside the root. Saves, per file, the realpath walk,
+ * swapped into the path later is followed. A name that is a symbolic link is read the long way,
+ * through the full resolution that allows links inside the root, and is never written through. Saves, per file, the realpath walk,
  * the stat and owner lookup, and the component-by-component walk that a full path costs.
  */
 final class PosixDirectory implements StorageDirectory {
@@ -71,7 +71,10 @@ final class PosixDirectory implements StorageDirectory {
             throw e;
         } catch (IOException e) {
             if (isLink(file)) {
-                return linked.create(name); // O_NOFOLLOW refused a link: resolve it in full
+                // A batch writes the files it names, not what a link there points at; the client's
+                // one-by-one STOR, which follows links inside the root, is the way through a link.
+                throw new StorageException(StorageException.Reason.PERMISSION_DENIED,
+                        path(name) + ": is a symbolic link; not written through.");
             }
             throw StorageException.from(e, path(name));
         }

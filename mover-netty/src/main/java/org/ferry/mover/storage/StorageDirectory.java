@@ -18,11 +18,13 @@ public interface StorageDirectory extends AutoCloseable {
     FileChannel openForRead(String name) throws StorageException;
 
     /**
-     * Creates the file, or truncates it if it exists, and opens it for writing.
+     * Creates the file, or truncates it if it exists, and opens it for writing. A symbolic link of
+     * that name is not written through.
      *
      * @param name the file
      * @return a channel open for writing; the caller closes it
-     * @throws StorageException IS_A_DIRECTORY, PERMISSION_DENIED, NO_SPACE, OTHER
+     * @throws StorageException IS_A_DIRECTORY, PERMISSION_DENIED (also for a symbolic link),
+     *     NO_SPACE, OTHER
      */
     FileChannel create(String name) throws StorageException;
 

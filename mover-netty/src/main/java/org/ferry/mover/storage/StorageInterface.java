@@ -109,7 +109,7 @@ public interface StorageInterface {
     /**
      * One directory's plain-named files, for batches of many small files (the TAR module): the
      * directory is resolved once, not once per file. The default resolves each file in full through
-     * this interface's own methods.
+     * this interface's own methods (following links inside the root, as they do).
      *
      * @param virtualPath a directory
      * @return access to files directly inside it

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import org.ferry.mover.data.DataEndpoint;
@@ -27,7 +28,8 @@ import org.ferry.mover.storage.StorageException;
 /**
  * Runs one data transfer for a transfer command (RETR, STOR, LIST, NLST, MLSD) through the data
  * transfer process and sends the replies around it: {@code 150 Beginning transfer.}, markers while
- * receiving in MODE E (112 perf and 111 range, every {@code markerInterval}), then
+ * receiving in MODE E (112 perf and 111 range, every {@code markerInterval}; a last 112 with the
+ * total when any was sent, a last 111 with what is on disk after a failure), then
  * {@code 226 Transfer Complete.} or a failure (RFC 959 section 4.2; gridftp-protocol.md
  * sections 1.3, 1.5, 2.6, 2.7). Blocks the calling command worker until the transfer ends or is
  * aborted; the event loop stays free, so ABOR is handled meanwhile (426 here, then 226 from ABOR).
@@ -181,10 +183,12 @@ public final class TransferRunner {
         });
         List<ScheduledFuture<?>> timers = new ArrayList<>();
         boolean reusable = false;
+        AtomicBoolean perfSent = new AtomicBoolean();
         if (perfMillis > 0) {
-            timers.add(ctx.channel().eventLoop().scheduleAtFixedRate(
-                    () -> ctx.reply(Markers.perf(System.currentTimeMillis(), bytes.get())),
-                    perfMillis, perfMillis, TimeUnit.MILLISECONDS));
+            timers.add(ctx.channel().eventLoop().scheduleAtFixedRate(() -> {
+                perfSent.set(true);
+                ctx.reply(Markers.perf(System.currentTimeMillis(), bytes.get()));
+            }, perfMillis, perfMillis, TimeUnit.MILLISECONDS));
         }
         if (ranges != null) {
             timers.add(ctx.channel().eventLoop().scheduleAtFixedRate(() -> sendRangeMarker(ctx, ranges),
@@ -194,10 +198,12 @@ public final class TransferRunner {
             long transferred = future.get();
             reusable = session.mode() == TransferMode.EXTENDED_BLOCK;
             cancel(timers);
-            if (perfMillis > 0) {
+            if (perfSent.get()) {
+                // the final marker carries the total to a client that follows progress; a transfer
+                // shorter than one period (most small files) ends with 226 alone, as globus's does
                 ctx.reply(Markers.perf(System.currentTimeMillis(), transferred));
             }
-            sendRangeMarker(ctx, ranges);
+            // no final 111 on success: 226 says every byte is there (gridftp-protocol.md 2.6)
             if (verifier != null) {
                 verifier.verify();
             }
