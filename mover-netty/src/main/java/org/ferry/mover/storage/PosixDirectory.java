@@ -43,6 +43,26 @@ final class PosixDirectory implements StorageDirectory {
     }
 
     @Override
+    public long size(String name) throws StorageException {
+        Path file = Path.of(name);
+        try {
+            BasicFileAttributes attributes = directory.getFileAttributeView(file, BasicFileAttributeView.class,
+                    LinkOption.NOFOLLOW_LINKS).readAttributes();
+            if (attributes.isSymbolicLink()) {
+                return linked.size(name);
+            }
+            if (attributes.isDirectory()) {
+                throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, path(name) + ": Is a directory.");
+            }
+            return attributes.size();
+        } catch (StorageException e) {
+            throw e;
+        } catch (IOException e) {
+            throw StorageException.from(e, path(name));
+        }
+    }
+
+    @Override
     public FileChannel openForRead(String name) throws StorageException {
         Path file = Path.of(name);
         try {

@@ -10,11 +10,12 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.ferry.mover.protocol.FileInfo;
 
@@ -28,6 +29,11 @@ public final class PosixStorage implements StorageInterface {
 
     private final RootedPathResolver resolver;
     private final Consumer<String> beforeOpen;
+    /** Owner and group names by uid and gid: a listing would otherwise read the user database per entry. */
+    private final Map<Integer, String> userNames = new ConcurrentHashMap<>();
+    private final Map<Integer, String> groupNames = new ConcurrentHashMap<>();
+    private static final String UNIX_ATTRIBUTES =
+            "unix:mode,uid,gid,size,lastModifiedTime,isDirectory,isRegularFile,isSymbolicLink";
     private volatile java.nio.file.FileStore rootStore; // looked up at the first ALLO
 
     /**
@@ -285,45 +291,48 @@ public final class PosixStorage implements StorageInterface {
         }
     }
 
-    private static FileStat statOf(String name, Path path, boolean follow) throws IOException {
+    private FileStat statOf(String name, Path path, boolean follow) throws IOException {
         LinkOption[] options = follow ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
-        BasicFileAttributes basic;
+        FileInfo.Type type;
+        long size;
+        java.time.Instant modified;
         int mode = -1;
         String owner = "-";
         String group = "-";
         try {
-            PosixFileAttributes posix = Files.readAttributes(path, PosixFileAttributes.class, options);
-            basic = posix;
-            mode = mode(posix.permissions());
-            owner = posix.owner().getName();
-            group = posix.group().getName();
-        } catch (UnsupportedOperationException e) {
-            basic = Files.readAttributes(path, BasicFileAttributes.class, options);
+            // one stat through the unix view, which gives uid and gid as numbers: the JDK's owner()
+            // would look the name up in the user database (getpwuid) for every entry of a listing
+            Map<String, Object> unix = Files.readAttributes(path, UNIX_ATTRIBUTES, options);
+            type = type((Boolean) unix.get("isDirectory"), (Boolean) unix.get("isRegularFile"),
+                    (Boolean) unix.get("isSymbolicLink"));
+            size = (Long) unix.get("size");
+            modified = ((java.nio.file.attribute.FileTime) unix.get("lastModifiedTime")).toInstant();
+            mode = (Integer) unix.get("mode") & 0777; // the permission bits, as listings show them
+            owner = userNames.computeIfAbsent((Integer) unix.get("uid"), uid -> principalName(path, options, true));
+            group = groupNames.computeIfAbsent((Integer) unix.get("gid"), gid -> principalName(path, options, false));
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            BasicFileAttributes basic = Files.readAttributes(path, BasicFileAttributes.class, options);
+            type = type(basic.isDirectory(), basic.isRegularFile(), basic.isSymbolicLink());
+            size = basic.size();
+            modified = basic.lastModifiedTime().toInstant();
         }
-        FileInfo.Type type = basic.isDirectory() ? FileInfo.Type.DIRECTORY
-                : basic.isRegularFile() ? FileInfo.Type.FILE
-                : basic.isSymbolicLink() ? FileInfo.Type.SYMLINK : FileInfo.Type.OTHER;
         boolean readable = follow && Files.isReadable(path);
         boolean writable = follow && Files.isWritable(path);
-        return new FileStat(name, type, basic.size(), basic.lastModifiedTime().toInstant(), mode,
-                readable, writable, owner, group);
+        return new FileStat(name, type, size, modified, mode, readable, writable, owner, group);
     }
 
-    private static int mode(Set<PosixFilePermission> permissions) {
-        int mode = 0;
-        for (PosixFilePermission p : permissions) {
-            mode |= switch (p) {
-                case OWNER_READ -> 0400;
-                case OWNER_WRITE -> 0200;
-                case OWNER_EXECUTE -> 0100;
-                case GROUP_READ -> 040;
-                case GROUP_WRITE -> 020;
-                case GROUP_EXECUTE -> 010;
-                case OTHERS_READ -> 04;
-                case OTHERS_WRITE -> 02;
-                case OTHERS_EXECUTE -> 01;
-            };
+    private static FileInfo.Type type(boolean directory, boolean regularFile, boolean symbolicLink) {
+        return directory ? FileInfo.Type.DIRECTORY : regularFile ? FileInfo.Type.FILE
+                : symbolicLink ? FileInfo.Type.SYMLINK : FileInfo.Type.OTHER;
+    }
+
+    /** @return the name of the file's owner (or group), "-" if it cannot be read */
+    private static String principalName(Path path, LinkOption[] options, boolean user) {
+        try {
+            PosixFileAttributes posix = Files.readAttributes(path, PosixFileAttributes.class, options);
+            return user ? posix.owner().getName() : posix.group().getName();
+        } catch (IOException | UnsupportedOperationException e) {
+            return "-";
         }
-        return mode;
     }
 }

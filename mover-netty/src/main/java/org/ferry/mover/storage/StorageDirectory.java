@@ -12,6 +12,13 @@ public interface StorageDirectory extends AutoCloseable {
 
     /**
      * @param name a regular file in the directory
+     * @return its size in bytes, as {@link #openForRead} would read it
+     * @throws StorageException NOT_FOUND, IS_A_DIRECTORY, PERMISSION_DENIED, OTHER
+     */
+    long size(String name) throws StorageException;
+
+    /**
+     * @param name a regular file in the directory
      * @return a channel open for reading; the caller closes it
      * @throws StorageException NOT_FOUND, IS_A_DIRECTORY, PERMISSION_DENIED, OTHER
      */

@@ -121,6 +121,16 @@ public interface StorageInterface {
         }
         return new StorageDirectory() {
             @Override
+            public long size(String name) throws StorageException {
+                String path = VirtualPaths.resolve(virtualPath, name);
+                FileStat stat = stat(path);
+                if (stat.isDirectory()) {
+                    throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, path + ": Is a directory.");
+                }
+                return stat.sizeBytes();
+            }
+
+            @Override
             public FileChannel openForRead(String name) throws StorageException {
                 return StorageInterface.this.openForRead(VirtualPaths.resolve(virtualPath, name));
             }

@@ -47,9 +47,24 @@ public final class TarBatchArchiver {
      */
     public Archive archive(String directory, List<String> names) throws FtpException, IOException {
         FileTime now = FileTime.from(Instant.now()); // the module carries contents, not times
-        Buffer buffer = new Buffer();
-        try (StorageDirectory files = storage.directory(directory);
-                TarArchiveOutputStream tar = new TarArchiveOutputStream(buffer)) {
+        try (StorageDirectory files = storage.directory(directory)) {
+            // sizes first: a missing file fails the batch before anything is read, and the buffer is
+            // allocated once instead of doubling (and copying) its way up
+            long total = 1024;
+            for (String name : names) {
+                total += 512 + ((files.size(name) + 511) & ~511L);
+                if (total > maxBytes) {
+                    throw new FtpException(552, "Tar batch of " + names.size() + " files in " + directory
+                            + " exceeds this server's limit of " + maxBytes + " bytes.");
+                }
+            }
+            return archive(files, directory, names, now, new Buffer((int) Math.min(maxBytes, total + 64 * 1024)));
+        }
+    }
+
+    private Archive archive(StorageDirectory files, String directory, List<String> names, FileTime now, Buffer buffer)
+            throws FtpException, IOException {
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(buffer)) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
             tar.setAddPaxHeadersForNonAsciiNames(true);
@@ -83,8 +98,8 @@ public final class TarBatchArchiver {
 
     /** A growing buffer whose array is handed on without the copy {@code toByteArray()} makes. */
     private static final class Buffer extends ByteArrayOutputStream {
-        Buffer() {
-            super(1 << 20);
+        Buffer(int capacity) {
+            super(capacity);
         }
 
         byte[] array() {
