@@ -44,17 +44,17 @@ final class PosixDirectory implements StorageDirectory {
 
     @Override
     public long size(String name) throws StorageException {
-        Path file = Path.of(name);
+        BasicFileAttributes attributes = regularFile(name);
+        return attributes == null ? linked.size(name) : attributes.size();
+    }
+
+    @Override
+    public FileChannel openForRead(String name) throws StorageException {
+        if (regularFile(name) == null) {
+            return linked.openForRead(name);
+        }
         try {
-            BasicFileAttributes attributes = directory.getFileAttributeView(file, BasicFileAttributeView.class,
-                    LinkOption.NOFOLLOW_LINKS).readAttributes();
-            if (attributes.isSymbolicLink()) {
-                return linked.size(name);
-            }
-            if (attributes.isDirectory()) {
-                throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, path(name) + ": Is a directory.");
-            }
-            return attributes.size();
+            return fileChannel(directory.newByteChannel(Path.of(name), READ), name);
         } catch (StorageException e) {
             throw e;
         } catch (IOException e) {
@@ -62,19 +62,19 @@ final class PosixDirectory implements StorageDirectory {
         }
     }
 
-    @Override
-    public FileChannel openForRead(String name) throws StorageException {
-        Path file = Path.of(name);
+    /**
+     * @return the attributes of {@code name} (fstatat, not following a link), or null when it is a
+     *     symbolic link, which is read the long way
+     * @throws StorageException IS_A_DIRECTORY, NOT_FOUND, OTHER
+     */
+    private BasicFileAttributes regularFile(String name) throws StorageException {
         try {
-            BasicFileAttributes attributes = directory.getFileAttributeView(file, BasicFileAttributeView.class,
-                    LinkOption.NOFOLLOW_LINKS).readAttributes();
-            if (attributes.isSymbolicLink()) {
-                return linked.openForRead(name);
-            }
+            BasicFileAttributes attributes = directory.getFileAttributeView(Path.of(name),
+                    BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).readAttributes();
             if (attributes.isDirectory()) {
                 throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, path(name) + ": Is a directory.");
             }
-            return fileChannel(directory.newByteChannel(file, READ), name);
+            return attributes.isSymbolicLink() ? null : attributes;
         } catch (StorageException e) {
             throw e;
         } catch (IOException e) {

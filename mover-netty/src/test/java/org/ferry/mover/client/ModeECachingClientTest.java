@@ -2,53 +2,17 @@ package org.ferry.mover.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
-import org.ferry.mover.server.Authenticator;
-import org.ferry.mover.server.GridFtpServer;
-import org.ferry.mover.server.GridFtpServerConfig;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Ferry client reuses cached MODE E data connections (gridftp-protocol.md section 2.2) for
  * consecutive uploads, downloads and third-party transfers between the same pair of Ferry servers:
  * one PASV/PORT for a run, bytes identical, also when the parallelism changes in between.
  */
-class ModeECachingClientTest {
-
-    @TempDir
-    Path tmp;
-    Path sourceRoot;
-    Path destinationRoot;
-    GridFtpServer source;
-    GridFtpServer destination;
-    GridFtpClient client;
-
-    @BeforeEach
-    void start() throws IOException {
-        sourceRoot = Files.createDirectory(tmp.resolve("src"));
-        destinationRoot = Files.createDirectory(tmp.resolve("dst"));
-        Authenticator alice = (u, p) -> u.equals("alice") && p.equals("pw");
-        source = GridFtpServer.start(GridFtpServerConfig.loopback(sourceRoot).withAuthenticator(alice));
-        destination = GridFtpServer.start(GridFtpServerConfig.loopback(destinationRoot).withAuthenticator(alice));
-        client = new GridFtpClient();
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        source.close();
-        destination.close();
-    }
-
-    private DefaultGridFtpSession open(GridFtpServer server) throws IOException {
-        return (DefaultGridFtpSession) client.open(GridFtpUrl.parse("ftp://alice:pw@127.0.0.1:" + server.port() + "/"));
-    }
+class ModeECachingClientTest extends TwoFerryServers {
 
     @Test
     void consecutiveModeETransfersReuseConnections() throws Exception {

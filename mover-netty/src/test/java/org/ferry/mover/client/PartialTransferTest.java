@@ -7,49 +7,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
-import org.ferry.mover.server.Authenticator;
-import org.ferry.mover.server.GridFtpServer;
-import org.ferry.mover.server.GridFtpServerConfig;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Partial transfers with the Ferry client (ERET P / ESTO A, gridftp-protocol.md section 2.5). */
-class PartialTransferTest {
+class PartialTransferTest extends TwoFerryServers {
 
-    @TempDir
-    Path tmp;
-    Path sourceRoot;
-    Path destinationRoot;
-    GridFtpServer source;
-    GridFtpServer destination;
-    GridFtpClient client;
     byte[] data = new byte[5_000_000];
     byte[] old = new byte[5_000_000];
 
     @BeforeEach
     void start() throws IOException {
-        sourceRoot = Files.createDirectory(tmp.resolve("src"));
-        destinationRoot = Files.createDirectory(tmp.resolve("dst"));
-        Authenticator alice = (u, p) -> u.equals("alice") && p.equals("pw");
-        source = GridFtpServer.start(GridFtpServerConfig.loopback(sourceRoot).withAuthenticator(alice));
-        destination = GridFtpServer.start(GridFtpServerConfig.loopback(destinationRoot).withAuthenticator(alice));
-        client = new GridFtpClient();
         new Random(1).nextBytes(data);
         new Random(2).nextBytes(old);
         Files.write(sourceRoot.resolve("f"), data);
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        source.close();
-        destination.close();
-    }
-
-    private GridFtpSession open(GridFtpServer server) throws IOException {
-        return client.open(GridFtpUrl.parse("ftp://alice:pw@127.0.0.1:" + server.port() + "/"));
     }
 
     private byte[] spliced(byte[] base, int offset, int length) {

@@ -10,40 +10,22 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import org.ferry.mover.server.Authenticator;
-import org.ferry.mover.server.GridFtpServer;
-import org.ferry.mover.server.GridFtpServerConfig;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Batches with pipelining (gridftp-protocol.md section 3.5) between two Ferry servers: every file
  * arrives intact, completions are reported in order, a failed file stops the batch with the files
  * before it done and the sessions still usable.
  */
-class PipeliningTest {
+class PipeliningTest extends TwoFerryServers {
 
-    @TempDir
-    Path tmp;
-    Path sourceRoot;
-    Path destinationRoot;
     Path local;
-    GridFtpServer source;
-    GridFtpServer destination;
-    GridFtpClient client;
     List<byte[]> contents = new ArrayList<>();
 
     @BeforeEach
     void start() throws IOException {
-        sourceRoot = Files.createDirectory(tmp.resolve("src"));
-        destinationRoot = Files.createDirectory(tmp.resolve("dst"));
         local = Files.createDirectory(tmp.resolve("local"));
-        Authenticator alice = (u, p) -> u.equals("alice") && p.equals("pw");
-        source = GridFtpServer.start(GridFtpServerConfig.loopback(sourceRoot).withAuthenticator(alice));
-        destination = GridFtpServer.start(GridFtpServerConfig.loopback(destinationRoot).withAuthenticator(alice));
-        client = new GridFtpClient();
         Random random = new Random(7);
         for (int i = 0; i < 25; i++) {
             byte[] data = new byte[i == 3 ? 0 : random.nextInt(400_000)];
@@ -51,17 +33,6 @@ class PipeliningTest {
             contents.add(data);
             Files.write(sourceRoot.resolve("f" + i), data);
         }
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        source.close();
-        destination.close();
-    }
-
-    private DefaultGridFtpSession open(GridFtpServer server) throws IOException {
-        return (DefaultGridFtpSession) client.open(GridFtpUrl.parse("ftp://alice:pw@127.0.0.1:" + server.port() + "/"));
     }
 
     /** Records completions. */

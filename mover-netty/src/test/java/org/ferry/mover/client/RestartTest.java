@@ -4,61 +4,35 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import org.ferry.mover.protocol.ByteRange;
-import org.ferry.mover.server.Authenticator;
-import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.GridFtpServerConfig;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Restarting third-party transfers from restart markers (GFD.020 "Restarting"; gridftp-protocol.md
  * section 2.6) between Ferry servers: only the missing ranges move, the partial file is completed
  * in place, and a transfer whose client died midway ends byte-identical after a resume.
  */
-class RestartTest {
+class RestartTest extends TwoFerryServers {
 
-    private static final Authenticator ALICE = (u, p) -> u.equals("alice") && p.equals("pw");
-
-    @TempDir
-    Path tmp;
-    Path sourceRoot;
-    Path destinationRoot;
-    GridFtpServer source;
-    GridFtpServer destination;
-    GridFtpClient client;
     byte[] data;
+
+    @Override
+    GridFtpServerConfig destinationConfig(Path root) {
+        return super.destinationConfig(root).withMarkerInterval(Duration.ofMillis(5));
+    }
 
     @BeforeEach
     void start() throws IOException {
-        sourceRoot = Files.createDirectory(tmp.resolve("src"));
-        destinationRoot = Files.createDirectory(tmp.resolve("dst"));
-        source = GridFtpServer.start(GridFtpServerConfig.loopback(sourceRoot).withAuthenticator(ALICE));
-        destination = GridFtpServer.start(GridFtpServerConfig.loopback(destinationRoot).withAuthenticator(ALICE)
-                .withMarkerInterval(Duration.ofMillis(5)));
-        client = new GridFtpClient();
         data = new byte[48 << 20];
         new Random(11).nextBytes(data);
         Files.write(sourceRoot.resolve("big.bin"), data);
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        source.close();
-        destination.close();
-    }
-
-    private GridFtpSession open(GridFtpServer server) throws IOException {
-        return client.open(GridFtpUrl.parse("ftp://alice:pw@127.0.0.1:" + server.port() + "/"));
     }
 
     /** Writes the partial file a failed attempt would leave: {@code done} correct, the rest garbage. */

@@ -5,47 +5,30 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.ferry.mover.server.GridFtpServer;
-import org.ferry.mover.server.GridFtpServerConfig;
 import org.ferry.mover.testing.LeakCapture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Third-party batches between two Ferry servers where small files travel as tar streams (ERET TAR /
  * ESTO TAR, {@link org.ferry.mover.protocol.TarModule}): every file arrives intact, each is reported
  * once, and a tar step that fails falls back to one transfer per file.
  */
-class TarBatchTest {
+class TarBatchTest extends TwoFerryServers {
 
-    @TempDir
-    Path tmp;
-    Path sourceRoot;
-    Path destinationRoot;
-    GridFtpServer source;
-    GridFtpServer destination;
-    GridFtpClient client;
     final Map<String, byte[]> contents = new LinkedHashMap<>();
 
     @BeforeEach
     void start() throws IOException {
-        sourceRoot = Files.createDirectory(tmp.resolve("src"));
-        destinationRoot = Files.createDirectory(tmp.resolve("dst"));
         Files.createDirectories(sourceRoot.resolve("one"));
         Files.createDirectories(sourceRoot.resolve("two"));
         Files.createDirectories(destinationRoot.resolve("one"));
         Files.createDirectories(destinationRoot.resolve("two"));
-        source = GridFtpServer.start(GridFtpServerConfig.loopback(sourceRoot).withAnonymousAllowed(true));
-        destination = GridFtpServer.start(GridFtpServerConfig.loopback(destinationRoot).withAnonymousAllowed(true));
-        client = new GridFtpClient();
         Random random = new Random(11);
         for (int i = 0; i < 120; i++) {
             String dir = i % 3 == 0 ? "two" : "one";
@@ -60,17 +43,6 @@ class TarBatchTest {
             contents.put("/" + dir + "/" + name, data);
             Files.write(sourceRoot.resolve(dir).resolve(name), data);
         }
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        source.close();
-        destination.close();
-    }
-
-    private DefaultGridFtpSession open(GridFtpServer server) throws IOException {
-        return (DefaultGridFtpSession) client.open(GridFtpUrl.parse("ftp://anonymous:x@127.0.0.1:" + server.port() + "/"));
     }
 
     @Test

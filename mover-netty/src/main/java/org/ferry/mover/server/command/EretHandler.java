@@ -9,6 +9,7 @@ import org.ferry.mover.server.FtpException;
 import org.ferry.mover.server.transfer.TransferRunner;
 import org.ferry.mover.server.tar.TarBatchArchiver;
 import org.ferry.mover.protocol.TarModule;
+import org.ferry.mover.server.tar.TarArguments;
 import org.ferry.mover.storage.FileStat;
 
 /**
@@ -82,12 +83,7 @@ public final class EretHandler implements CommandHandler {
 
     /** ERET TAR="names" dir: the named files of dir as one tar stream ({@link TarModule}). */
     private static void retrieveTar(CommandContext ctx, String argument) throws FtpException, IOException {
-        TarModule.Argument tar;
-        try {
-            tar = TarModule.parse(argument);
-        } catch (IllegalArgumentException e) {
-            throw new FtpException(501, "bad parameter: " + e.getMessage() + ".");
-        }
+        TarModule.Argument tar = TarArguments.parse(argument);
         if (tar.names().isEmpty()) {
             throw new FtpException(501, "bad parameter: ERET TAR names no file.");
         }

@@ -11,6 +11,7 @@ import org.ferry.mover.storage.StorageException;
 import org.ferry.mover.server.transfer.TransferRunner;
 import org.ferry.mover.server.tar.TarBatchExtractor;
 import org.ferry.mover.protocol.TarModule;
+import org.ferry.mover.server.tar.TarArguments;
 import org.ferry.mover.data.PositionalMemorySink;
 
 /**
@@ -78,12 +79,7 @@ public final class EstoHandler implements CommandHandler {
      * its files into dir before answering 226 ({@link TarModule}).
      */
     private static void storeTar(CommandContext ctx, String argument) throws FtpException, IOException {
-        TarModule.Argument tar;
-        try {
-            tar = TarModule.parse(argument);
-        } catch (IllegalArgumentException e) {
-            throw new FtpException(501, "bad parameter: " + e.getMessage() + ".");
-        }
+        TarModule.Argument tar = TarArguments.parse(argument);
         String directory = ctx.resolve(tar.path());
         if (!ctx.storage().stat(directory).isDirectory()) {
             throw new FtpException(550, directory + ": Not a directory.");

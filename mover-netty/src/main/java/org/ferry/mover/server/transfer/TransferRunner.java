@@ -28,8 +28,8 @@ import org.ferry.mover.storage.StorageException;
 /**
  * Runs one data transfer for a transfer command (RETR, STOR, LIST, NLST, MLSD) through the data
  * transfer process and sends the replies around it: {@code 150 Beginning transfer.}, markers while
- * receiving in MODE E (112 perf and 111 range, every {@code markerInterval}; a last 112 with the
- * total when any was sent, a last 111 with what is on disk after a failure), then
+ * receiving in MODE E (112 perf and 111 range, every {@code markerInterval}; the last ones when any
+ * was sent, and a last 111 with what is on disk after a failure), then
  * {@code 226 Transfer Complete.} or a failure (RFC 959 section 4.2; gridftp-protocol.md
  * sections 1.3, 1.5, 2.6, 2.7). Blocks the calling command worker until the transfer ends or is
  * aborted; the event loop stays free, so ABOR is handled meanwhile (426 here, then 226 from ABOR).
@@ -190,20 +190,24 @@ public final class TransferRunner {
                 ctx.reply(Markers.perf(System.currentTimeMillis(), bytes.get()));
             }, perfMillis, perfMillis, TimeUnit.MILLISECONDS));
         }
+        AtomicBoolean rangeSent = new AtomicBoolean();
         if (ranges != null) {
-            timers.add(ctx.channel().eventLoop().scheduleAtFixedRate(() -> sendRangeMarker(ctx, ranges),
-                    restartMillis, restartMillis, TimeUnit.MILLISECONDS));
+            timers.add(ctx.channel().eventLoop().scheduleAtFixedRate(() -> rangeSent.compareAndSet(false,
+                    sendRangeMarker(ctx, ranges)), restartMillis, restartMillis, TimeUnit.MILLISECONDS));
         }
         try {
             long transferred = future.get();
             reusable = session.mode() == TransferMode.EXTENDED_BLOCK;
             cancel(timers);
+            // Final markers complete what the periodic ones told a client that follows them (the
+            // total; the last ranges); a transfer shorter than one period (most small files) ends
+            // with 226 alone, as globus's does, which says every byte is there.
             if (perfSent.get()) {
-                // the final marker carries the total to a client that follows progress; a transfer
-                // shorter than one period (most small files) ends with 226 alone, as globus's does
                 ctx.reply(Markers.perf(System.currentTimeMillis(), transferred));
             }
-            // no final 111 on success: 226 says every byte is there (gridftp-protocol.md 2.6)
+            if (rangeSent.get()) {
+                sendRangeMarker(ctx, ranges);
+            }
             if (verifier != null) {
                 verifier.verify();
             }
@@ -238,12 +242,17 @@ public final class TransferRunner {
         timers.forEach(timer -> timer.cancel(false));
     }
 
-    /** Sends the ranges written since the last 111 marker, if any (empty markers are suppressed). */
-    private static void sendRangeMarker(CommandContext ctx, RangeTracker ranges) {
+    /**
+     * Sends the ranges written since the last 111 marker, if any (empty markers are suppressed).
+     *
+     * @return true if a marker went out
+     */
+    private static boolean sendRangeMarker(CommandContext ctx, RangeTracker ranges) {
         String drained = ranges == null ? null : ranges.drain();
         if (drained != null) {
             ctx.reply(Markers.range(drained));
         }
+        return drained != null;
     }
 
     private static FtpException failure(Throwable cause) {
