@@ -60,6 +60,47 @@ class DataProtectionCommandsTest {
     }
 
     @Test
+    void stripedTransfersRefuseAuthenticatedOrProtectedDataChannels() throws Exception {
+        java.nio.file.Files.writeString(ferry.root().resolve("f"), "striped");
+        try (RawGsiSession s = login(DelegationMode.LIMITED)) {
+            assertThat(s.command("MODE E")).startsWith("200 ");
+            assertThat(s.command("SPAS")).startsWith("229-");
+            // DCAU A is in force after the delegating login: the stripes would carry plain data
+            assertThat(s.command("STOR /s")).isEqualTo(
+                    "504 Striped transfers carry no data channel authentication or protection: send DCAU N and PROT C first.");
+            assertThat(s.command("SPOR 127,0,0,1,4,1")).startsWith("200 ");
+            assertThat(s.command("RETR /f")).startsWith("504 Striped transfers carry no");
+            assertThat(s.command("DCAU N")).isEqualTo("200 DCAU N.");
+            assertThat(s.command("PROT P")).startsWith("200 ");
+            assertThat(s.command("SPAS")).startsWith("229-");
+            assertThat(s.command("STOR /s")).startsWith("504 Striped transfers carry no");
+            assertThat(s.command("PROT C")).startsWith("200 ");
+            String spas = s.command("SPAS");
+            String[] numbers = spas.substring(spas.indexOf('\n') + 1).strip().split("\\s")[0].split(",");
+            int port = Integer.parseInt(numbers[4]) * 256 + Integer.parseInt(numbers[5]);
+            s.send(s.protect("STOR /s"));
+            try (Socket data = new Socket("127.0.0.1", port)) {
+                assertThat(s.unwrap(s.readLine())).startsWith("150 ");
+                java.io.DataOutputStream out = new java.io.DataOutputStream(data.getOutputStream());
+                out.writeByte(0);
+                out.writeLong(7);
+                out.writeLong(0);
+                out.write("striped".getBytes(StandardCharsets.US_ASCII));
+                out.writeByte(0x48); // EOD|EOF, one connection
+                out.writeLong(0);
+                out.writeLong(1);
+                out.flush();
+                String reply;
+                do {
+                    reply = s.unwrap(s.readLine()); // markers (1xx, multi-line) until the final reply
+                } while (reply.startsWith("1") || !reply.matches("\\d{3} .*"));
+                assertThat(reply).startsWith("226 ");
+            }
+            assertThat(java.nio.file.Files.readString(ferry.root().resolve("s"))).isEqualTo("striped");
+        }
+    }
+
+    @Test
     void anEmptyListingOverAFailedDataChannelHandshakeIsNotAnOk() throws Exception {
         // Nothing to send, so the server's sender closes at once; the peer then speaks no TLS at all.
         try (RawGsiSession s = login(DelegationMode.LIMITED)) {

@@ -32,7 +32,7 @@ public final class StripedAppeHandler extends StripedFallbackHandler {
         if (argument.isEmpty()) {
             throw new FtpException(501, "Syntax error in parameters or arguments.");
         }
-        requireModeE(ctx.session());
+        requireStripable(ctx);
         String path = ctx.resolve(argument);
         long size = AppeHandler.appendOffset(ctx, path);
         Allocation.check(ctx, path, size);

@@ -39,7 +39,7 @@ public final class StripedEstoHandler extends StripedFallbackHandler {
             plain.handle(ctx, argument); // not striped, or malformed: the plain handler's replies
             return;
         }
-        requireModeE(session);
+        requireStripable(ctx);
         String path = ctx.resolve(parts[2]);
         Allocation.check(ctx, path, offset + session.restartOffset());
         try (FileChannel created = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {

@@ -4,7 +4,10 @@ import java.util.List;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.server.ControlSession;
 import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.DataProtectionState;
 import org.ferry.mover.server.TransferMode;
+import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
 
@@ -59,10 +62,21 @@ abstract class StripedFallbackHandler implements CommandHandler {
                 && passive.listener() instanceof StripedPassiveListener listener ? listener : null;
     }
 
-    /** @throws FtpException {@code 503} unless the session is in MODE E (striping is MODE E only) */
-    static void requireModeE(ControlSession session) throws FtpException {
-        if (session.mode() != TransferMode.EXTENDED_BLOCK) {
+    /**
+     * Checks that a striped transfer may run: MODE E (striping is MODE E only), and clear data
+     * channels, since stripe connections (made by the data nodes, or by the striped sender) carry
+     * no DCAU handshake and no TLS: a client that asked for DCAU or PROT must not get plain data.
+     *
+     * @throws FtpException 503 outside MODE E; 504 when DCAU is not N or PROT is not C
+     */
+    static void requireStripable(CommandContext ctx) throws FtpException {
+        if (ctx.session().mode() != TransferMode.EXTENDED_BLOCK) {
             throw new FtpException(503, "Bad sequence of commands: striped transfers need MODE E.");
+        }
+        DataProtectionState protection = DataProtectionState.of(ctx.channel());
+        if (protection.dcau(ctx.channel()).authenticates() || protection.protection() != ProtectionLevel.CLEAR) {
+            throw new FtpException(504, "Striped transfers carry no data channel authentication or protection:"
+                    + " send DCAU N and PROT C first.");
         }
     }
 }

@@ -47,9 +47,7 @@ public final class StripedRetrHandler extends StripedFallbackHandler {
         if (argument.isEmpty()) {
             throw new FtpException(501, "Syntax error in parameters or arguments.");
         }
-        if (!modeE) {
-            throw new FtpException(503, "Bad sequence of commands: striped transfers need MODE E.");
-        }
+        requireStripable(ctx);
         String path = ctx.resolve(argument);
         FileStat stat = ctx.storage().stat(path);
         if (!stat.isFile()) {

@@ -35,7 +35,7 @@ public final class StripedStorHandler extends StripedFallbackHandler {
         if (argument.isEmpty()) {
             throw new FtpException(501, "Syntax error in parameters or arguments.");
         }
-        requireModeE(session);
+        requireStripable(ctx);
         String path = ctx.resolve(argument);
         boolean restarted = session.restartOffset() > 0 || session.restartRanges() != null;
         Allocation.check(ctx, path, 0);
