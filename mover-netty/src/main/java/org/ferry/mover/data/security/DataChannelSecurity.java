@@ -22,12 +22,14 @@ import org.ferry.gsi.trust.TrustStore;
  * before the transfer handlers:
  * <ul>
  * <li>PROT C: {@link GsiClearHandshake} (GSI handshake and flag byte, then clear bytes);</li>
- * <li>PROT S/P: an {@link SslHandler} ("SSL compatible": a plain TLS session, RFC 8446/5246), a
+ * <li>PROT S/P: an {@link SslHandler} ("SSL compatible": a plain TLS session, RFC 8446/5246) from
+ * {@link DataChannelTls} (BoringSSL when its native library loads, else the JDK), a
  * {@link FileRegionToBuffer} and {@link DataChannelAuthFailures}.</li>
  * </ul>
- * The connecting side is the TLS client. Each connection gets its own {@code SSLEngine}, so
- * parallel connections encrypt on their own event loops. The peer must present {@code credential}'s
+ * The connecting side is the TLS client. Each connection gets its own TLS engine, so parallel
+ * connections encrypt on their own event loops. The peer must present {@code credential}'s
  * identity (DCAU A) or the given subject (DCAU S); limited proxies are accepted, as globus does.
+ * PROT C keeps the JDK engine: its records end with the handshake and the flag byte.
  *
  * <p>Immutable and thread-safe; DCAU N has no instance (callers simply do not secure).
  */
@@ -36,7 +38,8 @@ public final class DataChannelSecurity {
     private final DataChannelAuthentication authentication;
     private final ProtectionLevel protection;
     private final String expectedPeer;
-    private final SSLContext tls;
+    private final SSLContext handshakeOnly;
+    private final DataChannelTls tls;
 
     /**
      * @param credential     ours: the session's delegated credential on a server, the user's proxy
@@ -50,6 +53,18 @@ public final class DataChannelSecurity {
      */
     public DataChannelSecurity(GsiCredential credential, ChainValidator validator, TrustStore trustStore,
             DataChannelAuthentication authentication, ProtectionLevel protection) throws GsiContextException {
+        this(credential, validator, trustStore, authentication, protection, DataChannelTls.preferredProvider());
+    }
+
+    /**
+     * As the public constructor, with the PROT S/P TLS implementation chosen (tests run both).
+     *
+     * @param tlsProvider used under PROT S/P; PROT C always uses the JDK
+     * @throws GsiContextException also if {@code tlsProvider} is OpenSSL and it does not load here
+     */
+    DataChannelSecurity(GsiCredential credential, ChainValidator validator, TrustStore trustStore,
+            DataChannelAuthentication authentication, ProtectionLevel protection,
+            DataChannelTls.Provider tlsProvider) throws GsiContextException {
         Objects.requireNonNull(credential, "credential");
         if (!authentication.authenticates()) {
             throw new IllegalArgumentException("DCAU N needs no data channel security");
@@ -58,8 +73,15 @@ public final class DataChannelSecurity {
         this.protection = Objects.requireNonNull(protection, "protection");
         this.expectedPeer = authentication.mode() == DataChannelAuthentication.Mode.SELF
                 ? credential.identity() : authentication.subject();
-        this.tls = GsiEngines.dataChannelContext(credential,
-                new GsiTrustManager(validator, trustStore, chain -> DistinguishedNames.sameDn(chain.identity(), expectedPeer)));
+        GsiTrustManager trustManager = new GsiTrustManager(validator, trustStore,
+                chain -> DistinguishedNames.sameDn(chain.identity(), expectedPeer));
+        if (protection.tls()) {
+            this.handshakeOnly = null;
+            this.tls = DataChannelTls.create(credential, trustManager, tlsProvider);
+        } else {
+            this.handshakeOnly = GsiEngines.dataChannelContext(credential, trustManager);
+            this.tls = null;
+        }
     }
 
     /** @return the DCAU setting */
@@ -85,14 +107,18 @@ public final class DataChannelSecurity {
      * @param initiator true on the connecting side (TLS client), false on the accepting side
      */
     public void install(ChannelPipeline pipeline, boolean initiator) {
-        var engine = GsiEngines.newEngine(tls, initiator);
-        if (protection.tls()) {
-            pipeline.addLast("dcau-tls", new SslHandler(engine));
+        if (tls != null) {
+            pipeline.addLast("dcau-tls", tls.newHandler(pipeline.channel().alloc(), initiator));
             pipeline.addLast("dcau-regions", new FileRegionToBuffer());
             pipeline.addLast("dcau-failures", new DataChannelAuthFailures(protection == ProtectionLevel.PRIVATE));
         } else {
-            pipeline.addLast("dcau-gsi", new GsiClearHandshake(engine, initiator));
+            pipeline.addLast("dcau-gsi", new GsiClearHandshake(GsiEngines.newEngine(handshakeOnly, initiator), initiator));
         }
+    }
+
+    /** @return the PROT S/P TLS implementation, or null under PROT C (JDK handshake only) */
+    DataChannelTls.Provider tlsProvider() {
+        return tls == null ? null : tls.provider();
     }
 
     /**
@@ -111,6 +137,7 @@ public final class DataChannelSecurity {
 
     @Override
     public String toString() {
-        return "DCAU " + authentication.letter() + ", PROT " + protection.code() + ", peer " + expectedPeer;
+        return "DCAU " + authentication.letter() + ", PROT " + protection.code() + ", peer " + expectedPeer
+                + (tls == null ? "" : ", TLS by " + tls.provider());
     }
 }
