@@ -3,10 +3,13 @@ package org.ferry.mover.data.security;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.OpenSslCachingX509KeyManagerFactory;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.ssl.util.KeyManagerFactoryWrapper;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import org.ferry.gsi.context.GsiContextException;
@@ -77,15 +80,20 @@ final class DataChannelTls {
             throw new GsiContextException("OpenSSL is not available for data channel TLS: "
                     + OpenSsl.unavailabilityCause(), OpenSsl.unavailabilityCause());
         }
+        // Our key manager rather than key and chain: given those, Netty builds a password-protected
+        // KeyStore (PBKDF2), 10-20 ms per context and so per session; the caching factory converts
+        // the credential for OpenSSL once, at the first handshake, not at every one.
+        KeyManagerFactory keys = new OpenSslCachingX509KeyManagerFactory(
+                new KeyManagerFactoryWrapper(GsiEngines.keyManager(own)));
         try {
             SslContext client = SslContextBuilder.forClient()
                     .sslProvider(SslProvider.OPENSSL)
-                    .keyManager(own.privateKey(), own.chain())
+                    .keyManager(keys)
                     .trustManager(trustManager)
                     .endpointIdentificationAlgorithm(null) // GSI identity, not a host name (Netty 4.2 defaults to HTTPS)
                     .protocols(PROTOCOLS)
                     .build();
-            SslContext server = SslContextBuilder.forServer(own.privateKey(), own.chain())
+            SslContext server = SslContextBuilder.forServer(keys)
                     .sslProvider(SslProvider.OPENSSL)
                     .trustManager(trustManager)
                     .clientAuth(ClientAuth.REQUIRE) // DCAU: the connecting peer must prove an identity too
