@@ -5,6 +5,8 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.ssl.SslHandler;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import javax.net.ssl.SSLContext;
 import org.ferry.gsi.context.GsiContextException;
@@ -28,12 +30,20 @@ import org.ferry.gsi.trust.TrustStore;
  * </ul>
  * The connecting side is the TLS client. Each connection gets its own TLS engine, so parallel
  * connections encrypt on their own event loops. The peer must present {@code credential}'s
- * identity (DCAU A) or the given subject (DCAU S); limited proxies are accepted, as globus does.
+ * identity (DCAU A) or the given subject (DCAU S); limited proxies are accepted, as globus does. A
+ * peer chain accepted once is not path-validated again for {@link #VALIDATION_MEMORY}
+ * ({@link RecentChainValidator}).
  * PROT C keeps the JDK engine: its records end with the handshake and the flag byte.
  *
  * <p>Immutable and thread-safe; DCAU N has no instance (callers simply do not secure).
  */
 public final class DataChannelSecurity {
+
+    /**
+     * How long an accepted peer chain is trusted again without a new path validation; the TLS
+     * handshake of each connection still proves the peer's key.
+     */
+    static final Duration VALIDATION_MEMORY = Duration.ofMinutes(5);
 
     private final DataChannelAuthentication authentication;
     private final ProtectionLevel protection;
@@ -73,7 +83,9 @@ public final class DataChannelSecurity {
         this.protection = Objects.requireNonNull(protection, "protection");
         this.expectedPeer = authentication.mode() == DataChannelAuthentication.Mode.SELF
                 ? credential.identity() : authentication.subject();
-        GsiTrustManager trustManager = new GsiTrustManager(validator, trustStore,
+        // one path validation per distinct peer chain, not one per data connection (p of them per transfer)
+        ChainValidator recent = new RecentChainValidator(validator, VALIDATION_MEMORY, Clock.systemUTC());
+        GsiTrustManager trustManager = new GsiTrustManager(recent, trustStore,
                 chain -> DistinguishedNames.sameDn(chain.identity(), expectedPeer));
         if (protection.tls()) {
             this.handshakeOnly = null;
