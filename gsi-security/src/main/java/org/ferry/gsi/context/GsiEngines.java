@@ -6,6 +6,7 @@ import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedKeyManager;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.trust.GsiTrustManager;
 
@@ -75,6 +76,19 @@ public final class GsiEngines {
         } catch (GeneralSecurityException e) {
             throw new GsiContextException("cannot set up TLS for a data channel: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The key manager that {@link #dataChannelContext} uses, for TLS implementations built outside
+     * JSSE (e.g. Netty's OpenSSL contexts): it presents {@code own} (a proxy chain is fine) for any
+     * requested key type matching its key, whatever issuers the peer names (a proxy's issuer is
+     * never a CA).
+     *
+     * @param own the credential to present, leaf first
+     * @return a key manager with one alias
+     */
+    public static X509ExtendedKeyManager keyManager(GsiCredential own) {
+        return new CredentialKeyManager(own);
     }
 
     /**

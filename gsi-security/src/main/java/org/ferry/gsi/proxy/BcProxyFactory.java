@@ -64,9 +64,18 @@ public final class BcProxyFactory implements ProxyFactory {
     private final Clock clock;
     private final SecureRandom random;
 
-    /** Creates a factory with its own Bouncy Castle provider instance and the system clock. */
+    /**
+     * Creates a factory with the system clock and a Bouncy Castle provider instance shared by all
+     * factories made this way (built once: building one registers thousands of algorithm entries,
+     * which cost tens of milliseconds on every GSI login that delegates; it is never modified).
+     */
     public BcProxyFactory() {
-        this(new BouncyCastleProvider(), Clock.systemUTC(), new SecureRandom());
+        this(SharedProvider.INSTANCE, Clock.systemUTC(), new SecureRandom());
+    }
+
+    /** Holds the shared provider, built on first use (the holder idiom: lazy and thread-safe). */
+    private static final class SharedProvider {
+        static final Provider INSTANCE = new BouncyCastleProvider();
     }
 
     /**

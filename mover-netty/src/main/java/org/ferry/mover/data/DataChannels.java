@@ -237,7 +237,9 @@ public final class DataChannels implements AutoCloseable {
         DataTransfer transfer = newTransfer(progress, extendedBlockMode ? cache : null, ModeECache.Direction.SEND);
         SourceReader reader = new SourceReader(source);
         if (!extendedBlockMode) {
-            open(endpoint, transfer, 1, () -> new StreamSender(reader, transfer));
+            // under PROT S/P TLS must see the bytes: buffers instead of zero-copy file regions
+            boolean buffers = security != null && security.protection().tls();
+            open(endpoint, transfer, 1, () -> new StreamSender(reader, transfer, buffers));
             return transfer.result();
         }
         if (!(endpoint instanceof DataEndpoint.Active)) {

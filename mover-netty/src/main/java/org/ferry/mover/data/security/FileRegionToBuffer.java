@@ -11,10 +11,11 @@ import java.nio.channels.WritableByteChannel;
 import java.util.List;
 
 /**
- * Reads a {@link FileRegion} (stream mode's zero-copy chunks) into a buffer, because TLS must see
- * the bytes to encrypt them and {@code SslHandler} accepts only {@link ByteBuf}s. Sits just behind
- * the {@code SslHandler} of a PROT S/P connection; never used under DCAU N or PROT C, where
- * sendfile keeps working.
+ * Reads a {@link FileRegion} (the zero-copy chunks of clear connections) into a buffer, because TLS
+ * must see the bytes to encrypt them and {@code SslHandler} accepts only {@link ByteBuf}s. Sits just
+ * behind the {@code SslHandler} of a PROT S/P connection as a safety net: Ferry's senders already
+ * write buffers there (a region costs an extra copy through the JDK's transfer buffer); never used
+ * under DCAU N or PROT C, where sendfile keeps working.
  */
 final class FileRegionToBuffer extends MessageToMessageEncoder<FileRegion> {
 
