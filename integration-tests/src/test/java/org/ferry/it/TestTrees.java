@@ -50,6 +50,35 @@ final class TestTrees {
         writeRandom(root.resolve("large/large file.bin"), largeFileBytes, random);
     }
 
+    /**
+     * Generates a tree whose names are all ASCII (globus-gridftp-server drops other bytes from
+     * clear-text paths): nested and empty directories, empty files, a name with spaces,
+     * {@code smallFiles} small files (0 to 32 KiB) spread over subdirectories, and one random file
+     * of each size in {@code bigFileBytes} under {@code big/}.
+     *
+     * @param root directory to fill (created if missing)
+     * @param smallFiles number of small files
+     * @param bigFileBytes sizes of the big files
+     * @param seed random seed, so a failure can be reproduced
+     */
+    static void generateAscii(Path root, int smallFiles, long[] bigFileBytes, long seed) throws IOException {
+        SplittableRandom random = new SplittableRandom(seed);
+        Files.createDirectories(root.resolve("empty"));
+        Files.createDirectories(root.resolve("a/b/c/empty-too"));
+        Files.createFile(root.resolve("empty.dat"));
+        Files.createFile(root.resolve("a/b/c/zero.dat"));
+        Files.writeString(root.resolve("a/name with spaces.txt"), "spaces\n");
+        for (int i = 0; i < smallFiles; i++) {
+            Path dir = Files.createDirectories(root.resolve("small/g" + (i % 7)).resolve("sub" + (i % 2)));
+            byte[] data = new byte[random.nextInt(32 * 1024 + 1)];
+            random.nextBytes(data);
+            Files.write(dir.resolve("f" + i + ".bin"), data);
+        }
+        for (int i = 0; i < bigFileBytes.length; i++) {
+            writeRandom(root.resolve("big/big-" + i + ".bin"), bigFileBytes[i], random);
+        }
+    }
+
     private static void writeRandom(Path file, long bytes, SplittableRandom random) throws IOException {
         Files.createDirectories(file.getParent());
         byte[] block = new byte[1 << 20];

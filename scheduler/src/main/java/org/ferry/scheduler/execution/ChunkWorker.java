@@ -3,7 +3,6 @@ package org.ferry.scheduler.execution;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -12,7 +11,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.scheduler.TransferProperties;
 import org.ferry.scheduler.queue.ChunkTuning;
-import org.ferry.scheduler.queue.FileTransfer;
 import org.ferry.scheduler.queue.TransferChunk;
 import org.ferry.scheduler.queue.WorkQueue;
 import org.slf4j.Logger;
@@ -23,22 +21,14 @@ import org.springframework.stereotype.Component;
 /**
  * The embedded mover: {@code ferry.transfer.worker-threads} threads take chunks from the work
  * queue; each chunk is moved by {@code concurrency} lanes, each lane with its own source and
- * destination session, taking files from the chunk until none are left.
+ * destination session, taking work from the chunk's {@link LaneFeed} (a big file, or a batch of
+ * small files) until none is left.
  */
 @Component
 public class ChunkWorker implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ChunkWorker.class);
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
-    /**
-     * Files up to this size go in pipelined batches (their progress shows when each ends); bigger
-     * ones move one at a time with progress from performance markers.
-     */
-    static final long BATCH_FILE_MAX_BYTES = 16L << 20;
-    /** A lane takes at most this many files for one batch, so the other lanes still get work. */
-    static final int BATCH_MAX_FILES = 200;
-    /** ...and about this many bytes. */
-    static final long BATCH_MAX_BYTES = 256L << 20;
 
     private final WorkQueue queue;
     private final TaskExecutions executions;
@@ -123,13 +113,13 @@ public class ChunkWorker implements SmartLifecycle {
         if (execution == null || execution.isStopped()) {
             return; // the task ended (cancelled, failed) or runs elsewhere: drop the chunk
         }
-        ConcurrentLinkedQueue<FileTransfer> files = new ConcurrentLinkedQueue<>(chunk.files());
-        int laneCount = Math.max(1, Math.min(chunk.tuning().concurrency(), files.size()));
+        int laneCount = Math.max(1, Math.min(chunk.tuning().concurrency(), chunk.files().size()));
+        LaneFeed feed = new LaneFeed(chunk.files(), laneCount, chunk.tuning().pipelining());
         List<Future<?>> others = new ArrayList<>();
         for (int i = 1; i < laneCount; i++) {
-            others.add(lanes.submit(() -> lane(execution, files, chunk.tuning())));
+            others.add(lanes.submit(() -> lane(execution, feed, chunk.tuning())));
         }
-        lane(execution, files, chunk.tuning());
+        lane(execution, feed, chunk.tuning());
         for (Future<?> other : others) {
             try {
                 other.get();
@@ -143,17 +133,13 @@ public class ChunkWorker implements SmartLifecycle {
         }
     }
 
-    private void lane(TaskExecution execution, ConcurrentLinkedQueue<FileTransfer> files, ChunkTuning tuning) {
+    private void lane(TaskExecution execution, LaneFeed feed, ChunkTuning tuning) {
         try (SessionPair pair = new SessionPair(client, execution)) {
-            FileTransfer file;
-            while (!execution.isStopped() && (file = files.poll()) != null) {
-                FileMover.Outcome outcome;
-                if (file.sizeBytes() <= BATCH_FILE_MAX_BYTES && tuning.pipelining() > 1) {
-                    outcome = mover.moveBatch(execution, pair, takeBatch(file, files), tuning.parallelism(),
-                            tuning.pipelining());
-                } else {
-                    outcome = mover.move(execution, pair, file, tuning.parallelism());
-                }
+            LaneFeed.Work work;
+            while (!execution.isStopped() && (work = feed.next()) != null) {
+                FileMover.Outcome outcome = work.pipelined()
+                        ? mover.moveBatch(execution, pair, work.files(), tuning.parallelism(), tuning.pipelining())
+                        : mover.move(execution, pair, work.files().get(0), tuning.parallelism());
                 if (outcome.failed()) {
                     execution.fileFailed();
                     completion.fail(execution, outcome.fault());
@@ -161,25 +147,5 @@ public class ChunkWorker implements SmartLifecycle {
                 }
             }
         }
-    }
-
-    /**
-     * @return {@code first} and the small files that follow it in the queue, up to
-     *     {@link #BATCH_MAX_FILES} files and {@link #BATCH_MAX_BYTES}; a big file met on the way goes
-     *     back to the queue for a lane to move on its own
-     */
-    private static List<FileTransfer> takeBatch(FileTransfer first, ConcurrentLinkedQueue<FileTransfer> files) {
-        List<FileTransfer> batch = new ArrayList<>(List.of(first));
-        long bytes = first.sizeBytes();
-        FileTransfer next;
-        while (batch.size() < BATCH_MAX_FILES && bytes < BATCH_MAX_BYTES && (next = files.poll()) != null) {
-            if (next.sizeBytes() > BATCH_FILE_MAX_BYTES) {
-                files.add(next);
-                break;
-            }
-            batch.add(next);
-            bytes += next.sizeBytes();
-        }
-        return batch;
     }
 }
