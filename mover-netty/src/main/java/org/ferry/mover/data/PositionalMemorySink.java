@@ -1,19 +1,25 @@
 package org.ferry.mover.data;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * A {@link DataSink} into a growing byte array, each block at its offset (MODE E blocks of parallel
- * connections arrive in any order, GFD.020). Bounded: a block reaching past {@code maxBytes} fails
- * the transfer with an IOException that says so, so a peer cannot make the server hold more than
- * it agreed to. Thread-safe.
+ * A {@link DataSink} into memory, each block at its offset (MODE E blocks of parallel connections
+ * arrive in any order, GFD.020), held in chunks of {@link #CHUNK_BYTES} so that a growing transfer
+ * is never copied to a bigger array. Bounded: a block reaching past {@code maxBytes} fails the
+ * transfer with an IOException that says so, so a peer cannot make the server hold more than it
+ * agreed to. Thread-safe.
  */
 public final class PositionalMemorySink implements DataSink {
 
+    /** Size of each chunk in bytes. */
+    static final int CHUNK_BYTES = 1 << 20;
+
     private final int maxBytes;
-    private byte[] bytes = new byte[64 * 1024];
+    private final List<byte[]> chunks = new ArrayList<>();
     private int length;
 
     PositionalMemorySink(int maxBytes) {
@@ -30,20 +36,60 @@ public final class PositionalMemorySink implements DataSink {
             throw new IOException("data past the " + maxBytes + "-byte limit of this transfer (block at " + offset
                     + ", " + data.remaining() + " bytes)");
         }
-        if (end > bytes.length) {
-            bytes = Arrays.copyOf(bytes, (int) Math.min(maxBytes, Math.max(end, 2L * bytes.length)));
+        while ((long) chunks.size() * CHUNK_BYTES < end) {
+            chunks.add(new byte[CHUNK_BYTES]);
         }
-        data.get(bytes, (int) offset, data.remaining());
+        int position = (int) offset;
+        while (data.hasRemaining()) {
+            int within = position % CHUNK_BYTES;
+            int n = Math.min(data.remaining(), CHUNK_BYTES - within);
+            data.get(chunks.get(position / CHUNK_BYTES), within, n);
+            position += n;
+        }
         length = Math.max(length, (int) end);
-    }
-
-    /** @return the array holding the bytes (longer than {@link #length()}); not a copy */
-    public synchronized byte[] array() {
-        return bytes;
     }
 
     /** @return one past the highest offset written */
     public synchronized int length() {
         return length;
+    }
+
+    /** @return the bytes {@code [0, length())}, read once the transfer has ended */
+    public synchronized InputStream inputStream() {
+        List<byte[]> held = List.copyOf(chunks);
+        int size = length;
+        return new InputStream() {
+            private int position;
+
+            @Override
+            public int read() {
+                if (position >= size) {
+                    return -1;
+                }
+                int b = held.get(position / CHUNK_BYTES)[position % CHUNK_BYTES] & 0xff;
+                position++;
+                return b;
+            }
+
+            @Override
+            public int read(byte[] into, int offset, int count) {
+                if (count == 0) {
+                    return 0;
+                }
+                if (position >= size) {
+                    return -1;
+                }
+                int within = position % CHUNK_BYTES;
+                int n = Math.min(count, Math.min(size - position, CHUNK_BYTES - within));
+                System.arraycopy(held.get(position / CHUNK_BYTES), within, into, offset, n);
+                position += n;
+                return n;
+            }
+
+            @Override
+            public int available() {
+                return size - position;
+            }
+        };
     }
 }

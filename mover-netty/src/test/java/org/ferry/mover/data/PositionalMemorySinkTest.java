@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** Blocks land at their offsets in any order; the limit holds. */
@@ -13,16 +12,18 @@ class PositionalMemorySinkTest {
 
     @Test
     void outOfOrderBlocksLandAtTheirOffsets() throws IOException {
-        PositionalMemorySink sink = DataSink.toMemory(1 << 20);
-        byte[] whole = new byte[200_000];
+        PositionalMemorySink sink = DataSink.toMemory(8 << 20);
+        byte[] whole = new byte[3 * PositionalMemorySink.CHUNK_BYTES + 12_345]; // blocks across chunk edges
         for (int i = 0; i < whole.length; i++) {
             whole[i] = (byte) (i * 31);
         }
-        sink.write(ByteBuffer.wrap(whole, 150_000, 50_000), 150_000); // last block first: the array grows
-        sink.write(ByteBuffer.wrap(whole, 0, 70_000), 0);
-        sink.write(ByteBuffer.wrap(whole, 70_000, 80_000), 70_000);
+        int cut1 = PositionalMemorySink.CHUNK_BYTES - 100;
+        int cut2 = 2 * PositionalMemorySink.CHUNK_BYTES + 7;
+        sink.write(ByteBuffer.wrap(whole, cut2, whole.length - cut2), cut2); // last block first
+        sink.write(ByteBuffer.wrap(whole, 0, cut1), 0);
+        sink.write(ByteBuffer.wrap(whole, cut1, cut2 - cut1), cut1);
         assertThat(sink.length()).isEqualTo(whole.length);
-        assertThat(Arrays.copyOf(sink.array(), sink.length())).isEqualTo(whole);
+        assertThat(sink.inputStream().readAllBytes()).isEqualTo(whole);
     }
 
     @Test

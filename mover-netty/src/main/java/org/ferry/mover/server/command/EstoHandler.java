@@ -89,7 +89,7 @@ public final class EstoHandler implements CommandHandler {
         TarBatchExtractor extractor = new TarBatchExtractor(ctx.storage());
         TransferRunner.receive(ctx, sink, () -> {
             try {
-                extractor.extract(directory, sink.array(), sink.length());
+                extractor.extract(directory, sink.inputStream());
             } catch (IOException e) {
                 throw e instanceof StorageException se
                         ? new FtpException(ErrorReplies.of(se))

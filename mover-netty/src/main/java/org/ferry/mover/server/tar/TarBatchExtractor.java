@@ -1,6 +1,6 @@
 package org.ferry.mover.server.tar;
 
-import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -30,19 +30,18 @@ public final class TarBatchExtractor {
 
     /**
      * @param directory virtual path of the target directory
-     * @param archive the received bytes
-     * @param length how many of them hold the archive
+     * @param archive the received tar stream
      * @return number of files written
      * @throws FtpException 553 for an entry that is not a plain regular file, 451 for a malformed
      *     or truncated archive
      * @throws IOException when a file cannot be written ({@link org.ferry.mover.storage.StorageException}
      *     for storage refusals, e.g. 552 when the disk is full)
      */
-    public int extract(String directory, byte[] archive, int length) throws FtpException, IOException {
+    public int extract(String directory, InputStream archive) throws FtpException, IOException {
         int files = 0;
         byte[] chunk = new byte[64 * 1024];
         try (StorageDirectory target = storage.directory(directory);
-                TarArchiveInputStream tar = new TarArchiveInputStream(new ByteArrayInputStream(archive, 0, length))) {
+                TarArchiveInputStream tar = new TarArchiveInputStream(archive)) {
             TarArchiveEntry entry;
             while ((entry = nextEntry(tar)) != null) {
                 byte type = entry.getLinkFlag(); // isFile() also says yes to links and devices

@@ -64,7 +64,7 @@ class TarBatchExtractorFuzzTest {
         byte[] archive = corruption == 3 ? garbage(random) : corrupt(archive(random), corruption, random);
         TarBatchExtractor extractor = new TarBatchExtractor(new PosixStorage(root));
         try {
-            extractor.extract("/in", archive, archive.length);
+            extractor.extract("/in", new java.io.ByteArrayInputStream(archive));
         } catch (FtpException e) {
             assertThat(e.reply().code()).isBetween(400, 599);
         } catch (IOException e) {
