@@ -34,12 +34,16 @@ import org.ferry.mover.protocol.FileInfo;
  * before a run would tax that run: ext4 without a journal (this machine's root) skips recently
  * deleted inodes when it allocates new ones, and a create right after thousands of deletes was seen
  * to cost ten times more. Leftovers of an earlier benchmark run are deleted first, then written out
- * ({@code sync}) and left to age past that window.
+ * ({@code sync}) and left to age past that window; {@code bench/run} goes further and puts the trees
+ * on a fresh journaled ext4 of their own. Each run starts after a {@code sync}, so that none pays
+ * for the writeback of the run before it.
  */
 final class SmallFilesBench {
 
     /** Transfer commands in flight per session pair (globus-url-copy -pp keeps about 20). */
     private static final int PIPELINE_DEPTH = 20;
+    /** Untimed passes of Ferry's tar path before the rounds. */
+    private static final int WARMUP_PASSES = 6;
     /** ext4 counts an inode as recently deleted for 5 s once its table block is written. */
     private static final long RECENTLY_DELETED_MILLIS = 6_000;
 
@@ -107,13 +111,18 @@ final class SmallFilesBench {
             contenders.put("Ferry, tar streams off", destination ->
                     ferryThirdParty(client, ferry.url(), base, source, destination, perFile));
 
-            // JIT warm-up of the fresh server JVM and of this client (a server and a mover run for days): not timed
-            ferryThirdParty(client, ferry.url(), base, source, runs.resolve("warmup-tar"), tar);
+            // JIT warm-up of the fresh server JVM and of this client (a server and a mover run for days;
+            // C2 was seen compiling for a quarter of the CPU after two passes): not timed
+            for (int pass = 0; pass < WARMUP_PASSES; pass++) {
+                ferryThirdParty(client, ferry.url(), base, source, runs.resolve("warmup-tar-" + pass), tar);
+            }
             ferryThirdParty(client, ferry.url(), base, source, runs.resolve("warmup-per-file"), perFile);
 
             for (int round = 1; round <= options.repeat(); round++) {
                 for (Map.Entry<String, Contender> contender : contenders.entrySet()) {
                     Path destination = runs.resolve(round + "-" + contender.getKey().replaceAll("[^A-Za-z0-9]+", "-"));
+                    // the previous run's dirty pages written out first, untimed: nobody pays for another's writeback
+                    Command.run(List.of("sync"), 600);
                     long elapsed = contender.getValue().run(destination);
                     requireCopy(destination, count);
                     best.merge(contender.getKey(), Rates.perSecond(count, elapsed), Math::max);

@@ -1,12 +1,14 @@
 package org.ferry.mover.data;
 
+import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
 import org.ferry.mover.protocol.ByteRange;
 
 /**
- * What a sending data transfer reads: a byte range of a file, or bytes in memory (listings).
+ * What a sending data transfer reads: a byte range of a file, or bytes in memory (listings, tar
+ * batches).
  * Implementations are used from I/O threads by one transfer at a time.
  */
 public interface DataSource {
@@ -24,6 +26,14 @@ public interface DataSource {
 
     /** @return the bytes of an in-memory source, or {@code null} for a file source */
     byte[] bytes();
+
+    /**
+     * @return the buffer of a buffer source (its readable bytes are the source), or {@code null}
+     *     for other sources
+     */
+    default ByteBuf buffer() {
+        return null;
+    }
 
     /**
      * The parts of {@code [0, length())} to send in MODE E, sorted and disjoint: all of it, except
@@ -87,20 +97,19 @@ public interface DataSource {
     }
 
     /**
-     * @param data an array holding the bytes to send
-     * @param length how many of its first bytes to send
-     * @return an in-memory source of {@code data[0, length)}
-     * @throws IllegalArgumentException if {@code length} is outside {@code 0..data.length}
+     * A source over a buffer's readable bytes, sent as slices of it (no copy; a direct buffer goes to
+     * the socket as it is). The caller keeps its reference and releases it once the transfer ended.
+     *
+     * @param buffer the bytes to send
+     * @return the source
      */
-    static DataSource ofBytes(byte[] data, int length) {
-        if (length < 0 || length > data.length) {
-            throw new IllegalArgumentException("length " + length + " outside 0.." + data.length);
-        }
+    static DataSource ofBuffer(ByteBuf buffer) {
         return new DataSource() {
-            @Override public long length() { return length; }
+            @Override public long length() { return buffer.readableBytes(); }
             @Override public FileChannel fileChannel() { return null; }
             @Override public long fileOffset() { return 0; }
-            @Override public byte[] bytes() { return data; }
+            @Override public byte[] bytes() { return null; }
+            @Override public ByteBuf buffer() { return buffer; }
         };
     }
 

@@ -34,7 +34,9 @@ final class SourceReader {
     ByteBuf readBuffer(ByteBufAllocator alloc, long offset, int length) throws IOException {
         FileChannel file = source.fileChannel();
         if (file == null) {
-            return Unpooled.wrappedBuffer(source.bytes(), Math.toIntExact(offset), length);
+            ByteBuf buffer = source.buffer();
+            return buffer != null ? buffer.retainedSlice(buffer.readerIndex() + Math.toIntExact(offset), length)
+                    : Unpooled.wrappedBuffer(source.bytes(), Math.toIntExact(offset), length);
         }
         ByteBuf buf = alloc.directBuffer(length);
         try {

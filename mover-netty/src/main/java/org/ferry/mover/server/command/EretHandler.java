@@ -1,5 +1,6 @@
 package org.ferry.mover.server.command;
 
+import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
@@ -89,8 +90,12 @@ public final class EretHandler implements CommandHandler {
         }
         String directory = ctx.resolve(tar.path());
         TransferRunner.requireEndpoint(ctx, true);
-        TarBatchArchiver.Archive archive = new TarBatchArchiver(ctx.storage(), MAX_TAR_BYTES)
-                .archive(directory, tar.names());
-        TransferRunner.send(ctx, DataSource.ofBytes(archive.bytes(), archive.length()));
+        ByteBuf archive = new TarBatchArchiver(ctx.storage(), MAX_TAR_BYTES)
+                .archive(directory, tar.names(), ctx.channel().alloc());
+        try {
+            TransferRunner.send(ctx, DataSource.ofBuffer(archive));
+        } finally {
+            archive.release(); // the transfer's slices hold their own references while queued
+        }
     }
 }

@@ -1,12 +1,15 @@
 package org.ferry.mover.server.tar;
 
-import java.io.ByteArrayOutputStream;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
@@ -16,8 +19,8 @@ import org.ferry.mover.storage.StorageInterface;
 
 /**
  * Builds the tar stream of {@code ERET TAR} (see {@link org.ferry.mover.protocol.TarModule}) in
- * memory: one POSIX tar entry (pax headers for long names and big sizes, Commons Compress) per named
- * regular file of a directory, in the order named, with size and modification time. In memory
+ * memory (a pooled direct buffer): one POSIX tar entry (pax headers for long names and big sizes,
+ * Commons Compress) per named regular file of a directory, in the order named, with its size. In memory
  * because a batch is small (the client keeps it to megabytes) and because the whole batch must be
  * readable before the first byte goes out: a file that cannot be read fails the batch with a reply
  * naming it, before 150, so the client can send that batch's files one by one.
@@ -39,41 +42,51 @@ public final class TarBatchArchiver {
     /**
      * @param directory virtual path of the directory
      * @param names file names in it
-     * @return the tar archive (header blocks, contents, end-of-archive blocks); entries carry the
-     *     files' sizes and the time of archiving
+     * @param alloc where the archive's buffer comes from (a pooled direct buffer goes to the socket
+     *     without another copy)
+     * @return the tar archive (header blocks, contents, end-of-archive blocks) as a buffer the caller
+     *     releases; entries carry the files' sizes and the time of archiving
      * @throws FtpException 552 when the archive would exceed the limit
      * @throws IOException when a file cannot be read ({@link org.ferry.mover.storage.StorageException}
      *     for storage refusals: a missing file is NOT_FOUND, mapped to 550 naming it)
      */
-    public Archive archive(String directory, List<String> names) throws FtpException, IOException {
-        FileTime now = FileTime.from(Instant.now()); // the module carries contents, not times
+    public ByteBuf archive(String directory, List<String> names, ByteBufAllocator alloc)
+            throws FtpException, IOException {
+        // The module carries contents, not times. Whole seconds: a fraction would cost every entry
+        // a pax header (1 KiB more on the wire, parsed again on the other side).
+        FileTime now = FileTime.from(Instant.now().truncatedTo(ChronoUnit.SECONDS));
         try (StorageDirectory files = storage.directory(directory)) {
             // sizes first: a missing file fails the batch before anything is read, and the buffer is
-            // allocated once instead of doubling (and copying) its way up
+            // allocated once at about its final size
             long total = 1024;
             for (String name : names) {
                 total += 512 + ((files.size(name) + 511) & ~511L);
                 if (total > maxBytes) {
-                    throw new FtpException(552, "Tar batch of " + names.size() + " files in " + directory
-                            + " exceeds this server's limit of " + maxBytes + " bytes.");
+                    throw tooBig(names.size(), directory);
                 }
             }
-            return archive(files, directory, names, now, new Buffer((int) Math.min(maxBytes, total + 64 * 1024)));
+            ByteBuf buffer = alloc.directBuffer((int) Math.min(maxBytes, total + 16 * 1024), (int) maxBytes);
+            try {
+                write(files, directory, names, now, buffer);
+                return buffer;
+            } catch (IOException | FtpException | RuntimeException e) {
+                buffer.release();
+                throw e;
+            }
         }
     }
 
-    private Archive archive(StorageDirectory files, String directory, List<String> names, FileTime now, Buffer buffer)
+    private void write(StorageDirectory files, String directory, List<String> names, FileTime now, ByteBuf buffer)
             throws FtpException, IOException {
-        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(buffer)) {
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(new ByteBufOutputStream(buffer))) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
             tar.setAddPaxHeadersForNonAsciiNames(true);
             for (String name : names) {
                 try (FileChannel file = files.openForRead(name)) {
                     long size = file.size();
-                    if (buffer.size() + size + 2048 > maxBytes) {
-                        throw new FtpException(552, "Tar batch of " + names.size() + " files in " + directory
-                                + " exceeds this server's limit of " + maxBytes + " bytes.");
+                    if (buffer.writerIndex() + size + 2048 > maxBytes) {
+                        throw tooBig(names.size(), directory);
                     }
                     TarArchiveEntry entry = new TarArchiveEntry(name, true);
                     entry.setSize(size);
@@ -85,26 +98,11 @@ public final class TarBatchArchiver {
             }
             tar.finish();
         }
-        return new Archive(buffer.array(), buffer.size());
     }
 
-    /**
-     * A built archive.
-     *
-     * @param bytes an array holding it
-     * @param length how many of its first bytes it takes
-     */
-    public record Archive(byte[] bytes, int length) { }
-
-    /** A growing buffer whose array is handed on without the copy {@code toByteArray()} makes. */
-    private static final class Buffer extends ByteArrayOutputStream {
-        Buffer(int capacity) {
-            super(capacity);
-        }
-
-        byte[] array() {
-            return buf;
-        }
+    private FtpException tooBig(int files, String directory) {
+        return new FtpException(552, "Tar batch of " + files + " files in " + directory
+                + " exceeds this server's limit of " + maxBytes + " bytes.");
     }
 
     /** Copies exactly {@code size} bytes: the header already promised that many. */
