@@ -15,7 +15,7 @@ import org.ferry.mover.client.TransferOptions;
 final class DiskToDiskBench {
 
     private static final int PARALLELISM = 4;
-    private static final long WARMUP_BYTES = 256L << 20;
+    private static final long WARMUP_BYTES = 1L << 30;
 
     private final BenchOptions options;
     private final ResultTable table;

@@ -236,9 +236,9 @@ public final class DataChannels implements AutoCloseable {
             int parallelism, LongConsumer progress, ModeECache cache) {
         DataTransfer transfer = newTransfer(progress, extendedBlockMode ? cache : null, ModeECache.Direction.SEND);
         SourceReader reader = new SourceReader(source);
+        // under PROT S/P TLS must see the bytes: buffers instead of zero-copy file regions
+        boolean buffers = security != null && security.protection().tls();
         if (!extendedBlockMode) {
-            // under PROT S/P TLS must see the bytes: buffers instead of zero-copy file regions
-            boolean buffers = security != null && security.protection().tls();
             open(endpoint, transfer, 1, () -> new StreamSender(reader, transfer, buffers));
             return transfer.result();
         }
@@ -255,14 +255,14 @@ public final class DataChannels implements AutoCloseable {
         int reused = 0;
         for (Channel channel : cached) {
             if (reused < parallelism) {
-                reuseForSending(channel, transfer, new ModeESender(reader, dealer, transfer));
+                reuseForSending(channel, transfer, new ModeESender(reader, dealer, transfer, buffers));
                 reused++;
             } else {
                 ModeECache.closeIdle(channel); // parallelism shrank
             }
         }
         open(endpoint, transfer, parallelism - reused,
-                () -> new SenderPipeline(new ModeESender(reader, dealer, transfer)));
+                () -> new SenderPipeline(new ModeESender(reader, dealer, transfer, buffers)));
         return transfer.result();
     }
 

@@ -12,6 +12,9 @@ import java.io.IOException;
  * transfer caches connections it writes {@code EOD} / {@code EOF|EOD} without CLOSE instead, removes
  * itself and leaves the connection open for the next transfer (gridftp-protocol.md section 2.2).
  *
+ * <p>A file's payloads go as zero-copy regions (sendfile); under PROT S/P, where TLS must see the
+ * bytes, they are read into pooled direct buffers instead.
+ *
  * <p>Backpressure: a block is read only while the channel is writable and fewer than
  * {@link #MAX_IN_FLIGHT} blocks await the socket, so an 8 GiB send holds a few blocks per
  * connection in memory, not the file.
@@ -24,12 +27,21 @@ final class ModeESender extends WritabilityPump {
     private final SourceReader reader;
     private final ModeEDealer dealer;
     private final DataTransfer transfer;
+    private final boolean buffers;
 
-    ModeESender(SourceReader reader, ModeEDealer dealer, DataTransfer transfer) {
+    /**
+     * @param reader the source
+     * @param dealer deals the blocks over the transfer's connections
+     * @param transfer the transfer this connection serves
+     * @param buffers true when a handler in front must see the bytes (PROT S/P TLS): payloads are
+     *     read into buffers; otherwise a file's payloads go as zero-copy regions (sendfile)
+     */
+    ModeESender(SourceReader reader, ModeEDealer dealer, DataTransfer transfer, boolean buffers) {
         super(transfer, "MODE E data connection");
         this.reader = reader;
         this.dealer = dealer;
         this.transfer = transfer;
+        this.buffers = buffers;
     }
 
     @Override
@@ -47,9 +59,12 @@ final class ModeESender extends WritabilityPump {
             }
             long offset = block.offset();
             int length = block.length();
-            ByteBuf payload;
+            Object payload;
             try {
-                payload = reader.readBuffer(ctx.alloc(), offset, length);
+                // a file region goes to the socket by sendfile: no copy of the file into user space
+                // (the copy was two fifths of a sending server's CPU reading a cold 4 GiB file)
+                payload = buffers ? reader.readBuffer(ctx.alloc(), offset, length)
+                        : reader.readRegion(ctx.alloc(), offset, length);
             } catch (IOException | RuntimeException e) {
                 transfer.fail(e);
                 return;
