@@ -153,7 +153,15 @@ public final class FerryGridFtpMain implements Callable<Integer> {
         }
         Authenticator authenticator = Authenticator.denyAll();
         if (passwordFile != null) {
-            PasswordFile file = PasswordFile.load(passwordFile);
+            PasswordFile file;
+            try {
+                file = PasswordFile.load(passwordFile);
+            } catch (IOException | IllegalArgumentException e) {
+                // a missing file surfaces as NoSuchFileException whose message is just the path
+                err.println("ferry-gridftp: --password-file " + passwordFile + ": "
+                        + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
+                return 2;
+            }
             authenticator = file::verify;
         }
         GridFtpServerConfig config = new GridFtpServerConfig(InetAddress.getByName(bind), port, root, anonymous,

@@ -57,6 +57,20 @@ class FerryGridFtpMainTest {
     }
 
     @Test
+    void aMissingOrMalformedPasswordFileIsOneLineAndExit2() throws Exception {
+        StringWriter err = new StringWriter();
+        Path missing = tmp.resolve("no-such-passwd");
+        assertThat(run(err, "--root", tmp.toString(), "--password-file", missing.toString())).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("ferry-gridftp: --password-file " + missing + ": no such file"
+                + System.lineSeparator());
+        StringWriter malformed = new StringWriter();
+        Path plain = Files.writeString(tmp.resolve("passwd"), "# users\nalice:secret\n");
+        assertThat(run(malformed, "--root", tmp.toString(), "--password-file", plain.toString())).isEqualTo(2);
+        assertThat(malformed.toString()).isEqualTo("ferry-gridftp: --password-file " + plain
+                + ": password file line 2: not a bcrypt hash" + System.lineSeparator());
+    }
+
+    @Test
     void aGsiFileOptionImpliesGsiAndAMissingFileIsOneLineAndExit1() {
         StringWriter err = new StringWriter();
         Path missing = tmp.resolve("nope/hostcert.pem");
