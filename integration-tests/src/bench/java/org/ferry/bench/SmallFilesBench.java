@@ -27,7 +27,9 @@ import org.ferry.mover.protocol.FileInfo;
  * directory inside its timing. Ferry moves the files the way the embedded mover runs a chunk:
  * {@code lanes} session pairs, each one pipelined MODE E batch ({@link GridFtpSession#sendAll}),
  * which sends small files as tar streams between Ferry servers; a second Ferry figure with tar
- * streams off (one STOR/RETR per file) is reported beside it.
+ * streams off (one STOR/RETR per file) is reported beside it, and a third with Ferry's client
+ * driving two sessions on the globus server (what a Ferry service does with Globus endpoints), so
+ * the client's per-file path is measured against globus-url-copy on the same servers.
  *
  * <p>Fairness: the contenders run in interleaved rounds and the best round of each counts; every
  * run writes into a fresh directory, and all of them are deleted only at the end. Deleting right
@@ -42,6 +44,8 @@ final class SmallFilesBench {
 
     /** Transfer commands in flight per session pair (globus-url-copy -pp keeps about 20). */
     private static final int PIPELINE_DEPTH = 20;
+    /** Ferry's client, tar streams off, moving the files between two sessions on the globus server. */
+    private static final String FERRY_ON_GLOBUS = "Ferry client on globus servers";
     /** Untimed passes of Ferry's tar path before the rounds. */
     private static final int WARMUP_PASSES = 6;
     /** ext4 counts an inode as recently deleted for 5 s once its table block is written. */
@@ -110,6 +114,9 @@ final class SmallFilesBench {
             contenders.put("Ferry", destination -> ferryThirdParty(client, ferry.url(), base, source, destination, tar));
             contenders.put("Ferry, tar streams off", destination ->
                     ferryThirdParty(client, ferry.url(), base, source, destination, perFile));
+            // the path a Ferry service takes with Globus endpoints: its client driving the globus pair
+            contenders.put(FERRY_ON_GLOBUS, destination -> ferryThirdParty(client, globus.url(), Path.of("/"),
+                    source, Scratch.writableByGlobus(destination), perFile));
 
             // JIT warm-up of the fresh server JVM and of this client (a server and a mover run for days;
             // C2 was seen compiling for a quarter of the CPU after two passes): not timed
@@ -117,6 +124,8 @@ final class SmallFilesBench {
                 ferryThirdParty(client, ferry.url(), base, source, runs.resolve("warmup-tar-" + pass), tar);
             }
             ferryThirdParty(client, ferry.url(), base, source, runs.resolve("warmup-per-file"), perFile);
+            ferryThirdParty(client, globus.url(), Path.of("/"), source,
+                    Scratch.writableByGlobus(runs.resolve("warmup-on-globus")), perFile);
 
             for (int round = 1; round <= options.repeat(); round++) {
                 for (Map.Entry<String, Contender> contender : contenders.entrySet()) {
@@ -134,6 +143,7 @@ final class SmallFilesBench {
 
         double ferryRate = best.remove("Ferry");
         double perFileRate = best.remove("Ferry, tar streams off");
+        double onGlobusRate = best.remove(FERRY_ON_GLOBUS);
         Double rsync = best.remove("rsync -a over ssh");
         String bestGlobus = best.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
         String ferryScenario = scenario + ", Ferry cc " + options.smallFileLanes() + ", best of " + options.repeat();
@@ -145,6 +155,8 @@ final class SmallFilesBench {
         table.add(new Result("smallfiles", ferryScenario, "files/s", ferryRate, "rsync -a over ssh",
                 rsync == null ? Double.NaN : rsync, 1.0, false));
         table.add(new Result("smallfiles", scenario + ", Ferry tar streams off", "files/s", perFileRate,
+                bestGlobus, best.get(bestGlobus), Double.NaN, false));
+        table.add(new Result("smallfiles", scenario + ", " + FERRY_ON_GLOBUS, "files/s", onGlobusRate,
                 bestGlobus, best.get(bestGlobus), Double.NaN, false));
     }
 
@@ -167,7 +179,9 @@ final class SmallFilesBench {
                         listing.add(info);
                     }
                 }
-                lister.makeDirectory(destinationDir);
+                if (!Files.isDirectory(destination)) { // made beforehand when globus (gsuser) must write it
+                    lister.makeDirectory(destinationDir);
+                }
             }
             // the files split evenly over the lanes, sizes from the listing as the planner has them
             List<Future<?>> running = new ArrayList<>();

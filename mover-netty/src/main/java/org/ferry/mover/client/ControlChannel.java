@@ -101,7 +101,16 @@ final class ControlChannel implements AutoCloseable {
      * once if one is already queued; null stops it.
      */
     void wakeup(Wakeup wakeup) {
-        replies.wakeup(wakeup);
+        replies.wakeup(wakeup, false);
+    }
+
+    /**
+     * Like {@link #wakeup(Wakeup)} but signals only final (non-1xx) replies, a close or a failure:
+     * for waiters that act on nothing else (a pipelined batch waits for each step's 226), so that a
+     * 150 or a marker does not cost a thread wake-up per file.
+     */
+    void wakeupOnFinals(Wakeup wakeup) {
+        replies.wakeup(wakeup, true);
     }
 
     /**

@@ -781,8 +781,9 @@ final class DefaultGridFtpSession implements GridFtpSession {
         PipelinedReplies sink = new PipelinedReplies(dest.control, markers);
         long lastSign = System.nanoTime();
         Wakeup wakeup = new Wakeup();
-        control.wakeup(wakeup);
-        dest.control.wakeup(wakeup);
+        // a step is done when both sides have sent their final reply: 150s and markers wait for it
+        control.wakeupOnFinals(wakeup);
+        dest.control.wakeupOnFinals(wakeup);
         try {
             while (completedSteps[0] < steps.size()) {
                 while (sink.sent() < steps.size() && sink.sent() - completedSteps[0] < pipelineDepth) {

@@ -17,19 +17,25 @@ final class ReplyQueue extends ChannelInboundHandlerAdapter {
 
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private volatile Wakeup wakeup; // also told of each arrival while a multi-source wait runs
+    private volatile boolean finalsOnly;
 
-    /** @param value told of every later arrival (reply, close, failure); null for none */
-    void wakeup(Wakeup value) {
+    /**
+     * @param value told of every later arrival (reply, close, failure); null for none
+     * @param onlyFinals true to tell it only of final (non-1xx) replies, closes and failures: a
+     *     waiter that acts on nothing else is not woken for each 150 and marker (they stay queued)
+     */
+    void wakeup(Wakeup value, boolean onlyFinals) {
+        finalsOnly = onlyFinals;
         wakeup = value;
         if (value != null && !queue.isEmpty()) {
             value.signal(); // what arrived before is new to this waiter
         }
     }
 
-    private void add(Object item) {
+    private void add(Object item, boolean preliminary) {
         queue.add(item);
         Wakeup current = wakeup;
-        if (current != null) {
+        if (current != null && !(preliminary && finalsOnly)) {
             current.signal();
         }
     }
@@ -37,7 +43,7 @@ final class ReplyQueue extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof FtpReply reply) {
-            add(reply);
+            add(reply, reply.isPreliminary());
         } else {
             ReferenceCountUtil.release(msg);
         }
@@ -45,13 +51,13 @@ final class ReplyQueue extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        add(new EOFException("control connection closed by " + ctx.channel().remoteAddress()));
+        add(new EOFException("control connection closed by " + ctx.channel().remoteAddress()), false);
         ctx.fireChannelInactive();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        add(new IOException("control connection failed: " + cause.getMessage(), cause));
+        add(new IOException("control connection failed: " + cause.getMessage(), cause), false);
         ctx.close();
     }
 
