@@ -131,15 +131,18 @@ class RestartInteropTest {
         String destination = target.toString();
         TransferOptions options = TransferOptions.extendedBlock(4);
         // the first attempt must still run at globus's first marker (1 s at the shortest): a
-        // machine that moves the file sooner gets a bigger one (1 GiB, then 4 GiB)
+        // machine that moves the file sooner gets a bigger one (1 GiB, then 4 GiB) under another
+        // name, so that globus's log line for the finished small one is not taken for the resume's
         long size = 2 * SIZE;
         try (GridFtpClient client = new GridFtpClient()) {
             String digest = writeRandom(ferryRoot.resolve("src.bin"), size, 22);
-            RestartMarkers markers = killedAttempt(client, options, destination);
+            RestartMarkers markers = killedAttempt(client, options, destination, size);
             if (markers == null) {
                 size *= 4;
+                target = shared.resolve("restart-bigger.bin");
+                destination = target.toString();
                 digest = writeRandom(ferryRoot.resolve("src.bin"), size, 22);
-                markers = killedAttempt(client, options, destination);
+                markers = killedAttempt(client, options, destination, size);
             }
             assertThat(markers).as("a transfer still running at globus's first restart marker").isNotNull();
             long committed = markers.bytesCommitted();
@@ -151,11 +154,12 @@ class RestartInteropTest {
             assertThat(md5(target)).isEqualTo(digest);
             // globus logs one line per finished transfer (the killed one never finished), written
             // out when the session process ends after QUIT; a STOR after REST is logged as ESTO
+            String logged = "FILE=" + target + " ";
             List<String> stors = List.of();
             for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                     stors.isEmpty() && System.nanoTime() < deadline; Thread.sleep(100)) {
                 stors = Files.readAllLines(transferLog).stream()
-                        .filter(l -> l.contains("FILE=" + target + " ") && l.contains("CODE=226")).toList();
+                        .filter(l -> l.contains(logged) && l.contains("CODE=226")).toList();
             }
             assertThat(stors).as("globus transfer log %s", Files.readString(transferLog)).hasSize(1);
             Matcher nbytes = Pattern.compile("NBYTES=(\\d+)").matcher(stors.get(0));
@@ -170,13 +174,15 @@ class RestartInteropTest {
      *
      * @return the markers collected before the kill, or null if the transfer ended before one came
      */
-    private RestartMarkers killedAttempt(GridFtpClient client, TransferOptions options, String destination)
-            throws Exception {
+    private RestartMarkers killedAttempt(GridFtpClient client, TransferOptions options, String destination,
+            long size) throws Exception {
         AtomicBoolean killed = new AtomicBoolean();
         RestartMarkers markers = new RestartMarkers(new TransferListener() {
             @Override
             public void onRestartMarker(String ranges) {
-                if (killed.compareAndSet(false, true)) {
+                // a first marker covering the whole file is the last one: the transfer has ended
+                long covered = ByteRange.merge(ByteRange.parseList(ranges)).stream().mapToLong(ByteRange::length).sum();
+                if (covered < size && killed.compareAndSet(false, true)) {
                     assertThat(globus.killSessions()).isEqualTo(1); // the destination session, SIGKILL
                 }
             }
