@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * A client control connection (RFC 959): sends command lines and hands replies to one blocking
@@ -89,6 +90,24 @@ final class ControlChannel implements AutoCloseable {
     }
 
     /**
+     * Queues one command line without sending it yet: several go out with one {@link #flush()}
+     * (one write on the socket for a pipelined run of commands). A failure shows up as in
+     * {@link #send(String)}.
+     */
+    void write(String command) {
+        channel.write(command).addListener(f -> {
+            if (!f.isSuccess()) {
+                channel.pipeline().fireExceptionCaught(f.cause());
+            }
+        });
+    }
+
+    /** Sends the lines {@link #write(String)} queued. */
+    void flush() {
+        channel.flush();
+    }
+
+    /**
      * @return the next reply within {@code timeoutMillis}, or null
      * @throws IOException if the connection closed or failed
      */
@@ -101,16 +120,16 @@ final class ControlChannel implements AutoCloseable {
      * once if one is already queued; null stops it.
      */
     void wakeup(Wakeup wakeup) {
-        replies.wakeup(wakeup, false);
+        replies.wakeup(wakeup, reply -> true);
     }
 
     /**
-     * Like {@link #wakeup(Wakeup)} but signals only final (non-1xx) replies, a close or a failure:
-     * for waiters that act on nothing else (a pipelined batch waits for each step's 226), so that a
-     * 150 or a marker does not cost a thread wake-up per file.
+     * Like {@link #wakeup(Wakeup)} for a waiter that acts only on some replies: {@code replies} runs
+     * on the event loop with each reply as it arrives and says whether it wakes the waiter; a close
+     * or failure always does.
      */
-    void wakeupOnFinals(Wakeup wakeup) {
-        replies.wakeup(wakeup, true);
+    void wakeup(Wakeup wakeup, Predicate<FtpReply> replies) {
+        this.replies.wakeup(wakeup, replies);
     }
 
     /**

@@ -781,16 +781,23 @@ final class DefaultGridFtpSession implements GridFtpSession {
         PipelinedReplies sink = new PipelinedReplies(dest.control, markers);
         long lastSign = System.nanoTime();
         Wakeup wakeup = new Wakeup();
-        // a step is done when both sides have sent their final reply: 150s and markers wait for it
-        control.wakeupOnFinals(wakeup);
-        dest.control.wakeupOnFinals(wakeup);
+        StepCompletionGate gate = new StepCompletionGate();
+        control.wakeup(wakeup, gate.source());
+        dest.control.wakeup(wakeup, gate.sink());
+        // refill when half the pipeline has drained: one wake-up and one write per side for
+        // several files, while the other half keeps both servers busy
+        int refillSteps = Math.max(1, pipelineDepth / 2);
         try {
             while (completedSteps[0] < steps.size()) {
-                while (sink.sent() < steps.size() && sink.sent() - completedSteps[0] < pipelineDepth) {
-                    TarBatchPlan.Step step = steps.get(sink.sent());
-                    sink.send(step.destinationCommand()); // the receiver first, as globus-url-copy
-                    source.send(step.sourceCommand());
-                    tarSteps += step.isTar() ? 1 : 0;
+                if (sink.sent() < steps.size() && sink.sent() - completedSteps[0] <= pipelineDepth - refillSteps) {
+                    while (sink.sent() < steps.size() && sink.sent() - completedSteps[0] < pipelineDepth) {
+                        TarBatchPlan.Step step = steps.get(sink.sent());
+                        sink.queue(step.destinationCommand()); // the receiver first, as globus-url-copy
+                        source.queue(step.sourceCommand());
+                        tarSteps += step.isTar() ? 1 : 0;
+                    }
+                    sink.flush();
+                    source.flush();
                 }
                 boolean heard = source.pollAll() | sink.pollAll();
                 if (source.failure() != null || sink.failure() != null) {
@@ -819,7 +826,8 @@ final class DefaultGridFtpSession implements GridFtpSession {
                     throw new SocketTimeoutException("pipelined third-party transfer: no reply or marker for "
                             + control.replyTimeout().toSeconds() + " s");
                 }
-                if (!heard) {
+                int wakeAt = Math.min(steps.size(), Math.min(sink.sent(), completedSteps[0] + refillSteps));
+                if (!heard && !gate.wakeAt(wakeAt)) {
                     wakeup.await(POLL_MILLIS);
                 }
             }

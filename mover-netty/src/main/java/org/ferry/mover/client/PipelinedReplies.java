@@ -31,6 +31,17 @@ final class PipelinedReplies {
         commands.add(command);
     }
 
+    /** Queues a transfer command; it goes out with the next {@link #flush()}. */
+    void queue(String command) {
+        channel.write(command);
+        commands.add(command);
+    }
+
+    /** Sends the commands {@link #queue(String)} queued, in one write. */
+    void flush() {
+        channel.flush();
+    }
+
     /** @return commands sent so far */
     int sent() {
         return commands.size();

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * The last handler of a control channel: queues decoded replies for the blocking session thread,
@@ -16,26 +17,28 @@ import java.util.concurrent.TimeUnit;
 final class ReplyQueue extends ChannelInboundHandlerAdapter {
 
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
-    private volatile Wakeup wakeup; // also told of each arrival while a multi-source wait runs
-    private volatile boolean finalsOnly;
+    private volatile Wakeup wakeup; // also told of arrivals while a multi-source wait runs
+    private volatile Predicate<FtpReply> wakeFor = reply -> true;
 
     /**
-     * @param value told of every later arrival (reply, close, failure); null for none
-     * @param onlyFinals true to tell it only of final (non-1xx) replies, closes and failures: a
-     *     waiter that acts on nothing else is not woken for each 150 and marker (they stay queued)
+     * @param value told of later arrivals (closes, failures, and the replies {@code replies} accepts);
+     *     null for none
+     * @param replies called on the event loop with each reply as it arrives; true wakes {@code value}.
+     *     A waiter that acts only on some replies (a pipelined batch, every few completed steps) is
+     *     then not woken for each 150, marker or 226; the others wait in the queue for its next look
      */
-    void wakeup(Wakeup value, boolean onlyFinals) {
-        finalsOnly = onlyFinals;
+    void wakeup(Wakeup value, Predicate<FtpReply> replies) {
+        wakeFor = replies;
         wakeup = value;
         if (value != null && !queue.isEmpty()) {
             value.signal(); // what arrived before is new to this waiter
         }
     }
 
-    private void add(Object item, boolean preliminary) {
+    private void add(Object item, boolean wake) {
         queue.add(item);
         Wakeup current = wakeup;
-        if (current != null && !(preliminary && finalsOnly)) {
+        if (current != null && wake) {
             current.signal();
         }
     }
@@ -43,7 +46,7 @@ final class ReplyQueue extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof FtpReply reply) {
-            add(reply, reply.isPreliminary());
+            add(reply, wakeFor.test(reply));
         } else {
             ReferenceCountUtil.release(msg);
         }
