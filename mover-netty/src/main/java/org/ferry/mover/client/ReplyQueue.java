@@ -54,13 +54,13 @@ final class ReplyQueue extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        add(new EOFException("control connection closed by " + ctx.channel().remoteAddress()), false);
+        add(new EOFException("control connection closed by " + ctx.channel().remoteAddress()), true);
         ctx.fireChannelInactive();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        add(new IOException("control connection failed: " + cause.getMessage(), cause), false);
+        add(new IOException("control connection failed: " + cause.getMessage(), cause), true);
         ctx.close();
     }
 

@@ -249,11 +249,10 @@ public final class DataChannels implements AutoCloseable {
     public CompletableFuture<Long> send(DataSource source, DataEndpoint endpoint, boolean extendedBlockMode,
             int parallelism, LongConsumer progress, ModeECache cache) {
         DataTransfer transfer = newTransfer(progress, extendedBlockMode ? cache : null, ModeECache.Direction.SEND);
-        SourceReader reader = new SourceReader(source);
         // under PROT S/P TLS must see the bytes: buffers instead of zero-copy file regions
-        boolean buffers = security != null && security.protection().tls();
+        SourceReader reader = new SourceReader(source, security != null && security.protection().tls());
         if (!extendedBlockMode) {
-            open(endpoint, transfer, 1, () -> new StreamSender(reader, transfer, buffers));
+            open(endpoint, transfer, 1, () -> new StreamSender(reader, transfer));
             return transfer.result();
         }
         if (!(endpoint instanceof DataEndpoint.Active)) {
@@ -269,14 +268,14 @@ public final class DataChannels implements AutoCloseable {
         int reused = 0;
         for (Channel channel : cached) {
             if (reused < parallelism) {
-                reuseForSending(channel, transfer, new ModeESender(reader, dealer, transfer, buffers));
+                reuseForSending(channel, transfer, new ModeESender(reader, dealer, transfer));
                 reused++;
             } else {
                 ModeECache.closeIdle(channel); // parallelism shrank
             }
         }
         open(endpoint, transfer, parallelism - reused,
-                () -> new SenderPipeline(new ModeESender(reader, dealer, transfer, buffers)));
+                () -> new SenderPipeline(new ModeESender(reader, dealer, transfer)));
         return transfer.result();
     }
 

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Where a receiving data transfer writes. MODE E blocks arrive out of order across connections,
@@ -30,7 +31,7 @@ public interface DataSink {
         // One write at a time per file: the kernel serializes buffered writes to a file on its inode
         // lock anyway, and spins while it waits (seen: an eighth of a receiver's CPU with p=4); a
         // Java lock parks the waiting event loop instead.
-        java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+        ReentrantLock lock = new ReentrantLock();
         return (data, offset) -> {
             long position = baseOffset + offset;
             lock.lock();

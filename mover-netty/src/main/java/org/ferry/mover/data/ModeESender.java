@@ -27,21 +27,17 @@ final class ModeESender extends WritabilityPump {
     private final SourceReader reader;
     private final ModeEDealer dealer;
     private final DataTransfer transfer;
-    private final boolean buffers;
 
     /**
-     * @param reader the source
+     * @param reader the source (it knows whether payloads go as file regions or buffers)
      * @param dealer deals the blocks over the transfer's connections
      * @param transfer the transfer this connection serves
-     * @param buffers true when a handler in front must see the bytes (PROT S/P TLS): payloads are
-     *     read into buffers; otherwise a file's payloads go as zero-copy regions (sendfile)
      */
-    ModeESender(SourceReader reader, ModeEDealer dealer, DataTransfer transfer, boolean buffers) {
+    ModeESender(SourceReader reader, ModeEDealer dealer, DataTransfer transfer) {
         super(transfer, "MODE E data connection");
         this.reader = reader;
         this.dealer = dealer;
         this.transfer = transfer;
-        this.buffers = buffers;
     }
 
     @Override
@@ -63,8 +59,7 @@ final class ModeESender extends WritabilityPump {
             try {
                 // a file region goes to the socket by sendfile: no copy of the file into user space
                 // (the copy was two fifths of a sending server's CPU reading a cold 4 GiB file)
-                payload = buffers ? reader.readBuffer(ctx.alloc(), offset, length)
-                        : reader.readRegion(ctx.alloc(), offset, length);
+                payload = reader.read(ctx.alloc(), offset, length);
             } catch (IOException | RuntimeException e) {
                 transfer.fail(e);
                 return;

@@ -8,17 +8,30 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 
 /**
- * Turns byte ranges of a {@link DataSource} into something a channel can write: a pooled direct
- * buffer filled by positional reads (MODE E blocks, which need a header in front and will need
- * TLS later), a zero-copy file region (stream mode), or a wrapped slice of an in-memory source.
- * Positional reads make it safe for several connections to read one file concurrently.
+ * Turns byte ranges of a {@link DataSource} into something a channel can write: a zero-copy file
+ * region (sendfile) of a file source on a clear connection; a pooled direct buffer filled by one
+ * positional read when a handler in front must see the bytes (PROT S/P TLS); a slice of an
+ * in-memory source. Positional reads make it safe for several connections to read one file
+ * concurrently.
  */
 final class SourceReader {
 
     private final DataSource source;
+    private final boolean buffers;
 
-    SourceReader(DataSource source) {
+    /**
+     * @param source  the bytes to send
+     * @param buffers true when a handler in front must see the bytes (PROT S/P TLS): file ranges
+     *                are read into buffers instead of going as file regions
+     */
+    SourceReader(DataSource source, boolean buffers) {
         this.source = source;
+        this.buffers = buffers;
+    }
+
+    /** @return true if {@link #read} returns buffers even for a file source */
+    boolean readsBuffers() {
+        return buffers;
     }
 
     /** @return bytes the source delivers */
@@ -27,11 +40,19 @@ final class SourceReader {
     }
 
     /**
-     * Reads {@code [offset, offset + length)} of the source into a buffer the caller must release.
-     *
+     * @return {@code [offset, offset + length)} of the source as a {@link FileRangeRegion} or a
+     *     {@link ByteBuf}, which the caller writes (or releases)
      * @throws IOException if the read fails or the file is shorter than the source claims
      */
-    ByteBuf readBuffer(ByteBufAllocator alloc, long offset, int length) throws IOException {
+    Object read(ByteBufAllocator alloc, long offset, int length) throws IOException {
+        FileChannel file = source.fileChannel();
+        if (file != null && !buffers) {
+            return new FileRangeRegion(file, source.fileOffset() + offset, length);
+        }
+        return readBuffer(alloc, offset, length);
+    }
+
+    private ByteBuf readBuffer(ByteBufAllocator alloc, long offset, int length) throws IOException {
         FileChannel file = source.fileChannel();
         if (file == null) {
             ByteBuf buffer = source.buffer();
@@ -53,14 +74,5 @@ final class SourceReader {
             buf.release();
             throw e;
         }
-    }
-
-    /** @return a zero-copy region (file source) or a buffer (memory source) for the range */
-    Object readRegion(ByteBufAllocator alloc, long offset, int length) throws IOException {
-        FileChannel file = source.fileChannel();
-        if (file == null) {
-            return readBuffer(alloc, offset, length);
-        }
-        return new FileRangeRegion(file, source.fileOffset() + offset, length);
     }
 }

@@ -23,24 +23,20 @@ final class StreamSender extends WritabilityPump {
 
     private final SourceReader reader;
     private final DataTransfer transfer;
-    private final boolean buffers;
     private final int chunkBytes;
     private final int maxInFlight;
     private long nextOffset;
 
     /**
-     * @param reader   the source
+     * @param reader   the source (it knows whether it reads file regions or buffers)
      * @param transfer the transfer this connection serves
-     * @param buffers  true when a handler in front must see the bytes (PROT S/P TLS): send buffers,
-     *                 not file regions
      */
-    StreamSender(SourceReader reader, DataTransfer transfer, boolean buffers) {
+    StreamSender(SourceReader reader, DataTransfer transfer) {
         super(transfer, "stream mode data connection");
         this.reader = reader;
         this.transfer = transfer;
-        this.buffers = buffers;
-        this.chunkBytes = buffers ? BUFFER_BYTES : REGION_BYTES;
-        this.maxInFlight = buffers ? MAX_BUFFERS_IN_FLIGHT : MAX_REGIONS_IN_FLIGHT;
+        this.chunkBytes = reader.readsBuffers() ? BUFFER_BYTES : REGION_BYTES;
+        this.maxInFlight = reader.readsBuffers() ? MAX_BUFFERS_IN_FLIGHT : MAX_REGIONS_IN_FLIGHT;
     }
 
     @Override
@@ -55,8 +51,7 @@ final class StreamSender extends WritabilityPump {
             int length = (int) Math.min(chunkBytes, reader.length() - nextOffset);
             Object chunk;
             try {
-                chunk = buffers ? reader.readBuffer(ctx.alloc(), nextOffset, length)
-                        : reader.readRegion(ctx.alloc(), nextOffset, length);
+                chunk = reader.read(ctx.alloc(), nextOffset, length);
             } catch (IOException | RuntimeException e) {
                 transfer.fail(e);
                 return;
