@@ -91,11 +91,6 @@ final class GlobusSessionSampler implements AutoCloseable {
         }
     }
 
-    /** @return how many sessions were seen in all */
-    int sessionsSeen() {
-        return seen.size();
-    }
-
     /** @return the most sessions alive at one sample, the first session seen not counted */
     int mostAtOnceAfterFirst() {
         return mostAtOnceAfterFirst.get();

@@ -64,15 +64,21 @@ final class GlobusTools {
      */
     static Run run(Map<String, String> environment, long timeoutSeconds, List<String> command)
             throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().putAll(environment);
-        Process process = builder.start();
-        process.getOutputStream().close();
-        byte[] output = process.getInputStream().readAllBytes();
-        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+        // output to a file, not a pipe read to its end first: that read would outlast the timeout
+        Path output = Files.createTempFile("globus-run", ".out");
+        try {
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(output.toFile());
+            builder.environment().putAll(environment);
+            Process process = builder.start();
+            process.getOutputStream().close();
+            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+            return new Run(process.waitFor(), Files.readString(output, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(output);
         }
-        return new Run(process.waitFor(), new String(output, StandardCharsets.UTF_8));
     }
 
     /**

@@ -54,22 +54,6 @@ public final class CredentialLoader {
         return PemFiles.readCredential(p);
     }
 
-    /**
-     * Loads a host or service credential; its key must be unencrypted, as for globus-gridftp-server.
-     *
-     * @return the credential
-     * @throws IOException              if the files are missing or unreadable
-     * @throws GeneralSecurityException if the key does not match
-     */
-    public GsiCredential loadHostCredential() throws IOException, GeneralSecurityException {
-        Path cert = hostCertificatePath();
-        Path key = hostKeyPath();
-        if (!Files.isRegularFile(cert) || !Files.isRegularFile(key)) {
-            throw new IOException("no host credential: need " + cert + " and " + key);
-        }
-        return PemFiles.readCredential(cert, key, null);
-    }
-
     /** @return {@code X509_USER_CERT}, else {@code /etc/grid-security/hostcert.pem} */
     public Path hostCertificatePath() {
         return variableOr("X509_USER_CERT", "/etc/grid-security/hostcert.pem");

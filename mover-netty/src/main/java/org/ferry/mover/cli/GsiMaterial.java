@@ -21,8 +21,13 @@ import org.ferry.mover.server.GsiServerSecurity;
  * {@code --host-key}/{@code X509_USER_KEY}/{@code hostkey.pem} (unencrypted),
  * {@code --ca-dir}/{@code X509_CERT_DIR}/{@code certificates}, {@code --gridmap}/{@code GRIDMAP}/{@code grid-mapfile}.
  * Every failure is one line naming the file and where its name came from.
+ *
+ * @param hostCertificate the host certificate's location
+ * @param hostKey the host key's location
+ * @param caDirectory the trust directory's location
+ * @param gridMap the grid-mapfile's location
  */
-final class GsiMaterial {
+record GsiMaterial(Location hostCertificate, Location hostKey, Location caDirectory, Location gridMap) {
 
     /**
      * One file or directory and where its name came from.
@@ -36,18 +41,6 @@ final class GsiMaterial {
         public String toString() {
             return what + " " + path + " (" + source + ")";
         }
-    }
-
-    private final Location hostCertificate;
-    private final Location hostKey;
-    private final Location caDirectory;
-    private final Location gridMap;
-
-    private GsiMaterial(Location hostCertificate, Location hostKey, Location caDirectory, Location gridMap) {
-        this.hostCertificate = hostCertificate;
-        this.hostKey = hostKey;
-        this.caDirectory = caDirectory;
-        this.gridMap = gridMap;
     }
 
     /**
@@ -76,26 +69,6 @@ final class GsiMaterial {
         }
         return new Location(what, fromEnvironment, env.isSet(variable) ? variable : "default; set " + variable
                 + " or give " + optionName);
-    }
-
-    /** @return the host certificate's location */
-    Location hostCertificate() {
-        return hostCertificate;
-    }
-
-    /** @return the host key's location */
-    Location hostKey() {
-        return hostKey;
-    }
-
-    /** @return the trust directory's location */
-    Location caDirectory() {
-        return caDirectory;
-    }
-
-    /** @return the grid-mapfile's location */
-    Location gridMap() {
-        return gridMap;
     }
 
     /**

@@ -115,14 +115,14 @@ final class TarBatchPlan {
         }
 
         boolean fits(String name, long size) {
-            return files.isEmpty() || (bytes + tarBytes(size) <= MAX_BATCH_BYTES
+            return files.isEmpty() || (bytes + TarModule.entryBytes(size) <= MAX_BATCH_BYTES
                     && commandChars + 1 + TarModule.encode(name).length() <= MAX_COMMAND_CHARS);
         }
 
         void add(int index, String name, long size) {
             files.add(index);
             names.add(name);
-            bytes += tarBytes(size);
+            bytes += TarModule.entryBytes(size);
             commandChars += 1 + TarModule.encode(name).length();
         }
 
@@ -133,11 +133,6 @@ final class TarBatchPlan {
                 steps.add(new Step("ESTO " + TarModule.storeArgument(destinationDirectory),
                         "ERET " + TarModule.retrieveArgument(names, sourceDirectory), List.copyOf(files)));
             }
-        }
-
-        /** @return header plus content padded to 512-byte records */
-        private static long tarBytes(long size) {
-            return 512 + ((size + 511) & ~511L);
         }
     }
 }

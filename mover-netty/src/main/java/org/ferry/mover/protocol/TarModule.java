@@ -107,12 +107,16 @@ public final class TarModule {
         return NAME + "=\"\" " + directory;
     }
 
-    /** @return the name as it appears in the parameters (URL-encoded, UTF-8) */
+    /**
+     * @param name a file name
+     * @return the name as it appears in the parameters (URL-encoded, UTF-8)
+     */
     public static String encode(String name) {
         return URLEncoder.encode(name, StandardCharsets.UTF_8);
     }
 
     /**
+     * @param name a file name from the parameters or an archive entry
      * @return {@code name} if it is a plain file name: not empty, not {@code .} or {@code ..}, no
      *     {@code /} and no NUL
      * @throws IllegalArgumentException otherwise
@@ -122,5 +126,15 @@ public final class TarModule {
             throw new IllegalArgumentException("not a plain file name: \"" + name + "\"");
         }
         return name;
+    }
+
+    /**
+     * @param sizeBytes a file's size in bytes
+     * @return the bytes its entry takes in a ustar archive: a 512-byte header plus the content
+     *     padded to 512-byte records (POSIX.1-2001 ustar; no pax header, which plain names and
+     *     whole-second times never need)
+     */
+    public static long entryBytes(long sizeBytes) {
+        return 512 + ((sizeBytes + 511) & ~511L);
     }
 }

@@ -9,9 +9,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -100,42 +98,34 @@ public final class RootedPathResolver {
      */
     public FileChannel open(Path real, String virtualPath, Set<? extends OpenOption> options)
             throws StorageException {
-        if (!real.startsWith(realRoot) || real.equals(realRoot)) {
-            throw real.equals(realRoot)
-                    ? new StorageException(StorageException.Reason.IS_A_DIRECTORY, virtualPath + ": Is a directory.")
-                    : denied(virtualPath);
+        if (real.equals(realRoot)) {
+            throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, virtualPath + ": Is a directory.");
         }
-        Path relative = realRoot.relativize(real);
         Set<OpenOption> noFollow = new HashSet<>(options);
         noFollow.add(LinkOption.NOFOLLOW_LINKS);
-        List<DirectoryStream<Path>> opened = new ArrayList<>();
-        int depth = 0;
+        SecureDirectoryStream<Path> directory = openDirectory(real.getParent(), virtualPath);
         try {
-            DirectoryStream<Path> rootStream = Files.newDirectoryStream(realRoot);
-            opened.add(rootStream);
-            if (!(rootStream instanceof SecureDirectoryStream<Path> directory)) {
+            if (directory == null) {
                 return openChecked(real, virtualPath, noFollow); // no openat on this platform
             }
-            for (; depth < relative.getNameCount() - 1; depth++) {
-                directory = directory.newDirectoryStream(relative.getName(depth), LinkOption.NOFOLLOW_LINKS);
-                opened.add(directory);
-            }
-            SeekableByteChannel channel = directory.newByteChannel(relative.getFileName(), noFollow);
+            SeekableByteChannel channel = directory.newByteChannel(real.getFileName(), noFollow);
             if (channel instanceof FileChannel file) {
                 return file;
             }
             channel.close();
             throw new StorageException(StorageException.Reason.OTHER, virtualPath + ": not a file channel.");
+        } catch (StorageException e) {
+            throw e;
         } catch (IOException e) {
-            // ELOOP from O_NOFOLLOW: that component is a link now
-            if (Files.isSymbolicLink(realRoot.resolve(relative.subpath(0, Math.min(depth + 1, relative.getNameCount()))))) {
+            // ELOOP from O_NOFOLLOW: the file is a link now
+            if (Files.isSymbolicLink(real)) {
                 throw denied(virtualPath);
             }
             throw StorageException.from(e, virtualPath);
         } finally {
-            for (DirectoryStream<Path> stream : opened) {
+            if (directory != null) {
                 try {
-                    stream.close();
+                    directory.close();
                 } catch (IOException e) {
                     // closing a directory descriptor: nothing to recover
                 }

@@ -200,13 +200,16 @@ class ModeECachingTest {
             out.writeLong(1);
             out.flush();
             assertThat(reply()).startsWith("226");
-            // a transfer shorter than the period: 226 alone says all of it is there (no final 111)
+            // a transfer shorter than the period: 226 alone says all of it is there (no final 111);
+            // a long period, so that a stalled machine cannot make this one outlast it
+            assertThat(command("TREV RESTART 30")).startsWith("200");
             send("STOR /short");
             assertThat(reply()).startsWith("125"); // the cached connection
             sendModeE(file, a, a, 1);
             assertThat(reply()).startsWith("226");
         }
         assertThat(Files.readAllBytes(root.resolve("marked"))).isEqualTo(file);
+        assertThat(Files.readAllBytes(root.resolve("short"))).isEqualTo(file);
     }
 
     private static boolean acceptsNothing(ServerSocket listener) throws IOException {

@@ -13,8 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
@@ -29,18 +27,9 @@ import org.junit.jupiter.api.Test;
  */
 class TarModuleServerTest extends ServerTestSupport {
 
-    private static final Pattern PASV = Pattern.compile("\\((\\d+),(\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\)");
-
-    private int pasvPort() throws IOException {
-        assertThat(ftp.pasv()).isEqualTo(227);
-        Matcher m = PASV.matcher(ftp.getReplyString());
-        assertThat(m.find()).isTrue();
-        return Integer.parseInt(m.group(5)) * 256 + Integer.parseInt(m.group(6));
-    }
-
     /** Runs a data command over a fresh PASV connection in stream mode; @return the final reply code. */
     private int retrieve(String command, ByteArrayOutputStream into) throws IOException {
-        try (Socket data = new Socket("127.0.0.1", pasvPort())) {
+        try (Socket data = new Socket("127.0.0.1", pasv())) {
             int first = send(command);
             if (first != 150) {
                 return first;
@@ -52,7 +41,7 @@ class TarModuleServerTest extends ServerTestSupport {
     }
 
     private int store(String command, byte[] bytes) throws IOException {
-        try (Socket data = new Socket("127.0.0.1", pasvPort())) {
+        try (Socket data = new Socket("127.0.0.1", pasv())) {
             int first = send(command);
             if (first != 150) {
                 return first;

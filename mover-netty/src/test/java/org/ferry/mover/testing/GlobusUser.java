@@ -101,18 +101,8 @@ public final class GlobusUser {
         assertThat(proxy.exitCode()).as(proxy.output()).isZero();
     }
 
-    /** @return what the tools see: {@code X509_CERT_DIR} and {@code X509_USER_PROXY} */
-    public Map<String, String> environment() {
-        return environment;
-    }
-
-    /** @return {@code X509_USER_PROXY} */
-    public Path proxyFile() {
-        return Path.of(environment.get("X509_USER_PROXY"));
-    }
-
     /**
-     * Runs a program with this user's proxy ({@link #environment()}), standard input closed; fails
+     * Runs a program with this user's proxy ({@code X509_USER_PROXY}, {@code X509_CERT_DIR}), standard input closed; fails
      * the test if it runs longer than {@value #RUN_TIMEOUT_SECONDS} s.
      *
      * @param command program and arguments
@@ -126,16 +116,22 @@ public final class GlobusUser {
 
     private static Result run(Map<String, String> environment, String... command)
             throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().keySet().removeAll(List.of("X509_USER_CERT", "X509_USER_KEY"));
-        pb.environment().putAll(environment);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("timed out: " + List.of(command));
+        // output to a file, not a pipe read to its end first: that read would outlast the timeout
+        Path output = Files.createTempFile("globus-run", ".out");
+        try {
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+            pb.environment().keySet().removeAll(List.of("X509_USER_CERT", "X509_USER_KEY"));
+            pb.environment().putAll(environment);
+            Process p = pb.start();
+            p.getOutputStream().close();
+            if (!p.waitFor(RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                fail("timed out after " + RUN_TIMEOUT_SECONDS + " s: " + List.of(command) + "\n"
+                        + Files.readString(output, StandardCharsets.UTF_8));
+            }
+            return new Result(p.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(output);
         }
-        return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
     }
 }

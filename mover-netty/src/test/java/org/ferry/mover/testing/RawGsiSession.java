@@ -56,11 +56,6 @@ public final class RawGsiSession implements AutoCloseable {
         assertThat(readLine()).startsWith("220 ");
     }
 
-    /** @return the initiator context (established after {@link #authenticate()}) */
-    public SecurityContext context() {
-        return context;
-    }
-
     /**
      * Sends one line as it is, CRLF added.
      *

@@ -1,10 +1,11 @@
 package org.ferry.scheduler.execution;
 
 import java.io.IOException;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.ferry.mover.client.FilePair;
 import org.ferry.mover.client.TransferListener;
@@ -116,24 +117,24 @@ public class FileMover {
      */
     Outcome moveBatch(TaskExecution execution, SessionPair lane, List<FileTransfer> batch, int parallelism,
             int pipelining) {
-        Map<FilePair, FileTransfer> pending = new ConcurrentHashMap<>();
-        List<FilePair> pairs = new ArrayList<>();
+        // sendAll reports completed files on this thread: plain collections will do
+        Map<FilePair, FileTransfer> byPair = new LinkedHashMap<>();
         for (FileTransfer file : batch) {
-            FilePair pair = new FilePair(file.sourcePath(), file.destinationPath(), file.sizeBytes());
-            pending.put(pair, file);
-            pairs.add(pair);
+            byPair.put(new FilePair(file.sourcePath(), file.destinationPath(), file.sizeBytes()), file);
         }
-        List<FileTransfer> arrived = new ArrayList<>();
+        Set<FileTransfer> left = new LinkedHashSet<>(batch); // in batch order, for the one-by-one retries
+        Map<FileTransfer, Long> arrived = new LinkedHashMap<>();
         if (!execution.isStopped()) {
             try {
-                lane.source().sendAll(pairs, lane.destination(), TransferOptions.extendedBlock(parallelism),
-                        Math.max(1, Math.min(1000, pipelining)), new TransferListener() {
+                lane.source().sendAll(List.copyOf(byPair.keySet()), lane.destination(),
+                        TransferOptions.extendedBlock(parallelism), Math.max(1, Math.min(1000, pipelining)),
+                        new TransferListener() {
                             @Override
-                            public void onFileCompleted(FilePair file, long bytesTransferred) {
-                                FileTransfer done = pending.remove(file);
-                                if (done != null) {
+                            public void onFileCompleted(FilePair pair, long bytesTransferred) {
+                                FileTransfer done = byPair.get(pair);
+                                if (done != null && left.remove(done)) {
                                     execution.addBytes(bytesTransferred);
-                                    arrived.add(done);
+                                    arrived.put(done, bytesTransferred);
                                     if (!execution.verifyChecksum()) {
                                         execution.fileArrived(done, bytesTransferred);
                                     }
@@ -146,27 +147,28 @@ public class FileMover {
                     return Outcome.DONE;
                 }
                 recorder.fault(execution, FaultClassifier.classify(e, "Moving a batch of " + batch.size()
-                        + " files (" + pending.size() + " left to move one by one)"));
+                        + " files (" + left.size() + " left to move one by one)"));
             }
         }
-        for (FileTransfer file : arrived) {
-            if (execution.verifyChecksum()) {
+        if (execution.verifyChecksum()) {
+            for (Map.Entry<FileTransfer, Long> entry : arrived.entrySet()) {
+                FileTransfer file = entry.getKey();
                 try {
                     verify(lane, file);
-                    execution.fileArrived(file, file.sizeBytes());
+                    execution.fileArrived(file, entry.getValue());
                 } catch (IOException | RuntimeException e) {
-                    execution.addBytes(-file.sizeBytes());
+                    execution.addBytes(-entry.getValue());
                     lane.close();
-                    pending.put(new FilePair(file.sourcePath(), file.destinationPath(), file.sizeBytes()), file);
+                    recorder.fault(execution, FaultClassifier.classify(e, "Verifying " + file.destinationPath()
+                            + " after a batch (moving it again on its own)"));
+                    left.add(file);
                 }
             }
         }
-        for (FileTransfer file : batch) {
-            if (pending.containsValue(file)) {
-                Outcome outcome = move(execution, lane, file, parallelism);
-                if (outcome.failed()) {
-                    return outcome;
-                }
+        for (FileTransfer file : left) {
+            Outcome outcome = move(execution, lane, file, parallelism);
+            if (outcome.failed()) {
+                return outcome;
             }
         }
         return Outcome.DONE;

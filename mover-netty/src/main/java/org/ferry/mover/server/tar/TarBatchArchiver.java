@@ -13,6 +13,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.ferry.mover.protocol.TarModule;
 import org.ferry.mover.server.FtpException;
 import org.ferry.mover.storage.StorageDirectory;
 import org.ferry.mover.storage.StorageInterface;
@@ -60,7 +61,7 @@ public final class TarBatchArchiver {
             // allocated once at about its final size
             long total = 1024;
             for (String name : names) {
-                total += 512 + ((files.size(name) + 511) & ~511L);
+                total += TarModule.entryBytes(files.size(name));
                 if (total > maxBytes) {
                     throw tooBig(names.size(), directory);
                 }
@@ -82,6 +83,7 @@ public final class TarBatchArchiver {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
             tar.setAddPaxHeadersForNonAsciiNames(true);
+            byte[] chunk = new byte[64 * 1024];
             for (String name : names) {
                 try (FileChannel file = files.openForRead(name)) {
                     long size = file.size();
@@ -92,7 +94,7 @@ public final class TarBatchArchiver {
                     entry.setSize(size);
                     entry.setLastModifiedTime(now);
                     tar.putArchiveEntry(entry);
-                    copy(file, size, tar, name);
+                    copy(file, size, tar, name, chunk);
                     tar.closeArchiveEntry();
                 }
             }
@@ -106,8 +108,8 @@ public final class TarBatchArchiver {
     }
 
     /** Copies exactly {@code size} bytes: the header already promised that many. */
-    private static void copy(FileChannel file, long size, OutputStream out, String path) throws IOException {
-        byte[] chunk = new byte[(int) Math.min(size, 64 * 1024)];
+    private static void copy(FileChannel file, long size, OutputStream out, String path, byte[] chunk)
+            throws IOException {
         long done = 0;
         while (done < size) {
             int n = file.read(ByteBuffer.wrap(chunk, 0, (int) Math.min(chunk.length, size - done)), done);

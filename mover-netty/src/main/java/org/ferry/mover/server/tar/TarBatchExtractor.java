@@ -63,10 +63,6 @@ public final class TarBatchExtractor {
                             written += file.write(data, written);
                         }
                     }
-                    if (written != entry.getSize()) {
-                        throw new FtpException(451, "Tar stream ended inside " + name + " (" + written + " of "
-                                + entry.getSize() + " bytes).");
-                    }
                 }
                 files++;
             }
