@@ -125,7 +125,17 @@ public final class GsiTestPki implements AutoCloseable {
      * @throws Exception if key generation or signing fails
      */
     public GsiCredential proxy(String cn) throws Exception {
-        return new BcProxyFactory().createProxy(user(cn), ProxyRequest.impersonation());
+        return proxy(cn, ProxyRequest.impersonation());
+    }
+
+    /**
+     * @param cn the CN
+     * @param request the proxy's kind and lifetime
+     * @return a proxy of a new {@link #user(String)}
+     * @throws Exception if key generation or signing fails
+     */
+    public GsiCredential proxy(String cn, ProxyRequest request) throws Exception {
+        return new BcProxyFactory().createProxy(user(cn), request);
     }
 
     /**

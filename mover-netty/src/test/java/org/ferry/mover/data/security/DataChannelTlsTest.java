@@ -9,22 +9,17 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import java.net.InetAddress;
 import java.nio.file.Path;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.ferry.gsi.ca.OnlineCa;
 import org.ferry.gsi.credential.GsiCredential;
-import org.ferry.gsi.proxy.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.OpensslTrustDirectory;
+import org.ferry.mover.testing.GsiTestPki;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSink;
@@ -52,7 +47,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class DataChannelTlsTest {
     @TempDir
     static Path tmp;
-    static OnlineCa ca;
+    static GsiTestPki pki;
     static CanlChainValidator validator;
     static OpensslTrustDirectory trust;
     static GsiCredential alice;
@@ -62,16 +57,16 @@ class DataChannelTlsTest {
 
     @BeforeAll
     static void pki() throws Exception {
-        ca = OnlineCa.create("/O=Grid/OU=Tls/CN=Tls CA", tmp.resolve("ca"), 2048);
-        validator = new CanlChainValidator(ca.trustDirectory());
-        trust = OpensslTrustDirectory.load(ca.trustDirectory());
-        alice = limitedProxyFor("Alice");
-        bob = limitedProxyFor("Bob");
+        pki = GsiTestPki.create(tmp, "Tls");
+        validator = pki.validator();
+        trust = pki.trust();
+        alice = pki.proxy("Alice", ProxyRequest.limited());
+        bob = pki.proxy("Bob", ProxyRequest.limited());
     }
 
     @AfterAll
     static void closeValidator() {
-        validator.close();
+        pki.close();
     }
 
     @BeforeEach
@@ -82,17 +77,6 @@ class DataChannelTlsTest {
     @AfterEach
     void stopLoops() {
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-    }
-
-    static GsiCredential limitedProxyFor(String cn) throws Exception {
-        KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
-        gen.initialize(2048);
-        KeyPair pair = gen.generateKeyPair();
-        Instant now = Instant.now();
-        var cert = ca.issuer().issue(ca.subjectFor(cn), pair.getPublic(), now.minusSeconds(300),
-                now.plus(Duration.ofDays(1)), List.of());
-        return new BcProxyFactory().createProxy(new GsiCredential(pair.getPrivate(), List.of(cert)),
-                ProxyRequest.limited());
     }
 
     static DataChannelSecurity security(GsiCredential own, DataChannelAuthentication dcau, ProtectionLevel level,

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,15 +18,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.ferry.gsi.ca.OnlineCa;
 import org.ferry.gsi.credential.GsiCredential;
-import org.ferry.gsi.proxy.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyPolicyKind;
 import org.ferry.gsi.proxy.ProxyRequest;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.CertificateValidationException;
 import org.ferry.gsi.trust.ChainValidator;
 import org.ferry.gsi.trust.ValidatedChain;
+import org.ferry.mover.testing.GsiTestPki;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RecentChainValidatorTest {
     @TempDir
     static Path tmp;
-    static OnlineCa ca;
+    static GsiTestPki pki;
     static CanlChainValidator canl;
     static GsiCredential alice;
     static GsiCredential bob;
@@ -51,8 +48,8 @@ class RecentChainValidatorTest {
 
     @BeforeAll
     static void pki() throws Exception {
-        ca = OnlineCa.create("/O=Grid/OU=Recent/CN=Recent CA", tmp.resolve("ca"), 2048);
-        canl = new CanlChainValidator(ca.trustDirectory());
+        pki = GsiTestPki.create(tmp, "Recent");
+        canl = pki.validator();
         alice = proxyFor("Alice", Duration.ofHours(12));
         bob = proxyFor("Bob", Duration.ofHours(12));
         shortLived = proxyFor("Carol", Duration.ofMinutes(2));
@@ -60,18 +57,11 @@ class RecentChainValidatorTest {
 
     @AfterAll
     static void close() {
-        canl.close();
+        pki.close();
     }
 
     static GsiCredential proxyFor(String cn, Duration proxyLifetime) throws Exception {
-        KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
-        gen.initialize(2048);
-        KeyPair pair = gen.generateKeyPair();
-        Instant now = Instant.now();
-        var cert = ca.issuer().issue(ca.subjectFor(cn), pair.getPublic(), now.minusSeconds(300),
-                now.plus(Duration.ofDays(1)), List.of());
-        return new BcProxyFactory().createProxy(new GsiCredential(pair.getPrivate(), List.of(cert)),
-                new ProxyRequest(proxyLifetime, ProxyPolicyKind.LIMITED, -1, 2048));
+        return pki.proxy(cn, new ProxyRequest(proxyLifetime, ProxyPolicyKind.LIMITED, -1, 2048));
     }
 
     /** Counts the validations that reach canl; optionally rejects Bob, or waits to overlap callers. */
