@@ -36,8 +36,11 @@ class TransferEndToEndTest {
     private static final Path PERSONAL = TestHomes.create("ferry-e2e-personal");
     private static final Path SITE_A = TestHomes.create("ferry-e2e-a");
     private static final Path SITE_B = TestHomes.create("ferry-e2e-b");
+    /** Serves SITE_A again, sending at most 64 MiB/s: its transfers are still running when a test acts. */
+    private static final long SLOW_BYTES_PER_SECOND = 64L << 20;
     private static GridFtpServer serverA;
     private static GridFtpServer serverB;
+    private static GridFtpServer slowA;
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -55,12 +58,16 @@ class TransferEndToEndTest {
                 .withAuthenticator((user, password) -> "alice".equals(user) && "pw-a".equals(password)));
         serverB = GridFtpServer.start(GridFtpServerConfig.loopback(SITE_B)
                 .withAuthenticator((user, password) -> "bob".equals(user) && "pw-b".equals(password)));
+        slowA = GridFtpServer.start(GridFtpServerConfig.loopback(SITE_A)
+                .withAuthenticator((user, password) -> "alice".equals(user) && "pw-a".equals(password))
+                .withDataRateLimit(SLOW_BYTES_PER_SECOND));
     }
 
     @AfterAll
     static void stopServers() {
         serverA.close();
         serverB.close();
+        slowA.close();
     }
 
     @LocalServerPort
@@ -76,6 +83,8 @@ class TransferEndToEndTest {
                     "url", "ftp://127.0.0.1:" + serverA.port(), "username", "alice", "password", "pw-a"));
             api.post("/v0.10/endpoint", Map.of("canonical_name", "admin#site-b",
                     "url", "ftp://127.0.0.1:" + serverB.port(), "username", "bob", "password", "pw-b"));
+            api.post("/v0.10/endpoint", Map.of("canonical_name", "admin#slow-a",
+                    "url", "ftp://127.0.0.1:" + slowA.port(), "username", "alice", "password", "pw-a"));
         }
     }
 
@@ -160,25 +169,26 @@ class TransferEndToEndTest {
             file.setLength(4L << 30); // sparse: costs no disk on the source
         }
         try {
-            ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer("/big", "/big-copy", true));
+            // from the throttled source: 4 GiB take 64 s, so the transfer is in flight when cancelled
+            Map<String, Object> transfer = transfer("/big", "/big-copy", true);
+            transfer.put("source_endpoint", "admin#slow-a");
+            ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer);
             String taskId = accepted.body().get("task_id").asString();
-            Instant giveUp = Instant.now().plus(Duration.ofSeconds(30));
-            while (!eventCodesOf(taskId).contains("STARTED") && Instant.now().isBefore(giveUp)) {
+            Path copy = SITE_B.resolve("big-copy/sparse.bin");
+            Instant giveUp = Instant.now().plus(Duration.ofSeconds(60));
+            while (sizeOf(copy) == 0 && Instant.now().isBefore(giveUp)) {
                 sleep();
             }
+            assertThat(sizeOf(copy)).as("bytes arriving before the cancel").isPositive();
             ApiClient.Answer canceled = api.post("/v0.10/task/" + taskId + "/cancel", Map.of());
             assertThat(canceled.body().get("code").asString()).isEqualTo("Canceled");
             JsonNode task = api.get("/v0.10/task/" + taskId).body();
             assertThat(task.get("status").asString()).isEqualTo("FAILED");
             assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("CANCELED");
             // the transfer in flight is aborted: the destination stops growing, well short of 4 GiB
-            Path copy = SITE_B.resolve("big-copy/sparse.bin");
-            long sizeAfterCancel = sizeOf(copy);
-            sleepMillis(1500);
-            long sizeLater = sizeOf(copy);
-            sleepMillis(1500);
-            assertThat(sizeOf(copy)).isEqualTo(sizeLater).isLessThan(4L << 30);
-            assertThat(sizeAfterCancel).isLessThanOrEqualTo(sizeLater);
+            // (a transfer still running adds 64 MiB/s and reaches neither a still second nor 4 GiB)
+            long stable = awaitStableSize(copy, Duration.ofSeconds(30));
+            assertThat(stable).isLessThan(4L << 30);
             List<String> codes = eventCodesOf(taskId);
             assertThat(codes.get(0)).isEqualTo("CANCELED");
             assertThat(codes).doesNotContain("SUCCEEDED");
@@ -186,6 +196,21 @@ class TransferEndToEndTest {
             Files.deleteIfExists(big);
             Files.deleteIfExists(SITE_B.resolve("big-copy/sparse.bin"));
         }
+    }
+
+    /** Waits until {@code file} keeps its size for a whole second; returns that size. */
+    private static long awaitStableSize(Path file, Duration limit) throws IOException {
+        Instant giveUp = Instant.now().plus(limit);
+        long before = sizeOf(file);
+        while (Instant.now().isBefore(giveUp)) {
+            sleepMillis(1000);
+            long now = sizeOf(file);
+            if (now == before) {
+                return now;
+            }
+            before = now;
+        }
+        throw new AssertionError(file + " still growing after " + limit + ": " + before + " bytes");
     }
 
     @Test
@@ -196,7 +221,9 @@ class TransferEndToEndTest {
             file.setLength(8L << 30);
         }
         try {
+            // from the throttled source: 8 GiB take over two minutes, the deadline comes after 2 s
             Map<String, Object> transfer = transfer("/slow", "/slow-copy", true);
+            transfer.put("source_endpoint", "admin#slow-a");
             transfer.put("deadline", java.time.OffsetDateTime.now().plusSeconds(2).toString());
             JsonNode task = runToEnd(transfer);
             assertThat(task.get("status").asString()).isEqualTo("FAILED");

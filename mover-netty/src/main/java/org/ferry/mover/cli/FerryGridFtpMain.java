@@ -76,6 +76,12 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             description = "Seconds before an idle control connection is closed (default: ${DEFAULT-VALUE}).")
     private int idleTimeoutSeconds;
 
+    @Option(names = "--data-rate-limit", paramLabel = "BYTES", defaultValue = "0",
+            converter = ByteSizeConverter.class,
+            description = "Cap on the bytes per second the server sends, and separately receives, over all its "
+                    + "data connections; suffixes K, M, G (powers of 1024); 0 for none (default: ${DEFAULT-VALUE}).")
+    private long dataRateLimitBytesPerSecond;
+
     @Option(names = "--data-node", paramLabel = "HOST:PORT",
             description = "Run as a striped head node driving this data node (repeat, in stripe order).")
     private List<String> dataNodes = new ArrayList<>();
@@ -165,7 +171,8 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             authenticator = file::verify;
         }
         GridFtpServerConfig config = new GridFtpServerConfig(InetAddress.getByName(bind), port, root, anonymous,
-                authenticator, Duration.ofMillis(Math.round(markerIntervalSeconds * 1000)), Duration.ofSeconds(idleTimeoutSeconds));
+                authenticator, Duration.ofMillis(Math.round(markerIntervalSeconds * 1000)), Duration.ofSeconds(idleTimeoutSeconds),
+                dataRateLimitBytesPerSecond);
         DtpFactory dtps = DtpFactory.local();
         if (!dataNodes.isEmpty()) {
             if (dataNodeSecret == null) {

@@ -14,6 +14,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.traffic.GlobalTrafficShapingHandler;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -70,6 +71,7 @@ public final class DataChannels implements AutoCloseable {
     private final int sendBufferBytes;
     private final int receiveBufferBytes;
     private final DataChannelSecurity security;
+    private final GlobalTrafficShapingHandler shaper;
 
     /**
      * @param group event loops to run data connections on; not closed by {@link #close()}
@@ -107,17 +109,34 @@ public final class DataChannels implements AutoCloseable {
         this.sendBufferBytes = 0;
         this.receiveBufferBytes = 0;
         this.security = null;
+        this.shaper = null;
     }
 
-    /** A view on the same event loops with other socket buffer sizes or data channel security. */
+    /**
+     * A view on the same event loops with other socket buffer sizes, data channel security or rate
+     * limit.
+     */
     private DataChannels(DataChannels base, int sendBufferBytes, int receiveBufferBytes,
-            DataChannelSecurity security) {
+            DataChannelSecurity security, GlobalTrafficShapingHandler shaper) {
         this.group = base.group;
         this.blockSizeBytes = base.blockSizeBytes;
         this.idleTimeout = base.idleTimeout;
         this.sendBufferBytes = sendBufferBytes;
         this.receiveBufferBytes = receiveBufferBytes;
         this.security = security;
+        this.shaper = shaper;
+    }
+
+    /**
+     * The same data transfer process whose new connections all pass through one traffic shaper, so
+     * that the data they send and receive together stay under the shaper's limits (a site's cap on
+     * a server's bandwidth; tests use it to keep a transfer running long enough to interrupt).
+     *
+     * @param trafficShaper a shared shaper (Netty's, counting file regions too), or null for none
+     * @return a view sharing the event loops and every other setting
+     */
+    public DataChannels rateLimited(GlobalTrafficShapingHandler trafficShaper) {
+        return new DataChannels(this, sendBufferBytes, receiveBufferBytes, security, trafficShaper);
     }
 
     /**
@@ -138,7 +157,7 @@ public final class DataChannels implements AutoCloseable {
         if (sendBytes == sendBufferBytes && receiveBytes == receiveBufferBytes) {
             return this;
         }
-        return new DataChannels(this, sendBytes, receiveBytes, security);
+        return new DataChannels(this, sendBytes, receiveBytes, security, shaper);
     }
 
     /**
@@ -166,7 +185,8 @@ public final class DataChannels implements AutoCloseable {
      *     protected) as {@code dataSecurity} says; this object itself when it is null
      */
     public DataChannels secured(DataChannelSecurity dataSecurity) {
-        return dataSecurity == null ? this : new DataChannels(this, sendBufferBytes, receiveBufferBytes, dataSecurity);
+        return dataSecurity == null ? this
+                : new DataChannels(this, sendBufferBytes, receiveBufferBytes, dataSecurity, shaper);
     }
 
     private DataTransfer newTransfer(LongConsumer progress, ModeECache cache, ModeECache.Direction direction) {
@@ -395,6 +415,7 @@ public final class DataChannels implements AutoCloseable {
                 .register();
         Channel channel = registration.channel();
         applyBuffers(channel);
+        shape(channel);
         transfer.register(channel);
         registration.addListener(r -> {
             if (!r.isSuccess()) {
@@ -423,6 +444,7 @@ public final class DataChannels implements AutoCloseable {
             transfer.register(ch);
             ch.eventLoop().execute(() -> {
                 ch.config().setWriteBufferWaterMark(waterMark());
+                shape(ch);
                 if (security != null) {
                     security.install(ch.pipeline(), false);
                 }
@@ -435,6 +457,13 @@ public final class DataChannels implements AutoCloseable {
         };
         transfer.result().whenComplete((bytes, error) -> listener.detach(consumer));
         listener.attach(consumer, transfer::isDone);
+    }
+
+    /** Puts the rate limit, if any, next to the socket: it counts what goes on the wire. */
+    private void shape(Channel ch) {
+        if (shaper != null && ch.pipeline().get(GlobalTrafficShapingHandler.class) == null) {
+            ch.pipeline().addFirst(shaper);
+        }
     }
 
     private WriteBufferWaterMark waterMark() {

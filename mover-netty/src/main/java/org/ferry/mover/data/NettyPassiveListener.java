@@ -61,6 +61,11 @@ final class NettyPassiveListener implements PassiveListener {
         target.accept(channel);
     }
 
+    /** @return how many accepted connections wait for a transfer to attach */
+    synchronized int waitingConnections() {
+        return waiting.size();
+    }
+
     private synchronized void forget(Channel channel) {
         waiting.remove(channel);
     }

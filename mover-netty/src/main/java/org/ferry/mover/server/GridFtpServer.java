@@ -11,6 +11,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.handler.traffic.GlobalTrafficShapingHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
@@ -47,6 +48,9 @@ public final class GridFtpServer implements AutoCloseable {
 
     /** Upper bound on each wait while shutting down, in seconds. */
     public static final int SHUTDOWN_WAIT_SECONDS = 5;
+
+    /** Period over which a rate limit is measured; shorter keeps bursts small. */
+    private static final long SHAPER_CHECK_MILLIS = 100;
 
     private final EventLoopGroup group;
     private final ExecutorService worker;
@@ -116,7 +120,7 @@ public final class GridFtpServer implements AutoCloseable {
         StorageInterface storage = new PosixStorage(config.root());
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
         ExecutorService worker = Executors.newCachedThreadPool(daemonThreads("ferry-gridftp-pi"));
-        DataChannels dataChannels = new DataChannels(group);
+        DataChannels dataChannels = new DataChannels(group).rateLimited(shaper(group, config));
         StripedDtp stripedDtp = new StripedDtp(dtps.create(group, dataChannels, storage));
         CommandRegistry registry = (gsi == null ? CommandRegistry.standard() : GsiCommands.registry())
                 .with(StripedCommands.handlers(stripedDtp));
@@ -168,6 +172,15 @@ public final class GridFtpServer implements AutoCloseable {
     /** @return the bound control channel address */
     public InetSocketAddress address() {
         return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /**
+     * One shaper for all data connections when the configuration caps the data rate; its counter
+     * runs on the server's event loops and stops with them.
+     */
+    private static GlobalTrafficShapingHandler shaper(EventLoopGroup group, GridFtpServerConfig config) {
+        long limit = config.dataRateLimitBytesPerSecond();
+        return limit == 0 ? null : new GlobalTrafficShapingHandler(group, limit, limit, SHAPER_CHECK_MILLIS);
     }
 
     /**

@@ -17,11 +17,17 @@ import java.util.Objects;
  * @param markerInterval period of 112 performance and 111 range markers while receiving in MODE E
  *     (gridftp-protocol.md section 2.6/2.7; globus default 5 s)
  * @param idleTimeout idle control channel timeout (421 then close); globus default 600 s
+ * @param dataRateLimitBytesPerSecond cap on the data the whole server sends and, separately,
+ *     receives over all its data connections, in bytes per second; 0 for none (the default)
  */
 public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, boolean anonymousAllowed,
-        Authenticator authenticator, Duration markerInterval, Duration idleTimeout) {
+        Authenticator authenticator, Duration markerInterval, Duration idleTimeout,
+        long dataRateLimitBytesPerSecond) {
 
-    /** @throws IllegalArgumentException on a port outside 0..65535 or a non-positive duration */
+    /**
+     * @throws IllegalArgumentException on a port outside 0..65535, a non-positive duration or a
+     *     negative rate limit
+     */
     public GridFtpServerConfig {
         Objects.requireNonNull(bindAddress, "bindAddress");
         Objects.requireNonNull(root, "root");
@@ -34,6 +40,19 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
         if (markerInterval.isZero() || markerInterval.isNegative() || idleTimeout.isZero() || idleTimeout.isNegative()) {
             throw new IllegalArgumentException("durations must be positive");
         }
+        if (dataRateLimitBytesPerSecond < 0) {
+            throw new IllegalArgumentException("rate limit must be >= 0");
+        }
+    }
+
+    /**
+     * Without a rate limit.
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public GridFtpServerConfig(InetAddress bindAddress, int port, Path root, boolean anonymousAllowed,
+            Authenticator authenticator, Duration markerInterval, Duration idleTimeout) {
+        this(bindAddress, port, root, anonymousAllowed, authenticator, markerInterval, idleTimeout, 0);
     }
 
     /**
@@ -62,7 +81,8 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      * @return a copy with another bind address
      */
     public GridFtpServerConfig withBindAddress(InetAddress value) {
-        return new GridFtpServerConfig(value, port, root, anonymousAllowed, authenticator, markerInterval, idleTimeout);
+        return new GridFtpServerConfig(value, port, root, anonymousAllowed, authenticator, markerInterval,
+                idleTimeout, dataRateLimitBytesPerSecond);
     }
 
     /**
@@ -70,7 +90,8 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      * @return a copy with another port
      */
     public GridFtpServerConfig withPort(int value) {
-        return new GridFtpServerConfig(bindAddress, value, root, anonymousAllowed, authenticator, markerInterval, idleTimeout);
+        return new GridFtpServerConfig(bindAddress, value, root, anonymousAllowed, authenticator, markerInterval,
+                idleTimeout, dataRateLimitBytesPerSecond);
     }
 
     /**
@@ -78,7 +99,8 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      * @return a copy with anonymous logins allowed or not
      */
     public GridFtpServerConfig withAnonymousAllowed(boolean value) {
-        return new GridFtpServerConfig(bindAddress, port, root, value, authenticator, markerInterval, idleTimeout);
+        return new GridFtpServerConfig(bindAddress, port, root, value, authenticator, markerInterval,
+                idleTimeout, dataRateLimitBytesPerSecond);
     }
 
     /**
@@ -86,7 +108,8 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      * @return a copy with another authenticator
      */
     public GridFtpServerConfig withAuthenticator(Authenticator value) {
-        return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, value, markerInterval, idleTimeout);
+        return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, value, markerInterval,
+                idleTimeout, dataRateLimitBytesPerSecond);
     }
 
     /**
@@ -94,7 +117,8 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      * @return a copy with another marker interval
      */
     public GridFtpServerConfig withMarkerInterval(Duration value) {
-        return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, authenticator, value, idleTimeout);
+        return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, authenticator, value,
+                idleTimeout, dataRateLimitBytesPerSecond);
     }
 
     /**
@@ -102,6 +126,16 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      * @return a copy with another idle timeout
      */
     public GridFtpServerConfig withIdleTimeout(Duration value) {
-        return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, authenticator, markerInterval, value);
+        return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, authenticator, markerInterval,
+                value, dataRateLimitBytesPerSecond);
+    }
+
+    /**
+     * @param bytesPerSecond the new cap on each direction of the server's data traffic, 0 for none
+     * @return a copy with another data rate limit
+     */
+    public GridFtpServerConfig withDataRateLimit(long bytesPerSecond) {
+        return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, authenticator, markerInterval,
+                idleTimeout, bytesPerSecond);
     }
 }

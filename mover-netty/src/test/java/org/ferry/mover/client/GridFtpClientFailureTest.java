@@ -14,6 +14,7 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -26,9 +27,12 @@ class GridFtpClientFailureTest {
 
     private final GridFtpClient client = new GridFtpClient(Duration.ofMillis(500));
     private ServerSocket server;
+    /** Holds each scripted connection open until the test ends, so no close races a client timeout. */
+    private final CountDownLatch testEnded = new CountDownLatch(1);
 
     @AfterEach
     void close() throws IOException {
+        testEnded.countDown();
         client.close();
         if (server != null) {
             server.close();
@@ -42,7 +46,7 @@ class GridFtpClientFailureTest {
             try (Socket s = server.accept()) {
                 script.accept(new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8)),
                         s.getOutputStream());
-                Thread.sleep(2000); // keep the connection open while the client waits
+                testEnded.await(); // keep the connection open while the client waits
             } catch (Exception e) {
                 // the test checks the client side
             }

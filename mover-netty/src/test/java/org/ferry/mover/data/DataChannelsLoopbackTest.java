@@ -109,7 +109,8 @@ class DataChannelsLoopbackTest {
             // the sender connects before the receiver is set up: the listener queues the connection
             var sent = channels.send(DataSource.ofBytes(listing), new DataEndpoint.Active(listener.address()),
                     true, 1, null);
-            Thread.sleep(100);
+            NettyPassiveListener queue = (NettyPassiveListener) listener;
+            awaitTrue(() -> queue.waitingConnections() == 1, "the sender's connection queued");
             var received = channels.receive(sink, new DataEndpoint.Passive(listener), true, null);
             assertThat(received.get(10, TimeUnit.SECONDS)).isEqualTo(listing.length);
             assertThat(sent.get(10, TimeUnit.SECONDS)).isEqualTo(listing.length);
@@ -155,10 +156,13 @@ class DataChannelsLoopbackTest {
     void cancellingTheFutureClosesTheConnections() throws Exception {
         DataChannels channels = new DataChannels(group);
         try (PassiveListener listener = channels.listen(LOOPBACK)) {
-            var received = channels.receive(DataSink.toMemory(), new DataEndpoint.Passive(listener), false, null);
+            DataSink.MemorySink sink = DataSink.toMemory();
+            var received = channels.receive(sink, new DataEndpoint.Passive(listener), false, null);
             try (Socket socket = new Socket(LOOPBACK, listener.address().getPort())) {
                 socket.getOutputStream().write(1);
-                Thread.sleep(100);
+                // cancel once the transfer has the connection: one still in the accept queue would
+                // be reset with the listener, where this test expects an orderly close
+                awaitTrue(() -> sink.toByteArray().length == 1, "the byte received");
                 received.cancel(false);
                 socket.setSoTimeout(5000);
                 assertThat(socket.getInputStream().read()).isEqualTo(-1); // closed by us
@@ -212,5 +216,15 @@ class DataChannelsLoopbackTest {
             channel.close();
         }
         assertThatThrownBy(() -> channels.withSocketBuffers(-1, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Waits for a condition the test's own actions make true; fails after 10 s. */
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waiting for %s", what).isLessThan(deadline);
+            Thread.onSpinWait();
+            Thread.sleep(1);
+        }
     }
 }

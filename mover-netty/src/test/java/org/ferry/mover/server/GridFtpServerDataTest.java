@@ -178,7 +178,14 @@ class GridFtpServerDataTest extends ServerTestSupport {
                 out.writeLong(blocks.get(i)[0]);
                 out.write(data, (int) blocks.get(i)[0], (int) blocks.get(i)[1]);
             }
-            Thread.sleep(500); // let a perf marker interval (200 ms in tests) pass
+            outA.flush();
+            outB.flush();
+            // the transfer stays open until the EODs below: wait for its first periodic marker
+            // (every 200 ms in tests), however long the machine takes to send it
+            List<String> replies = new ArrayList<>();
+            ftp.getReply();
+            replies.add(ftp.getReplyString());
+            assertThat(ftp.getReplyString()).startsWith("112-Perf Marker");
             outA.writeByte(0x40 | 0x08);
             outA.writeLong(0);
             outA.writeLong(2);
@@ -187,7 +194,6 @@ class GridFtpServerDataTest extends ServerTestSupport {
             outB.writeLong(0);
             outA.flush();
             outB.flush();
-            List<String> replies = new ArrayList<>();
             while (true) {
                 ftp.getReply();
                 replies.add(ftp.getReplyString());
