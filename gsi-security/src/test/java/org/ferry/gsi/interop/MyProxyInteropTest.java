@@ -97,14 +97,16 @@ class MyProxyInteropTest {
     }
 
     private static void waitForPort() throws Exception {
-        for (int i = 0; i < 50; i++) {
+        // a loaded machine starts the daemon slowly: wait for its port, not for a fixed count of tries
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
             try (Socket s = new Socket("127.0.0.1", port)) {
                 return;
             } catch (IOException e) {
                 Thread.sleep(100);
             }
         }
-        throw new IllegalStateException("myproxy-server did not start on port " + port);
+        throw new IllegalStateException("myproxy-server did not start on port " + port + " within 60 s");
     }
 
     private MyProxyClient client(String expectedDn) {
