@@ -22,7 +22,15 @@ public final class TestPki {
 
     /** Creates a CA {@code /O=Grid/OU=<ou>/CN=<ou> CA} under {@code dir}. */
     public static TestPki create(Path dir, String ou) throws Exception {
-        return new TestPki(OnlineCa.create("/O=Grid/OU=" + ou + "/CN=" + ou + " CA", dir.resolve("ca"), 2048), dir);
+        return create(dir, ou, 2048);
+    }
+
+    /**
+     * Creates a CA {@code /O=Grid/OU=<ou>/CN=<ou> CA} with a key of {@code keyBits} under {@code dir}
+     * (4096 is what {@code grid-ca-create} makes by default).
+     */
+    public static TestPki create(Path dir, String ou, int keyBits) throws Exception {
+        return new TestPki(OnlineCa.create("/O=Grid/OU=" + ou + "/CN=" + ou + " CA", dir.resolve("ca"), keyBits), dir);
     }
 
     /** @return the trust directory (X509_CERT_DIR) of this CA */

@@ -1,5 +1,6 @@
 package org.ferry.server;
 
+import org.ferry.gsi.context.GsiEngines;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.persistence.autoconfigure.EntityScan;
@@ -17,6 +18,9 @@ public class FerryServerApplication {
 
     /** @param args Spring Boot arguments ({@code --name=value}) */
     public static void main(String[] args) {
+        // before the first TLS handshake: the personal endpoint accepts DCAU data connections, and
+        // globus initiators send a DN as SNI, which the JDK's TLS server otherwise rejects
+        GsiEngines.ignoreServerNameIndication();
         SpringApplication.run(FerryServerApplication.class, args);
     }
 }

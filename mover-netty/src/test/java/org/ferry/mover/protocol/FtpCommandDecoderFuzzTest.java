@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -51,16 +52,23 @@ class FtpCommandDecoderFuzzTest {
     @Property(tries = 400, seed = "20261122")
     void arbitraryBytesSplitArbitrarilyDecodeLikeWholeLines(@ForAll("controlBytes") byte[] input,
             @ForAll("cuts") List<Integer> cuts) {
-        assertDecodesLikeReference(new FtpCommandDecoder(MAX_LINE_BYTES), MAX_LINE_BYTES, input, cuts);
+        assertDecodesLikeReference(new FtpCommandDecoder(MAX_LINE_BYTES), MAX_LINE_BYTES, MAX_LINE_BYTES, input, cuts);
+    }
+
+    @Property(tries = 400, seed = "20261124")
+    void securityCommandsGetTheirLargerLimit(@ForAll("securityBytes") byte[] input, @ForAll("cuts") List<Integer> cuts) {
+        assertDecodesLikeReference(new FtpCommandDecoder(MAX_LINE_BYTES, 3 * MAX_LINE_BYTES), MAX_LINE_BYTES,
+                3 * MAX_LINE_BYTES, input, cuts);
     }
 
     @Property(tries = 100, seed = "20261122")
     void defaultLimitWithLinesAroundFourKilobytes(@ForAll("longLines") byte[] input, @ForAll("cuts") List<Integer> cuts) {
-        assertDecodesLikeReference(new FtpCommandDecoder(), FtpCommandDecoder.DEFAULT_MAX_LINE_BYTES, input, cuts);
+        assertDecodesLikeReference(new FtpCommandDecoder(), FtpCommandDecoder.DEFAULT_MAX_LINE_BYTES,
+                FtpCommandDecoder.DEFAULT_MAX_SECURITY_LINE_BYTES, input, cuts);
     }
 
-    private static void assertDecodesLikeReference(FtpCommandDecoder decoder, int maxLineBytes, byte[] input,
-            List<Integer> cuts) {
+    private static void assertDecodesLikeReference(FtpCommandDecoder decoder, int maxLineBytes,
+            int maxSecurityLineBytes, byte[] input, List<Integer> cuts) {
         EmbeddedChannel channel = new EmbeddedChannel(decoder);
         List<ByteBuf> written = new ArrayList<>();
         int position = 0;
@@ -75,7 +83,7 @@ class FtpCommandDecoderFuzzTest {
         for (Object message; (message = channel.readInbound()) != null; ) {
             decoded.add((FtpCommand) message);
         }
-        assertThat(decoded).containsExactlyElementsOf(reference(input, maxLineBytes));
+        assertThat(decoded).containsExactlyElementsOf(reference(input, maxLineBytes, maxSecurityLineBytes));
         assertThat(written).allSatisfy(buf -> assertThat(buf.refCnt()).as("input buffer released").isZero());
     }
 
@@ -90,8 +98,11 @@ class FtpCommandDecoderFuzzTest {
         return to;
     }
 
-    /** The decoder's contract on the whole input at once: LF ends a line, one CR before it is dropped. */
-    private static List<FtpCommand> reference(byte[] input, int maxLineBytes) {
+    /**
+     * The decoder's contract on the whole input at once: LF ends a line, one CR before it is dropped;
+     * a line starting (in any case) with ADAT, MIC, CONF or ENC and a space has the security limit.
+     */
+    private static List<FtpCommand> reference(byte[] input, int maxLineBytes, int maxSecurityLineBytes) {
         List<FtpCommand> commands = new ArrayList<>();
         int start = 0;
         for (int i = 0; i < input.length; i++) {
@@ -99,7 +110,10 @@ class FtpCommandDecoderFuzzTest {
                 continue;
             }
             int end = i > start && input[i - 1] == '\r' ? i - 1 : i;
-            if (end - start > maxLineBytes) {
+            String head = new String(input, start, Math.min(5, i - start), StandardCharsets.ISO_8859_1)
+                    .toUpperCase(java.util.Locale.ROOT);
+            boolean security = java.util.stream.Stream.of("ADAT ", "MIC ", "CONF ", "ENC ").anyMatch(head::startsWith);
+            if (end - start > (security ? maxSecurityLineBytes : maxLineBytes)) {
                 commands.add(FtpCommand.overlong());
             } else {
                 commands.add(FtpCommand.parse(new String(input, start, end - start, StandardCharsets.UTF_8)));
@@ -124,6 +138,21 @@ class FtpCommandDecoderFuzzTest {
                     return run;
                 }));
         return piece.list().ofMaxSize(40).map(FtpCommandDecoderFuzzTest::concat);
+    }
+
+    @Provide
+    Arbitrary<byte[]> securityBytes() {
+        // Lines that start with a security verb (or almost) followed by runs around both limits.
+        Arbitrary<byte[]> verb = Arbitraries.of("ADAT ", "adat ", "MIC ", "Conf ", "ENC ", "ADA", "MICX ", "ENC", "NOOP ")
+                .map(v -> v.getBytes(StandardCharsets.US_ASCII));
+        Arbitrary<byte[]> run = Arbitraries.integers().between(MAX_LINE_BYTES - 8, 4 * MAX_LINE_BYTES).map(n -> {
+            byte[] bytes = new byte[n];
+            Arrays.fill(bytes, (byte) 'Q');
+            return bytes;
+        });
+        Arbitrary<byte[]> end = Arbitraries.of("\r\n", "\n", "\r", "").map(e -> e.getBytes(StandardCharsets.US_ASCII));
+        Arbitrary<byte[]> line = Combinators.combine(verb, run, end).as((v, r, e) -> concat(List.of(v, r, e)));
+        return line.list().ofMinSize(1).ofMaxSize(6).map(FtpCommandDecoderFuzzTest::concat);
     }
 
     @Provide

@@ -38,7 +38,22 @@ public final class FerryGsiServer implements AutoCloseable {
      * @throws Exception if the PKI cannot be made, files cannot be written or the server cannot bind
      */
     public static FerryGsiServer start(Path dir, String unit, Map<String, String> accountsByCn) throws Exception {
-        GsiTestPki pki = GsiTestPki.create(dir, unit);
+        return start(dir, unit, accountsByCn, 2048);
+    }
+
+    /**
+     * Starts a server as {@link #start(Path, String, Map)} does, under a CA with a key of {@code caKeyBits}.
+     *
+     * @param dir where the PKI and the served root go
+     * @param unit the OU of the CA, host and users
+     * @param accountsByCn grid-mapfile: user CN to local account
+     * @param caKeyBits the CA's RSA key size
+     * @return the running server
+     * @throws Exception if the PKI cannot be made, files cannot be written or the server cannot bind
+     */
+    public static FerryGsiServer start(Path dir, String unit, Map<String, String> accountsByCn, int caKeyBits)
+            throws Exception {
+        GsiTestPki pki = GsiTestPki.create(dir, unit, caKeyBits);
         StringBuilder gridMap = new StringBuilder();
         new TreeMap<>(accountsByCn).forEach((cn, account) -> gridMap.append(pki.gridMapLine(cn, account)));
         Path root = Files.createDirectories(dir.resolve("root"));

@@ -1,9 +1,25 @@
 package org.ferry.mover.testing;
 
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.cert.X509Certificate;
 import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.ferry.gsi.TestPki;
+import org.ferry.gsi.ca.CertificateIssuer;
 import org.ferry.gsi.ca.OnlineCa;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.credential.PemFiles;
@@ -49,7 +65,20 @@ public final class GsiTestPki implements AutoCloseable {
      * @throws Exception if the CA directory cannot be written or key generation or signing fails
      */
     public static GsiTestPki create(Path dir, String unit) throws Exception {
-        TestPki pki = TestPki.create(dir, unit);
+        return create(dir, unit, 2048);
+    }
+
+    /**
+     * Creates the CA, with a key of {@code caKeyBits}, in {@code dir/ca} and issues the host credential.
+     *
+     * @param dir an empty or missing directory
+     * @param unit the OU of every name
+     * @param caKeyBits the CA's RSA key size (4096 is {@code grid-ca-create}'s default)
+     * @return the PKI
+     * @throws Exception if the CA directory cannot be written or key generation or signing fails
+     */
+    public static GsiTestPki create(Path dir, String unit, int caKeyBits) throws Exception {
+        TestPki pki = TestPki.create(dir, unit, caKeyBits);
         GsiCredential host = pki.ca.issueHostCredential("host/localhost", pki.ca.newSetupKey());
         return new GsiTestPki(unit, pki, new CanlChainValidator(pki.trustDir()),
                 OpensslTrustDirectory.load(pki.trustDir()), host);
@@ -136,6 +165,50 @@ public final class GsiTestPki implements AutoCloseable {
      */
     public GsiCredential proxy(String cn, ProxyRequest request) throws Exception {
         return new BcProxyFactory().createProxy(user(cn), request);
+    }
+
+    /**
+     * A user certificate issued by an intermediate CA {@code /O=Grid/OU=<unit>/CN=<unit> Intermediate
+     * CA} (4096-bit) that this PKI's CA signs; the intermediate is not in the trust directory, so the
+     * user's chain carries it, as a site's chain under a national root does.
+     *
+     * @param cn the user's CN
+     * @param keyBits the user's RSA key size
+     * @return the user's key and chain (user certificate, intermediate CA certificate)
+     * @throws Exception if key generation or signing fails
+     */
+    public GsiCredential userUnderIntermediateCa(String cn, int keyBits) throws Exception {
+        OnlineCa ca = pki.ca;
+        GsiCredential root = PemFiles.readCredential(pki.dir.resolve("ca/cacert.pem"),
+                pki.dir.resolve("ca/private/cakey.pem"), null);
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+        generator.initialize(4096);
+        KeyPair intermediateKeys = generator.generateKeyPair();
+        Instant now = Instant.now();
+        JcaX509ExtensionUtils utils = new JcaX509ExtensionUtils();
+        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                ca.caCertificate(), BigInteger.valueOf(now.toEpochMilli()),
+                Date.from(now.minusSeconds(300)), Date.from(now.plusSeconds(86_400)),
+                ca.subjectFor(unit + " Intermediate CA"), intermediateKeys.getPublic())
+                .addExtension(Extension.basicConstraints, true,
+                        new BasicConstraints(0))
+                .addExtension(Extension.keyUsage, true,
+                        new KeyUsage(KeyUsage.keyCertSign
+                                | KeyUsage.cRLSign))
+                .addExtension(Extension.subjectKeyIdentifier, false,
+                        utils.createSubjectKeyIdentifier(intermediateKeys.getPublic()))
+                .addExtension(Extension.authorityKeyIdentifier, false,
+                        utils.createAuthorityKeyIdentifier(ca.caCertificate()));
+        X509Certificate intermediate = new JcaX509CertificateConverter()
+                .getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withRSA")
+                        .build(root.privateKey())));
+        CertificateIssuer issuer = new CertificateIssuer(intermediate,
+                intermediateKeys.getPrivate(), new BouncyCastleProvider());
+        generator.initialize(keyBits);
+        KeyPair userKeys = generator.generateKeyPair();
+        X509Certificate user = issuer.issue(ca.subjectFor(cn), userKeys.getPublic(),
+                now.minusSeconds(300), now.plusSeconds(86_400), List.of());
+        return new GsiCredential(userKeys.getPrivate(), List.of(user, intermediate));
     }
 
     /**
