@@ -40,6 +40,9 @@ class RestApiTest {
     @Autowired
     UserAccountRepository users;
 
+    @Autowired
+    org.ferry.scheduler.execution.TaskRecorder recorder;
+
     ApiClient api;
 
     @BeforeEach
@@ -205,6 +208,26 @@ class RestApiTest {
                 .isEqualTo("TaskComplete");
         assertThat(api.get("/v0.10/task_list?filter=status:ACTIVE&limit=1000").body().get("DATA")
                 .findValuesAsString("task_id")).doesNotContain(taskId);
+    }
+
+    @Test
+    void aFaultReportedAfterTheCancelAddsNoEventAfterIt() {
+        // what a mover's attempt still in flight reports once the owner has cancelled: the race
+        // of a real cancel, played in the order that used to put CONNECT_FAILED after CANCELED
+        twoEndpoints("late");
+        String taskId = api.post("/v0.10/transfer", transfer("admin#late-src", "admin#late-dst", null, "/a", "/b"))
+                .body().get("task_id").asString();
+        api.post("/v0.10/task/" + taskId + "/cancel", Map.of());
+        java.util.UUID id = java.util.UUID.fromString(taskId);
+        org.ferry.scheduler.execution.Fault late = new org.ferry.scheduler.execution.Fault(
+                org.ferry.api.domain.EventCode.CONNECT_FAILED, "late fault");
+        recorder.fault(new org.ferry.scheduler.execution.TaskExecution(id, null, null, false, null), late);
+        assertThat(recorder.fail(id, late)).isFalse();
+        JsonNode events = api.get("/v0.10/task/" + taskId + "/event_list").body();
+        assertThat(events.get("DATA").findValuesAsString("description")).doesNotContain("late fault");
+        assertThat(events.get("DATA").get(0).get("code").asString()).isIn("CANCELED", "CONNECT_FAILED");
+        JsonNode task = api.get("/v0.10/task/" + taskId).body();
+        assertThat(task.get("status").asString()).isEqualTo("FAILED");
     }
 
     @Test

@@ -15,6 +15,7 @@ import org.ferry.api.repository.TransferredFileRepository;
 import org.ferry.scheduler.TransferProperties;
 import org.ferry.scheduler.plan.TransferPlan;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Writes what executions report to the database: events, counters (in batches, see
@@ -47,10 +48,26 @@ public class TaskRecorder {
         events.save(new TaskEvent(taskId, code, description, details));
     }
 
+    /**
+     * Records an event while the task is ACTIVE, under its row lock: once a cancel or the
+     * deadline has ended the task, an attempt still finishing elsewhere adds nothing after the
+     * end event.
+     *
+     * @return false if the task had ended and nothing was written
+     */
+    private boolean eventWhileActive(UUID taskId, EventCode code, String description, String details) {
+        if (tasks.lockIfActive(taskId) == 0) {
+            return false;
+        }
+        event(taskId, code, description, details);
+        return true;
+    }
+
     /** Records a fault: the event, and the fault counter and nice status on the next flush. */
+    @Transactional
     public void fault(TaskExecution execution, Fault fault) {
         execution.faulted(fault);
-        event(execution.taskId(), fault.code(), fault.description(), null);
+        eventWhileActive(execution.taskId(), fault.code(), fault.description(), null);
     }
 
     /**
@@ -58,6 +75,7 @@ public class TaskRecorder {
      *
      * @return false if the task is no longer ACTIVE
      */
+    @Transactional
     public boolean started(UUID taskId) {
         if (tasks.markStarted(taskId, Instant.now()) == 0) {
             return false;
@@ -93,6 +111,7 @@ public class TaskRecorder {
      * status if it changed, and a PROGRESS event if the progress interval has passed and the
      * counters moved.
      */
+    @Transactional
     public void flush(TaskExecution execution) {
         flush(execution, true);
     }
@@ -119,7 +138,7 @@ public class TaskRecorder {
             boolean moved = bytes != execution.lastProgressBytes || files != execution.lastProgressFiles;
             if (progressEvent && moved && now - execution.lastProgressMillis >= progressIntervalMillis
                     && !execution.isStopped()) {
-                event(execution.taskId(), EventCode.PROGRESS, "Progress update",
+                eventWhileActive(execution.taskId(), EventCode.PROGRESS, "Progress update",
                         "{\"bytes_transferred\":" + bytes + ",\"files_transferred\":" + files + "}");
                 execution.lastProgressMillis = now;
                 execution.lastProgressBytes = bytes;
@@ -135,6 +154,7 @@ public class TaskRecorder {
      * @param fatal null for SUCCEEDED, else the fatal fault
      * @return true if this call ended the task
      */
+    @Transactional
     public boolean finish(TaskExecution execution, Fault fatal) {
         flush(execution, false); // the end event carries the final counters
         UUID taskId = execution.taskId();
@@ -156,8 +176,12 @@ public class TaskRecorder {
      *
      * @return true if this call ended the task
      */
+    @Transactional
     public boolean fail(UUID taskId, Fault fatal) {
+        if (tasks.finish(taskId, TaskStatus.FAILED, fatal.code().name(), fatal.description(), Instant.now()) == 0) {
+            return false; // ended already (a cancel): its end event stays the newest
+        }
         event(taskId, fatal.code(), fatal.description(), null);
-        return tasks.finish(taskId, TaskStatus.FAILED, fatal.code().name(), fatal.description(), Instant.now()) > 0;
+        return true;
     }
 }

@@ -89,6 +89,19 @@ public interface TaskRepository extends JpaRepository<Task, UUID> {
     int updateNiceStatus(@Param("id") UUID id, @Param("niceStatus") String niceStatus);
 
     /**
+     * Holds the row of an ACTIVE task until the caller's transaction ends (an update that changes
+     * nothing takes the row lock on H2 and PostgreSQL alike), so that what the caller writes next
+     * (an event) and a concurrent {@link #finish} are ordered: an event written under this lock is
+     * never newer than the task's end.
+     *
+     * @return 1 if the task is ACTIVE (and now locked), 0 if it has ended
+     */
+    @Modifying
+    @Query("update Task t set t.niceStatus = t.niceStatus"
+            + " where t.id = :id and t.status = org.ferry.api.domain.TaskStatus.ACTIVE")
+    int lockIfActive(@Param("id") UUID id);
+
+    /**
      * Ends an ACTIVE task. Only the first call for a task has an effect.
      *
      * @param status SUCCEEDED or FAILED
