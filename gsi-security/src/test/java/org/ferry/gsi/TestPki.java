@@ -40,8 +40,18 @@ public final class TestPki {
 
     /** Issues a user credential {@code <base>/CN=<cn>} valid from notBefore to notAfter. */
     public GsiCredential user(String cn, Instant notBefore, Instant notAfter) throws Exception {
+        return user(cn, notBefore, notAfter, 2048);
+    }
+
+    /** Issues a user credential {@code <base>/CN=<cn>} with a key of {@code keyBits}, valid for a day. */
+    public GsiCredential user(String cn, int keyBits) throws Exception {
+        Instant now = Instant.now();
+        return user(cn, now.minus(Duration.ofMinutes(5)), now.plus(Duration.ofDays(1)), keyBits);
+    }
+
+    private GsiCredential user(String cn, Instant notBefore, Instant notAfter, int keyBits) throws Exception {
         KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
-        gen.initialize(2048);
+        gen.initialize(keyBits);
         KeyPair pair = gen.generateKeyPair();
         X509Certificate cert = ca.issuer().issue(ca.subjectFor(cn), pair.getPublic(), notBefore, notAfter, List.of());
         return new GsiCredential(pair.getPrivate(), List.of(cert));
