@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSink;
+import org.ferry.mover.data.ModeECache;
 import org.ferry.mover.data.PassiveListener;
 import org.ferry.mover.storage.StorageInterface;
 import org.ferry.mover.stripe.StripeSends;
@@ -44,9 +45,28 @@ public final class LocalDtp implements DataTransferProcess {
         return name;
     }
 
+    /**
+     * A listener of this DTP, with the MODE E connections its last receive kept open (GFD.020
+     * connection caching): a sender that keeps its data connections between transfers (as every
+     * GridFTP sender does when the client skips PASV/PORT for the next file) finds them still
+     * open, where closing them after each file raced the sender's next write.
+     */
+    private record CachingListener(PassiveListener delegate, ModeECache cache) implements PassiveListener {
+        @Override
+        public java.net.InetSocketAddress address() {
+            return delegate.address();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+            cache.close();
+        }
+    }
+
     @Override
     public CompletableFuture<PassiveListener> listen(InetAddress announce) throws IOException {
-        return CompletableFuture.completedFuture(dataChannels.listen(announce));
+        return CompletableFuture.completedFuture(new CachingListener(dataChannels.listen(announce), new ModeECache()));
     }
 
     @Override
@@ -66,7 +86,9 @@ public final class LocalDtp implements DataTransferProcess {
             toFile.write(data, offset);
             progress.update(received.addAndGet(length), offset + "-" + (offset + length));
         };
-        CompletableFuture<Long> transfer = dataChannels.receive(tracking, new DataEndpoint.Passive(listener), true, null);
+        CompletableFuture<Long> transfer = listener instanceof CachingListener caching
+                ? dataChannels.receive(tracking, new DataEndpoint.Passive(caching.delegate()), true, null, caching.cache())
+                : dataChannels.receive(tracking, new DataEndpoint.Passive(listener), true, null);
         return finish(transfer, file);
     }
 
