@@ -1,4 +1,4 @@
-package org.ferry.mover.cli;
+package org.ferry.mover.app;
 
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;

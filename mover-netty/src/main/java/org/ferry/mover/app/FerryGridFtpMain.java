@@ -1,4 +1,4 @@
-package org.ferry.mover.cli;
+package org.ferry.mover.app;
 
 import java.io.BufferedReader;
 import java.io.IOException;

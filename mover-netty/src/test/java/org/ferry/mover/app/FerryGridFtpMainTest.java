@@ -1,4 +1,4 @@
-package org.ferry.mover.cli;
+package org.ferry.mover.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
