@@ -5,7 +5,6 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import org.ferry.cli.api.FerryApiClient;
-import org.ferry.cli.api.TokenSource;
 import org.ferry.cli.output.OutputFormat;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

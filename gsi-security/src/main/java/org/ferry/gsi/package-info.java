@@ -2,7 +2,7 @@
  * Ferry gsi-security: the Grid Security Infrastructure on Bouncy Castle (+ canl for path
  * validation). Entry points:
  * <ul>
- *   <li>{@link org.ferry.gsi.proxy.ProxyFactory} / {@link org.ferry.gsi.proxy.BcProxyFactory}: RFC 3820 proxies;</li>
+ *   <li>{@link org.ferry.gsi.proxy.factory.ProxyFactory} / {@link org.ferry.gsi.proxy.factory.BcProxyFactory}: RFC 3820 proxies;</li>
  *   <li>{@link org.ferry.gsi.trust.ChainValidator} / {@link org.ferry.gsi.trust.CanlChainValidator},
  *       {@link org.ferry.gsi.trust.OpensslTrustDirectory}: trust and path validation;</li>
  *   <li>{@link org.ferry.gsi.credential.CredentialLoader}, {@link org.ferry.gsi.credential.PemFiles}: credentials;</li>

@@ -18,7 +18,7 @@ import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.ferry.gsi.TestPki;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.credential.PemFiles;
-import org.ferry.gsi.proxy.BcProxyFactory;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.OpensslTrustDirectory;

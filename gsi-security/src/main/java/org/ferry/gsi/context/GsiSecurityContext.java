@@ -17,7 +17,7 @@ import javax.net.ssl.TrustManager;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.delegation.DelegationRequest;
 import org.ferry.gsi.delegation.DelegationSigner;
-import org.ferry.gsi.proxy.BcProxyFactory;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyPolicyKind;
 import org.ferry.gsi.proxy.ProxyRequest;
 import org.ferry.gsi.trust.ChainValidator;

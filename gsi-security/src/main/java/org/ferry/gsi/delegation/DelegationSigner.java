@@ -9,7 +9,7 @@ import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 import org.bouncycastle.pkcs.PKCSException;
 import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequest;
 import org.ferry.gsi.credential.GsiCredential;
-import org.ferry.gsi.proxy.ProxyFactory;
+import org.ferry.gsi.proxy.factory.ProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
 
 /**

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.ferry.gsi.TestPki;
 import org.ferry.gsi.credential.GsiCredential;
-import org.ferry.gsi.proxy.BcProxyFactory;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.OpensslTrustDirectory;

@@ -8,7 +8,7 @@ import java.security.GeneralSecurityException;
 import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 import org.ferry.gsi.TestPki;
 import org.ferry.gsi.credential.GsiCredential;
-import org.ferry.gsi.proxy.BcProxyFactory;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.ValidatedChain;

@@ -13,7 +13,7 @@ import org.ferry.gsi.ExternalTools.Result;
 import org.ferry.gsi.TestPki;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.credential.PemFiles;
-import org.ferry.gsi.proxy.BcProxyFactory;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyCertificates;
 import org.ferry.gsi.proxy.ProxyFormat;
 import org.ferry.gsi.proxy.ProxyPolicyKind;

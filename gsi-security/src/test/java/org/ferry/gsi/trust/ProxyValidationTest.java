@@ -15,7 +15,7 @@ import java.util.List;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.ferry.gsi.TestPki;
 import org.ferry.gsi.credential.GsiCredential;
-import org.ferry.gsi.proxy.BcProxyFactory;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyCertificates;
 import org.ferry.gsi.proxy.ProxyFormat;
 import org.ferry.gsi.proxy.ProxyPolicyKind;

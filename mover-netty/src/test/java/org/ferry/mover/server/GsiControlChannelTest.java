@@ -19,7 +19,7 @@ import org.ferry.gsi.context.DelegationMode;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.gridmap.GridMap;
 import org.ferry.gsi.gridmap.GridMapAuthorizer;
-import org.ferry.gsi.proxy.BcProxyFactory;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.mover.client.GridFtpClient;

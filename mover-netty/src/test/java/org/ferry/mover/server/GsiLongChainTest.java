@@ -12,7 +12,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Map;
 import org.ferry.gsi.credential.GsiCredential;
-import org.ferry.gsi.proxy.BcProxyFactory;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GridFtpSession;

@@ -1,7 +1,7 @@
 package org.ferry.api.auth;
 
 /**
- * The caller of an API request, put on the request by {@link BearerTokenFilter}.
+ * The caller of an API request, put on the request by {@link org.ferry.api.web.BearerTokenFilter}.
  *
  * @param name the user name
  */

@@ -21,7 +21,7 @@ import org.ferry.gsi.ca.OnlineCa;
 import org.ferry.gsi.context.GsiEngines;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.name.DistinguishedNames;
-import org.ferry.gsi.proxy.BcProxyFactory;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.GsiTrustManager;

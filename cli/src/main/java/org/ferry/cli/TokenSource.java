@@ -1,11 +1,10 @@
-package org.ferry.cli.api;
+package org.ferry.cli;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.ferry.cli.CliEnvironment;
 
 /**
  * Finds the API token: {@code FERRY_TOKEN} when set, else the first line of

@@ -1,5 +1,10 @@
-package org.ferry.gsi.proxy;
+package org.ferry.gsi.proxy.factory;
 
+import org.ferry.gsi.proxy.ProxyCertificates;
+import org.ferry.gsi.proxy.ProxyPolicyKind;
+import org.ferry.gsi.proxy.ProxyOids;
+import org.ferry.gsi.proxy.ProxyFormat;
+import org.ferry.gsi.proxy.ProxyRequest;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.file.Path;

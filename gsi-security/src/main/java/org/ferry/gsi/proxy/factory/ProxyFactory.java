@@ -1,5 +1,6 @@
-package org.ferry.gsi.proxy;
+package org.ferry.gsi.proxy.factory;
 
+import org.ferry.gsi.proxy.ProxyRequest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;

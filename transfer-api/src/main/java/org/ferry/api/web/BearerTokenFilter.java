@@ -1,4 +1,4 @@
-package org.ferry.api.auth;
+package org.ferry.api.web;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -6,9 +6,10 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Optional;
+import org.ferry.api.auth.AuthenticatedUser;
+import org.ferry.api.auth.TokenHasher;
 import org.ferry.api.domain.UserAccount;
 import org.ferry.api.repository.UserAccountRepository;
-import org.ferry.api.web.ApiError;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
