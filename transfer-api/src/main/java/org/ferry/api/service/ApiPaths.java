@@ -1,6 +1,5 @@
 package org.ferry.api.service;
 
-import org.ferry.api.web.ApiException;
 
 /** Checks and normalizes the absolute paths clients send. */
 public final class ApiPaths {

@@ -6,7 +6,6 @@ import java.nio.file.NoSuchFileException;
 import java.util.List;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.gridftp.EndpointLogin;
-import org.ferry.api.web.ApiException;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GridFtpReplyException;
 import org.ferry.mover.client.GridFtpSession;

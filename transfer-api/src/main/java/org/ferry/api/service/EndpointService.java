@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.repository.EndpointRepository;
-import org.ferry.api.web.ApiException;
 import org.ferry.mover.client.GridFtpUrl;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;

@@ -18,7 +18,6 @@ import org.ferry.api.lifecycle.TaskSubmittedEvent;
 import org.ferry.api.repository.TaskEventRepository;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferItemRepository;
-import org.ferry.api.web.ApiException;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.ferry.api.domain.SyncLevel;
-import org.ferry.api.web.ApiException;
 import org.springframework.stereotype.Component;
 
 /**

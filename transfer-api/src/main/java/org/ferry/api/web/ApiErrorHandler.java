@@ -1,5 +1,6 @@
 package org.ferry.api.web;
 
+import org.ferry.api.service.ApiException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Map;
 import org.slf4j.Logger;

@@ -1,5 +1,7 @@
 package org.ferry.api.web;
 
+import org.ferry.api.service.ApiException;
+
 /** Checks {@code limit}/{@code offset} query parameters. */
 final class Paging {
 

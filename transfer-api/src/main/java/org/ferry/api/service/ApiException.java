@@ -1,4 +1,4 @@
-package org.ferry.api.web;
+package org.ferry.api.service;
 
 import org.springframework.http.HttpStatus;
 

@@ -1,0 +1,97 @@
+package org.ferry.it.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The module rules of ARCHITECTURE.md ("Dependencies point one way: gsi-security <- mover-netty
+ * <- transfer-api <- scheduler <- webapp; cli depends on no other module") and no package cycles in
+ * any module, checked on the main classes of every module (the jars and class folders on this
+ * module's test class path; test classes and test-jars are left out).
+ */
+class ArchitectureTest {
+
+    private static final String GSI = "org.ferry.gsi..";
+    private static final String MOVER = "org.ferry.mover..";
+    private static final String API = "org.ferry.api..";
+    private static final String SCHEDULER = "org.ferry.scheduler..";
+    private static final String WEBAPP = "org.ferry.server..";
+    private static final String CLI = "org.ferry.cli..";
+
+    /** The packages of the GridFTP server whose cycles the re-cut of issue 11 removes. */
+    private static final DescribedPredicate<JavaClass> SERVER_KNOT =
+            JavaClass.Predicates.resideInAnyPackage("org.ferry.mover.server..", "org.ferry.mover.stripe..");
+
+    private static JavaClasses ferry;
+
+    @BeforeAll
+    static void importMainClasses() {
+        ferry = new ClassFileImporter().withImportOption(ArchitectureTest::isMainCode).importPackages("org.ferry");
+    }
+
+    /** Main classes only: no test-classes folder, no {@code -tests.jar}. */
+    private static boolean isMainCode(Location location) {
+        return !location.contains("/test-classes/") && !location.matches(java.util.regex.Pattern.compile(".*-tests\\.jar.*"))
+                && new ImportOption.DoNotIncludeTests().includes(location);
+    }
+
+    /**
+     * Every package of every module, except the GridFtp server's PI, command, transfer, DTP and
+     * stripe packages, whose cycles (the PI/DTP boundary on the PI's session, the handler table
+     * beside the session) go with the server re-cut of issue 11; any other cycle fails here.
+     */
+    @Test
+    void noPackageCycles() {
+        slices().matching("org.ferry.(**)").should().beFreeOfCycles()
+                .ignoreDependency(SERVER_KNOT, SERVER_KNOT)
+                .check(ferry);
+    }
+
+    @Test
+    void gsiSecurityDependsOnNoOtherModule() {
+        noClasses().that().resideInAPackage(GSI).should().dependOnClassesThat()
+                .resideInAnyPackage(MOVER, API, SCHEDULER, WEBAPP, CLI).check(ferry);
+    }
+
+    @Test
+    void theMoverKnowsNoService() {
+        noClasses().that().resideInAPackage(MOVER).should().dependOnClassesThat()
+                .resideInAnyPackage(API, SCHEDULER, WEBAPP, CLI, "org.springframework..", "jakarta.persistence..",
+                        "org.hibernate..", "org.apache.kafka..")
+                .check(ferry);
+    }
+
+    @Test
+    void onlyTheMoverMainsUsePicocliAndLogback() {
+        noClasses().that().resideInAPackage(MOVER).and().resideOutsideOfPackage("org.ferry.mover.app..")
+                .should().dependOnClassesThat().resideInAnyPackage("picocli..", "ch.qos.logback..")
+                .check(ferry);
+    }
+
+    @Test
+    void theApiKnowsNoScheduler() {
+        noClasses().that().resideInAPackage(API).should().dependOnClassesThat()
+                .resideInAnyPackage(SCHEDULER, WEBAPP, CLI).check(ferry);
+    }
+
+    @Test
+    void theSchedulerKnowsNoWebApp() {
+        noClasses().that().resideInAPackage(SCHEDULER).should().dependOnClassesThat()
+                .resideInAnyPackage(WEBAPP, CLI).check(ferry);
+    }
+
+    @Test
+    void theCliTalksRestOnly() {
+        noClasses().that().resideInAPackage(CLI).should().dependOnClassesThat()
+                .resideInAnyPackage(GSI, MOVER, API, SCHEDULER, WEBAPP).check(ferry);
+    }
+}
