@@ -52,11 +52,6 @@ public final class CommandRegistry {
         return new CommandRegistry(map);
     }
 
-    /** @return the registry with every command Ferry's server implements */
-    public static CommandRegistry standard() {
-        return of(StandardCommands.all());
-    }
-
     /**
      * @param command a decoded command
      * @return its handler and argument, or empty if the verb is unknown

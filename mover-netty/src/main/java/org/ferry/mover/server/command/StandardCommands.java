@@ -3,9 +3,14 @@ package org.ferry.mover.server.command;
 import java.util.List;
 
 /** The handlers of every command Ferry's GridFTP server implements, in FEAT order. */
-final class StandardCommands {
+public final class StandardCommands {
 
     private StandardCommands() {
+    }
+
+    /** @return the command table of a server without GSI */
+    public static CommandRegistry registry() {
+        return CommandRegistry.of(all());
     }
 
     static List<CommandHandler> all() {

@@ -20,7 +20,7 @@ public final class StripedCommands {
      * @return the standard registry with the striped handlers
      */
     public static CommandRegistry registry(StripedDtp dtp) {
-        return CommandRegistry.standard().with(handlers(dtp));
+        return StandardCommands.registry().with(handlers(dtp));
     }
 
     /**
