@@ -11,7 +11,7 @@ import org.ferry.api.auth.AdminBootstrap;
 import org.ferry.api.auth.TokenHasher;
 import org.ferry.api.service.EndpointService;
 import org.ferry.mover.server.GridFtpServer;
-import org.ferry.mover.server.GridFtpServerConfig;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;

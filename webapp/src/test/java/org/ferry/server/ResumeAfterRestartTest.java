@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.function.Predicate;
 import org.ferry.mover.server.GridFtpServer;
-import org.ferry.mover.server.GridFtpServerConfig;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;

@@ -3,8 +3,6 @@ package org.ferry.it.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -27,10 +25,6 @@ class ArchitectureTest {
     private static final String WEBAPP = "org.ferry.server..";
     private static final String CLI = "org.ferry.cli..";
 
-    /** The packages of the GridFTP server whose cycles the re-cut of issue 11 removes. */
-    private static final DescribedPredicate<JavaClass> SERVER_KNOT =
-            JavaClass.Predicates.resideInAnyPackage("org.ferry.mover.server..", "org.ferry.mover.stripe..");
-
     private static JavaClasses ferry;
 
     @BeforeAll
@@ -44,15 +38,10 @@ class ArchitectureTest {
                 && new ImportOption.DoNotIncludeTests().includes(location);
     }
 
-    /**
-     * Every package of every module, except the GridFtp server's PI, command, transfer, DTP and
-     * stripe packages, whose cycles (the PI/DTP boundary on the PI's session, the handler table
-     * beside the session) go with the server re-cut of issue 11; any other cycle fails here.
-     */
+    /** Every package of every module: a package never depends, even indirectly, on itself. */
     @Test
     void noPackageCycles() {
         slices().matching("org.ferry.(**)").should().beFreeOfCycles()
-                .ignoreDependency(SERVER_KNOT, SERVER_KNOT)
                 .check(ferry);
     }
 

@@ -6,7 +6,7 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.ferry.mover.stripe.DataNode;
+import org.ferry.mover.server.dtp.DataNode;
 import org.ferry.mover.stripe.LinkAuth;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

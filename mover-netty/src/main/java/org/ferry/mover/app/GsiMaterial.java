@@ -11,7 +11,7 @@ import org.ferry.gsi.gridmap.GridMap;
 import org.ferry.gsi.gridmap.GridMapAuthorizer;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.OpensslTrustDirectory;
-import org.ferry.mover.server.GsiServerSecurity;
+import org.ferry.mover.server.pi.GsiServerSecurity;
 
 /**
  * Where {@code ferry-gridftp} finds its GSI material and how it loads it: the host credential, the

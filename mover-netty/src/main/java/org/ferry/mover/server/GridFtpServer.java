@@ -1,5 +1,10 @@
 package org.ferry.mover.server;
 
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.ControlChannelHandler;
+import org.ferry.mover.server.pi.ControlSession;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.ferry.mover.server.pi.GsiServerSecurity;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -22,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.protocol.FtpCommandDecoder;
 import org.ferry.mover.protocol.FtpReplyEncoder;
-import org.ferry.mover.server.command.CommandRegistry;
+import org.ferry.mover.server.pi.CommandRegistry;
 import org.ferry.mover.server.command.StripedCommands;
 import org.ferry.mover.server.dtp.DtpFactory;
 import org.ferry.mover.server.dtp.StripedDtp;

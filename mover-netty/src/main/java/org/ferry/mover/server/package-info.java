@@ -1,7 +1,9 @@
 /**
- * The GridFTP server protocol interpreter (PI): control channel sessions on Netty, dispatching
- * commands to one handler per verb ({@link org.ferry.mover.server.command}), with file system
- * work on the storage interface ({@link org.ferry.mover.storage}) and data moved by the data
- * transfer process ({@link org.ferry.mover.data}). Entry point: {@link GridFtpServer#start}.
+ * Ferry's GridFTP server: {@link org.ferry.mover.server.GridFtpServer} binds the control channel and
+ * wires the protocol interpreter ({@link org.ferry.mover.server.pi}), one handler per verb
+ * ({@link org.ferry.mover.server.command}), file system work on the storage interface
+ * ({@link org.ferry.mover.storage}) and data moved by the data transfer processes
+ * ({@link org.ferry.mover.server.dtp}, {@link org.ferry.mover.data}). Nothing below depends on this
+ * package: it is the top of the server.
  */
 package org.ferry.mover.server;

@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.ferry.gsi.credential.CredentialLoader;
-import org.ferry.mover.server.GsiServerSecurity;
+import org.ferry.mover.server.pi.GsiServerSecurity;
 import org.ferry.mover.testing.GsiTestPki;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

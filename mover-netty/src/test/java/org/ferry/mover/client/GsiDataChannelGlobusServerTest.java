@@ -14,7 +14,7 @@ import org.ferry.gsi.credential.PemFiles;
 import org.ferry.mover.data.security.DataChannelAuthentication;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.server.GridFtpServer;
-import org.ferry.mover.server.GridFtpServerConfig;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;

@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import org.ferry.mover.protocol.ByteRange;
-import org.ferry.mover.server.GridFtpServerConfig;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

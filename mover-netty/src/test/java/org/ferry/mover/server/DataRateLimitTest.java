@@ -1,5 +1,6 @@
 package org.ferry.mover.server;
 
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;

@@ -1,5 +1,7 @@
 package org.ferry.mover.server;
 
+import org.ferry.mover.server.pi.Authenticator;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

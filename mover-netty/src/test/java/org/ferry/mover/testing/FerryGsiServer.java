@@ -8,7 +8,7 @@ import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.mover.client.GridFtpUrl;
 import org.ferry.mover.client.GsiClientSecurity;
 import org.ferry.mover.server.GridFtpServer;
-import org.ferry.mover.server.GridFtpServerConfig;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 
 /**
  * Ferry's GridFTP server in GSI mode for tests, with the PKI behind it: a fresh {@link GsiTestPki},

@@ -29,7 +29,7 @@ import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.OpensslTrustDirectory;
-import org.ferry.mover.server.GsiServerSecurity;
+import org.ferry.mover.server.pi.GsiServerSecurity;
 
 /**
  * A throw-away GSI PKI for tests, the same for Ferry's and the Globus peers: gsi-security's

@@ -1,6 +1,7 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.CommandContext;
 
 /**
  * ABOR (RFC 959 section 4.1.3). The control channel handler cancels a running transfer as soon as

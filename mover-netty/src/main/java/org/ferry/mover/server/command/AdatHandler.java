@@ -1,14 +1,15 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.util.Base64;
 import org.ferry.gsi.context.GsiContextException;
 import org.ferry.gsi.context.SecurityContext;
 import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
-import org.ferry.mover.server.GsiAuthenticationGate;
-import org.ferry.mover.server.GsiProtectionHandler;
-import org.ferry.mover.server.GsiServerSecurity;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.GsiAuthenticationGate;
+import org.ferry.mover.server.pi.GsiProtectionHandler;
+import org.ferry.mover.server.pi.GsiServerSecurity;
 
 /**
  * ADAT base64-token (RFC 2228 section 3; gridftp-protocol.md 4.1 step 2): feeds the token to the

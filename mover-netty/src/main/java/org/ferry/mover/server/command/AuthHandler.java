@@ -1,9 +1,10 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.gsi.context.GsiContextException;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
-import org.ferry.mover.server.GsiServerSecurity;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.GsiServerSecurity;
 
 /**
  * AUTH mechanism (RFC 2228 section 3): {@code AUTH GSSAPI} starts a GSI context and answers

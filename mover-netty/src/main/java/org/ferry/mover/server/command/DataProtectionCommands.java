@@ -1,8 +1,8 @@
 package org.ferry.mover.server.command;
 
 import org.ferry.gsi.context.SecurityContext;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.GsiServerSecurity;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.GsiServerSecurity;
 
 /** What DCAU, PROT and PBSZ share: the delegated-credential check and dropping cached connections. */
 final class DataProtectionCommands {

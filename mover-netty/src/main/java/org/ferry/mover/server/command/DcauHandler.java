@@ -1,10 +1,11 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
 import org.ferry.mover.data.security.DataChannelAuthentication;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.DataProtectionState;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.DataProtectionState;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * DCAU N|A|S subject (GFD.020 GSI appendix; gridftp-protocol.md 2.11): {@code 200 DCAU A.}.

@@ -1,8 +1,9 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.data.PassiveListener;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * EPSV [1|2|ALL] (RFC 2428 section 3): like PASV, answered

@@ -1,12 +1,13 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
 import org.ferry.mover.data.DataSink;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.ErrorReplies;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.ErrorReplies;
+import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.storage.StorageException;
 import org.ferry.mover.server.transfer.TransferRunner;
 import org.ferry.mover.server.tar.TarBatchExtractor;

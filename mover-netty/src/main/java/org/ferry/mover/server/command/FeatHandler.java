@@ -1,8 +1,9 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
 import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.pi.CommandContext;
 
 /**
  * FEAT (RFC 2389 section 3): {@code 211-Extensions supported}, one {@code " feature"} line per

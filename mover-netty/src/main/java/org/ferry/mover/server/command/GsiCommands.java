@@ -1,5 +1,7 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.CommandRegistry;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,11 +1,12 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.gsi.context.SecurityContext;
 import org.ferry.gsi.gridmap.AuthorizationException;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.ControlSession;
-import org.ferry.mover.server.FtpException;
-import org.ferry.mover.server.GsiServerSecurity;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.ControlSession;
+import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.GsiServerSecurity;
 import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

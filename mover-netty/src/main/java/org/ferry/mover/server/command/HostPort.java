@@ -3,7 +3,7 @@ package org.ferry.mover.server.command;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * Address formats of PORT/PASV (RFC 959 section 4.1.2: {@code h1,h2,h3,h4,p1,p2}) and EPRT/EPSV

@@ -1,7 +1,8 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
-import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.listing.MlsxFormatter;
 import org.ferry.mover.storage.StorageException;
 

@@ -1,9 +1,10 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.util.Locale;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
-import org.ferry.mover.server.TransferMode;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.TransferMode;
 
 /** MODE S|E (RFC 959 section 4.1.2; GFD.020 "Extended Block Mode"): {@code 200 Mode set to E.} */
 public final class ModeHandler implements CommandHandler {

@@ -1,7 +1,8 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.storage.StorageException;
 
 /** NLST [path] (RFC 959 section 4.1.3): entry names only, one per CRLF line, over the data channel. */

@@ -1,9 +1,10 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
 import java.util.Locale;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * OPTS command-name [options] (RFC 2389 section 4) for everything but {@code OPTS RETR}:

@@ -1,9 +1,10 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
 import java.util.Locale;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * OPTS RETR opt=value;... (GFD.020 "Options to RETR"; globus syntax in gridftp-protocol.md

@@ -1,16 +1,17 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.util.Set;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.ControlSession;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.ControlSession;
+import org.ferry.mover.server.pi.FtpException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * PASS password (RFC 959 section 4.1.1): logs in anonymous users ({@code anonymous}, {@code ftp},
  * any password, when allowed; gridftp-protocol.md section 1.2) or asks the configured
- * {@link org.ferry.mover.server.Authenticator}. 230 on success, 530 on failure (the third failure
+ * {@link org.ferry.mover.server.pi.Authenticator}. 230 on success, 530 on failure (the third failure
  * in a session also closes the control channel), 503 without USER.
  */
 public final class PassHandler implements CommandHandler {

@@ -1,12 +1,13 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.PassiveListener;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * PASV (RFC 959 section 4.1.2): opens a data listener on the address the client reached the

@@ -1,8 +1,9 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.DataProtectionState;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.DataProtectionState;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * PBSZ n (RFC 2228 section 3; gridftp-protocol.md 2.11): {@code 200 PBSZ=n}; a value that is not

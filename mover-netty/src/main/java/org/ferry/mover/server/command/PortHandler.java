@@ -1,8 +1,9 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.data.DataEndpoint;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * PORT h1,h2,h3,h4,p1,p2 (RFC 959 section 4.1.2): the server connects to that address for the

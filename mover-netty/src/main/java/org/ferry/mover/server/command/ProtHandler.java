@@ -1,9 +1,10 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.data.security.ProtectionLevel;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.DataProtectionState;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.DataProtectionState;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * PROT C|S|P (RFC 2228 section 3; gridftp-protocol.md 2.11): {@code 200 Protection level set to P.};

@@ -1,9 +1,10 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
 import org.ferry.mover.protocol.ByteRange;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * REST n | a-b,c-d (RFC 3659 section 5 stream restart; GFD.020 MODE E ranges, end exclusive,

@@ -1,8 +1,9 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * SBUF bytes (GFD.020 "Buffer size negotiation"): sets SO_SNDBUF and SO_RCVBUF of later data

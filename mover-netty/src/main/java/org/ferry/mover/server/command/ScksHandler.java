@@ -1,7 +1,8 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * SCKS algorithm checksum (globus-gridftp-server, gridftp-protocol.md section 2.9): the expected

@@ -1,6 +1,7 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.CommandContext;
 
 /**
  * SITE CLIENTINFO scheme=..;appname="..";appver="..";  (globus extension, gridftp-protocol.md

@@ -1,9 +1,10 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.util.ArrayList;
 import java.util.List;
 import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.server.CommandContext;
+import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.dtp.DataTransferProcess;
 import org.ferry.mover.server.dtp.StripedDtp;
 

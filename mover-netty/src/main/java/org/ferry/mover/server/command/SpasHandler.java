@@ -1,5 +1,6 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -7,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.dtp.DtpException;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;

@@ -1,11 +1,12 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import org.ferry.mover.data.DataEndpoint;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * SPOR h1,h2,h3,h4,p1,p2 [h1,...] (GFD.020 "Striped Port"; gridftp-protocol.md section 2.4):

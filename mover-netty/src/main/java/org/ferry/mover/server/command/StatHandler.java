@@ -1,9 +1,10 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
 import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.listing.ListFormatter;
 import org.ferry.mover.storage.FileStat;
 import org.ferry.mover.storage.StorageException;

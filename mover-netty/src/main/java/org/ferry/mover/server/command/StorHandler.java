@@ -1,14 +1,15 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
-import org.ferry.mover.server.TransferMode;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.TransferMode;
 import org.ferry.mover.server.transfer.TransferRunner;
 
 /**

@@ -1,12 +1,13 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
 import org.ferry.mover.data.DataEndpoint;
-import org.ferry.mover.server.ControlSession;
-import org.ferry.mover.server.FtpException;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.DataProtectionState;
-import org.ferry.mover.server.TransferMode;
+import org.ferry.mover.server.pi.ControlSession;
+import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.DataProtectionState;
+import org.ferry.mover.server.pi.TransferMode;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;

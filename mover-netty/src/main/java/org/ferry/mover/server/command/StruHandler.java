@@ -1,7 +1,8 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
 
 /** STRU F (RFC 959 section 4.1.2): only file structure; {@code 200 STRU F ok.} */
 public final class StruHandler implements CommandHandler {

@@ -1,7 +1,7 @@
 package org.ferry.mover.server.tar;
 
 import org.ferry.mover.protocol.TarModule;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.FtpException;
 
 /** Parses the TAR module's argument for ERET and ESTO, answering a malformed one as globus does. */
 public final class TarArguments {

@@ -14,7 +14,7 @@ import java.util.List;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.ferry.mover.protocol.TarModule;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.storage.StorageDirectory;
 import org.ferry.mover.storage.StorageInterface;
 

@@ -8,7 +8,7 @@ import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.tar.TarConstants;
 import org.ferry.mover.protocol.TarModule;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.storage.StorageInterface;
 import org.ferry.mover.storage.StorageDirectory;
 

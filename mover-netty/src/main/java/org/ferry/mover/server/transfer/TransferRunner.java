@@ -18,11 +18,11 @@ import java.util.function.LongConsumer;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.data.DataSource;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.ControlSession;
-import org.ferry.mover.server.ErrorReplies;
-import org.ferry.mover.server.FtpException;
-import org.ferry.mover.server.TransferMode;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.ControlSession;
+import org.ferry.mover.server.pi.ErrorReplies;
+import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.TransferMode;
 import org.ferry.mover.storage.StorageException;
 
 /**

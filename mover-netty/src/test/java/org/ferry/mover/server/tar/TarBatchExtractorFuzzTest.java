@@ -18,7 +18,7 @@ import net.jqwik.api.lifecycle.BeforeProperty;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.apache.commons.compress.archivers.tar.TarConstants;
-import org.ferry.mover.server.FtpException;
+import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.storage.PosixStorage;
 
 /**

@@ -1,4 +1,4 @@
-package org.ferry.mover.server;
+package org.ferry.mover.server.pi;
 
 /** Transmission modes accepted by MODE (RFC 959 section 3.4; GFD.020 "Extended Block Mode"). */
 public enum TransferMode {

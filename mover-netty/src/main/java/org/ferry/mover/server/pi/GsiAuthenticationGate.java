@@ -1,4 +1,4 @@
-package org.ferry.mover.server;
+package org.ferry.mover.server.pi;
 
 import org.ferry.gsi.context.SecurityContext;
 import org.ferry.mover.protocol.FtpCommand;

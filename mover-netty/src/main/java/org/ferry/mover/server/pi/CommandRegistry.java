@@ -1,4 +1,4 @@
-package org.ferry.mover.server.command;
+package org.ferry.mover.server.pi;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package org.ferry.mover.server;
+package org.ferry.mover.server.pi;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -7,7 +7,6 @@ import java.net.InetSocketAddress;
 import java.util.Objects;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.server.command.CommandRegistry;
 import org.ferry.mover.storage.StorageException;
 import org.ferry.mover.storage.StorageInterface;
 import org.ferry.mover.storage.VirtualPaths;

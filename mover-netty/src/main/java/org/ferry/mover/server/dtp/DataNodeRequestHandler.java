@@ -1,5 +1,7 @@
-package org.ferry.mover.stripe;
+package org.ferry.mover.server.dtp;
 
+import org.ferry.mover.stripe.LinkMessage;
+import org.ferry.mover.stripe.StripeLayout;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -13,10 +15,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.ferry.mover.data.PassiveListener;
-import org.ferry.mover.server.dtp.DtpException;
-import org.ferry.mover.server.dtp.LocalDtp;
-import org.ferry.mover.server.dtp.StripeProgress;
-import org.ferry.mover.server.dtp.StripeSendRequest;
 import org.ferry.mover.server.transfer.RangeTracker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,5 +1,9 @@
-package org.ferry.mover.stripe;
+package org.ferry.mover.server.dtp;
 
+import org.ferry.mover.stripe.LinkAuth;
+import org.ferry.mover.stripe.LinkChallengeHandler;
+import org.ferry.mover.stripe.LinkFraming;
+import org.ferry.mover.stripe.StripeSends;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -15,7 +19,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.ferry.mover.data.DataChannels;
-import org.ferry.mover.server.dtp.LocalDtp;
 import org.ferry.mover.storage.PosixStorage;
 
 /**

@@ -1,4 +1,4 @@
-package org.ferry.mover.server;
+package org.ferry.mover.server.pi;
 
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.storage.StorageException;

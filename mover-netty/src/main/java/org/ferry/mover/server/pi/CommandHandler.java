@@ -1,14 +1,12 @@
-package org.ferry.mover.server.command;
+package org.ferry.mover.server.pi;
 
 import java.io.IOException;
 import java.util.List;
-import org.ferry.mover.server.CommandContext;
-import org.ferry.mover.server.FtpException;
 
 /**
  * Executes one command verb (or a compound verb such as {@code SITE HELP} or {@code OPTS RETR}).
  * Handlers are stateless and shared by all sessions; session state lives in
- * {@link org.ferry.mover.server.ControlSession}. {@link #handle} runs on the session's command
+ * {@link org.ferry.mover.server.pi.ControlSession}. {@link #handle} runs on the session's command
  * worker thread, never on the event loop, so it may block on the file system or on a transfer.
  */
 public interface CommandHandler {
@@ -43,7 +41,7 @@ public interface CommandHandler {
      * @param argument the text after the verb (after the sub-verb for compound verbs); may be empty
      * @throws FtpException to send a specific failure reply
      * @throws IOException on a storage failure ({@link org.ferry.mover.storage.StorageException}
-     *     is mapped by {@link org.ferry.mover.server.ErrorReplies}; others give 451)
+     *     is mapped by {@link org.ferry.mover.server.pi.ErrorReplies}; others give 451)
      */
     void handle(CommandContext ctx, String argument) throws FtpException, IOException;
 }

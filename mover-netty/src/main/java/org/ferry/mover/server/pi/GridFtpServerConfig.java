@@ -1,5 +1,6 @@
-package org.ferry.mover.server;
+package org.ferry.mover.server.pi;
 
+import org.ferry.mover.server.GridFtpServer;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;

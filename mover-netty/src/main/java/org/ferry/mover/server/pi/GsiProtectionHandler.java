@@ -1,4 +1,4 @@
-package org.ferry.mover.server;
+package org.ferry.mover.server.pi;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;

@@ -1,4 +1,4 @@
-package org.ferry.mover.server;
+package org.ferry.mover.server.pi;
 
 /**
  * Checks clear-text USER/PASS logins (RFC 959 section 4.1.1). Called off the event loop, possibly

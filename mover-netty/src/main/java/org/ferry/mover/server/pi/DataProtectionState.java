@@ -1,4 +1,4 @@
-package org.ferry.mover.server;
+package org.ferry.mover.server.pi;
 
 import io.netty.channel.Channel;
 import io.netty.util.AttributeKey;

@@ -1,4 +1,4 @@
-package org.ferry.mover.server;
+package org.ferry.mover.server.pi;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -11,8 +11,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.ferry.mover.protocol.FtpCommand;
 import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.server.command.CommandHandler;
-import org.ferry.mover.server.command.CommandRegistry;
 import org.ferry.mover.storage.StorageException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

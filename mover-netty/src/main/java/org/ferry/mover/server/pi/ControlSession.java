@@ -1,4 +1,4 @@
-package org.ferry.mover.server;
+package org.ferry.mover.server.pi;
 
 import java.net.InetSocketAddress;
 import java.util.List;
