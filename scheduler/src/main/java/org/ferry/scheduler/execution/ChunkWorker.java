@@ -9,8 +9,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.runner.ChunkRequest;
+import org.ferry.mover.runner.ChunkRunner;
+import org.ferry.mover.runner.MoverFault;
+import org.ferry.mover.runner.RetryPolicy;
 import org.ferry.scheduler.TransferProperties;
-import org.ferry.scheduler.queue.ChunkTuning;
+import org.ferry.mover.runner.ChunkTuning;
 import org.ferry.scheduler.queue.TransferChunk;
 import org.ferry.scheduler.queue.WorkQueue;
 import org.slf4j.Logger;
@@ -20,9 +24,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The embedded mover: {@code ferry.transfer.worker-threads} threads take chunks from the work
- * queue; each chunk is moved by {@code concurrency} lanes, each lane with its own source and
- * destination session, taking work from the chunk's {@link LaneFeed} (a big file, or a batch of
- * small files) until none is left.
+ * queue and run each with the mover's {@link ChunkRunner} (lanes, pipelined batches, retries that
+ * resume from restart markers), applying what it reports to the task through a
+ * {@link TaskChunkListener}.
  */
 @Component
 public class ChunkWorker implements SmartLifecycle {
@@ -33,29 +37,32 @@ public class ChunkWorker implements SmartLifecycle {
     private final WorkQueue queue;
     private final TaskExecutions executions;
     private final TaskCompletion completion;
-    private final FileMover mover;
+    private final TaskRecorder recorder;
     private final GridFtpClient client;
+    private final RetryPolicy retries;
     private final int workerThreads;
 
     private final List<Thread> workers = new ArrayList<>();
     private ExecutorService lanes;
+    private ChunkRunner runner;
     private volatile boolean running;
 
     /**
      * @param queue where chunks come from
      * @param executions the running tasks
      * @param completion ends tasks
-     * @param mover moves files
+     * @param recorder where faults go
      * @param client opens sessions
-     * @param properties worker thread count
+     * @param properties worker thread count, attempts and back-off
      */
-    public ChunkWorker(WorkQueue queue, TaskExecutions executions, TaskCompletion completion, FileMover mover,
+    public ChunkWorker(WorkQueue queue, TaskExecutions executions, TaskCompletion completion, TaskRecorder recorder,
             GridFtpClient client, TransferProperties properties) {
         this.queue = queue;
         this.executions = executions;
         this.completion = completion;
-        this.mover = mover;
+        this.recorder = recorder;
         this.client = client;
+        this.retries = new RetryPolicy(properties.maxAttempts(), properties.retryBackoffSeconds());
         this.workerThreads = properties.workerThreads();
     }
 
@@ -68,6 +75,7 @@ public class ChunkWorker implements SmartLifecycle {
             thread.setDaemon(true);
             return thread;
         });
+        runner = new ChunkRunner(client, retries, lanes);
         for (int i = 0; i < workerThreads; i++) {
             Thread worker = new Thread(this::consume, "ferry-mover-" + (i + 1));
             worker.setDaemon(true);
@@ -113,39 +121,15 @@ public class ChunkWorker implements SmartLifecycle {
         if (execution == null || execution.isStopped()) {
             return; // the task ended (cancelled, failed) or runs elsewhere: drop the chunk
         }
-        int laneCount = Math.max(1, Math.min(chunk.tuning().concurrency(), chunk.files().size()));
-        LaneFeed feed = new LaneFeed(chunk.files(), laneCount, chunk.tuning().pipelining());
-        List<Future<?>> others = new ArrayList<>();
-        for (int i = 1; i < laneCount; i++) {
-            others.add(lanes.submit(() -> lane(execution, feed, chunk.tuning())));
-        }
-        lane(execution, feed, chunk.tuning());
-        for (Future<?> other : others) {
-            try {
-                other.get();
-            } catch (ExecutionException e) {
-                log.error("Lane failure in task {}", chunk.taskId(), e.getCause());
-                completion.fail(execution, FaultClassifier.classify(e.getCause(), "Mover lane"));
-            }
+        ChunkRequest request = new ChunkRequest(execution.source().url(), execution.destination().url(),
+                chunk.files(), chunk.tuning(), execution.verifyChecksum());
+        MoverFault fatal = runner.run(request, new TaskChunkListener(execution, recorder, completion));
+        if (fatal != null && !execution.isStopped()) {
+            log.error("Chunk {} of task {} failed: {}", chunk.chunkId(), chunk.taskId(), fatal.description());
+            completion.fail(execution, FaultClassifier.of(fatal)); // a lane crashed
         }
         if (!execution.isStopped() && execution.chunkFinished()) {
             completion.succeed(execution);
-        }
-    }
-
-    private void lane(TaskExecution execution, LaneFeed feed, ChunkTuning tuning) {
-        try (SessionPair pair = new SessionPair(client, execution)) {
-            LaneFeed.Work work;
-            while (!execution.isStopped() && (work = feed.next()) != null) {
-                FileMover.Outcome outcome = work.pipelined()
-                        ? mover.moveBatch(execution, pair, work.files(), tuning.parallelism(), tuning.pipelining())
-                        : mover.move(execution, pair, work.files().get(0), tuning.parallelism());
-                if (outcome.failed()) {
-                    execution.fileFailed();
-                    completion.fail(execution, outcome.fault());
-                    return;
-                }
-            }
         }
     }
 }

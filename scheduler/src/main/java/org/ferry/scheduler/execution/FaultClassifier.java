@@ -1,20 +1,14 @@
 package org.ferry.scheduler.execution;
 
-import java.io.EOFException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
-import java.nio.channels.ClosedChannelException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.NoSuchFileException;
-import java.util.Locale;
-import java.util.concurrent.TimeoutException;
 import org.ferry.api.domain.EventCode;
-import org.ferry.mover.client.GridFtpReplyException;
+import org.ferry.mover.runner.Faults;
+import org.ferry.mover.runner.MoverFault;
 import org.ferry.scheduler.plan.PlanningException;
 
-/** Maps exceptions of the GridFTP client to fault codes (service-semantics b.5). */
+/**
+ * Maps failures to the task's fault events (service-semantics b.5): planning failures carry
+ * their own code; what the GridFTP client throws is classified by the mover's {@link Faults}.
+ */
 public final class FaultClassifier {
 
     private FaultClassifier() {
@@ -22,63 +16,22 @@ public final class FaultClassifier {
 
     /**
      * @param failure what went wrong
-     * @param context what was being done, e.g. {@code "moving /a/b"}
+     * @param context what was being done, e.g. {@code "Planning the transfer"}
      * @return the fault with a one-line description carrying the server's reply text
      */
     public static Fault classify(Throwable failure, String context) {
-        String message = context + ": " + describe(failure);
-        return new Fault(code(failure), message);
+        if (failure instanceof PlanningException planning) {
+            return new Fault(planning.code(), context + ": " + describe(failure));
+        }
+        return of(Faults.classify(failure, context));
     }
 
-    private static EventCode code(Throwable failure) {
-        if (failure instanceof PlanningException planning) {
-            return planning.code();
-        }
-        if (failure instanceof ChecksumMismatchException) {
-            return EventCode.VERIFY_CHECKSUM;
-        }
-        if (failure instanceof NoSuchFileException) {
-            return EventCode.FILE_NOT_FOUND;
-        }
-        if (failure instanceof AccessDeniedException) {
-            return EventCode.PERMISSION_DENIED;
-        }
-        if (failure instanceof GridFtpReplyException reply) {
-            String text = String.valueOf(reply.getMessage()).toLowerCase(Locale.ROOT);
-            if (reply.replyCode() == 530 || text.contains("permission") || text.contains("denied")) {
-                return EventCode.PERMISSION_DENIED;
-            }
-            if (reply.replyCode() == 550) {
-                return EventCode.FILE_NOT_FOUND;
-            }
-            return EventCode.ENDPOINT_ERROR;
-        }
-        if (failure instanceof ConnectException || failure instanceof UnknownHostException
-                || failure instanceof NoRouteToHostException) {
-            return EventCode.CONNECT_FAILED;
-        }
-        if (failure instanceof SocketTimeoutException || failure instanceof TimeoutException) {
-            return EventCode.TIMEOUT;
-        }
-        if (failure instanceof EOFException || failure instanceof ClosedChannelException
-                || failure instanceof java.io.IOException) {
-            Throwable cause = failure.getCause();
-            if (cause != null && cause != failure && !(cause instanceof java.io.UncheckedIOException)) {
-                EventCode inner = code(cause);
-                if (inner != EventCode.UNKNOWN) {
-                    return inner;
-                }
-            }
-            String text = String.valueOf(failure.getMessage()).toLowerCase(Locale.ROOT);
-            if (text.contains("timed out") || text.contains("timeout")) {
-                return EventCode.TIMEOUT;
-            }
-            if (text.contains("connection refused")) {
-                return EventCode.CONNECT_FAILED;
-            }
-            return EventCode.CONNECTION_BROKEN;
-        }
-        return EventCode.UNKNOWN;
+    /**
+     * @param fault a mover's fault
+     * @return the same fault as a task event (the codes share their names)
+     */
+    public static Fault of(MoverFault fault) {
+        return new Fault(EventCode.valueOf(fault.code().name()), fault.description());
     }
 
     private static String describe(Throwable failure) {

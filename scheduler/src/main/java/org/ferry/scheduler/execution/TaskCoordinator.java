@@ -22,6 +22,7 @@ import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferItemRepository;
 import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.client.GridFtpSession;
 import org.ferry.scheduler.TransferProperties;
 import org.ferry.scheduler.plan.Chunker;
 import org.ferry.scheduler.plan.PlanningException;
@@ -44,6 +45,8 @@ import org.springframework.transaction.event.TransactionalEventListener;
  */
 @Component
 public class TaskCoordinator implements SmartLifecycle {
+
+    private static final long STOP_POLL_MILLIS = 100;
 
     private static final Logger log = LoggerFactory.getLogger(TaskCoordinator.class);
 
@@ -207,9 +210,12 @@ public class TaskCoordinator implements SmartLifecycle {
             if (execution.isStopped()) {
                 return null;
             }
-            try (SessionPair pair = new SessionPair(client, execution)) {
-                return new TaskPlanner(pair.source(), pair.destination(), task.getSyncLevel(), alreadyTransferred)
-                        .plan(taskItems);
+            GridFtpSession source = null;
+            GridFtpSession destination = null;
+            try {
+                source = execution.track(client.open(execution.source().url()));
+                destination = execution.track(client.open(execution.destination().url()));
+                return new TaskPlanner(source, destination, task.getSyncLevel(), alreadyTransferred).plan(taskItems);
             } catch (PlanningException e) {
                 Fault fault = new Fault(e.code(), e.getMessage());
                 recorder.fault(execution, fault);
@@ -226,11 +232,35 @@ public class TaskCoordinator implements SmartLifecycle {
                     completion.fail(execution, fault);
                     return null;
                 }
-                if (!FileMover.pause(execution, properties.backoffSeconds(attempt) * 1000)) {
+                if (!pause(execution, properties.backoffSeconds(attempt) * 1000)) {
                     return null;
                 }
+            } finally {
+                execution.release(source);
+                execution.release(destination);
             }
         }
+    }
+
+    /**
+     * Waits out a back-off unless the task stops first.
+     *
+     * @return false if the task stopped or the thread was interrupted
+     */
+    private static boolean pause(TaskExecution execution, long millis) {
+        long end = System.currentTimeMillis() + millis;
+        try {
+            while (System.currentTimeMillis() < end) {
+                if (execution.isStopped()) {
+                    return false;
+                }
+                Thread.sleep(Math.min(STOP_POLL_MILLIS, Math.max(1, end - System.currentTimeMillis())));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return !execution.isStopped();
     }
 
     private EndpointLogin login(UUID endpointId, String name) throws PlanningException {

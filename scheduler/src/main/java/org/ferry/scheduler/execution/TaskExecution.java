@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.ferry.api.domain.TransferredFile;
 import org.ferry.api.gridftp.EndpointLogin;
 import org.ferry.mover.client.GridFtpSession;
-import org.ferry.scheduler.queue.FileTransfer;
+import org.ferry.mover.runner.FileTransfer;
 
 /**
  * The in-memory state of one task being worked in this JVM: endpoint logins, open sessions (so a

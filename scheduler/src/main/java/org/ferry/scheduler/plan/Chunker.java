@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
-import org.ferry.scheduler.queue.ChunkTuning;
-import org.ferry.scheduler.queue.FileTransfer;
+import org.ferry.mover.runner.ChunkTuning;
+import org.ferry.mover.runner.FileTransfer;
 import org.ferry.scheduler.queue.TransferChunk;
 
 /**

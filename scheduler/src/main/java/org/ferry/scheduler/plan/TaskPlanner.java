@@ -13,7 +13,7 @@ import org.ferry.api.domain.TransferItem;
 import org.ferry.mover.client.GridFtpReplyException;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.protocol.FileInfo;
-import org.ferry.scheduler.queue.FileTransfer;
+import org.ferry.mover.runner.FileTransfer;
 
 /**
  * Turns a task's transfer items into the list of files to move: crawls recursive items on the

@@ -1,7 +1,7 @@
 package org.ferry.scheduler.plan;
 
 import java.util.List;
-import org.ferry.scheduler.queue.FileTransfer;
+import org.ferry.mover.runner.FileTransfer;
 
 /**
  * What a task's items amount to.

@@ -1,5 +1,7 @@
 package org.ferry.scheduler.queue;
 
+import org.ferry.mover.runner.ChunkTuning;
+import org.ferry.mover.runner.FileTransfer;
 import java.util.List;
 import java.util.UUID;
 

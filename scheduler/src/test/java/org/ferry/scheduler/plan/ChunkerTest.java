@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.ferry.scheduler.queue.ChunkTuning;
-import org.ferry.scheduler.queue.FileTransfer;
+import org.ferry.mover.runner.ChunkTuning;
+import org.ferry.mover.runner.FileTransfer;
 import org.ferry.scheduler.queue.TransferChunk;
 import org.junit.jupiter.api.Test;
 

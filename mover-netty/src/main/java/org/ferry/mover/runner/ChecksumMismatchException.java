@@ -1,4 +1,4 @@
-package org.ferry.scheduler.execution;
+package org.ferry.mover.runner;
 
 import java.io.IOException;
 

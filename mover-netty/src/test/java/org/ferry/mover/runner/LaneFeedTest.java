@@ -1,4 +1,4 @@
-package org.ferry.scheduler.execution;
+package org.ferry.mover.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.ferry.scheduler.queue.FileTransfer;
 import org.junit.jupiter.api.Test;
 
 class LaneFeedTest {

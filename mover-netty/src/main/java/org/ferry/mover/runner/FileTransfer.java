@@ -1,4 +1,4 @@
-package org.ferry.scheduler.queue;
+package org.ferry.mover.runner;
 
 /**
  * One file to move.

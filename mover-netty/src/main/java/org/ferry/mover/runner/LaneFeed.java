@@ -1,9 +1,8 @@
-package org.ferry.scheduler.execution;
+package org.ferry.mover.runner;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import org.ferry.scheduler.queue.FileTransfer;
 
 /**
  * Hands the files of one chunk to the chunk's lanes: big files one at a time, runs of small files

@@ -1,4 +1,4 @@
-package org.ferry.scheduler.queue;
+package org.ferry.mover.runner;
 
 import java.util.List;
 

@@ -1,0 +1,159 @@
+package org.ferry.mover.runner;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.protocol.ByteRange;
+
+/**
+ * Moves one chunk: {@code concurrency} lanes, each with its own source and destination session,
+ * take work from the chunk's {@link LaneFeed} (a big file, or a batch of small files) until none is
+ * left, the task stops, or a file runs out of attempts. The calling thread runs the first lane;
+ * the others run on the lane executor. Thread-safe: one runner serves many chunks at once.
+ */
+public final class ChunkRunner {
+
+    private final GridFtpClient client;
+    private final FileMover mover;
+    private final ExecutorService lanes;
+
+    /**
+     * @param client opens the lanes' sessions
+     * @param retries attempts per file and back-off
+     * @param lanes runs the second and further lanes of a chunk (not shut down here)
+     */
+    public ChunkRunner(GridFtpClient client, RetryPolicy retries, ExecutorService lanes) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.mover = new FileMover(retries);
+        this.lanes = Objects.requireNonNull(lanes, "lanes");
+    }
+
+    /**
+     * Moves the chunk's files, reporting to {@code listener} as it goes.
+     *
+     * @param chunk what to move
+     * @param listener where results go, and whether to stop
+     * @return null when every file arrived or the task stopped; otherwise the fault of the first
+     *     file that ran out of attempts (the lanes stop starting new files then)
+     * @throws InterruptedException if the calling thread is interrupted while other lanes finish
+     */
+    public MoverFault run(ChunkRequest chunk, ChunkListener listener) throws InterruptedException {
+        if (chunk.files().isEmpty() || listener.isStopped()) {
+            return null;
+        }
+        int laneCount = Math.max(1, Math.min(chunk.tuning().concurrency(), chunk.files().size()));
+        LaneFeed feed = new LaneFeed(chunk.files(), laneCount, chunk.tuning().pipelining());
+        FirstFault fatal = new FirstFault(listener);
+        List<Future<?>> others = new ArrayList<>();
+        for (int i = 1; i < laneCount; i++) {
+            others.add(lanes.submit(() -> lane(chunk, fatal, feed)));
+        }
+        lane(chunk, fatal, feed);
+        for (Future<?> other : others) {
+            try {
+                other.get();
+            } catch (ExecutionException e) {
+                fatal.set(Faults.classify(e.getCause(), "Mover lane"));
+            }
+        }
+        return fatal.get();
+    }
+
+    private void lane(ChunkRequest chunk, FirstFault fatal, LaneFeed feed) {
+        ChunkTuning tuning = chunk.tuning();
+        try (SessionPair pair = new SessionPair(client, chunk, fatal)) {
+            LaneFeed.Work work;
+            while (!fatal.isStopped() && (work = feed.next()) != null) {
+                FileMover.Outcome outcome = work.pipelined()
+                        ? mover.moveBatch(chunk, fatal, pair, work.files(), tuning.parallelism(), tuning.pipelining())
+                        : mover.move(chunk, fatal, pair, work.files().get(0), tuning.parallelism());
+                if (outcome.failed()) {
+                    fatal.fileFailed(outcome.fault());
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * The chunk's listener, which also stops the chunk's lanes once a file has run out of attempts
+     * and keeps that first fatal fault.
+     */
+    private static final class FirstFault implements ChunkListener {
+        private final ChunkListener delegate;
+        private volatile MoverFault fault;
+
+        FirstFault(ChunkListener delegate) {
+            this.delegate = delegate;
+        }
+
+        /** @return true if this was the chunk's first fatal fault */
+        synchronized boolean set(MoverFault failed) {
+            if (fault == null) {
+                fault = failed;
+                return true;
+            }
+            return false;
+        }
+
+        void fileFailed(MoverFault failed) {
+            if (set(failed)) {
+                delegate.onFileFailed(failed);
+            }
+        }
+
+        MoverFault get() {
+            return fault;
+        }
+
+        @Override
+        public boolean isStopped() {
+            return fault != null || delegate.isStopped();
+        }
+
+        @Override
+        public void sessionOpened(GridFtpSession session) {
+            delegate.sessionOpened(session);
+        }
+
+        @Override
+        public void sessionClosed(GridFtpSession session) {
+            delegate.sessionClosed(session);
+        }
+
+        @Override
+        public void onBytes(long delta) {
+            delegate.onBytes(delta);
+        }
+
+        @Override
+        public void onRestartMarker(FileTransfer file, List<ByteRange> acknowledged) {
+            delegate.onRestartMarker(file, acknowledged);
+        }
+
+        @Override
+        public void onResume(FileTransfer file, List<ByteRange> skipped) {
+            delegate.onResume(file, skipped);
+        }
+
+        @Override
+        public void onFileArrived(FileTransfer file, long bytes) {
+            delegate.onFileArrived(file, bytes);
+        }
+
+        @Override
+        public void onFault(MoverFault failed) {
+            delegate.onFault(failed);
+        }
+
+        @Override
+        public void onFileFailed(MoverFault failed) {
+            fileFailed(failed);
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package org.ferry.mover.runner;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.ferry.mover.client.FilePair;
+import org.ferry.mover.client.RestartMarkers;
+import org.ferry.mover.client.TransferListener;
+import org.ferry.mover.client.TransferOptions;
+import org.ferry.mover.protocol.ByteRange;
+
+/**
+ * Moves files between the endpoints of a lane's session pair (third party, MODE E), verifies
+ * checksums if asked, and retries faults with back-off while attempts are left: one file at a time
+ * with progress from performance markers, or a batch of small files pipelined
+ * ({@link org.ferry.mover.client.GridFtpSession#sendAll}, as tar streams between Ferry servers).
+ * A retried file resumes from the ranges the destination acknowledged in its restart markers
+ * (GFD.020 "Restarting": {@code REST a-b,c-d} before the next {@code STOR}), so bytes already
+ * written are not sent again.
+ */
+final class FileMover {
+
+    private static final String CHECKSUM_ALGORITHM = "MD5";
+    private static final long STOP_POLL_MILLIS = 100;
+
+    private final RetryPolicy retries;
+
+    /** @param retries attempts and back-off */
+    FileMover(RetryPolicy retries) {
+        this.retries = retries;
+    }
+
+    /**
+     * How a file ended.
+     *
+     * @param fault null if it arrived or the task was stopped; the last fault if out of attempts
+     */
+    record Outcome(MoverFault fault) {
+        static final Outcome DONE = new Outcome(null);
+
+        boolean failed() {
+            return fault != null;
+        }
+    }
+
+    /**
+     * @param chunk the chunk (checksum setting)
+     * @param listener where results go
+     * @param lane the lane's sessions
+     * @param file the file
+     * @param parallelism MODE E data connections
+     * @return {@link Outcome#DONE} when it arrived or the task stopped; a failed outcome when out of attempts
+     */
+    Outcome move(ChunkRequest chunk, ChunkListener listener, SessionPair lane, FileTransfer file, int parallelism) {
+        TransferOptions options = TransferOptions.extendedBlock(parallelism);
+        List<ByteRange> acknowledged = List.of(); // what the destination holds from earlier attempts
+        for (int attempt = 1; ; attempt++) {
+            if (listener.isStopped()) {
+                return Outcome.DONE;
+            }
+            long resumedBytes = acknowledged.stream().mapToLong(ByteRange::length).sum();
+            AtomicLong counted = new AtomicLong(resumedBytes);
+            listener.onBytes(resumedBytes);
+            RestartMarkers markers = new RestartMarkers(new TransferListener() {
+                @Override
+                public void onProgress(long bytesTransferred) {
+                    // cumulative per attempt: report the increase since the last marker
+                    long now = resumedBytes + bytesTransferred;
+                    long before = counted.getAndUpdate(previous -> Math.max(previous, now));
+                    listener.onBytes(Math.max(0, now - before));
+                }
+            });
+            markers.addAll(acknowledged);
+            try {
+                long bytes;
+                if (acknowledged.isEmpty()) {
+                    bytes = lane.source().sendTo(file.sourcePath(), lane.destination(), file.destinationPath(),
+                            options, reportingMarkers(listener, file, markers));
+                } else {
+                    listener.onResume(file, acknowledged);
+                    bytes = lane.source().resumeSendTo(file.sourcePath(), lane.destination(),
+                            file.destinationPath(), options, acknowledged, reportingMarkers(listener, file, markers));
+                }
+                listener.onBytes(bytes - counted.getAndSet(bytes));
+                if (chunk.verifyChecksum()) {
+                    verify(lane, file);
+                }
+                listener.onFileArrived(file, bytes);
+                return Outcome.DONE;
+            } catch (IOException | RuntimeException e) {
+                listener.onBytes(-counted.getAndSet(0));
+                lane.close();
+                if (listener.isStopped()) {
+                    return Outcome.DONE;
+                }
+                // a checksum mismatch means the destination's bytes are wrong: send it all again
+                acknowledged = e instanceof ChecksumMismatchException ? List.of() : markers.ranges();
+                MoverFault fault = Faults.classify(e, "Moving " + file.sourcePath() + " to " + file.destinationPath()
+                        + " (attempt " + attempt + " of " + retries.maxAttempts() + ")");
+                listener.onFault(fault);
+                if (attempt >= retries.maxAttempts()) {
+                    return new Outcome(fault);
+                }
+                if (!pause(listener, retries.backoffSeconds(attempt) * 1000)) {
+                    return Outcome.DONE;
+                }
+            }
+        }
+    }
+
+    /** Passes the destination's restart markers to the listener as they arrive. */
+    private static TransferListener reportingMarkers(ChunkListener listener, FileTransfer file,
+            RestartMarkers markers) {
+        return new TransferListener() {
+            @Override
+            public void onProgress(long bytesTransferred) {
+                markers.onProgress(bytesTransferred);
+            }
+
+            @Override
+            public void onRestartMarker(String ranges) {
+                markers.onRestartMarker(ranges);
+                listener.onRestartMarker(file, markers.ranges());
+            }
+
+            @Override
+            public void onFileCompleted(FilePair pair, long bytesTransferred) {
+                markers.onFileCompleted(pair, bytesTransferred);
+            }
+        };
+    }
+
+    /**
+     * Moves a batch of small files in one pipelined exchange ({@code pipelining} transfer commands in
+     * flight). Files that arrive are reported as they complete; when the batch fails, the files it
+     * did not finish go through {@link #move} one by one, so each fault is reported against its file
+     * and retried as usual.
+     *
+     * @param chunk the chunk (checksum setting)
+     * @param listener where results go
+     * @param lane the lane's sessions
+     * @param batch the files, each small enough that progress at its end is progress enough
+     * @param parallelism MODE E data connections
+     * @param pipelining transfer commands in flight (1..1000)
+     * @return {@link Outcome#DONE}, or the first failed outcome of a file out of attempts
+     */
+    Outcome moveBatch(ChunkRequest chunk, ChunkListener listener, SessionPair lane, List<FileTransfer> batch,
+            int parallelism, int pipelining) {
+        // sendAll reports completed files on this thread: plain collections will do
+        Map<FilePair, FileTransfer> byPair = new LinkedHashMap<>();
+        for (FileTransfer file : batch) {
+            byPair.put(new FilePair(file.sourcePath(), file.destinationPath(), file.sizeBytes()), file);
+        }
+        Set<FileTransfer> left = new LinkedHashSet<>(batch); // in batch order, for the one-by-one retries
+        Map<FileTransfer, Long> arrived = new LinkedHashMap<>();
+        if (!listener.isStopped()) {
+            try {
+                lane.source().sendAll(new ArrayList<>(byPair.keySet()), lane.destination(),
+                        TransferOptions.extendedBlock(parallelism), Math.max(1, Math.min(1000, pipelining)),
+                        new TransferListener() {
+                            @Override
+                            public void onFileCompleted(FilePair pair, long bytesTransferred) {
+                                FileTransfer done = byPair.get(pair);
+                                if (done != null && left.remove(done)) {
+                                    listener.onBytes(bytesTransferred);
+                                    arrived.put(done, bytesTransferred);
+                                    if (!chunk.verifyChecksum()) {
+                                        listener.onFileArrived(done, bytesTransferred);
+                                    }
+                                }
+                            }
+                        });
+            } catch (IOException | RuntimeException e) {
+                lane.close(); // the sessions may be out of step; the files left retry one by one
+                if (listener.isStopped()) {
+                    return Outcome.DONE;
+                }
+                listener.onFault(Faults.classify(e, "Moving a batch of " + batch.size() + " files (" + left.size()
+                        + " left to move one by one)"));
+            }
+        }
+        if (chunk.verifyChecksum()) {
+            for (Map.Entry<FileTransfer, Long> entry : arrived.entrySet()) {
+                FileTransfer file = entry.getKey();
+                try {
+                    verify(lane, file);
+                    listener.onFileArrived(file, entry.getValue());
+                } catch (IOException | RuntimeException e) {
+                    listener.onBytes(-entry.getValue());
+                    lane.close();
+                    listener.onFault(Faults.classify(e, "Verifying " + file.destinationPath()
+                            + " after a batch (moving it again on its own)"));
+                    left.add(file);
+                }
+            }
+        }
+        for (FileTransfer file : left) {
+            Outcome outcome = move(chunk, listener, lane, file, parallelism);
+            if (outcome.failed()) {
+                return outcome;
+            }
+        }
+        return Outcome.DONE;
+    }
+
+    private static void verify(SessionPair lane, FileTransfer file) throws IOException {
+        String sourceSum = lane.source().checksum(CHECKSUM_ALGORITHM, file.sourcePath());
+        String destinationSum = lane.destination().checksum(CHECKSUM_ALGORITHM, file.destinationPath());
+        if (!sourceSum.equalsIgnoreCase(destinationSum)) {
+            throw new ChecksumMismatchException("MD5 of " + file.destinationPath() + " is " + destinationSum
+                    + ", source has " + sourceSum);
+        }
+    }
+
+    /**
+     * Waits out a back-off unless the task stops first.
+     *
+     * @return false if the task stopped or the thread was interrupted
+     */
+    static boolean pause(ChunkListener listener, long millis) {
+        long end = System.currentTimeMillis() + millis;
+        try {
+            while (System.currentTimeMillis() < end) {
+                if (listener.isStopped()) {
+                    return false;
+                }
+                Thread.sleep(Math.min(STOP_POLL_MILLIS, Math.max(1, end - System.currentTimeMillis())));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return !listener.isStopped();
+    }
+}

@@ -1,0 +1,192 @@
+package org.ferry.mover.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.client.GridFtpUrl;
+import org.ferry.mover.protocol.ByteRange;
+import org.ferry.mover.server.GridFtpServer;
+import org.ferry.mover.server.pi.Authenticator;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The chunk runner between two real Ferry servers on loopback: files arrive whole through lanes
+ * and batches, and a file whose attempt is cut mid-transfer is retried from the ranges the
+ * destination acknowledged, not from byte 0.
+ */
+class ChunkRunnerTest {
+
+    private static final Authenticator ALICE = (u, p) -> u.equals("alice") && p.equals("pw");
+
+    @TempDir
+    Path tmp;
+    private Path sourceRoot;
+    private Path destinationRoot;
+    private GridFtpServer source;
+    private GridFtpServer destination;
+    private GridFtpClient client;
+    private ExecutorService lanes;
+
+    @BeforeEach
+    void start() throws Exception {
+        sourceRoot = Files.createDirectory(tmp.resolve("src"));
+        destinationRoot = Files.createDirectory(tmp.resolve("dst"));
+        // the source sends at most 32 MiB/s: a 64 MiB file is still moving when the test cuts it
+        source = GridFtpServer.start(GridFtpServerConfig.loopback(sourceRoot).withAuthenticator(ALICE)
+                .withDataRateLimit(32L << 20));
+        destination = GridFtpServer.start(GridFtpServerConfig.loopback(destinationRoot).withAuthenticator(ALICE)
+                .withMarkerInterval(Duration.ofMillis(100)));
+        client = new GridFtpClient();
+        lanes = Executors.newCachedThreadPool();
+    }
+
+    @AfterEach
+    void stop() {
+        lanes.shutdownNow();
+        client.close();
+        source.close();
+        destination.close();
+    }
+
+    private ChunkRequest chunk(List<FileTransfer> files, ChunkTuning tuning) {
+        return new ChunkRequest(url(source), url(destination), files, tuning, true);
+    }
+
+    private static GridFtpUrl url(GridFtpServer server) {
+        return GridFtpUrl.parse("ftp://alice:pw@127.0.0.1:" + server.port() + "/");
+    }
+
+    @Test
+    void smallFilesInBatchesAndABigOneArriveWholeOverTwoLanes() throws Exception {
+        List<FileTransfer> files = new java.util.ArrayList<>();
+        Random random = new Random(5);
+        for (int i = 0; i < 40; i++) {
+            byte[] data = new byte[1000 + 37 * i];
+            random.nextBytes(data);
+            Files.write(sourceRoot.resolve("s" + i + ".bin"), data);
+            files.add(new FileTransfer("/s" + i + ".bin", "/s" + i + ".bin", data.length));
+        }
+        byte[] big = new byte[20 << 20];
+        random.nextBytes(big);
+        Files.write(sourceRoot.resolve("big.bin"), big);
+        files.add(new FileTransfer("/big.bin", "/big.bin", big.length));
+        Recording listener = new Recording();
+        MoverFault fatal = new ChunkRunner(client, new RetryPolicy(2, List.of(0)), lanes)
+                .run(chunk(files, new ChunkTuning(2, 2, 8)), listener);
+        assertThat(fatal).isNull();
+        assertThat(listener.faults).isEmpty();
+        assertThat(listener.arrived).hasSameSizeAs(files);
+        for (FileTransfer file : files) {
+            assertThat(Files.mismatch(sourceRoot.resolve(file.sourcePath().substring(1)),
+                    destinationRoot.resolve(file.destinationPath().substring(1)))).as(file.sourcePath()).isEqualTo(-1);
+        }
+        assertThat(listener.bytes.get()).isEqualTo(files.stream().mapToLong(FileTransfer::sizeBytes).sum());
+    }
+
+    @Test
+    void aFileCutMidTransferResumesFromTheAcknowledgedRanges() throws Exception {
+        byte[] data = new byte[64 << 20];
+        new Random(9).nextBytes(data);
+        Files.write(sourceRoot.resolve("cut.bin"), data);
+        FileTransfer file = new FileTransfer("/cut.bin", "/cut.bin", data.length);
+        Recording listener = new Recording();
+        Future<MoverFault> run = lanes.submit(() -> new ChunkRunner(client, new RetryPolicy(3, List.of(0)), lanes)
+                .run(chunk(List.of(file), new ChunkTuning(1, 2, 1)), listener));
+
+        // the destination acknowledged part of the file: cut its control session, as a server
+        // restart or a broken network would
+        assertThat(listener.firstMarker.await(60, TimeUnit.SECONDS)).as("a restart marker").isTrue();
+        List<ByteRange> seenBeforeTheCut = listener.lastAcknowledged;
+        listener.sessions.get(1).close(); // the lane opened the source first, then the destination
+
+        assertThat(run.get(120, TimeUnit.SECONDS)).isNull();
+        assertThat(listener.faults).hasSize(1);
+        assertThat(listener.resumes).hasSize(1);
+        List<ByteRange> skipped = listener.resumes.get(0);
+        long skippedBytes = skipped.stream().mapToLong(ByteRange::length).sum();
+        assertThat(skippedBytes).as("bytes the second attempt did not send again").isPositive()
+                .isLessThan(data.length);
+        for (ByteRange seen : seenBeforeTheCut) {
+            assertThat(skipped.stream().anyMatch(r -> r.start() <= seen.start() && seen.end() <= r.end()))
+                    .as("%s skipped, acknowledged before the cut: %s", skipped, seen).isTrue();
+        }
+        assertThat(Files.mismatch(sourceRoot.resolve("cut.bin"), destinationRoot.resolve("cut.bin"))).isEqualTo(-1);
+        assertThat(listener.arrived).containsExactly(file);
+        assertThat(listener.bytes.get()).isEqualTo(data.length);
+    }
+
+    /** Records what the runner reports. */
+    private static final class Recording implements ChunkListener {
+        final List<GridFtpSession> sessions = new CopyOnWriteArrayList<>();
+        final List<FileTransfer> arrived = new CopyOnWriteArrayList<>();
+        final List<MoverFault> faults = new CopyOnWriteArrayList<>();
+        final List<List<ByteRange>> resumes = new CopyOnWriteArrayList<>();
+        final AtomicLong bytes = new AtomicLong();
+        final CountDownLatch firstMarker = new CountDownLatch(1);
+        volatile List<ByteRange> lastAcknowledged = List.of();
+
+        @Override
+        public boolean isStopped() {
+            return false;
+        }
+
+        @Override
+        public void sessionOpened(GridFtpSession session) {
+            sessions.add(session);
+        }
+
+        @Override
+        public void sessionClosed(GridFtpSession session) {
+        }
+
+        @Override
+        public void onBytes(long delta) {
+            bytes.addAndGet(delta);
+        }
+
+        @Override
+        public void onRestartMarker(FileTransfer file, List<ByteRange> acknowledged) {
+            if (firstMarker.getCount() > 0) {
+                lastAcknowledged = acknowledged;
+                firstMarker.countDown();
+            }
+        }
+
+        @Override
+        public void onResume(FileTransfer file, List<ByteRange> skipped) {
+            resumes.add(skipped);
+        }
+
+        @Override
+        public void onFileArrived(FileTransfer file, long size) {
+            arrived.add(file);
+        }
+
+        @Override
+        public void onFault(MoverFault fault) {
+            faults.add(fault);
+        }
+
+        @Override
+        public void onFileFailed(MoverFault fault) {
+            faults.add(fault);
+        }
+    }
+}
