@@ -140,7 +140,6 @@ public final class GridFtpServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.attr(GsiServerSecurity.SETTINGS).set(gsi);
                         ch.pipeline()
                                 // replies come from the command worker, often two or three per file
                                 // (125, markers, 226): one write syscall for those that queue together
@@ -151,7 +150,7 @@ public final class GridFtpServer implements AutoCloseable {
                                 .addLast("commandDecoder", new FtpCommandDecoder())
                                 .addLast("replyEncoder", new FtpReplyEncoder())
                                 .addLast("session", new ControlChannelHandler(
-                                        channel -> new CommandContext(new ControlSession(), storage,
+                                        channel -> new CommandContext(new ControlSession(gsi), storage,
                                                 dataChannels, config, registry, channel),
                                         registry, worker, banner));
                     }

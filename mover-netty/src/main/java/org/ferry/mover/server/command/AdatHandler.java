@@ -33,7 +33,7 @@ public final class AdatHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException {
-        SecurityContext security = ctx.channel().attr(GsiServerSecurity.CONTEXT).get();
+        SecurityContext security = ctx.session().securityContext();
         if (security == null) {
             throw new FtpException(503, "Must perform AUTH before ADAT.");
         }
@@ -48,7 +48,7 @@ public final class AdatHandler implements CommandHandler {
         try {
             reply = security.step(Base64.getDecoder().decode(argument.strip()));
         } catch (GsiContextException | IllegalArgumentException e) {
-            ctx.channel().attr(GsiServerSecurity.CONTEXT).set(null);
+            ctx.session().securityContext(null);
             throw new FtpException(530, e.getMessage());
         }
         String token = reply == null || reply.length == 0 ? null : Base64.getEncoder().encodeToString(reply);

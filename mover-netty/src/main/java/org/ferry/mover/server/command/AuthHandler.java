@@ -28,15 +28,15 @@ public final class AuthHandler implements CommandHandler {
         if (!argument.strip().equalsIgnoreCase("GSSAPI")) {
             throw new FtpException(504, "Unknown authentication type.");
         }
-        if (ctx.session().loggedIn() || ctx.channel().attr(GsiServerSecurity.CONTEXT).get() != null) {
+        if (ctx.session().loggedIn() || ctx.session().securityContext() != null) {
             throw new FtpException(503, "Security data exchange already started.");
         }
-        GsiServerSecurity gsi = ctx.channel().attr(GsiServerSecurity.SETTINGS).get();
+        GsiServerSecurity gsi = ctx.session().gsi();
         if (gsi == null) {
             throw new FtpException(504, "Unknown authentication type.");
         }
         try {
-            ctx.channel().attr(GsiServerSecurity.CONTEXT).set(gsi.newAcceptor());
+            ctx.session().securityContext(gsi.newAcceptor());
         } catch (GsiContextException e) {
             throw new FtpException(530, "Could not load server credential: " + e.getMessage());
         }

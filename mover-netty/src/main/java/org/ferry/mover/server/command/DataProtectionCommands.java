@@ -11,7 +11,7 @@ final class DataProtectionCommands {
     }
 
     static boolean hasDelegatedCredential(CommandContext ctx) {
-        SecurityContext security = ctx.channel().attr(GsiServerSecurity.CONTEXT).get();
+        SecurityContext security = ctx.session().securityContext();
         return security != null && security.established() && security.delegatedCredential().isPresent();
     }
 

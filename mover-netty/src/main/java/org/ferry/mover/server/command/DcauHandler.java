@@ -33,12 +33,12 @@ public final class DcauHandler implements CommandHandler {
         } catch (IllegalArgumentException e) {
             throw new FtpException(e.getMessage().startsWith("DCAU S") ? 501 : 504, e.getMessage());
         }
-        DataProtectionState state = DataProtectionState.of(ctx.channel());
+        DataProtectionState state = ctx.session().dataProtection();
         if (wanted.authenticates() && !DataProtectionCommands.hasDelegatedCredential(ctx)) {
             throw new FtpException(504, "DCAU " + wanted.letter()
                     + " needs a delegated credential: delegate at login, or send DCAU N.");
         }
-        if (!wanted.equals(state.dcau(ctx.channel()))) {
+        if (!wanted.equals(state.dcau(ctx.session()))) {
             state.dcau(wanted);
             DataProtectionCommands.dropCachedConnections(ctx);
         }

@@ -33,7 +33,7 @@ public final class GsiPassHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
-        SecurityContext security = ctx.channel().attr(GsiServerSecurity.CONTEXT).get();
+        SecurityContext security = ctx.session().securityContext();
         if (security == null || !security.established()) {
             clearText.handle(ctx, argument);
             return;
@@ -47,7 +47,7 @@ public final class GsiPassHandler implements CommandHandler {
             throw new FtpException(503, "Login with USER first.");
         }
         session.pendingUser(null);
-        GsiServerSecurity gsi = ctx.channel().attr(GsiServerSecurity.SETTINGS).get();
+        GsiServerSecurity gsi = ctx.session().gsi();
         String identity = security.peer().identity();
         try {
             String local = gsi.authorizer().authorize(identity, requested);

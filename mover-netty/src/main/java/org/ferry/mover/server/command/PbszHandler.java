@@ -31,7 +31,7 @@ public final class PbszHandler implements CommandHandler {
         if (value < 0 || value >= LIMIT) {
             throw new FtpException(501, "Bad value for PBSZ: " + text);
         }
-        DataProtectionState.of(ctx.channel()).bufferSizeBytes(value);
+        ctx.session().dataProtection().bufferSizeBytes(value);
         ctx.reply(200, "PBSZ=" + value);
     }
 }

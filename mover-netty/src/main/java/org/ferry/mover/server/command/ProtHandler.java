@@ -23,7 +23,7 @@ public final class ProtHandler implements CommandHandler {
         String letter = argument.strip();
         ProtectionLevel level = ProtectionLevel.parse(letter).orElseThrow(() ->
                 new FtpException(536, letter + " protection level not supported."));
-        DataProtectionState state = DataProtectionState.of(ctx.channel());
+        DataProtectionState state = ctx.session().dataProtection();
         if (level != state.protection()) {
             state.protection(level);
             DataProtectionCommands.dropCachedConnections(ctx);

@@ -74,8 +74,8 @@ abstract class StripedFallbackHandler implements CommandHandler {
         if (ctx.session().mode() != TransferMode.EXTENDED_BLOCK) {
             throw new FtpException(503, "Bad sequence of commands: striped transfers need MODE E.");
         }
-        DataProtectionState protection = DataProtectionState.of(ctx.channel());
-        if (protection.dcau(ctx.channel()).authenticates() || protection.protection() != ProtectionLevel.CLEAR) {
+        DataProtectionState protection = ctx.session().dataProtection();
+        if (protection.dcau(ctx.session()).authenticates() || protection.protection() != ProtectionLevel.CLEAR) {
             throw new FtpException(504, "Striped transfers carry no data channel authentication or protection:"
                     + " send DCAU N and PROT C first.");
         }

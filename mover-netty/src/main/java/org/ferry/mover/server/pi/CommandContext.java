@@ -61,7 +61,7 @@ public final class CommandContext {
      */
     public DataChannels dataChannels() {
         return dataChannels.withSocketBuffers(session.sendBufferBytes(), session.receiveBufferBytes())
-                .secured(DataProtectionState.of(channel).security(channel));
+                .secured(session.dataProtection().security(session));
     }
 
     /** @return the server configuration */

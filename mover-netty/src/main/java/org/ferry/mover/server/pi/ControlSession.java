@@ -3,6 +3,7 @@ package org.ferry.mover.server.pi;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.time.Duration;
+import org.ferry.gsi.context.SecurityContext;
 import java.util.concurrent.CompletableFuture;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.ModeECache;
@@ -39,8 +40,44 @@ public final class ControlSession {
     private List<InetSocketAddress> stripedTargets;
     private int stripeBlockSizeBytes;
     private final ModeECache dataCache = new ModeECache();
+    private final GsiServerSecurity gsi;
+    private volatile SecurityContext securityContext;
+    private final DataProtectionState dataProtection = new DataProtectionState();
     private volatile CompletableFuture<?> activeTransfer;
     private volatile boolean closed;
+
+    /** A session of a server without GSI. */
+    public ControlSession() {
+        this(null);
+    }
+
+    /** @param gsi the server's GSI settings, or null when it offers no GSI logins */
+    public ControlSession(GsiServerSecurity gsi) {
+        this.gsi = gsi;
+    }
+
+    /** @return the server's GSI settings (host credential, trust, grid-mapfile), or null without GSI */
+    public GsiServerSecurity gsi() {
+        return gsi;
+    }
+
+    /**
+     * @return the GSS security context of this session: set by {@code AUTH GSSAPI}, established by
+     *     the ADAT exchange (RFC 2228 section 3), or null
+     */
+    public SecurityContext securityContext() {
+        return securityContext;
+    }
+
+    /** @param value the context AUTH started, or null to forget a failed one */
+    public void securityContext(SecurityContext value) {
+        securityContext = value;
+    }
+
+    /** @return the session's DCAU, PROT and PBSZ settings (GFD.020, RFC 2228) */
+    public DataProtectionState dataProtection() {
+        return dataProtection;
+    }
 
     /** @return the name given by USER and not yet confirmed by PASS, or null */
     public String pendingUser() {

@@ -1,7 +1,5 @@
 package org.ferry.mover.server.pi;
 
-import io.netty.channel.Channel;
-import io.netty.util.AttributeKey;
 import java.util.Optional;
 import org.ferry.gsi.context.GsiContextException;
 import org.ferry.gsi.context.SecurityContext;
@@ -12,36 +10,20 @@ import org.ferry.mover.data.security.ProtectionLevel;
 
 /**
  * One session's data channel security settings (DCAU, PROT, PBSZ; gridftp-protocol.md 2.11): DCAU
- * defaults to A after a GSI login with delegation and to N otherwise; PROT to C. Kept as an
- * attribute of the control channel. The DCAU A/S credential is the session's delegated one
+ * defaults to A after a GSI login with delegation and to N otherwise; PROT to C. Held by the
+ * session ({@link ControlSession#dataProtection()}). The DCAU A/S credential is the session's delegated one
  * (reference 4.5: globus uses {@code del_cred}). Used from the session's command worker.
  */
 public final class DataProtectionState {
-
-    private static final AttributeKey<DataProtectionState> KEY = AttributeKey.valueOf("ferry.data.protection");
 
     private DataChannelAuthentication dcau; // null: the default
     private ProtectionLevel protection = ProtectionLevel.CLEAR;
     private long bufferSizeBytes;
     private DataChannelSecurity built;
 
-    /**
-     * @param controlChannel a session's control channel
-     * @return its settings, created with the defaults on first use
-     */
-    public static DataProtectionState of(Channel controlChannel) {
-        DataProtectionState state = controlChannel.attr(KEY).get();
-        if (state == null) {
-            DataProtectionState fresh = new DataProtectionState();
-            state = controlChannel.attr(KEY).setIfAbsent(fresh);
-            state = state == null ? fresh : state;
-        }
-        return state;
-    }
-
     /** @return the delegated credential of the session's GSI login, if any */
-    static Optional<GsiCredential> delegated(Channel controlChannel) {
-        SecurityContext context = controlChannel.attr(GsiServerSecurity.CONTEXT).get();
+    static Optional<GsiCredential> delegated(ControlSession session) {
+        SecurityContext context = session.securityContext();
         if (context == null || !context.established()) {
             return Optional.empty();
         }
@@ -49,14 +31,14 @@ public final class DataProtectionState {
     }
 
     /**
-     * @param controlChannel the session's control channel
+     * @param session the session
      * @return the DCAU in force: the one set, else A after a GSI login with delegation, else N
      */
-    public synchronized DataChannelAuthentication dcau(Channel controlChannel) {
+    public synchronized DataChannelAuthentication dcau(ControlSession session) {
         if (dcau != null) {
             return dcau;
         }
-        return delegated(controlChannel).isPresent() ? DataChannelAuthentication.SELF : DataChannelAuthentication.NONE;
+        return delegated(session).isPresent() ? DataChannelAuthentication.SELF : DataChannelAuthentication.NONE;
     }
 
     /** @param value the DCAU the client asked for */
@@ -87,20 +69,20 @@ public final class DataProtectionState {
     }
 
     /**
-     * @param controlChannel the session's control channel (GSI context and settings)
+     * @param session the session (GSI context and settings)
      * @return the security for the next transfer's data connections, or null under DCAU N
      * @throws IllegalStateException if DCAU A/S is in force without a delegated credential, or TLS
      *     cannot be set up with it
      */
-    public synchronized DataChannelSecurity security(Channel controlChannel) {
-        DataChannelAuthentication mode = dcau(controlChannel);
+    public synchronized DataChannelSecurity security(ControlSession session) {
+        DataChannelAuthentication mode = dcau(session);
         if (!mode.authenticates()) {
             return null;
         }
         if (built == null) {
-            GsiCredential credential = delegated(controlChannel).orElseThrow(() -> new IllegalStateException(
+            GsiCredential credential = delegated(session).orElseThrow(() -> new IllegalStateException(
                     "DCAU " + mode.letter() + " needs a delegated credential"));
-            GsiServerSecurity gsi = controlChannel.attr(GsiServerSecurity.SETTINGS).get();
+            GsiServerSecurity gsi = session.gsi();
             try {
                 built = new DataChannelSecurity(credential, gsi.validator(), gsi.trustStore(), mode, protection);
             } catch (GsiContextException e) {

@@ -28,14 +28,14 @@ public final class GsiAuthenticationGate {
      * @return null if it may run, else {@link #MUST_AUTHENTICATE}
      */
     static FtpReply check(CommandContext ctx, FtpCommand command) {
-        if (ctx.channel().attr(GsiServerSecurity.SETTINGS).get() == null || ctx.session().loggedIn()) {
+        if (ctx.session().gsi() == null || ctx.session().loggedIn()) {
             return null;
         }
         String verb = command.verb();
         if ("QUIT".equals(verb)) {
             return null;
         }
-        SecurityContext security = ctx.channel().attr(GsiServerSecurity.CONTEXT).get();
+        SecurityContext security = ctx.session().securityContext();
         if (security != null) {
             return security.established() || "ADAT".equals(verb) ? null : MUST_AUTHENTICATE;
         }

@@ -1,6 +1,5 @@
 package org.ferry.mover.server.pi;
 
-import io.netty.util.AttributeKey;
 import java.util.Objects;
 import org.ferry.gsi.context.GsiContextException;
 import org.ferry.gsi.context.GsiSecurityContext;
@@ -23,12 +22,6 @@ import org.ferry.gsi.trust.TrustStore;
  */
 public record GsiServerSecurity(GsiCredential hostCredential, ChainValidator validator, TrustStore trustStore,
         GridMapAuthorizer authorizer) {
-
-    /** Channel attribute holding the server's GSI settings (set on every control channel). */
-    public static final AttributeKey<GsiServerSecurity> SETTINGS = AttributeKey.valueOf("ferry.gsi.settings");
-
-    /** Channel attribute holding the session's security context once {@code AUTH GSSAPI} was accepted. */
-    public static final AttributeKey<SecurityContext> CONTEXT = AttributeKey.valueOf("ferry.gsi.context");
 
     /** @throws NullPointerException if a component is null */
     public GsiServerSecurity {
