@@ -11,6 +11,7 @@ import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.transfer.Markers;
+import org.ferry.mover.server.transfer.TransferStart;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,16 +76,9 @@ public final class StripedTransfers {
     private static long run(CommandContext ctx, StripedDtp dtp, StripedProgress progress, long markerMillis,
             boolean ranges, Starter starter) throws FtpException {
         ControlSession session = ctx.session();
-        // a placeholder is the active transfer from the moment the client can see 150, so that an
-        // ABOR sent right after 150 finds something to cancel
-        CompletableFuture<Long> starting = new CompletableFuture<>();
-        session.activeTransfer(starting);
-        ctx.reply(150, "Beginning transfer.");
-        CompletableFuture<Long> future = starter.start();
-        session.activeTransfer(future);
-        if (starting.isCancelled()) {
-            future.cancel(true);
-        }
+        // an ABOR from the moment the client can see 150 stops the transfer, however it races the start
+        CompletableFuture<Long> future = TransferStart.begin(session, () -> ctx.reply(150, "Beginning transfer."),
+                starter::start);
         ScheduledFuture<?> timer = null;
         boolean succeeded = false;
         if (markerMillis > 0) {

@@ -155,32 +155,19 @@ public final class TransferRunner {
             boolean reusing, Verifier verifier, Starter starter) throws FtpException {
         ControlSession session = ctx.session();
         AtomicLong bytes = new AtomicLong();
-        // A placeholder is the active transfer from the moment the client can see 150, so that an
-        // ABOR sent right after 150 finds something to cancel.
-        CompletableFuture<Long> starting = new CompletableFuture<>();
-        session.activeTransfer(starting);
-        if (reusing) {
-            ctx.reply(125, "Beginning transfer; reusing existing data connection.");
-        } else {
-            ctx.reply(150, "Beginning transfer.");
-        }
         CompletableFuture<Long> future;
         try {
-            future = starter.start(bytes::set);
+            future = TransferStart.begin(session, () -> {
+                if (reusing) {
+                    ctx.reply(125, "Beginning transfer; reusing existing data connection.");
+                } else {
+                    ctx.reply(150, "Beginning transfer.");
+                }
+            }, () -> starter.start(bytes::set));
         } catch (RuntimeException e) {
-            session.activeTransfer(null);
             session.dataEndpoint(null);
             throw new FtpException(451, "Data transfer failed to start: " + e);
         }
-        session.activeTransfer(future);
-        // An ABOR that read the placeholder cancels it before or after this line: forward the
-        // cancel either way (a check of isCancelled() here would miss one that comes just after).
-        CompletableFuture<Long> running = future;
-        starting.whenComplete((v, e) -> {
-            if (starting.isCancelled()) {
-                running.cancel(true);
-            }
-        });
         List<ScheduledFuture<?>> timers = new ArrayList<>();
         boolean reusable = false;
         AtomicBoolean perfSent = new AtomicBoolean();
