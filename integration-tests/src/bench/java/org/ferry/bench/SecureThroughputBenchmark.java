@@ -34,7 +34,7 @@ import org.ferry.mover.client.TransferOptions;
 import org.ferry.mover.data.security.ProtectionLevel;
 
 /**
- * Secure data channels (issue 4 deliverable 7; gridftp-protocol.md 4.5; Vardoyan et al.,
+ * Secure data channels (issue 4 deliverable 7; GFD.020 "DCAU", RFC 2228 section 3 (PROT); Vardoyan et al.,
  * "Characterizing throughput bottlenecks for secure GridFTP transfers"): memory-to-memory gsiftp
  * downloads at PROT C (DCAU A, clear data), S and P, each at p = 1 (stream mode, as globus-url-copy
  * without {@code -p}), 2, 4 and 8 (MODE E), Ferry's client against the packaged

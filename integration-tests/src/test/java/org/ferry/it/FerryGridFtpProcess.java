@@ -17,7 +17,7 @@ final class FerryGridFtpProcess implements AutoCloseable {
 
     private static final Pattern LISTENING = Pattern.compile("Server listening at [^:\\s]+:(\\d+)");
 
-    /** The variables that would otherwise give ferry-gridftp its GSI material (gridftp-protocol.md 5.3). */
+    /** The variables that would otherwise give ferry-gridftp its GSI material (the OpenSSL hashed CA directory with Globus signing_policy files). */
     static final Set<String> GSI_VARIABLES = Set.of("X509_USER_CERT", "X509_USER_KEY", "X509_CERT_DIR", "GRIDMAP",
             "X509_USER_PROXY");
 

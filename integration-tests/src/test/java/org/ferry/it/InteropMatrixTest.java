@@ -32,7 +32,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The interop matrix of issue 3 (gridftp-protocol.md sections 2-3): globus-url-copy against
+ * The interop matrix of issue 3 (GFD.020; globus-url-copy's command order, GFD.020): globus-url-copy against
  * ferry-gridftp, and the Ferry client against globus-gridftp-server, cell by cell: stream mode,
  * MODE E with 1/4/8 streams, pipelining, concurrency, recursive trees, sync levels, partial
  * transfers, restart, checksums, and third-party transfers between the two servers driven by

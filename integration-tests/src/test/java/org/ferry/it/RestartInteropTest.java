@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Restart after a transfer killed for real (GFD.020 "Restarting"; gridftp-protocol.md section 2.6:
+ * Restart after a transfer killed for real (GFD.020 "Restarting":
  * 111 range markers from the receiver, {@code REST a-b,c-d} on resume), both ways across the Globus
  * tools, bytes compared by digest:
  *

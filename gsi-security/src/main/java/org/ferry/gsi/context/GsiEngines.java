@@ -11,8 +11,7 @@ import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.trust.GsiTrustManager;
 
 /**
- * Builds the {@link SSLEngine} of one GridFTP data connection under DCAU A/S (gridftp-protocol.md
- * 4.5; GFD.020 GSI appendix): our credential (often a delegated proxy) as key material, a
+ * Builds the {@link SSLEngine} of one GridFTP data connection under DCAU A/S (GFD.020 "DCAU", RFC 2228 section 3 (PROT); GFD.020 GSI appendix): our credential (often a delegated proxy) as key material, a
  * {@link GsiTrustManager} as the only trust decision (stock PKIX rejects proxies), TLS 1.3 and 1.2
  * (RFC 8446, RFC 5246) as Globus' gsi.conf, and both sides authenticated.
  *

@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
  * data-node}, the SC'05 striped server's decomposition). With {@code --gsi}, or any of
  * {@code --host-cert}, {@code --host-key}, {@code --ca-dir}, {@code --gridmap} (each overriding the
  * environment variable globus-gridftp-server reads; see {@link GsiMaterial}), it also offers GSI
- * logins (RFC 2228 AUTH GSSAPI, gridftp-protocol.md section 4).
+ * logins (RFC 2228 AUTH GSSAPI, RFC 2228 with the GSI GSS-API mechanism).
  * Prints {@code Server listening at host:port} on stdout once bound, as globus-gridftp-server
  * does, so scripts and tests can scrape the port. Exit codes: 0 normal, 1 start failure
  * (including a missing, unreadable or malformed GSI file), 2 usage.

@@ -16,8 +16,7 @@ import org.ferry.mover.server.pi.GsiServerSecurity;
 /**
  * Where {@code ferry-gridftp} finds its GSI material and how it loads it: the host credential, the
  * trusted CAs and the grid-mapfile, each from its option if given, else from the environment
- * variable globus-gridftp-server reads, else from {@code /etc/grid-security} (gridftp-protocol.md
- * 4.4, 5.3): {@code --host-cert}/{@code X509_USER_CERT}/{@code hostcert.pem},
+ * variable globus-gridftp-server reads, else from {@code /etc/grid-security} (the Globus grid-mapfile format; the OpenSSL hashed CA directory with Globus signing_policy files): {@code --host-cert}/{@code X509_USER_CERT}/{@code hostcert.pem},
  * {@code --host-key}/{@code X509_USER_KEY}/{@code hostkey.pem} (unencrypted),
  * {@code --ca-dir}/{@code X509_CERT_DIR}/{@code certificates}, {@code --gridmap}/{@code GRIDMAP}/{@code grid-mapfile}.
  * Every failure is one line naming the file and where its name came from.

@@ -9,7 +9,7 @@ import org.ferry.mover.data.security.DataChannelSecurity;
 import org.ferry.mover.data.security.ProtectionLevel;
 
 /**
- * The client's side of DCAU/PBSZ/PROT for one GSI session (gridftp-protocol.md 2.11, 4.5, 7b):
+ * The client's side of DCAU/PBSZ/PROT for one GSI session (GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ); GFD.020 "DCAU", RFC 2228 section 3 (PROT); as the Globus tools behave):
  * what the server currently has, and what a transfer wants. DCAU defaults to A when the server's
  * FEAT lists {@code DCAU} (it is then already A after the GSI login), to N otherwise; PROT to C.
  * Commands go only when the wanted setting differs from the server's, so transfers with the same

@@ -12,7 +12,7 @@ import org.ferry.gsi.context.GsiContextException;
 import org.ferry.gsi.context.SecurityContext;
 
 /**
- * Client side of the protected control channel (RFC 2228; gridftp-protocol.md 4.3, 7b): sends
+ * Client side of the protected control channel (RFC 2228; RFC 2228 sections 3 and 4 (MIC, ENC; 631-633); as the Globus tools behave): sends
  * every command as {@code ENC <base64>} ({@code MIC} without confidentiality) of the wrapped
  * line with its CRLF, and turns {@code 631}/{@code 632}/{@code 633} replies, one token per line,
  * back into the plain reply they carry. A reply token that does not verify fails the channel

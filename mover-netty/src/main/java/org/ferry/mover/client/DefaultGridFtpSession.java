@@ -32,7 +32,7 @@ import org.ferry.mover.protocol.TarModule;
 /**
  * The {@link GridFtpSession} of {@link GridFtpClient}: drives one control channel with blocking
  * command/reply exchanges and moves data with {@link DataChannels}. Command sequences follow
- * globus-url-copy (gridftp-protocol.md sections 3.1-3.4): MODE and {@code OPTS RETR} are sent only
+ * globus-url-copy (globus-url-copy's session set-up, RFC 959 section 5.3; RFC 959 section 5.2 (server to server)): MODE and {@code OPTS RETR} are sent only
  * when they differ from what this session last set; MODE E downloads use PORT (the sending server
  * connects), MODE E uploads PASV (we connect).
  */
@@ -53,7 +53,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
     private TransferOptions.Mode mode = TransferOptions.Mode.STREAM; // RFC 959 default
     private String retrOptions = ""; // the OPTS RETR options last set; "" = never set by us
     private boolean closed;
-    // MODE E connection caching (gridftp-protocol.md section 2.2). As globus's client
+    // MODE E connection caching (GFD.020 "Extended Block Mode", data connection reuse). As globus's client
     // (globus_i_ftp_client_can_reuse_data_conn): reuse only in MODE E, for the same operation
     // between the same pair, with no PASV/PORT/MODE change in between.
     private final ModeECache dataCache = new ModeECache(); // our own cached connections (two-party)
@@ -89,8 +89,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
 
     /**
      * As {@link #login(GridFtpUrl, ControlChannel, DataChannels)}, first authenticating with
-     * {@code AUTH GSSAPI}/{@code ADAT} when {@code security} is given (RFC 2228, gridftp-protocol.md
-     * 4.1), then protecting the channel and logging in as {@code :globus-mapping:} (the grid-mapfile
+     * {@code AUTH GSSAPI}/{@code ADAT} when {@code security} is given (RFC 2228, RFC 2228 section 3 (AUTH, ADAT) with the GSI mechanism), then protecting the channel and logging in as {@code :globus-mapping:} (the grid-mapfile
      * decides the account) unless the URL names a user.
      *
      * @throws GridFtpReplyException on a refused AUTH/ADAT/login
@@ -104,7 +103,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
     /**
      * As {@link #login(GridFtpUrl, ControlChannel, DataChannels, org.ferry.gsi.context.SecurityContext)};
      * with {@code gsi} the session also authenticates data channels (DCAU A by default when the
-     * server's FEAT lists DCAU, gridftp-protocol.md 4.5) with {@code gsi}'s credential.
+     * server's FEAT lists DCAU, GFD.020 "DCAU", RFC 2228 section 3 (PROT)) with {@code gsi}'s credential.
      *
      * @param gsi the credential and trust behind {@code security}, or null to send {@code DCAU N}
      * @throws GridFtpReplyException on a refused AUTH/ADAT/login
@@ -139,7 +138,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
                         && feat.lines().stream().anyMatch(l -> l.strip().toUpperCase(Locale.ROOT).startsWith("DCAU"));
                 session.protection = new ClientDataProtection(gsi, data, dcau);
             } else if (security != null) {
-                // No credential for data channels: ask for none (gridftp-protocol.md 7b). A server without
+                // No credential for data channels: ask for none (as the Globus tools behave). A server without
                 // DCAU (5xx) is fine: its data channels are clear anyway.
                 session.command("DCAU N");
             }
@@ -203,7 +202,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
                     + " and " + blockSizeBytes);
         }
         long size = size(sourcePath); // fails early with NoSuchFileException
-        // gridftp-protocol.md 3.3 with -stripe: destination first (MODE E, SPAS, STOR), then the
+        // RFC 959 section 5.2 (server to server), GFD.020 "Extended Block Mode" with -stripe: destination first (MODE E, SPAS, STOR), then the
         // source (MODE E, OPTS RETR with the layout, SPOR, RETR)
         dest.setMode(TransferOptions.Mode.EXTENDED_BLOCK);
         List<InetSocketAddress> stripes = dest.spas();
@@ -232,7 +231,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     /**
-     * SPAS (gridftp-protocol.md section 2.4): {@code 229-Entering Striped Passive Mode.}, one
+     * SPAS (RFC 959 section 4.1.2, RFC 2428, GFD.020 "SPAS"/"SPOR"): {@code 229-Entering Striped Passive Mode.}, one
      * {@code h1,h2,h3,h4,p1,p2} line per stripe, {@code 229 End}; 0.0.0.0 means the control
      * connection's host.
      */
@@ -341,7 +340,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
 
     @Override
     public String checksum(String algorithm, String path) throws IOException {
-        // GridFTP CKSM <algorithm> <offset> <length> <path>; length -1 = to the end (gridftp-protocol.md 2.9)
+        // GridFTP CKSM <algorithm> <offset> <length> <path>; length -1 = to the end (GFD.047 "CKSM")
         FtpReply reply = expectOk("CKSM " + algorithm.toUpperCase(Locale.ROOT) + " 0 -1 " + path);
         return reply.firstLineText().trim().toLowerCase(Locale.ROOT);
     }
@@ -382,8 +381,8 @@ final class DefaultGridFtpSession implements GridFtpSession {
             }
             setMode(TransferOptions.Mode.EXTENDED_BLOCK);
             setRetrOptions(parallelism(options.parallelism()));
-            // MODE E: the sending server connects, so we listen and send PORT (gridftp-protocol.md
-            // 2.2), unless the connections of the previous download are cached: then neither
+            // MODE E: the sending server connects, so we listen and send PORT (RFC 959 section 4.1.2,
+            // GFD.020 "Extended Block Mode"), unless the connections of the previous download are cached: then neither
             if (!DataUse.DOWNLOAD.equals(dataUse) || downloadListener == null) {
                 dropData();
                 downloadListener = data.listen(control.localAddress().getAddress());
@@ -641,7 +640,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     /**
-     * Third-party transfer; with {@code offset >= 0} a partial one (gridftp-protocol.md section 2.5):
+     * Third-party transfer; with {@code offset >= 0} a partial one (GFD.020 "ERET"/"ESTO"):
      * {@code ERET P offset length} on the source, {@code ESTO A offset} on the destination.
      */
     private long thirdParty(String sourcePath, GridFtpSession destination, String destinationPath,
@@ -657,7 +656,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
             size = Math.max(0, Math.min(length, size - offset));
         }
         boolean modeE = options.mode() == TransferOptions.Mode.EXTENDED_BLOCK;
-        // gridftp-protocol.md 3.3/3.4: destination first (MODE, PASV, STOR), then source (MODE, OPTS, PORT, RETR).
+        // RFC 959 section 5.2 (server to server), GFD.020 "Extended Block Mode": destination first (MODE, PASV, STOR), then source (MODE, OPTS, PORT, RETR).
         // Cached MODE E connections between this very pair: no PASV and no PORT (the servers say 125).
         dest.setMode(options.mode());
         setMode(options.mode());
@@ -708,7 +707,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
         return Math.max(size, markers.totalBytes());
     }
 
-    // ---- batches with pipelining (gridftp-protocol.md section 3.5) ----
+    // ---- batches with pipelining (GridFTP pipelining (Bresnahan et al., TeraGrid 2007)) ----
 
     /** How long a failed batch waits for the replies to its remaining pipelined commands. */
     private static final Duration DRAIN_QUIET = Duration.ofSeconds(5);
@@ -756,7 +755,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
 
     /**
      * Runs pipelined third-party steps over cached MODE E connections: up to {@code depth} steps in
-     * flight, destination command first as globus-url-copy does (gridftp-protocol.md 3.5).
+     * flight, destination command first as globus-url-copy does (GridFTP pipelining (Bresnahan et al., TeraGrid 2007)).
      *
      * @param completedSteps [0] is set to the number of steps both sides finished, also on failure
      * @param moved [0] is set to the bytes of the files of those steps
@@ -1093,7 +1092,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     /**
-     * Sends {@code OPTS RETR <options>} (gridftp-protocol.md 2.3: each option ends with ';'; the
+     * Sends {@code OPTS RETR <options>} (GFD.020 "Options to RETR": each option ends with ';'; the
      * three parallelism numbers are start, minimum, maximum) only when the options differ from what
      * this session last set. The whole option string is always sent, so the outcome does not depend
      * on whether the server keeps options a later OPTS RETR leaves out.

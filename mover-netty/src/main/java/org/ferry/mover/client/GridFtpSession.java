@@ -22,8 +22,7 @@ public interface GridFtpSession extends Closeable {
     GridFtpUrl url();
 
     /**
-     * Striped third-party transfer (GFD.020 "SPAS", "SPOR", "Options to RETR"; gridftp-protocol.md
-     * section 3.3 {@code -stripe}): the destination answers {@code SPAS} with one address per
+     * Striped third-party transfer (GFD.020 "SPAS", "SPOR", "Options to RETR"; RFC 959 section 5.2 (server to server), GFD.020 "Extended Block Mode" {@code -stripe}): the destination answers {@code SPAS} with one address per
      * stripe and starts {@code STOR}; this session's server (the source) gets
      * {@code OPTS RETR Parallelism=n,n,n;StripeLayout=Blocked;BlockSize=b;}, {@code SPOR} with those
      * addresses, and {@code RETR}. Both sides run in MODE E; each stripe uses {@code parallelism}
@@ -83,7 +82,7 @@ public interface GridFtpSession extends Closeable {
     /**
      * Asks this server to send 111 restart markers every {@code seconds} while it receives in
      * MODE E, for the rest of the session ({@code TREV RESTART n}, globus-gridftp-server's transfer
-     * event command; gridftp-protocol.md section 2.6; the default period is 5 s). Frequent markers
+     * event command; GFD.020 "Restarting"; the default period is 5 s). Frequent markers
      * bound what a transfer killed midway must send again on resume ({@link #resumeSendTo}).
      *
      * <p>The default implementation throws {@link UnsupportedOperationException}.
@@ -133,7 +132,7 @@ public interface GridFtpSession extends Closeable {
      * Third-party transfer: this session's server (the source) sends {@code sourcePath} directly to
      * the destination session's server, which stores it as {@code destinationPath}. In MODE E the
      * destination listens (PASV) and the source connects (PORT) with {@code parallelism} streams
-     * (gridftp-protocol.md section 3.3); in stream mode the same roles with one connection.
+     * (RFC 959 section 5.2 (server to server), GFD.020 "Extended Block Mode"); in stream mode the same roles with one connection.
      *
      * @return bytes transferred, from the destination's final performance marker or the source's size
      * @throws IOException if either side fails; the destination may hold a partial file
@@ -142,8 +141,7 @@ public interface GridFtpSession extends Closeable {
             TransferListener listener) throws IOException;
 
     /**
-     * Resumes a third-party transfer that failed part way (GFD.020 "Restarting"; gridftp-protocol.md
-     * section 2.6): like {@link #sendTo}, but only the bytes not in {@code done} move. In MODE E both
+     * Resumes a third-party transfer that failed part way (GFD.020 "Restarting"): like {@link #sendTo}, but only the bytes not in {@code done} move. In MODE E both
      * servers get {@code REST a-b,c-d} with the done ranges (the source skips them, the destination
      * keeps its partial file); in stream mode {@code REST n} with the gap-free prefix of {@code done}.
      * Collect {@code done} with {@link RestartMarkers} during the failed attempt.
@@ -165,7 +163,7 @@ public interface GridFtpSession extends Closeable {
     }
 
     /**
-     * Partial third-party transfer (gridftp-protocol.md section 2.5, globus-url-copy {@code -off -len}):
+     * Partial third-party transfer (GFD.020 "ERET"/"ESTO", globus-url-copy {@code -off -len}):
      * bytes {@code [offset, offset + length)} of the source file go to the same window of the
      * destination file ({@code ERET P offset length} on the source, {@code ESTO A offset} on the
      * destination, which is neither created afresh nor truncated). Needs FEAT {@code ERET}/{@code ESTO}.
@@ -230,7 +228,7 @@ public interface GridFtpSession extends Closeable {
 
     /**
      * Third-party transfer of many files from this session's server to the destination's, with
-     * pipelining (gridftp-protocol.md section 3.5): the next files' STOR/RETR commands are sent
+     * pipelining (GridFTP pipelining (Bresnahan et al., TeraGrid 2007)): the next files' STOR/RETR commands are sent
      * before the current file's 226 arrives, up to {@code pipelineDepth} files in flight. In MODE E
      * the data connections are set up once and reused for every file (section 2.2); in stream mode
      * every file needs its own PASV/PORT, so files go one by one. Files completed before a failure

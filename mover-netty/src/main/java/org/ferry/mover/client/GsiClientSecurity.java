@@ -12,7 +12,7 @@ import org.ferry.gsi.trust.ChainValidator;
 import org.ferry.gsi.trust.TrustStore;
 
 /**
- * What the client needs for {@code gsiftp://} (gridftp-protocol.md 4.1, 7b): the user's
+ * What the client needs for {@code gsiftp://} (RFC 2228 section 3 (AUTH, ADAT) with the GSI mechanism; as the Globus tools behave): the user's
  * credential (usually a proxy), trust, what to delegate, and optionally the server's expected
  * subject ({@code globus-url-copy -ss}); without one the GSI host rule applies ({@code host/<host>}).
  *

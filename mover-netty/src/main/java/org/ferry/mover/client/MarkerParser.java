@@ -4,8 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Reads the markers a receiving GridFTP server sends during a transfer (gridftp-protocol.md
- * sections 2.6 and 2.7): 112 performance markers ({@code " Stripe Index: n"},
+ * Reads the markers a receiving GridFTP server sends during a transfer (GFD.020 "Restarting"; GFD.020 "Performance Monitoring"): 112 performance markers ({@code " Stripe Index: n"},
  * {@code " Stripe Bytes Transferred: n"}, cumulative per stripe) and 111 restart markers
  * ({@code "111 Range Marker a-b,c-d"}), and forwards them to a {@link TransferListener}. One
  * instance per transfer; used by one thread.

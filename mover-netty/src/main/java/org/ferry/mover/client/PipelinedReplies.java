@@ -6,8 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The replies to pipelined transfer commands on one control channel (gridftp-protocol.md section
- * 3.5): the server answers them strictly in order, so the n-th final reply belongs to the n-th
+ * The replies to pipelined transfer commands on one control channel (GridFTP pipelining (Bresnahan et al., TeraGrid 2007)): the server answers them strictly in order, so the n-th final reply belongs to the n-th
  * command sent. Preliminary replies (150/125, 111/112 markers) go to a {@link MarkerParser}. The
  * first negative final reply is kept as the batch's failure. Used by one thread.
  */

@@ -6,7 +6,7 @@ import org.ferry.mover.protocol.ByteRange;
 
 /**
  * A {@link TransferListener} that collects the restart markers ({@code 111 Range Marker a-b,...},
- * GFD.020 "Restarting"; gridftp-protocol.md section 2.6) of a transfer, to resume it after a fault
+ * GFD.020 "Restarting") of a transfer, to resume it after a fault
  * with {@link GridFtpSession#resumeSendTo}. Every callback is passed on to a delegate. Thread-safe.
  */
 public final class RestartMarkers implements TransferListener {

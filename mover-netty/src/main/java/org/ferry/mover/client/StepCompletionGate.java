@@ -5,7 +5,7 @@ import java.util.function.Predicate;
 
 /**
  * Decides, on the control channels' event loops, when the session thread running a pipelined
- * third-party batch (gridftp-protocol.md section 3.5) must look at the replies: at once for a
+ * third-party batch (GridFTP pipelining (Bresnahan et al., TeraGrid 2007)) must look at the replies: at once for a
  * negative final reply, otherwise when both sides have answered the number of steps the thread
  * asked for. The thread asks for several steps each time it has refilled the pipeline, so it wakes
  * once per several finished files rather than for every 150, 226 and marker of both sides (each

@@ -5,7 +5,7 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 
 /**
- * Waits for the two final replies of a third-party transfer (gridftp-protocol.md section 3.3): the
+ * Waits for the two final replies of a third-party transfer (RFC 959 section 5.2 (server to server), GFD.020 "Extended Block Mode"): the
  * source's RETR and the destination's STOR, polling both control channels so that a failure on
  * either side is seen at once (a {@link Wakeup} shared by both, never a timed wait on one side).
  * Markers (111/112) from either side go to the {@link MarkerParser}

@@ -8,7 +8,7 @@ import org.ferry.mover.data.security.ProtectionLevel;
  *
  * @param mode {@link Mode#STREAM} (MODE S) or {@link Mode#EXTENDED_BLOCK} (MODE E, GFD.020)
  * @param parallelism number of parallel TCP data connections in MODE E (1..64); ignored in stream mode
- * @param dataChannelAuthentication DCAU for gsiftp:// sessions (gridftp-protocol.md 2.11, 4.5), or
+ * @param dataChannelAuthentication DCAU for gsiftp:// sessions (GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ); GFD.020 "DCAU", RFC 2228 section 3 (PROT)), or
  *     null for the default: A when the server lists DCAU in FEAT, N otherwise
  * @param protection PROT level when DCAU is not N (C, S or P), or null for C
  * @param tarStreams whether third-party batches ({@link GridFtpSession#sendAll}) in MODE E may send

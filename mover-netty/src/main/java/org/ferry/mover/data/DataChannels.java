@@ -35,19 +35,18 @@ import org.ferry.mover.data.security.DataChannelSecurity;
  * EOD on every connection and one EOF carrying the connection count). Used by the server's
  * protocol interpreter and by the client alike; the PI never touches data sockets itself.
  *
- * <p>In MODE E the sender always connects and the receiver always listens (gridftp-protocol.md
- * section 2.2); {@link #send} with a {@link DataEndpoint.Passive} endpoint in MODE E, or
+ * <p>In MODE E the sender always connects and the receiver always listens (GFD.020 "Extended Block Mode", data connection reuse); {@link #send} with a {@link DataEndpoint.Passive} endpoint in MODE E, or
  * {@link #receive} with {@link DataEndpoint.Active}, fails with an {@link IOException}.
  *
  * <p>Connections use the NIO transport, so {@code group} must be an NIO event loop group (e.g.
  * {@code new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory())}). Stream mode connections are
  * closed at the end of every transfer; MODE E ones too, unless the caller passes a
  * {@link ModeECache}: then they end with EOD but no CLOSE, stay open, and the next transfer in the
- * same direction given the same cache reuses them (GFD.020; gridftp-protocol.md section 2.2).
+ * same direction given the same cache reuses them (GFD.020; GFD.020 "Extended Block Mode", data connection reuse).
  *
  * <p>To abort a transfer (ABOR), cancel or complete its returned future: that closes its connections.
  *
- * <p>DCAU A/S and PROT (gridftp-protocol.md 4.5): transfers started on {@link #secured} put that
+ * <p>DCAU A/S and PROT (GFD.020 "DCAU", RFC 2228 section 3 (PROT)): transfers started on {@link #secured} put that
  * transfer's {@link DataChannelSecurity} handlers in front of each new connection; without it
  * (DCAU N) connections are plain TCP and nothing extra runs.
  */
@@ -142,7 +141,7 @@ public final class DataChannels implements AutoCloseable {
     /**
      * The same data transfer process whose new connections (and listeners) get these TCP buffer
      * sizes (SBUF and the SITE buffer commands, GFD.020 "Buffer size negotiation",
-     * gridftp-protocol.md section 2.8): SO_SNDBUF and SO_RCVBUF; 0 keeps the system default.
+     * GFD.020 "Buffer Size Negotiation"): SO_SNDBUF and SO_RCVBUF; 0 keeps the system default.
      * Connections already open (cached MODE E ones) keep theirs.
      *
      * @param sendBytes SO_SNDBUF in bytes, 0 for the default

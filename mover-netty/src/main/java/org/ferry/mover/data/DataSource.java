@@ -38,7 +38,7 @@ public interface DataSource {
     /**
      * The parts of {@code [0, length())} to send in MODE E, sorted and disjoint: all of it, except
      * for a restarted send, which skips the ranges the receiver already has (REST a-b,c-d,
-     * gridftp-protocol.md section 2.6). Stream mode always sends everything.
+     * GFD.020 "Restarting"). Stream mode always sends everything.
      *
      * @return the ranges to send, offsets relative to {@link #fileOffset()}
      */

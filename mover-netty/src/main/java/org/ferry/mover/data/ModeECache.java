@@ -11,8 +11,7 @@ import java.util.List;
 
 /**
  * The MODE E data connections one side of a session keeps open between transfers (GFD.020
- * "Extended Block Mode": EOD without CLOSE leaves a connection usable; gridftp-protocol.md
- * section 2.2). A following transfer in the same direction with no new PASV/PORT reuses them; the
+ * "Extended Block Mode": EOD without CLOSE leaves a connection usable; GFD.020 "Extended Block Mode", data connection reuse). A following transfer in the same direction with no new PASV/PORT reuses them; the
  * owner {@linkplain #clear() clears} the cache on a new PASV/PORT/SPAS/SPOR, a MODE, DCAU or PROT
  * change, a failed transfer, or the end of the session.
  *
@@ -126,7 +125,7 @@ public final class ModeECache implements AutoCloseable {
 
     /**
      * Closes an idle connection. A sending one says so first with a zero-length {@code CLOSE|EOD}
-     * header (globus's way of dropping a cached connection, gridftp-protocol.md section 2.1), so
+     * header (globus's way of dropping a cached connection, GFD.020 "Extended Block Mode"), so
      * the receiver does not take the close for a lost transfer.
      */
     static void closeIdle(Channel channel) {

@@ -8,8 +8,7 @@ import org.ferry.mover.protocol.ByteRange;
 /**
  * Deals the blocks of one MODE E send over its connections (GFD.020): each connection takes the
  * next block when it has room, so a fast connection carries more blocks than a slow one. Only the
- * given ranges are dealt (a restarted send skips what the receiver already has, gridftp-protocol.md
- * section 2.6); a block never spans two ranges. Exactly one connection gets to send the EOF.
+ * given ranges are dealt (a restarted send skips what the receiver already has, GFD.020 "Restarting"); a block never spans two ranges. Exactly one connection gets to send the EOF.
  * Thread-safe.
  */
 final class ModeEDealer {

@@ -3,7 +3,7 @@ package org.ferry.mover.data;
 import java.io.IOException;
 
 /**
- * Decides when a MODE E transfer has ended (GFD.020; gridftp-protocol.md section 2.1): once an EOF
+ * Decides when a MODE E transfer has ended (GFD.020; GFD.020 "Extended Block Mode"): once an EOF
  * header has announced the number of connections and that many EODs have arrived, across all
  * connections, in any order. It never concludes EOF from "all currently open connections sent EOD",
  * because more connections may still be arriving. Thread-safe.

@@ -6,13 +6,12 @@ import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 
 /**
- * Follows the end-of-data protocol of one MODE E connection (GFD.020; gridftp-protocol.md section
- * 2.1 "Receiver rules"): reports its EOD and any EOF to the transfer's {@link ModeEEndTracker},
+ * Follows the end-of-data protocol of one MODE E connection (GFD.020; GFD.020 "Extended Block Mode" "Receiver rules"): reports its EOD and any EOF to the transfer's {@link ModeEEndTracker},
  * fails the transfer if the connection closes before its EOD or sends data after it, and forwards
  * failures of the handlers before it. A connection left open after EOD (globus caches them) is
  * fine, as is one that closes after EOD with or without the CLOSE flag (dCache). When the transfer
  * caches connections, an EOD without CLOSE parks the connection's {@link ModeEReceiveGate} and marks
- * the connection for reuse (GFD.020; gridftp-protocol.md section 2.2).
+ * the connection for reuse (GFD.020; GFD.020 "Extended Block Mode", data connection reuse).
  */
 final class ModeEEodCounter extends ChannelInboundHandlerAdapter {
 

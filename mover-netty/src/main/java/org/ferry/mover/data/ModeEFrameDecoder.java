@@ -7,8 +7,7 @@ import io.netty.handler.codec.CorruptedFrameException;
 import java.util.List;
 
 /**
- * Splits a MODE E data connection's bytes (GFD.020 "Extended Block Mode", gridftp-protocol.md
- * section 2.1) into a {@link ModeEHeader} for every header, followed by the block's payload as one
+ * Splits a MODE E data connection's bytes (GFD.020 "Extended Block Mode") into a {@link ModeEHeader} for every header, followed by the block's payload as one
  * or more {@link ModeEPayload} pieces in arrival order. Payload is streamed as it arrives (retained
  * slices, no copy), never aggregated: blocks may be far larger than memory.
  *

@@ -6,8 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.MessageToByteEncoder;
 
 /**
- * Writes {@link ModeEHeader}s as the 17-byte big-endian MODE E header (GFD.020, gridftp-protocol.md
- * section 2.1). Payload is written by the caller right after the header as a plain {@link ByteBuf}
+ * Writes {@link ModeEHeader}s as the 17-byte big-endian MODE E header (GFD.020, GFD.020 "Extended Block Mode"). Payload is written by the caller right after the header as a plain {@link ByteBuf}
  * or file region, which passes through this encoder untouched (no copy).
  */
 @ChannelHandler.Sharable

@@ -1,7 +1,7 @@
 package org.ferry.mover.data;
 
 /**
- * One extended block mode header (GFD.020 "Extended Block Mode"; gridftp-protocol.md section 2.1):
+ * One extended block mode header (GFD.020 "Extended Block Mode"):
  * 17 bytes big-endian, a descriptor byte, a 64-bit byte count of the payload that follows, and a
  * 64-bit offset of that payload in the file. In a header with {@link #EOF} the offset field is
  * instead the number of data connections (EODs) the receiver must see.

@@ -9,7 +9,7 @@ import java.util.Deque;
 /**
  * Sits right after the {@link ModeEFrameDecoder} of a receiving MODE E connection for the
  * connection's whole life, so the connection can outlive one transfer (GFD.020 connection reuse;
- * gridftp-protocol.md section 2.2). Open, it passes frames on to the current transfer's handlers.
+ * GFD.020 "Extended Block Mode", data connection reuse). Open, it passes frames on to the current transfer's handlers.
  * {@linkplain #park() Parked} (after this connection's EOD), it stops reading and holds back the
  * frames the decoder already produced: they belong to the next transfer, which may be queued behind
  * this one's last EODs on other connections (pipelining). {@linkplain #open(ChannelHandlerContext)
@@ -51,7 +51,7 @@ final class ModeEReceiveGate extends ChannelInboundHandlerAdapter {
             return;
         }
         if (held.isEmpty() && isDrop(msg)) {
-            ctx.close(); // the peer drops this cached connection (gridftp-protocol.md section 2.1)
+            ctx.close(); // the peer drops this cached connection (GFD.020 "Extended Block Mode")
             return;
         }
         held.addLast(msg);

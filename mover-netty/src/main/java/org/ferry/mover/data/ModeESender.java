@@ -5,12 +5,12 @@ import io.netty.channel.ChannelHandlerContext;
 import java.io.IOException;
 
 /**
- * Sends one connection's share of a MODE E transfer (GFD.020; gridftp-protocol.md section 2.1):
+ * Sends one connection's share of a MODE E transfer (GFD.020; GFD.020 "Extended Block Mode"):
  * takes blocks from the {@link ModeEDealer}, writes header + payload, and when no blocks are left
  * writes {@code EOD|CLOSE} (0x0C), or {@code EOF|EOD|CLOSE} (0x4C) with the connection count on the
  * one connection that wins the EOF, then closes (dCache's ending, which globus accepts). When the
  * transfer caches connections it writes {@code EOD} / {@code EOF|EOD} without CLOSE instead, removes
- * itself and leaves the connection open for the next transfer (gridftp-protocol.md section 2.2).
+ * itself and leaves the connection open for the next transfer (GFD.020 "Extended Block Mode", data connection reuse).
  *
  * <p>A file's payloads go as zero-copy regions (sendfile); under PROT S/P, where TLS must see the
  * bytes, they are read into pooled direct buffers instead.

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * A byte range {@code [start, end)} of a file, start inclusive and end exclusive, as in GridFTP
  * restart markers ({@code 111 Range Marker a-b,c-d}) and MODE E restarts ({@code REST a-b,c-d})
- * (GFD.020 "Restarting"; gridftp-protocol.md section 2.6).
+ * (GFD.020 "Restarting").
  *
  * @param start offset of the first byte (0..end)
  * @param end offset after the last byte

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * One entry of a GridFTP listing, as carried by an MLSD/MLST fact line (RFC 3659 section 7;
- * the facts globus-gridftp-server emits are in gridftp-protocol.md section 2.10).
+ * the facts globus-gridftp-server emits are in RFC 3659 section 7).
  *
  * @param name name of the entry: a bare name for MLSD entries, the path asked for with MLST
  * @param type what the entry is

@@ -12,7 +12,7 @@ import java.util.Locale;
  * tar stream, the "on-the-fly tar" the Globus popen driver uses for lots of small files (xio-popen
  * driver paper, section 4.2), here built into the server instead of piping through /bin/tar.
  * Written in the generic module form {@code ERET|ESTO <module>="<params>" <path>}
- * (gridftp-protocol.md section 2.5):
+ * (GFD.020 "ERET"/"ESTO"):
  *
  * <pre>
  *   ERET TAR="name/name/..." &lt;directory&gt;   send these regular files of the directory as a tar stream

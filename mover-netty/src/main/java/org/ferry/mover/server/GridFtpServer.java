@@ -100,7 +100,7 @@ public final class GridFtpServer implements AutoCloseable {
 
     /**
      * Binds the control channel and starts serving, with {@code AUTH GSSAPI} (GSI) available when
-     * {@code gsi} is given (gridftp-protocol.md 4.1-4.4); clear USER/PASS stays as configured.
+     * {@code gsi} is given (RFC 2228 section 3 (AUTH, ADAT) with the GSI mechanism; the Globus grid-mapfile format); clear USER/PASS stays as configured.
      *
      * @param config the settings
      * @param gsi host credential, trust and grid-mapfile for GSI, or null for none

@@ -12,7 +12,7 @@ import java.util.Objects;
 
 /**
  * A storage failure with a classified {@link Reason}, so that the protocol interpreter can map it
- * to a reply code (gridftp-protocol.md section 1.5). Messages name virtual paths only, never the
+ * to a reply code (RFC 959 section 4.2). Messages name virtual paths only, never the
  * real location of the root.
  */
 public final class StorageException extends IOException {

@@ -2,7 +2,7 @@ package org.ferry.mover.stripe;
 
 /**
  * The {@code Blocked} stripe layout of GFD.020 ("Options to RETR": {@code StripeLayout=Blocked;
- * BlockSize=n;}; gridftp-protocol.md section 2.3): the file is cut into blocks of
+ * BlockSize=n;}; GFD.020 "Options to RETR"): the file is cut into blocks of
  * {@code blockSizeBytes} from offset 0 of the transferred range, and block {@code i} belongs to
  * stripe {@code i mod stripeCount}. Offsets here are relative to the start of the transferred
  * range (the REST offset); the sender adds that start to put file offsets in MODE E headers.

@@ -10,7 +10,7 @@ import org.ferry.mover.data.WritabilityPump;
 
 /**
  * Sends one connection's share of one stripe in MODE E (GFD.020 "Extended Block Mode";
- * gridftp-protocol.md section 2.1): blocks from the {@link StripeDealer}, each a header with the
+ * GFD.020 "Extended Block Mode"): blocks from the {@link StripeDealer}, each a header with the
  * block's file offset (the layout counts blocks from the start of the transferred range, i.e. the
  * REST offset) and the payload read from the file; at the end
  * {@code EOD|CLOSE}, or {@code EOF|EOD|CLOSE} with the stripe's EOD count on the one connection

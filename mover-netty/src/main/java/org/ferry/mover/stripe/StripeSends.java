@@ -19,7 +19,7 @@ import org.ferry.mover.data.ModeEFrameEncoder;
  * Sends one stripe of a file range in MODE E to one receiver address (one SPOR entry) over
  * {@code parallelism} connections (GFD.020; SC'05 paper section 5: "you may have multiple TCP
  * streams open between each of the multiple servers participating in a striped transfer"). The
- * sender connects, as MODE E requires (gridftp-protocol.md section 2.2). Used by the data node and
+ * sender connects, as MODE E requires (GFD.020 "Extended Block Mode", data connection reuse). Used by the data node and
  * by the head's local DTP alike. Connections are closed at the end (no caching across stripes).
  */
 public final class StripeSends {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * DCAU and PROT between Ferry's client and Ferry's server (gridftp-protocol.md 2.11, 4.5): every
+ * DCAU and PROT between Ferry's client and Ferry's server (GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ); GFD.020 "DCAU", RFC 2228 section 3 (PROT)): every
  * combination moves the same bytes both ways, PROT P with four parallel streams included; a data
  * connection presenting another identity is refused with a clear message; and a throughput figure
  * per protection level at p=1 and p=4 is printed (not asserted).

@@ -70,7 +70,7 @@ public final class GlobusGridFtpServer implements AutoCloseable {
     }
 
     /**
-     * As {@link #start()}, with more options (gridftp-protocol.md section 4.6), e.g.
+     * As {@link #start()}, with more options (globus-gridftp-server(8)), e.g.
      * {@code -Z FILE} for a transfer log.
      *
      * @param extraOptions options appended to the command line
@@ -89,7 +89,7 @@ public final class GlobusGridFtpServer implements AutoCloseable {
     }
 
     /**
-     * Starts a server in GSI mode (no {@code -aa}: only AUTH GSSAPI, gridftp-protocol.md 4.6) as
+     * Starts a server in GSI mode (no {@code -aa}: only AUTH GSSAPI, globus-gridftp-server(8)) as
      * GCT's own test harness does: host credential, trusted CAs and grid-mapfile from
      * {@code X509_USER_CERT}, {@code X509_USER_KEY}, {@code X509_CERT_DIR} and {@code GRIDMAP}, here
      * {@code pki}'s {@code host/localhost} credential and a grid-mapfile mapping {@code userCn} to

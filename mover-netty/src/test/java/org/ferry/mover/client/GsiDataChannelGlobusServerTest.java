@@ -23,8 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Data channel security against the real globus-gridftp-server in GSI mode (gridftp-protocol.md
- * 4.5, 7b), with the CA, host certificate and user proxy made by Ferry (as {@link GsiGlobusServerTest}:
+ * Data channel security against the real globus-gridftp-server in GSI mode (GFD.020 "DCAU", RFC 2228 section 3 (PROT); as the Globus tools behave), with the CA, host certificate and user proxy made by Ferry (as {@link GsiGlobusServerTest}:
  * {@link GlobusServerForFerry}): the Ferry client in DCAU N, default DCAU A / PROT C, PROT S and PROT P, stream mode and four
  * streams, both ways; a third-party gsiftp transfer between globus-gridftp-server and Ferry's
  * server both ways, each authenticating data connections with its delegated credential; and

@@ -8,7 +8,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Ferry client reuses cached MODE E data connections (gridftp-protocol.md section 2.2) for
+ * The Ferry client reuses cached MODE E data connections (GFD.020 "Extended Block Mode", data connection reuse) for
  * consecutive uploads, downloads and third-party transfers between the same pair of Ferry servers:
  * one PASV/PORT for a run, bytes identical, also when the parallelism changes in between.
  */

@@ -10,7 +10,7 @@ import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Partial transfers with the Ferry client (ERET P / ESTO A, gridftp-protocol.md section 2.5). */
+/** Partial transfers with the Ferry client (ERET P / ESTO A, GFD.020 "ERET"/"ESTO"). */
 class PartialTransferTest extends TwoFerryServers {
 
     byte[] data = new byte[5_000_000];

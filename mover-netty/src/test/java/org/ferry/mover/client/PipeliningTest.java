@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Batches with pipelining (gridftp-protocol.md section 3.5) between two Ferry servers: every file
+ * Batches with pipelining (GridFTP pipelining (Bresnahan et al., TeraGrid 2007)) between two Ferry servers: every file
  * arrives intact, completions are reported in order, a failed file stops the batch with the files
  * before it done and the sessions still usable.
  */

@@ -15,8 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Restarting third-party transfers from restart markers (GFD.020 "Restarting"; gridftp-protocol.md
- * section 2.6) between Ferry servers: only the missing ranges move, the partial file is completed
+ * Restarting third-party transfers from restart markers (GFD.020 "Restarting") between Ferry servers: only the missing ranges move, the partial file is completed
  * in place, and a transfer whose client died midway ends byte-identical after a resume.
  */
 class RestartTest extends TwoFerryServers {

@@ -27,8 +27,7 @@ import org.ferry.mover.testing.LeakCapture;
 
 /**
  * Properties of the MODE E receiving pipeline ({@link ModeEFrameDecoder}, {@link ModeEBlockWriter},
- * {@link ModeEEodCounter} and the transfer's {@link ModeEEndTracker}; GFD.020, gridftp-protocol.md
- * section 2.1) on {@link EmbeddedChannel}s, one per data connection:
+ * {@link ModeEEodCounter} and the transfer's {@link ModeEEndTracker}; GFD.020, GFD.020 "Extended Block Mode") on {@link EmbeddedChannel}s, one per data connection:
  *
  * <ul>
  *   <li>random valid transfers (1..4 connections, random block sizes, blocks in random order,

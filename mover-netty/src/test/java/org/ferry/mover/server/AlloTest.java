@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 
 /**
- * ALLO counts (RFC 959 section 4.1.3; gridftp-protocol.md section 1.3): the size is checked against
+ * ALLO counts (RFC 959 section 4.1.3; RFC 959 section 4.1, GFD.020): the size is checked against
  * the real file system's usable space, refused with 552, and the next STOR/APPE/ESTO checks again
  * before it opens or truncates anything, so the destination stays as it was. A size that fits
  * changes nothing for the transfer; the size applies to one store only.

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The wire rules of DCAU, PROT and PBSZ (gridftp-protocol.md 2.11) on a GSI control channel driven
+ * The wire rules of DCAU, PROT and PBSZ (GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ)) on a GSI control channel driven
  * by hand: replies, errors, FEAT, and DCAU A refused without a delegated credential.
  */
 class DataProtectionCommandsTest {

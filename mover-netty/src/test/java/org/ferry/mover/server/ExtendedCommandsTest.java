@@ -13,7 +13,7 @@ import java.util.zip.Adler32;
 import org.apache.commons.net.ftp.FTP;
 import org.junit.jupiter.api.Test;
 
-/** CKSM over ranges with every algorithm, SCKS, ERET P and ESTO A (gridftp-protocol.md 2.5, 2.9). */
+/** CKSM over ranges with every algorithm, SCKS, ERET P and ESTO A (GFD.020 "ERET"/"ESTO"; GFD.047 "CKSM"). */
 class ExtendedCommandsTest extends ServerTestSupport {
 
     private static String hex(String jdk, byte[] data, int from, int to) throws Exception {

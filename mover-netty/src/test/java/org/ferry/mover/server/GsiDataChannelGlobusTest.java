@@ -14,8 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Data channel security with the real globus-url-copy against Ferry's server (gridftp-protocol.md
- * 2.11, 4.5): {@code -nodcau} (DCAU N), default DCAU A with PROT C (GSI handshake, then clear
+ * Data channel security with the real globus-url-copy against Ferry's server (GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ); GFD.020 "DCAU", RFC 2228 section 3 (PROT)): {@code -nodcau} (DCAU N), default DCAU A with PROT C (GSI handshake, then clear
  * bytes), {@code -dcsafe} (PROT S) and {@code -dcpriv} (PROT P: TLS on every data connection), in
  * stream mode and with {@code -p 4} both ways; bytes compared. Reuses the CA, proxy and server
  * set-up of {@link GsiGlobusInteropTest}

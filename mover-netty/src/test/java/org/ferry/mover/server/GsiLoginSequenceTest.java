@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The order of a GSI login as globus-gridftp-server enforces it (gridftp-protocol.md 1.2 and 4.1
+ * The order of a GSI login as globus-gridftp-server enforces it (RFC 959 section 4.1.1, RFC 2228 section 3; RFC 2228 section 3 (AUTH, ADAT) with the GSI mechanism
  * step 2): a command other than ADAT in the middle of the ADAT exchange, and before AUTH any
  * command on a server whose only login is GSI, get {@code 530 Must perform GSSAPI
  * authentication.} and the session lives on; a server that also allows clear-text logins lets them

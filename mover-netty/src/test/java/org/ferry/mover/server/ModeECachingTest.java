@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * MODE E data connection caching (GFD.020; gridftp-protocol.md section 2.2) driven by hand over
+ * MODE E data connection caching (GFD.020; GFD.020 "Extended Block Mode", data connection reuse) driven by hand over
  * raw sockets, so the test controls exactly which connections carry what: reuse answers 125, early
  * (pipelined) data of the next file waits for its STOR, a new PASV/PORT or a parallelism change
  * drops connections.

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A protected control channel under attack (RFC 2228 section 5.3, gridftp-protocol.md 4.3), with
+ * A protected control channel under attack (RFC 2228 section 5.3, RFC 2228 sections 3 and 4 (MIC, ENC; 631-633)), with
  * Ferry's server on an ephemeral port and real GSI contexts: a MIC or ENC command whose TLS record
  * was altered, a replayed one and a truncated one get a clear {@code 535 Failed security check}
  * and the connection closes, the command not executed, the server serving the next session; a

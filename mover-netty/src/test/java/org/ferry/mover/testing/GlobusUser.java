@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * A user of the real Globus command line tools (test-environment.md; gridftp-protocol.md 4.7,
+ * A user of the real Globus command line tools (test-environment.md; globus-url-copy(1),
  * 5.1): a certificate and key from a {@link GsiTestPki} in {@code usercert.pem}/{@code userkey.pem},
  * and a proxy made from them by the real {@code grid-proxy-init} ({@code X509_CERT_DIR},
  * {@code X509_USER_CERT}, {@code X509_USER_KEY}, {@code X509_USER_PROXY}). Other programs run with

@@ -36,7 +36,7 @@ import org.ferry.mover.server.pi.GsiServerSecurity;
  * {@link TestPki}, an {@link OnlineCa} named {@code /O=Grid/OU=<unit>/CN=<unit> CA} (2048-bit) with its
  * OpenSSL trust directory ({@code X509_CERT_DIR}), a validator and trust store over it, a host
  * credential {@code /O=Grid/OU=<unit>/CN=host/localhost} (globus-url-copy checks the name against
- * {@code gsiftp://localhost}, gridftp-protocol.md 4.1 step 6), and user certificates and RFC 3820
+ * {@code gsiftp://localhost}, RFC 2228 section 3 (AUTH, ADAT) with the GSI mechanism step 6), and user certificates and RFC 3820
  * proxies {@code /O=Grid/OU=<unit>/CN=<name>} on demand. Close it to release the validator.
  */
 public final class GsiTestPki implements AutoCloseable {

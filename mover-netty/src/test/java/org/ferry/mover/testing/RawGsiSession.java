@@ -20,7 +20,7 @@ import org.ferry.gsi.credential.GsiCredential;
 
 /**
  * A GSI control connection driven by hand over a plain socket, for tests that must see or bend
- * the wire (RFC 2228 sections 3-4; gridftp-protocol.md 4.1-4.3): {@code AUTH GSSAPI} and the ADAT
+ * the wire (RFC 2228 sections 3-4; RFC 2228 section 3 (AUTH, ADAT) with the GSI mechanism; RFC 2228 sections 3 and 4 (MIC, ENC; 631-633)): {@code AUTH GSSAPI} and the ADAT
  * loop one step at a time with Ferry's initiator context, the gridmap login, and commands sent as
  * {@code ENC <base64>} with their {@code 632} replies unwrapped line by line. Reads the 220 banner
  * on connect; every read waits at most 30 s.

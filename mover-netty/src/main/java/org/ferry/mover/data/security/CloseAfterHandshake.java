@@ -6,8 +6,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.ssl.SslHandler;
 
 /**
- * Holds a close of a PROT S/P data connection until its TLS handshake is over (gridftp-protocol.md
- * 4.5). In stream mode the end of the data is the close of the connection, so a sender with
+ * Holds a close of a PROT S/P data connection until its TLS handshake is over (GFD.020 "DCAU", RFC 2228 section 3 (PROT)). In stream mode the end of the data is the close of the connection, so a sender with
  * nothing to send (an empty file, an empty listing) closes at once; closed mid-handshake, the peer
  * would read it as a failed authentication rather than as empty data. If the handshake fails, the
  * close waits until the failure has been reported, so the transfer fails rather than ends. Sits

@@ -12,7 +12,7 @@ import javax.net.ssl.SSLException;
  * ({@code data channel authentication with <peer> failed: <reason>}) for the transfer handlers
  * behind it, including a handshake that ended with the connection closed (which {@code SslHandler}
  * reports only as an event). After a successful handshake under PROT P, refuses a cipher suite
- * that does not encrypt (gridftp-protocol.md 4.5).
+ * that does not encrypt (GFD.020 "DCAU", RFC 2228 section 3 (PROT)).
  */
 final class DataChannelAuthFailures extends ChannelInboundHandlerAdapter {
 

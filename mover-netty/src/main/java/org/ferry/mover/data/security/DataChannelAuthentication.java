@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A {@code DCAU} setting (GFD.020 GSI appendix "DCAU"; gridftp-protocol.md 2.11): N (none),
+ * A {@code DCAU} setting (GFD.020 GSI appendix "DCAU"; GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ)): N (none),
  * A (the peer must have our own identity, "self") or S (the peer must have {@code subject}).
  *
  * @param mode    N, A or S

@@ -19,7 +19,7 @@ import org.ferry.gsi.trust.TrustStore;
 
 /**
  * How the data connections of one transfer are authenticated and protected (DCAU A/S and PROT;
- * GFD.020 GSI appendix, RFC 2228 section 3, gridftp-protocol.md 2.11 and 4.5). Handed to
+ * GFD.020 GSI appendix, RFC 2228 section 3, GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ); GFD.020 "DCAU", RFC 2228 section 3 (PROT)). Handed to
  * {@code DataChannels.secured(...)}; it puts its handlers at the front of each connection's pipeline
  * before the transfer handlers:
  * <ul>

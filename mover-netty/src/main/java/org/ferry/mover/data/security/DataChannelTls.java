@@ -19,7 +19,7 @@ import org.ferry.gsi.trust.GsiTrustManager;
 
 /**
  * The TLS of the PROT S/P data connections of one {@link DataChannelSecurity} ("SSL compatible"
- * mode, gridftp-protocol.md 4.5; RFC 8446 and RFC 5246): makes one {@link SslHandler}, with its own
+ * mode, GFD.020 "DCAU", RFC 2228 section 3 (PROT); RFC 8446 and RFC 5246): makes one {@link SslHandler}, with its own
  * engine, per connection, in the TLS client role on the connecting side and the server role
  * (client certificate required) on the accepting side.
  *

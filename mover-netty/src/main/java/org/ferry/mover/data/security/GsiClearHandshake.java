@@ -18,7 +18,7 @@ import javax.net.ssl.SSLEngineResult.HandshakeStatus;
 import javax.net.ssl.SSLException;
 
 /**
- * DCAU A/S with PROT C (gridftp-protocol.md 4.5; GFD.020 GSI appendix): authenticates a data
+ * DCAU A/S with PROT C (GFD.020 "DCAU", RFC 2228 section 3 (PROT); GFD.020 GSI appendix): authenticates a data
  * connection with a GSI handshake, including the delegation-flag exchange of reference 4.2 (under
  * TLS 1.3 the acceptor sends one {@code 0x00} byte first; the initiator sends {@code '0'}: no
  * delegation on data channels), then steps out of the pipeline so the rest of the connection is

@@ -4,8 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The data channel protection level set by {@code PROT} (RFC 2228 section 3; gridftp-protocol.md
- * 2.11 and 4.5). Applies only when DCAU is not N. Confidential (E) is not offered, as in globus.
+ * The data channel protection level set by {@code PROT} (RFC 2228 section 3; GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ); GFD.020 "DCAU", RFC 2228 section 3 (PROT)). Applies only when DCAU is not N. Confidential (E) is not offered, as in globus.
  */
 public enum ProtectionLevel {
     /** {@code PROT C}: authenticate (GSI handshake and flag byte), then clear bytes. */

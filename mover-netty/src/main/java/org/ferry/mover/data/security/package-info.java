@@ -1,6 +1,6 @@
 /**
  * Data channel security (DCAU and PROT; GFD.020 GSI appendix, RFC 2228 section 3,
- * gridftp-protocol.md 2.11 and 4.5): {@link org.ferry.mover.data.security.DataChannelSecurity}
+ * GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ); GFD.020 "DCAU", RFC 2228 section 3 (PROT)): {@link org.ferry.mover.data.security.DataChannelSecurity}
  * puts, at the front of every data connection of one transfer, either a GSI handshake that then
  * steps aside (PROT C) or an {@code SslHandler} on its own engine (PROT S/P). Nothing here runs
  * when DCAU is N.

@@ -6,7 +6,7 @@ import org.ferry.mover.server.pi.CommandContext;
 /**
  * ABOR (RFC 959 section 4.1.3). The control channel handler cancels a running transfer as soon as
  * ABOR arrives (the transfer command then answers {@code 426 Command Aborted.}) and runs this
- * command next, which answers {@code 226 Abort successful} (globus text, gridftp-protocol.md 1.3).
+ * command next, which answers {@code 226 Abort successful} (globus text, RFC 959 section 4.1, GFD.020).
  */
 public final class AborHandler implements CommandHandler {
 

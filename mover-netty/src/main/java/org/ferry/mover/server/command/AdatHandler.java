@@ -12,7 +12,7 @@ import org.ferry.mover.server.pi.GsiProtectionHandler;
 import org.ferry.mover.server.pi.GsiServerSecurity;
 
 /**
- * ADAT base64-token (RFC 2228 section 3; gridftp-protocol.md 4.1 step 2): feeds the token to the
+ * ADAT base64-token (RFC 2228 section 3; RFC 2228 section 3 (AUTH, ADAT) with the GSI mechanism step 2): feeds the token to the
  * session's security context; {@code 335 ADAT=<token>} while more is needed, {@code 235} when
  * done (with {@code ADAT=} if a last token must go back), {@code 530} on failure (the context
  * is dropped; the client may start over with AUTH), {@code 530 Must perform GSSAPI
@@ -41,7 +41,7 @@ public final class AdatHandler implements CommandHandler {
             throw new FtpException(503, "Security data exchange completed.");
         }
         if (argument.isBlank()) {
-            // globus keeps the exchange where it was (gridftp-protocol.md 4.1 step 2)
+            // globus keeps the exchange where it was (RFC 2228 section 3 (AUTH, ADAT) with the GSI mechanism step 2)
             throw new FtpException(GsiAuthenticationGate.MUST_AUTHENTICATE);
         }
         byte[] reply;

@@ -7,7 +7,7 @@ import org.ferry.mover.server.pi.FtpException;
 
 /**
  * ALLO n [R m] (RFC 959 section 4.1.3): announces the size in bytes of the next STOR/APPE/ESTO,
- * which globus remembers for that store (gridftp-protocol.md section 1.3); globus-url-copy sends it
+ * which globus remembers for that store (RFC 959 section 4.1, GFD.020); globus-url-copy sends it
  * before every upload. globus-gridftp-server 13.24 answers 200 to any size and its file DSI never
  * looks at it (observed: {@code ALLO 2^62}, then STOR, 226). Here the size counts:
  * ALLO answers {@code 552} when the file system under the current directory lacks {@code n}

@@ -13,7 +13,7 @@ import org.ferry.mover.storage.StorageException;
 /**
  * APPE path (RFC 959 section 4.1.3): like STOR, but the received bytes go after the current end
  * of an existing file (globus turns it into {@code ESTO A <size>}: in MODE E every block offset is
- * shifted by the old size; gridftp-protocol.md section 2.5). {@code 550 Path is a directory.};
+ * shifted by the old size; GFD.020 "ERET"/"ESTO"). {@code 550 Path is a directory.};
  * after ALLO, 552 before 150 when the appended size does not fit.
  */
 public final class AppeHandler implements CommandHandler {

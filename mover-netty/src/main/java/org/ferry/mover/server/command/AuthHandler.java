@@ -9,7 +9,7 @@ import org.ferry.mover.server.pi.GsiServerSecurity;
 /**
  * AUTH mechanism (RFC 2228 section 3): {@code AUTH GSSAPI} starts a GSI context and answers
  * {@code 334 Using authentication type; ADAT must follow.}; other mechanisms get 504
- * (gridftp-protocol.md 4.1 step 1). Only registered when the server has GSI settings.
+ * (RFC 2228 section 3 (AUTH, ADAT) with the GSI mechanism step 1). Only registered when the server has GSI settings.
  */
 public final class AuthHandler implements CommandHandler {
 

@@ -12,7 +12,7 @@ import java.util.zip.Adler32;
 
 /**
  * The checksum algorithms of CKSM and SCKS, with globus-gridftp-server's names and output format
- * (gridftp-protocol.md section 2.9): names case-insensitive; lowercase hex, MD5/SHA per byte,
+ * (GFD.047 "CKSM"): names case-insensitive; lowercase hex, MD5/SHA per byte,
  * ADLER32 as exactly 8 digits, so that globus-url-copy's case-sensitive comparison across servers
  * matches. Stateless.
  */

@@ -10,7 +10,7 @@ import org.ferry.mover.storage.FileStat;
 import org.ferry.mover.storage.StorageException;
 
 /**
- * CKSM algorithm offset length path (globus syntax, gridftp-protocol.md section 2.9): checksum of
+ * CKSM algorithm offset length path (globus syntax, GFD.047 "CKSM"): checksum of
  * {@code length} bytes from {@code offset} ({@code -1} = to the end). {@code 213 <hex>}, lowercase;
  * ADLER32 as exactly 8 hex digits. Algorithms: MD5, ADLER32, SHA1, SHA256, SHA512
  * (case-insensitive); others 504. FEAT {@code CKSM MD5;ADLER32;SHA1;SHA256;SHA512;} (globus adds

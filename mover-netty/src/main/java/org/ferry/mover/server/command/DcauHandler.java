@@ -8,7 +8,7 @@ import org.ferry.mover.server.pi.DataProtectionState;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
- * DCAU N|A|S subject (GFD.020 GSI appendix; gridftp-protocol.md 2.11): {@code 200 DCAU A.}.
+ * DCAU N|A|S subject (GFD.020 GSI appendix; GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ)): {@code 200 DCAU A.}.
  * A and S need the credential delegated at login (reference 4.5), else 504. A change drops the
  * cached data connections, whose authentication no longer matches. Contributes {@code DCAU} to
  * FEAT: DCAU A is implemented and the default after a GSI login.

@@ -16,7 +16,7 @@ import org.ferry.mover.storage.FileStat;
 
 /**
  * ERET P offset length path (GFD.020 "Extended Retrieve", partial retrieve module; globus syntax in
- * gridftp-protocol.md section 2.5): sends bytes {@code [offset, offset + length)} of a file as if
+ * GFD.020 "ERET"/"ESTO"): sends bytes {@code [offset, offset + length)} of a file as if
  * they were a whole file starting at 0 (MODE E block offsets and restart markers are relative to
  * {@code offset}); the window is cut at the end of the file. Other modules: {@code 504}. Bad
  * numbers {@code 500 command failed.}; no path {@code 501 bad parameter.}

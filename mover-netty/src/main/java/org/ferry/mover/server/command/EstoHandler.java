@@ -16,8 +16,7 @@ import org.ferry.mover.server.tar.TarArguments;
 import org.ferry.mover.data.PositionalMemorySink;
 
 /**
- * ESTO A offset path (GFD.020 "Extended Store", adjusted store module; gridftp-protocol.md section
- * 2.5): stores received bytes with {@code offset} added to every MODE E block offset (or to the
+ * ESTO A offset path (GFD.020 "Extended Store", adjusted store module; GFD.020 "ERET"/"ESTO"): stores received bytes with {@code offset} added to every MODE E block offset (or to the
  * stream start, plus a stream {@code REST n}); the file is neither truncated nor created afresh, so
  * a partial transfer fills its window of an existing file. Other modules: {@code 504}. Bad numbers
  * {@code 500 command failed.}; no path {@code 501 bad parameter.}; after ALLO, 552 before 150 when

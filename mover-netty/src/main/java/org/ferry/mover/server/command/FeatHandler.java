@@ -9,7 +9,7 @@ import org.ferry.mover.server.pi.CommandContext;
  * FEAT (RFC 2389 section 3): {@code 211-Extensions supported}, one {@code " feature"} line per
  * feature contributed by the registered handlers, {@code 211 End.} Only implemented features are
  * listed: FEAT steers globus clients (no DCAU, GETPUT, ERET/ESTO, SPAS/SPOR here;
- * gridftp-protocol.md section 1.4).
+ * RFC 2389 section 3).
  */
 public final class FeatHandler implements CommandHandler {
 

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * PASS after GSI authentication (gridftp-protocol.md 4.4): the password is ignored and the
+ * PASS after GSI authentication (the Globus grid-mapfile format): the password is ignored and the
  * authenticated identity is mapped through the grid-mapfile; {@code USER :globus-mapping:} asks
  * for the default mapping. Failure: {@code 530 Login incorrect. : <reason>}. Without an
  * established GSI context it behaves exactly as {@link PassHandler}.

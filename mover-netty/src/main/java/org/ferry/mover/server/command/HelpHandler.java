@@ -10,7 +10,7 @@ import org.ferry.mover.server.pi.CommandContext;
 /**
  * HELP [command] (RFC 959 section 4.1.3): the recognised commands, eight per line, in globus'
  * layout ({@code 214-The following commands are recognized:} ... {@code 214 End};
- * gridftp-protocol.md section 1.3). globus-url-copy parses SITE HELP for the SITE commands it may
+ * RFC 959 section 4.1, GFD.020). globus-url-copy parses SITE HELP for the SITE commands it may
  * use, so compound verbs are listed in full ({@code SITE CLIENTINFO}).
  */
 public class HelpHandler implements CommandHandler {

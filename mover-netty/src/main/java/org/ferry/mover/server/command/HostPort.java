@@ -92,7 +92,7 @@ final class HostPort {
      * section 3) makes a server connect to another host's service port (SMTP, SSH, ...) and send it
      * bytes of the client's choosing. RFC 2577 suggests refusing ports below 1024 with 504. The host
      * is not checked: a third-party transfer points this server at another server (GFD.020;
-     * gridftp-protocol.md section 3.3), whose data ports are ephemeral.
+     * RFC 959 section 5.2 (server to server), GFD.020 "Extended Block Mode"), whose data ports are ephemeral.
      *
      * @param target a parsed data connection target
      * @return {@code target}

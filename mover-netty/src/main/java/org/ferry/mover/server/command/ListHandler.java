@@ -9,7 +9,7 @@ import org.ferry.mover.storage.StorageException;
 
 /**
  * LIST [-opts] [path] (RFC 959 section 4.1.3): {@code ls -l} lines over the data channel; option
- * tokens are skipped and a glob in the last component is matched (gridftp-protocol.md section 1.3).
+ * tokens are skipped and a glob in the last component is matched (RFC 959 section 4.1, GFD.020).
  */
 public final class ListHandler implements CommandHandler {
 

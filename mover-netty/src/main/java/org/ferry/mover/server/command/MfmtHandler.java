@@ -12,7 +12,7 @@ import org.ferry.mover.storage.StorageException;
 /**
  * MFMT YYYYMMDDHHMMSS path (draft-somers-ftp-mfxx; globus maps it to SITE UTIME): sets the
  * modification time, UTC. Answers {@code 250 OK.} as globus-gridftp-server does, not the draft's
- * {@code 213 Modify=...} (gridftp-protocol.md section 1.3). {@code 501} on a bad time.
+ * {@code 213 Modify=...} (RFC 959 section 4.1, GFD.020). {@code 501} on a bad time.
  */
 public final class MfmtHandler implements CommandHandler {
 

@@ -11,7 +11,7 @@ import org.ferry.mover.storage.FileStat;
 import org.ferry.mover.storage.StorageException;
 
 /**
- * MLSC [path] (globus-gridftp-server, gridftp-protocol.md section 1.3): an MLSD listing sent over
+ * MLSC [path] (globus-gridftp-server, RFC 959 section 4.1, GFD.020): an MLSD listing sent over
  * the control channel instead of a data connection: {@code 250-Contents of <path>}, one entry line
  * (RFC 3659 section 7.2 format, leading space) per entry, {@code 250 End.} Needs no PASV/PORT.
  * {@code 550} if the path is not a directory.

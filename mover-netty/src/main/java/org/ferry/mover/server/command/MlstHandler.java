@@ -10,7 +10,7 @@ import org.ferry.mover.storage.StorageException;
 
 /**
  * MLST [path] (RFC 3659 section 7) on the control channel: {@code 250-status of <p>} /
- * {@code " <facts> <p>"} / {@code 250 End.} (globus layout, gridftp-protocol.md section 1.3).
+ * {@code " <facts> <p>"} / {@code 250 End.} (globus layout, RFC 959 section 4.1, GFD.020).
  */
 public final class MlstHandler implements CommandHandler {
 

@@ -7,8 +7,7 @@ import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
- * OPTS RETR opt=value;... (GFD.020 "Options to RETR"; globus syntax in gridftp-protocol.md
- * section 2.3): every option must end with {@code ;}. {@code Parallelism=start,min,max;} sets the
+ * OPTS RETR opt=value;... (GFD.020 "Options to RETR"; globus syntax in GFD.020 "Options to RETR"): every option must end with {@code ;}. {@code Parallelism=start,min,max;} sets the
  * number of MODE E connections for sending (the first number, clamped to 1..64);
  * {@code markers=N;} asks for 112 perf markers every N seconds while sending (0 = none);
  * {@code BlockSize=n;} sets the block size of striped sends (SPOR, {@code StripeLayout=Blocked},

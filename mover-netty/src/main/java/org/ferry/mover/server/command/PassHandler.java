@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * PASS password (RFC 959 section 4.1.1): logs in anonymous users ({@code anonymous}, {@code ftp},
- * any password, when allowed; gridftp-protocol.md section 1.2) or asks the configured
+ * any password, when allowed; RFC 959 section 4.1.1, RFC 2228 section 3) or asks the configured
  * {@link org.ferry.mover.server.pi.Authenticator}. 230 on success, 530 on failure (the third failure
  * in a session also closes the control channel), 503 without USER.
  */

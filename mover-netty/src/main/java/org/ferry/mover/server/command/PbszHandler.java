@@ -6,7 +6,7 @@ import org.ferry.mover.server.pi.DataProtectionState;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
- * PBSZ n (RFC 2228 section 3; gridftp-protocol.md 2.11): {@code 200 PBSZ=n}; a value that is not
+ * PBSZ n (RFC 2228 section 3; GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ)): {@code 200 PBSZ=n}; a value that is not
  * a number below 2^32 gets {@code 501 Bad value for PBSZ: n}. The size is recorded only: TLS
  * records on protected data channels are self-delimiting and at most 16 KiB (RFC 8446 section 5.1).
  */

@@ -7,7 +7,7 @@ import org.ferry.mover.server.pi.DataProtectionState;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
- * PROT C|S|P (RFC 2228 section 3; gridftp-protocol.md 2.11): {@code 200 Protection level set to P.};
+ * PROT C|S|P (RFC 2228 section 3; GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ)): {@code 200 Protection level set to P.};
  * E and anything else {@code 536 X protection level not supported.}. Applies to data channels only
  * when DCAU is not N. A change drops the cached data connections.
  */

@@ -8,7 +8,7 @@ import org.ferry.mover.server.pi.FtpException;
 
 /**
  * REST n | a-b,c-d (RFC 3659 section 5 stream restart; GFD.020 MODE E ranges, end exclusive,
- * gridftp-protocol.md section 2.6). Applies to the next RETR/STOR only.
+ * GFD.020 "Restarting"). Applies to the next RETR/STOR only.
  * {@code 350 Restart Marker OK. Send STORE or RETR to initiate transfer.}; {@code 501 bad parameter.}
  */
 public final class RestHandler implements CommandHandler {

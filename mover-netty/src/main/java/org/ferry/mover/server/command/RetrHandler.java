@@ -16,7 +16,7 @@ import org.ferry.mover.storage.FileStat;
  * RETR path (RFC 959 section 4.1.3): sends a file, in stream mode or MODE E with the session's
  * parallelism (MODE E needs PORT/EPRT). After {@code REST n} stream mode sends from offset n; after
  * {@code REST a-b,c-d} MODE E sends only the ranges not listed, at their file offsets
- * (gridftp-protocol.md section 2.6), stream mode the part after a gap-free prefix (504 otherwise). 150 then 226; 550 for a missing file or a directory, 554
+ * (GFD.020 "Restarting"), stream mode the part after a gap-free prefix (504 otherwise). 150 then 226; 550 for a missing file or a directory, 554
  * for a restart offset past the end (RFC 3659 section 5.5).
  */
 public final class RetrHandler implements CommandHandler {

@@ -5,7 +5,7 @@ import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
- * SCKS algorithm checksum (globus-gridftp-server, gridftp-protocol.md section 2.9): the expected
+ * SCKS algorithm checksum (globus-gridftp-server, GFD.047 "CKSM"): the expected
  * checksum of the file the next STOR uploads; after the upload the server computes it and answers
  * {@code 550} with {@code GridFTP-Computed-Checksum:} and {@code GridFTP-Expected-Checksum:} lines
  * instead of 226 on a mismatch. Applies to the next STOR only. {@code 200 OK.}; unknown algorithm

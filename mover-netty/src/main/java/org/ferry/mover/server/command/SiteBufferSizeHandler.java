@@ -6,7 +6,7 @@ import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
- * The SITE buffer commands of globus-gridftp-server (gridftp-protocol.md section 2.8), which
+ * The SITE buffer commands of globus-gridftp-server (GFD.020 "Buffer Size Negotiation"), which
  * globus-url-copy {@code -tcp-bs} tries in turn: {@code SITE RETRBUFSIZE|RBUFSZ|RBUFSIZ n} set the
  * receive buffer (SO_RCVBUF), {@code SITE STORBUFSIZE|SBUFSZ|SBUFSIZ n} the send buffer (SO_SNDBUF),
  * {@code SITE SBUF n} both, of later data connections. One instance per verb.

@@ -6,7 +6,7 @@ import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.storage.StorageException;
 
 /**
- * SITE CHMOD octal path (globus-gridftp-server, gridftp-protocol.md section 2.12): sets the
+ * SITE CHMOD octal path (globus-gridftp-server, RFC 959 section 4.1.3 (SITE)): sets the
  * permission bits (0..777; setuid/setgid/sticky are refused). {@code 250 OK.}; {@code 501} on a bad
  * mode.
  */

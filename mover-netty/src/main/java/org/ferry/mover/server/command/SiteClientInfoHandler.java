@@ -4,8 +4,7 @@ import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.CommandContext;
 
 /**
- * SITE CLIENTINFO scheme=..;appname="..";appver="..";  (globus extension, gridftp-protocol.md
- * sections 2.12 and 3.1): remembered in the session for logging and client workarounds; {@code 250 OK.}
+ * SITE CLIENTINFO scheme=..;appname="..";appver="..";  (globus extension, RFC 959 section 4.1.3 (SITE); globus-url-copy's session set-up, RFC 959 section 5.3): remembered in the session for logging and client workarounds; {@code 250 OK.}
  */
 public final class SiteClientInfoHandler implements CommandHandler {
 

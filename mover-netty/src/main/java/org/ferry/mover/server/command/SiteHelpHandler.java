@@ -1,8 +1,7 @@
 package org.ferry.mover.server.command;
 
 /**
- * SITE HELP [command]: the same list as HELP (globus-gridftp-server, gridftp-protocol.md section
- * 2.12); globus-url-copy sends it right after login and tolerates any 214 multi-line reply.
+ * SITE HELP [command]: the same list as HELP (globus-gridftp-server, RFC 959 section 4.1.3 (SITE)); globus-url-copy sends it right after login and tolerates any 214 multi-line reply.
  */
 public final class SiteHelpHandler extends HelpHandler {
 

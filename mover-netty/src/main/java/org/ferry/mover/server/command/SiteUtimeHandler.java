@@ -10,7 +10,7 @@ import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.storage.StorageException;
 
 /**
- * SITE UTIME YYYYMMDDHHMMSS path (globus-gridftp-server, gridftp-protocol.md section 2.12): the
+ * SITE UTIME YYYYMMDDHHMMSS path (globus-gridftp-server, RFC 959 section 4.1.3 (SITE)): the
  * same as MFMT. {@code 250 OK.}
  */
 public final class SiteUtimeHandler implements CommandHandler {

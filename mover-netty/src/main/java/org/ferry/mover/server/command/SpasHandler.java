@@ -15,7 +15,7 @@ import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
 
 /**
- * SPAS (GFD.020 "Striped Passive"; reply format in gridftp-protocol.md section 2.4): opens one
+ * SPAS (GFD.020 "Striped Passive"; reply format in RFC 959 section 4.1.2, RFC 2428, GFD.020 "SPAS"/"SPOR"): opens one
  * passive listener per DTP (per data node on a head node, one on a single-process server) and
  * answers {@code 229-Entering Striped Passive Mode.}, one {@code  h1,h2,h3,h4,p1,p2} line per
  * stripe, {@code 229 End}. SPAS goes with receiving commands (STOR) in MODE E. A previous listener

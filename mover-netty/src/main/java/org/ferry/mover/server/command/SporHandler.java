@@ -9,7 +9,7 @@ import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
- * SPOR h1,h2,h3,h4,p1,p2 [h1,...] (GFD.020 "Striped Port"; gridftp-protocol.md section 2.4):
+ * SPOR h1,h2,h3,h4,p1,p2 [h1,...] (GFD.020 "Striped Port"; RFC 959 section 4.1.2, RFC 2428, GFD.020 "SPAS"/"SPOR"):
  * the receiver addresses of a striped send, space separated, PORT-style or EPRT-style
  * ({@code |1|ip|port|}). The next RETR sends striped, each address receiving its own stripes and
  * exactly one EOF ({@link org.ferry.mover.server.dtp.StripedDtp}). SPOR goes with sending commands

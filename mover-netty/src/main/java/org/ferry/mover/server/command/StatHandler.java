@@ -10,7 +10,7 @@ import org.ferry.mover.storage.FileStat;
 import org.ferry.mover.storage.StorageException;
 
 /**
- * STAT [path] (RFC 959 section 4.1.3; globus text in gridftp-protocol.md section 1.3): without an
+ * STAT [path] (RFC 959 section 4.1.3; globus text in RFC 959 section 4.1, GFD.020): without an
  * argument {@code 212 GridFTP server status.}; with a path {@code 213-status of <path>}, its
  * {@code ls -l} line, {@code 213 End.} (a directory gives the line of the directory itself).
  */

@@ -58,7 +58,7 @@ public final class StorHandler implements CommandHandler {
         }
     }
 
-    /** SCKS: the stored file's checksum must match (gridftp-protocol.md section 2.9, INCORRECT_CHECKSUM). */
+    /** SCKS: the stored file's checksum must match (GFD.047 "CKSM", INCORRECT_CHECKSUM). */
     private static void verify(CommandContext ctx, String path, String algorithm, String expected)
             throws FtpException {
         String computed;

@@ -10,8 +10,7 @@ import org.ferry.mover.server.dtp.StripedTransfers;
 
 /**
  * APPE path (RFC 959 section 4.1.3) when the listener is on the DTPs (after SPAS, or PASV on a
- * head node): like globus, an append is a store at the file's current size (gridftp-protocol.md
- * section 2.5), every stripe writing its blocks at that size plus their offsets. Otherwise it is
+ * head node): like globus, an append is a store at the file's current size (GFD.020 "ERET"/"ESTO"), every stripe writing its blocks at that size plus their offsets. Otherwise it is
  * the ordinary {@link AppeHandler}. Needs MODE E (503 otherwise); 550 for a directory.
  */
 public final class StripedAppeHandler extends StripedFallbackHandler {

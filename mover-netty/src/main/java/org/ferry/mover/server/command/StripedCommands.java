@@ -9,8 +9,7 @@ import org.ferry.mover.server.dtp.StripedDtp;
 /**
  * The command table of a server whose PI drives its DTPs as stripes: every standard command, plus
  * SPAS, SPOR and SITE STRIPES, with RETR, STOR, APPE and ESTO going striped when the data endpoint is, and
- * on a head node PASV in MODE E opening its listener on a data node (gridftp-protocol.md sections
- * 2.3, 2.4; SC'05 paper section 5).
+ * on a head node PASV in MODE E opening its listener on a data node (GFD.020 "Options to RETR"; RFC 959 section 4.1.2, RFC 2428, GFD.020 "SPAS"/"SPOR"; SC'05 paper section 5).
  */
 public final class StripedCommands {
 

@@ -10,7 +10,7 @@ import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.dtp.StripedTransfers;
 
 /**
- * {@code ESTO A <offset> <path>} (GFD.020 "ESTO"; gridftp-protocol.md section 2.5) when the
+ * {@code ESTO A <offset> <path>} (GFD.020 "ESTO"; GFD.020 "ERET"/"ESTO") when the
  * listener is on the DTPs (after SPAS, or PASV on a head node): every stripe writes its blocks at
  * {@code offset} plus their offsets, the file is neither truncated nor otherwise touched. Otherwise
  * it is the ordinary {@link EstoHandler}, which also answers every malformed argument.

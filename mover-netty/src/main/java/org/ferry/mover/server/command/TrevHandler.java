@@ -8,7 +8,7 @@ import org.ferry.mover.server.pi.FtpException;
 
 /**
  * TREV RESTART n | TREV PERF n (globus-gridftp-server's transfer event command,
- * gridftp-protocol.md sections 2.6 and 2.7): sets the period in seconds of the 111 restart markers
+ * GFD.020 "Restarting"; GFD.020 "Performance Monitoring"): sets the period in seconds of the 111 restart markers
  * or the 112 performance markers this server sends while receiving in MODE E; 0 turns them off.
  * {@code RESTART=n} is accepted too. {@code 200 TREV Command Successful.}; {@code 501 bad parameter.}
  */

@@ -6,7 +6,7 @@ import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
- * TYPE A|I (RFC 959 section 4.1.2; globus accepts only A and I, gridftp-protocol.md section 1.3;
+ * TYPE A|I (RFC 959 section 4.1.2; globus accepts only A and I, RFC 959 section 4.1, GFD.020;
  * {@code A N} and {@code L 8} are accepted as A and I). Data is never converted: ASCII transfers
  * move the bytes as stored.
  */

@@ -10,7 +10,7 @@ import org.ferry.mover.storage.StorageException;
 
 /**
  * A DTP operation failed; carries the FTP reply code the PI answers the transfer command with
- * (RFC 959 section 4.2; gridftp-protocol.md section 1.5): 425 cannot connect, 426 connection lost,
+ * (RFC 959 section 4.2; RFC 959 section 4.2): 425 cannot connect, 426 connection lost,
  * 451 local error, 55x storage errors.
  */
 public final class DtpException extends IOException {

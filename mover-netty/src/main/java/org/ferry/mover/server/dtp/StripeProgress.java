@@ -2,7 +2,7 @@ package org.ferry.mover.server.dtp;
 
 /**
  * Receives one stripe's progress, for 112 perf markers (per stripe: "Stripe Index", "Stripe Bytes
- * Transferred", gridftp-protocol.md section 2.7) and 111 range markers (section 2.6). Called from
+ * Transferred", GFD.020 "Performance Monitoring") and 111 range markers (section 2.6). Called from
  * I/O or link threads; implementations must be thread-safe.
  */
 @FunctionalInterface

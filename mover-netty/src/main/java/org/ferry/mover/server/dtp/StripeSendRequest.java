@@ -17,7 +17,7 @@ import org.ferry.mover.stripe.StripeLayout;
  * @param parallelism MODE E connections for this stripe, 1..64
  * @param eofCount EOD count for this stripe's EOF header; 0 sends no EOF (another stripe to the same
  *     receiver announces the combined count, so that each receiver gets exactly one EOF,
- *     gridftp-protocol.md section 2.1)
+ *     GFD.020 "Extended Block Mode")
  */
 public record StripeSendRequest(String path, long offset, long length, StripeLayout layout, int stripeIndex,
         InetSocketAddress target, int parallelism, long eofCount) {

@@ -18,7 +18,7 @@ import org.ferry.mover.stripe.StripeLayout;
  * Receiving: one listener per DTP (SPAS), each DTP writes what arrives on its listener. Sending to
  * {@code R} receiver addresses (SPOR) from {@code D} DTPs: {@code L = max(R, D)} stripes in the
  * {@code Blocked} layout, stripe {@code k} sent by DTP {@code k mod D} to address {@code k mod R}.
- * Every receiver address gets exactly one EOF (gridftp-protocol.md section 2.1, "each SPAS stripe
+ * Every receiver address gets exactly one EOF (GFD.020 "Extended Block Mode", "each SPAS stripe
  * receives exactly one EOF"): when several stripes share an address, the first of them announces
  * the EOD count of all their connections and the others send only EODs. Thread-safe; owns its DTPs.
  */

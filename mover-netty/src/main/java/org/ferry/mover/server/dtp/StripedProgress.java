@@ -5,7 +5,7 @@ import org.ferry.mover.server.transfer.RangeTracker;
 
 /**
  * Progress of one striped transfer: bytes per stripe (for 112 perf markers with "Stripe Index"
- * and "Total Stripe Count", gridftp-protocol.md section 2.7) and the ranges received so far (for
+ * and "Total Stripe Count", GFD.020 "Performance Monitoring") and the ranges received so far (for
  * 111 range markers, section 2.6). Thread-safe.
  */
 public final class StripedProgress {

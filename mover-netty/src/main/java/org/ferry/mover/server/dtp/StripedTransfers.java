@@ -19,11 +19,11 @@ import org.slf4j.LoggerFactory;
  * Runs one striped transfer for RETR or STOR and sends the control channel replies around it, like
  * {@link org.ferry.mover.server.transfer.TransferRunner} does for the single DTP: {@code 150}, then
  * while receiving one {@code 112} perf marker per stripe (with "Stripe Index" and "Total Stripe
- * Count", gridftp-protocol.md section 2.7) and {@code 111} range markers every marker interval, then
+ * Count", GFD.020 "Performance Monitoring") and {@code 111} range markers every marker interval, then
  * {@code 226} or the failure reply of the failing stripe. Blocks the command worker; ABOR cancels the
  * combined future, which aborts every stripe on its DTP. After a success the data endpoint stays:
  * a client that believes the MODE E connections are cached sends no new SPAS/SPOR/PASV/PORT
- * (gridftp-protocol.md section 2.2), and the stripes then reconnect to the same receiver
+ * (GFD.020 "Extended Block Mode", data connection reuse), and the stripes then reconnect to the same receiver
  * addresses, or the same listeners accept the sender's new connections (every stripe connection is
  * closed at the end of a transfer, so nothing stale is left on it). After a failure the endpoint
  * is dropped and the next transfer needs a new one.
@@ -132,7 +132,7 @@ public final class StripedTransfers {
     }
 
     /**
-     * A performance marker of one stripe (gridftp-protocol.md section 2.7; GFD.020 "Performance
+     * A performance marker of one stripe (GFD.020 "Performance Monitoring"; GFD.020 "Performance
      * Monitoring").
      *
      * @param epochMillis time of the measurement

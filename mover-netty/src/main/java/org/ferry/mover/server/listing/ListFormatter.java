@@ -9,7 +9,7 @@ import org.ferry.mover.storage.FileStat;
 
 /**
  * Formats LIST lines like {@code ls -l} (the layout globus-gridftp-server uses,
- * gridftp-protocol.md section 2.10): {@code -rw-r--r--   1 owner group  12 Nov 22 10:15 name};
+ * RFC 3659 section 7): {@code -rw-r--r--   1 owner group  12 Nov 22 10:15 name};
  * entries older than about six months show the year instead of the time. Times are UTC. Stateless.
  */
 public final class ListFormatter {

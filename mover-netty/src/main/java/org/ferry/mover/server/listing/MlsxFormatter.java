@@ -7,7 +7,7 @@ import org.ferry.mover.storage.FileStat;
 
 /**
  * Formats MLST/MLSD fact lines (RFC 3659 section 7; capitalised fact names and order as
- * globus-gridftp-server emits them, gridftp-protocol.md section 2.10):
+ * globus-gridftp-server emits them, RFC 3659 section 7):
  * {@code Type=file;Size=12;Modify=20261122101530;Perm=adfrw;UNIX.mode=0644; name}. Stateless.
  */
 public final class MlsxFormatter {

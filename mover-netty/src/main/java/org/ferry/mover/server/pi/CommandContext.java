@@ -56,7 +56,7 @@ public final class CommandContext {
     /**
      * @return the data transfer process, with the TCP buffer sizes this session asked for (SBUF,
      *     SITE buffer commands) applied to new data connections and listeners, securing new data
-     *     connections as this session's DCAU and PROT say (gridftp-protocol.md 4.5; plain under DCAU N)
+     *     connections as this session's DCAU and PROT say (GFD.020 "DCAU", RFC 2228 section 3 (PROT); plain under DCAU N)
      * @throws IllegalStateException if DCAU A/S is in force but TLS cannot be set up
      */
     public DataChannels dataChannels() {

@@ -14,7 +14,7 @@ import org.ferry.mover.protocol.FtpCommand;
 /**
  * The command table: handlers by verb. Compound verbs ({@code SITE HELP}, {@code OPTS RETR}) are
  * looked up by verb plus the first word of the argument first, then by the bare verb. A verb with
- * no handler is unknown ({@code 500 Invalid command.}, gridftp-protocol.md section 1.1). FEAT
+ * no handler is unknown ({@code 500 Invalid command.}, RFC 959 section 4.2). FEAT
  * (RFC 2389) is built from the handlers' {@link CommandHandler#features()}. Immutable once built.
  */
 public final class CommandRegistry {

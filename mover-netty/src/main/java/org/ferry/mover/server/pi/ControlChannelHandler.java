@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The per-connection end of the control channel pipeline. It never runs commands on the event
- * loop: commands are queued (pipelining, gridftp-protocol.md section 1.1/3.5) and executed one at a
+ * loop: commands are queued (pipelining, RFC 959 section 4.2/3.5) and executed one at a
  * time, strictly in order, on a worker {@link Executor}. Reading continues while a command (a
  * transfer) runs, so {@code ABOR} is seen at once: it cancels the running transfer and jumps the
  * queue (RFC 959 section 4.1.3). Sends the 220 banner on connect and 421 on idle timeout.

@@ -310,7 +310,7 @@ public final class ControlSession {
 
     /**
      * Sets the data endpoint, closing a previous passive listener and the cached MODE E
-     * connections (a new PASV/PORT destroys the cached data channels, gridftp-protocol.md section 2.2).
+     * connections (a new PASV/PORT destroys the cached data channels, GFD.020 "Extended Block Mode", data connection reuse).
      *
      * @param value the new endpoint, or null to clear
      */

@@ -9,7 +9,7 @@ import org.ferry.mover.data.security.DataChannelSecurity;
 import org.ferry.mover.data.security.ProtectionLevel;
 
 /**
- * One session's data channel security settings (DCAU, PROT, PBSZ; gridftp-protocol.md 2.11): DCAU
+ * One session's data channel security settings (DCAU, PROT, PBSZ; GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ)): DCAU
  * defaults to A after a GSI login with delegation and to N otherwise; PROT to C. Held by the
  * session ({@link ControlSession#dataProtection()}). The DCAU A/S credential is the session's delegated one
  * (reference 4.5: globus uses {@code del_cred}). Used from the session's command worker.

@@ -4,8 +4,7 @@ import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.storage.StorageException;
 
 /**
- * Maps storage failures to reply codes the way globus-gridftp-server does (gridftp-protocol.md
- * section 1.5: ENOENT/EACCES/ENOTDIR/EISDIR 550, ENOSPC 552, EEXIST 553, others 451).
+ * Maps storage failures to reply codes the way globus-gridftp-server does (RFC 959 section 4.2: ENOENT/EACCES/ENOTDIR/EISDIR 550, ENOSPC 552, EEXIST 553, others 451).
  */
 public final class ErrorReplies {
 

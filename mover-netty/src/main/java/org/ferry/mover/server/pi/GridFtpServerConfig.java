@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param anonymousAllowed accept USER {@code anonymous} or {@code ftp} with any password
  * @param authenticator checks every other USER/PASS pair
  * @param markerInterval period of 112 performance and 111 range markers while receiving in MODE E
- *     (gridftp-protocol.md section 2.6/2.7; globus default 5 s)
+ *     (GFD.020 "Restarting"/2.7; globus default 5 s)
  * @param idleTimeout idle control channel timeout (421 then close); globus default 600 s
  * @param dataRateLimitBytesPerSecond cap on the data the whole server sends and, separately,
  *     receives over all its data connections, in bytes per second; 0 for none (the default)

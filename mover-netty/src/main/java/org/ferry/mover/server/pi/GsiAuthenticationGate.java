@@ -7,7 +7,7 @@ import org.ferry.mover.protocol.FtpReply;
 /**
  * Which commands may run while a GSI login is pending, decided before any command handler as
  * globus-gridftp-server's control channel security layer does (its states READING_AUTH and
- * READING_ADAT; gridftp-protocol.md 1.2 and 4.1 step 2): between {@code AUTH GSSAPI} and the end
+ * READING_ADAT; RFC 959 section 4.1.1, RFC 2228 section 3; RFC 2228 section 3 (AUTH, ADAT) with the GSI mechanism step 2): between {@code AUTH GSSAPI} and the end
  * of the ADAT exchange only {@code ADAT} and {@code QUIT} run; before {@code AUTH}, on a server
  * without clear-text logins ({@link GridFtpServerConfig#clearTextLoginsAllowed()}), only
  * {@code AUTH} and {@code QUIT}. Anything else gets {@link #MUST_AUTHENTICATE} and the session goes

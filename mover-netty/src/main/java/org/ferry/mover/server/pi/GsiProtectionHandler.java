@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Protected control channel after {@code 235} (RFC 2228 sections 3, 4; gridftp-protocol.md 4.3):
+ * Protected control channel after {@code 235} (RFC 2228 sections 3, 4; RFC 2228 sections 3 and 4 (MIC, ENC; 631-633)):
  * unwraps {@code ENC}/{@code MIC}/{@code CONF} commands into plain {@link FtpCommand}s and wraps
  * every reply line separately as {@code 632 <base64>} ({@code 631} without confidentiality),
  * all but the last line of a multi-line reply as {@code 632-<base64>}, as globus-gridftp-server

@@ -11,7 +11,7 @@ import org.ferry.gsi.trust.TrustStore;
 
 /**
  * What the server needs for {@code AUTH GSSAPI} (RFC 2228 with the GSI mechanism,
- * gridftp-protocol.md 4.1-4.4): its host credential, the validator and trust store for client
+ * RFC 2228 section 3 (AUTH, ADAT) with the GSI mechanism; the Globus grid-mapfile format): its host credential, the validator and trust store for client
  * chains, and the grid-mapfile authorizer for {@code USER :globus-mapping:}/{@code PASS}.
  * The GSI mechanism itself lives in gsi-security behind {@link SecurityContext}.
  *

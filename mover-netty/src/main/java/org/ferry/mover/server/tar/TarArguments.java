@@ -12,7 +12,7 @@ public final class TarArguments {
     /**
      * @param argument the text after ERET or ESTO, {@code TAR="..." path}
      * @return the names and the path
-     * @throws FtpException 501 naming what is wrong (gridftp-protocol.md 2.5: bad parameters)
+     * @throws FtpException 501 naming what is wrong (GFD.020 "ERET"/"ESTO": bad parameters)
      */
     public static TarModule.Argument parse(String argument) throws FtpException {
         try {

@@ -4,8 +4,7 @@ import java.util.List;
 import org.ferry.mover.protocol.FtpReply;
 
 /**
- * Intermediate transfer replies of GridFTP (GFD.020; exact globus text in gridftp-protocol.md
- * section 2.6 and 2.7). Stateless.
+ * Intermediate transfer replies of GridFTP (GFD.020; exact globus text in GFD.020 "Restarting"; GFD.020 "Performance Monitoring"). Stateless.
  */
 public final class Markers {
 

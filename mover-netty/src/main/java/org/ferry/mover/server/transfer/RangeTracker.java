@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * Collects byte ranges written since the last restart marker and renders them merged as the
  * argument of {@code 111 Range Marker a-b,c-d} (start inclusive, end exclusive;
- * gridftp-protocol.md section 2.6, GFD.020 "Restarting"). Thread-safe: MODE E blocks are written
+ * GFD.020 "Restarting"). Thread-safe: MODE E blocks are written
  * from several I/O threads.
  */
 public final class RangeTracker {

@@ -30,16 +30,15 @@ import org.ferry.mover.storage.StorageException;
  * transfer process and sends the replies around it: {@code 150 Beginning transfer.}, markers while
  * receiving in MODE E (112 perf and 111 range, every {@code markerInterval}; the last ones when any
  * was sent, and a last 111 with what is on disk after a failure), then
- * {@code 226 Transfer Complete.} or a failure (RFC 959 section 4.2; gridftp-protocol.md
- * sections 1.3, 1.5, 2.6, 2.7). Blocks the calling command worker until the transfer ends or is
+ * {@code 226 Transfer Complete.} or a failure (RFC 959 section 4.2; RFC 959 section 4.1, GFD.020; RFC 959 section 4.2, 2.6, 2.7). Blocks the calling command worker until the transfer ends or is
  * aborted; the event loop stays free, so ABOR is handled meanwhile (426 here, then 226 from ABOR).
  *
- * <p>MODE E is directional: the sender connects (gridftp-protocol.md section 2.2), so sending needs
+ * <p>MODE E is directional: the sender connects (GFD.020 "Extended Block Mode", data connection reuse), so sending needs
  * PORT/EPRT and receiving needs PASV/EPSV; the wrong combination gets 503 before 150. In stream
  * mode the data endpoint is used once. In MODE E the connections of a successful transfer stay in
  * the session's {@link org.ferry.mover.data.ModeECache} with the endpoint, and the next transfer in
  * the same direction reuses them, answering {@code 125 Beginning transfer; reusing existing data
- * connection.} (gridftp-protocol.md section 2.2).
+ * connection.} (GFD.020 "Extended Block Mode", data connection reuse).
  */
 public final class TransferRunner {
 
@@ -48,7 +47,7 @@ public final class TransferRunner {
 
     /**
      * Sends {@code source} to the client, with 112 perf markers if the client asked for them
-     * ({@code OPTS RETR markers=N;}, gridftp-protocol.md section 2.7).
+     * ({@code OPTS RETR markers=N;}, GFD.020 "Performance Monitoring").
      *
      * @param ctx the session context
      * @param source what to send

@@ -36,7 +36,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@link DataChannelTls} under PROT S/P (gridftp-protocol.md 4.5): on the platforms whose native
+ * {@link DataChannelTls} under PROT S/P (GFD.020 "DCAU", RFC 2228 section 3 (PROT)): on the platforms whose native
  * library netty-tcnative-boringssl-static ships, data channels use BoringSSL; a BoringSSL side and a
  * JDK side interoperate in either TLS role with limited proxy credentials (so a Ferry peer on a
  * platform without the native library still works); and under BoringSSL a peer with another

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link GsiClearHandshake} (DCAU A with PROT C, gridftp-protocol.md 4.5) between two embedded
+ * {@link GsiClearHandshake} (DCAU A with PROT C, GFD.020 "DCAU", RFC 2228 section 3 (PROT)) between two embedded
  * channels under TLS 1.3 and 1.2: writes made before authentication are held and then go out
  * clear; the peer's clear bytes that arrive in the same read as its last TLS record reach the next
  * handler untouched; a peer with another identity is refused; nothing leaks.

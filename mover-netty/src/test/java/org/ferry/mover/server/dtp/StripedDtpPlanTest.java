@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * How a striped send is planned: {@code max(R, D)} stripes, stripe k on DTP k mod D to address
  * k mod R, and exactly one EOF per receiver address announcing all the connections that reach it
- * (gridftp-protocol.md section 2.1).
+ * (GFD.020 "Extended Block Mode").
  */
 class StripedDtpPlanTest {
 
