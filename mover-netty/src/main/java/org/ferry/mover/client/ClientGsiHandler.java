@@ -1,5 +1,8 @@
 package org.ferry.mover.client;
 
+import org.ferry.mover.protocol.FtpReply;
+import org.ferry.mover.protocol.FtpCommandEncoder;
+import org.ferry.mover.protocol.FtpReplyDecoder;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
@@ -53,7 +56,9 @@ final class ClientGsiHandler extends ChannelDuplexHandler {
         }
         List<String> inner = new ArrayList<>();
         for (String line : reply.lines()) {
-            String b64 = line.length() > 4 && line.startsWith(String.valueOf(reply.code())) ? line.substring(4) : line.strip();
+            // the first and last lines come without their code prefix; a server may prefix the
+            // lines in between too ("632-token")
+            String b64 = line.startsWith(reply.code() + "-") ? line.substring(4) : line.strip();
             try {
                 String text = new String(context.unwrap(Base64.getDecoder().decode(b64.strip())), StandardCharsets.UTF_8);
                 for (String part : text.split("\r\n")) {
@@ -69,9 +74,12 @@ final class ClientGsiHandler extends ChannelDuplexHandler {
                         + " on the way?): " + e.getMessage(), e);
             }
         }
-        if (inner.isEmpty() || inner.get(0).length() < 3 || !inner.get(0).substring(0, 3).chars().allMatch(Character::isDigit)) {
+        FtpReply plain;
+        try {
+            plain = FtpReply.fromWire(inner);
+        } catch (IllegalArgumentException e) {
             throw new CorruptedFrameException("protected reply without a reply code inside");
         }
-        ctx.fireChannelRead(new FtpReply(Integer.parseInt(inner.get(0).substring(0, 3)), inner));
+        ctx.fireChannelRead(plain);
     }
 }

@@ -1,5 +1,8 @@
 package org.ferry.mover.client;
 
+import org.ferry.mover.protocol.FtpReply;
+import org.ferry.mover.protocol.FtpCommandEncoder;
+import org.ferry.mover.protocol.FtpReplyDecoder;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;

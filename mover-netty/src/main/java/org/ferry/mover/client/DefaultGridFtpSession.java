@@ -1,5 +1,6 @@
 package org.ferry.mover.client;
 
+import org.ferry.mover.protocol.FtpReply;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
@@ -26,6 +27,7 @@ import org.ferry.mover.data.DataSource;
 import org.ferry.mover.data.ModeECache;
 import org.ferry.mover.data.PassiveListener;
 import org.ferry.mover.protocol.ByteRange;
+import org.ferry.mover.protocol.HostPort;
 import org.ferry.mover.protocol.FileInfo;
 import org.ferry.mover.protocol.TarModule;
 
@@ -215,7 +217,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
                     + ";markers=" + SOURCE_MARKER_SECONDS + ";");
             StringBuilder spor = new StringBuilder("SPOR");
             for (InetSocketAddress stripe : stripes) {
-                spor.append(' ').append(HostPort.portArgument(stripe));
+                spor.append(' ').append(HostPort.format(stripe));
             }
             dropData(); // so does SPOR
             expectOk(spor.toString());
@@ -241,7 +243,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
         List<InetSocketAddress> stripes = new java.util.ArrayList<>();
         for (String line : reply.lines().subList(1, reply.lines().size())) {
             if (line.matches(".*\\d+,\\d+,\\d+,\\d+,\\d+,\\d+.*")) {
-                InetSocketAddress address = HostPort.parsePasv(line);
+                InetSocketAddress address = pasvAddress(line);
                 if (address.getAddress().isAnyLocalAddress()) {
                     address = new InetSocketAddress(control.remoteAddress().getAddress(), address.getPort());
                 }
@@ -1109,7 +1111,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
         dropData(); // a new PASV destroys the server's cached data connections
         dataSetups++;
         FtpReply reply = expectOk("PASV");
-        InetSocketAddress address = HostPort.parsePasv(reply.text());
+        InetSocketAddress address = pasvAddress(reply.text());
         if (address.getAddress().isAnyLocalAddress()) {
             address = new InetSocketAddress(control.remoteAddress().getAddress(), address.getPort());
         }
@@ -1174,6 +1176,15 @@ final class DefaultGridFtpSession implements GridFtpSession {
             // already broken: closing is all that is left
         } finally {
             control.close();
+        }
+    }
+
+    /** The address in a 227 reply or a SPAS reply line (RFC 959 section 4.1.2). */
+    private static InetSocketAddress pasvAddress(String replyText) throws IOException {
+        try {
+            return HostPort.find(replyText);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("bad passive address from the server: " + e.getMessage(), e);
         }
     }
 }

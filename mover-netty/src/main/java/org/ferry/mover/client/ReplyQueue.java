@@ -1,5 +1,6 @@
 package org.ferry.mover.client;
 
+import org.ferry.mover.protocol.FtpReply;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;

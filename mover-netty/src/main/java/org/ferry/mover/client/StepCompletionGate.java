@@ -1,5 +1,6 @@
 package org.ferry.mover.client;
 
+import org.ferry.mover.protocol.FtpReply;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 

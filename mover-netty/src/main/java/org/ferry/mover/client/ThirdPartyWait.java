@@ -1,5 +1,6 @@
 package org.ferry.mover.client;
 
+import org.ferry.mover.protocol.FtpReply;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;

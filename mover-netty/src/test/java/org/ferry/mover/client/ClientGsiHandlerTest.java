@@ -1,5 +1,6 @@
 package org.ferry.mover.client;
 
+import org.ferry.mover.protocol.FtpReply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -43,11 +44,11 @@ class ClientGsiHandlerTest {
     @Test
     void multiLine632ReplyBecomesThePlainReply() {
         EmbeddedChannel ch = new EmbeddedChannel(new ClientGsiHandler(new ReversingContext()));
-        ch.writeInbound(new FtpReply(632, List.of("632-" + token("211-Extensions supported\r\n"),
+        ch.writeInbound(FtpReply.fromWire(List.of("632-" + token("211-Extensions supported\r\n"),
                 "632-" + token(" PARALLEL\r\n"), "632 " + token("211 End.\r\n"))));
         FtpReply plain = ch.readInbound();
         assertThat(plain.code()).isEqualTo(211);
-        assertThat(plain.lines()).containsExactly("211-Extensions supported", " PARALLEL", "211 End.");
+        assertThat(plain.lines()).containsExactly("Extensions supported", " PARALLEL", "End.");
     }
 
     @Test
@@ -61,10 +62,10 @@ class ClientGsiHandlerTest {
     @Test
     void clearSuccessRepliesAreRefusedButClearFailuresPass() {
         EmbeddedChannel ch = new EmbeddedChannel(new ClientGsiHandler(new ReversingContext()));
-        assertThatThrownBy(() -> ch.writeInbound(new FtpReply(226, List.of("226 Transfer Complete."))))
+        assertThatThrownBy(() -> ch.writeInbound(FtpReply.fromWire(List.of("226 Transfer Complete."))))
                 .isInstanceOf(CorruptedFrameException.class).hasMessageContaining("unprotected reply");
         EmbeddedChannel ch2 = new EmbeddedChannel(new ClientGsiHandler(new ReversingContext()));
-        ch2.writeInbound(new FtpReply(535, List.of("535 Failed to unwrap command")));
+        ch2.writeInbound(FtpReply.fromWire(List.of("535 Failed to unwrap command")));
         assertThat(((FtpReply) ch2.readInbound()).code()).isEqualTo(535);
     }
 }

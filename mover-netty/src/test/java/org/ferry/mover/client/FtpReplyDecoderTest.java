@@ -1,5 +1,8 @@
 package org.ferry.mover.client;
 
+import org.ferry.mover.protocol.FtpReply;
+import org.ferry.mover.protocol.FtpCommandEncoder;
+import org.ferry.mover.protocol.FtpReplyDecoder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

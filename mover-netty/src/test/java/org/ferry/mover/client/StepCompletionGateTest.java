@@ -1,5 +1,6 @@
 package org.ferry.mover.client;
 
+import org.ferry.mover.protocol.FtpReply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class StepCompletionGateTest {
 
     private static FtpReply reply(int code) {
-        return new FtpReply(code, List.of(code + " text"));
+        return FtpReply.of(code, "text");
     }
 
     private static boolean woken(Wakeup wakeup) throws Exception {

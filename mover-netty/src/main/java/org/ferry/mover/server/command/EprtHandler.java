@@ -19,7 +19,7 @@ public final class EprtHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException {
-        ctx.session().dataEndpoint(new DataEndpoint.Active(HostPort.unprivileged(HostPort.parseEprt(argument))));
+        ctx.session().dataEndpoint(new DataEndpoint.Active(DataPorts.unprivileged(DataPorts.parseEprt(argument))));
         ctx.reply(200, "EPRT Command successful.");
     }
 }

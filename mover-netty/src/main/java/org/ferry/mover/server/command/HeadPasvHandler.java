@@ -1,5 +1,6 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.protocol.HostPort;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -50,6 +51,6 @@ public final class HeadPasvHandler extends StripedFallbackHandler {
             throw new FtpException(522, "Network protocol not supported, use EPSV.");
         }
         ctx.session().dataEndpoint(new DataEndpoint.Passive(listener));
-        ctx.reply(227, "Entering Passive Mode (" + HostPort.formatPasv(listener.address()) + ")");
+        ctx.reply(227, "Entering Passive Mode (" + HostPort.format(listener.address()) + ")");
     }
 }

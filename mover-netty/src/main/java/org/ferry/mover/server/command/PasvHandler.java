@@ -1,5 +1,6 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.protocol.HostPort;
 import org.ferry.mover.server.pi.CommandHandler;
 import java.io.IOException;
 import java.net.Inet4Address;
@@ -28,7 +29,7 @@ public final class PasvHandler implements CommandHandler {
             throw new FtpException(522, "Network protocol not supported, use EPSV.");
         }
         PassiveListener listener = open(ctx, local);
-        ctx.reply(227, "Entering Passive Mode (" + HostPort.formatPasv(listener.address()) + ")");
+        ctx.reply(227, "Entering Passive Mode (" + HostPort.format(listener.address()) + ")");
     }
 
     static PassiveListener open(CommandContext ctx, InetAddress local) throws FtpException {

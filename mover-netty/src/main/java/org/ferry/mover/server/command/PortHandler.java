@@ -21,7 +21,7 @@ public final class PortHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException {
-        ctx.session().dataEndpoint(new DataEndpoint.Active(HostPort.unprivileged(HostPort.parsePort(argument))));
+        ctx.session().dataEndpoint(new DataEndpoint.Active(DataPorts.unprivileged(DataPorts.parsePort(argument))));
         ctx.reply(200, "PORT Command successful.");
     }
 }

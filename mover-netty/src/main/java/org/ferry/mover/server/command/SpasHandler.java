@@ -1,5 +1,6 @@
 package org.ferry.mover.server.command;
 
+import org.ferry.mover.protocol.HostPort;
 import org.ferry.mover.server.pi.CommandHandler;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -59,7 +60,7 @@ public final class SpasHandler implements CommandHandler {
                 listener.close();
                 throw new FtpException(522, "Network protocol not supported, use (1).");
             }
-            lines.add(" " + HostPort.formatPasv(address));
+            lines.add(" " + HostPort.format(address));
         }
         ctx.session().dataEndpoint(new DataEndpoint.Passive(listener));
         ctx.reply(FtpReply.multiline(229, "Entering Striped Passive Mode.", lines, "End"));

@@ -39,7 +39,7 @@ public final class SporHandler implements CommandHandler {
         }
         List<InetSocketAddress> targets = new ArrayList<>();
         for (String word : words) {
-            targets.add(HostPort.unprivileged(word.startsWith("|") ? HostPort.parseEprt(word) : HostPort.parsePort(word)));
+            targets.add(DataPorts.unprivileged(word.startsWith("|") ? DataPorts.parseEprt(word) : DataPorts.parsePort(word)));
         }
         ctx.session().dataEndpoint(new DataEndpoint.Active(targets.get(0)));
         ctx.session().stripedTargets(targets);

@@ -1,4 +1,4 @@
-package org.ferry.mover.client;
+package org.ferry.mover.protocol;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
@@ -39,7 +39,7 @@ public final class FtpReplyDecoder extends MessageToMessageDecoder<ByteBuf> {
         if (pending != null) {
             pending.add(line);
             if (line.equals(endPrefix.trim()) || line.startsWith(endPrefix)) {
-                out.add(new FtpReply(pendingCode, pending));
+                out.add(FtpReply.fromWire(pending));
                 pending = null;
             } else if (pending.size() > MAX_LINES) {
                 throw new CorruptedFrameException("reply " + pendingCode + " longer than " + MAX_LINES + " lines");
@@ -53,7 +53,7 @@ public final class FtpReplyDecoder extends MessageToMessageDecoder<ByteBuf> {
             pendingCode = code;
             endPrefix = line.substring(0, 3) + " ";
         } else if (line.length() == 3 || line.charAt(3) == ' ') {
-            out.add(new FtpReply(code, List.of(line)));
+            out.add(FtpReply.fromWire(List.of(line)));
         } else {
             throw new CorruptedFrameException("malformed reply line: " + abbreviate(line));
         }
@@ -63,7 +63,7 @@ public final class FtpReplyDecoder extends MessageToMessageDecoder<ByteBuf> {
         // ASCII digits only: Character.isDigit (and Integer.parseInt) also take e.g. Arabic-Indic
         // digits, which would turn a garbage line into a valid-looking reply code.
         if (line.length() < 3 || !isAsciiDigit(line.charAt(0)) || !isAsciiDigit(line.charAt(1))
-                || !isAsciiDigit(line.charAt(2)) || line.charAt(0) == '0') {
+                || !isAsciiDigit(line.charAt(2)) || line.charAt(0) == '0' || line.charAt(0) > '6') {
             throw new CorruptedFrameException("reply line without a code: " + abbreviate(line));
         }
         return Integer.parseInt(line.substring(0, 3));

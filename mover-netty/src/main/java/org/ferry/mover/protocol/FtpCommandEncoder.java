@@ -1,4 +1,4 @@
-package org.ferry.mover.client;
+package org.ferry.mover.protocol;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
