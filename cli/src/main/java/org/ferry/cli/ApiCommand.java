@@ -19,85 +19,86 @@ import tools.jackson.databind.JsonNode;
  * field, a second line {@code Field: <field>}.
  */
 public abstract class ApiCommand implements Callable<Integer> {
-  /** Exit code of API, network and I/O errors. */
-  public static final int EXIT_ERROR = 1;
+    /** Exit code of API, network and I/O errors. */
+    public static final int EXIT_ERROR = 1;
 
-  @Spec private CommandSpec spec;
+    @Spec
+    private CommandSpec spec;
 
-  /**
-   * Runs {@link #execute()} and reports its errors.
-   *
-   * @return the exit code
-   */
-  @Override
-  public final Integer call() {
-    try {
-      return execute();
-    } catch (ApiException e) {
-      PrintWriter err = err();
-      err.println("Error: " + e.code() + ": " + e.getMessage());
-      if (e.field() != null) {
-        err.println("Field: " + e.field());
-      }
-      if (e.httpStatus() == 401 && root().tokenSource().token() == null) {
-        err.println("No token found: set FERRY_TOKEN or write the token to "
-            + root().tokenSource().tokenFile());
-      }
-      err.flush();
-      return EXIT_ERROR;
-    } catch (ApiUnreachableException | UncheckedIOException e) {
-      err().println("Error: " + e.getMessage());
-      err().flush();
-      return EXIT_ERROR;
+    /**
+     * Runs {@link #execute()} and reports its errors.
+     *
+     * @return the exit code
+     */
+    @Override
+    public final Integer call() {
+        try {
+            return execute();
+        } catch (ApiException e) {
+            PrintWriter err = err();
+            err.println("Error: " + e.code() + ": " + e.getMessage());
+            if (e.field() != null) {
+                err.println("Field: " + e.field());
+            }
+            if (e.httpStatus() == 401 && root().tokenSource().token() == null) {
+                err.println("No token found: set FERRY_TOKEN or write the token to "
+                        + root().tokenSource().tokenFile());
+            }
+            err.flush();
+            return EXIT_ERROR;
+        } catch (ApiUnreachableException | UncheckedIOException e) {
+            err().println("Error: " + e.getMessage());
+            err().flush();
+            return EXIT_ERROR;
+        }
     }
-  }
 
-  /**
-   * The command's work.
-   *
-   * @return the exit code
-   * @throws ApiException on an API error answer
-   * @throws ApiUnreachableException when the API cannot be reached
-   */
-  protected abstract int execute();
+    /**
+     * The command's work.
+     *
+     * @return the exit code
+     * @throws ApiException on an API error answer
+     * @throws ApiUnreachableException when the API cannot be reached
+     */
+    protected abstract int execute();
 
-  /** @return the {@code ferry} command, holder of the global options */
-  protected FerryCli root() {
-    return (FerryCli) spec.root().userObject();
-  }
+    /** @return the {@code ferry} command, holder of the global options */
+    protected FerryCli root() {
+        return (FerryCli) spec.root().userObject();
+    }
 
-  /** @return this command's model, for usage errors */
-  protected CommandSpec spec() {
-    return spec;
-  }
+    /** @return this command's model, for usage errors */
+    protected CommandSpec spec() {
+        return spec;
+    }
 
-  /** @return a client of the API */
-  protected FerryApiClient client() {
-    return root().client();
-  }
+    /** @return a client of the API */
+    protected FerryApiClient client() {
+        return root().client();
+    }
 
-  /** @return the chosen output format */
-  protected OutputFormat format() {
-    return root().format();
-  }
+    /** @return the chosen output format */
+    protected OutputFormat format() {
+        return root().format();
+    }
 
-  /** @return standard output */
-  protected PrintWriter out() {
-    return spec.commandLine().getOut();
-  }
+    /** @return standard output */
+    protected PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
 
-  /** @return standard error */
-  protected PrintWriter err() {
-    return spec.commandLine().getErr();
-  }
+    /** @return standard error */
+    protected PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
 
-  /**
-   * Prints a JSON document pretty-printed on stdout ({@code -F json}).
-   *
-   * @param node the document
-   */
-  protected void printJson(JsonNode node) {
-    out().println(root().mapper().writerWithDefaultPrettyPrinter().writeValueAsString(node));
-    out().flush();
-  }
+    /**
+     * Prints a JSON document pretty-printed on stdout ({@code -F json}).
+     *
+     * @param node the document
+     */
+    protected void printJson(JsonNode node) {
+        out().println(root().mapper().writerWithDefaultPrettyPrinter().writeValueAsString(node));
+        out().flush();
+    }
 }

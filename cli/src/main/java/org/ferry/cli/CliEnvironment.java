@@ -14,57 +14,53 @@ import java.util.Map;
  * @param consolePresent whether standard output is an interactive terminal
  *     ({@code System.console() != null}); progress bars are drawn only then
  */
-public record CliEnvironment(
-    Map<String, String> env, Path userHome, InputStream stdin, boolean consolePresent) {
+public record CliEnvironment(Map<String, String> env, Path userHome, InputStream stdin, boolean consolePresent) {
 
-  /** Compact constructor: copies {@code env} so later changes by the caller are not seen. */
-  public CliEnvironment {
-    env = Map.copyOf(env);
-  }
+    /** Compact constructor: copies {@code env} so later changes by the caller are not seen. */
+    public CliEnvironment {
+        env = Map.copyOf(env);
+    }
 
-  /**
-   * The environment of the running JVM.
-   *
-   * @return the real environment, home directory, stdin and console state
-   */
-  public static CliEnvironment system() {
-    return new CliEnvironment(
-        System.getenv(),
-        Path.of(System.getProperty("user.home")),
-        System.in,
-        System.console() != null);
-  }
+    /**
+     * The environment of the running JVM.
+     *
+     * @return the real environment, home directory, stdin and console state
+     */
+    public static CliEnvironment system() {
+        return new CliEnvironment(
+                System.getenv(), Path.of(System.getProperty("user.home")), System.in, System.console() != null);
+    }
 
-  /**
-   * One environment variable.
-   *
-   * @param name the variable's name
-   * @return its value, or null when unset or blank (a blank value counts as unset)
-   */
-  public String get(String name) {
-    String value = env.get(name);
-    return value == null || value.isBlank() ? null : value;
-  }
+    /**
+     * One environment variable.
+     *
+     * @param name the variable's name
+     * @return its value, or null when unset or blank (a blank value counts as unset)
+     */
+    public String get(String name) {
+        String value = env.get(name);
+        return value == null || value.isBlank() ? null : value;
+    }
 
-  /**
-   * Whether progress may be drawn in place with carriage returns: a console is attached and the
-   * {@code CI} variable is not set to a true value (CI logs show each {@code \r} redraw as a line).
-   *
-   * @return true for an interactive terminal
-   */
-  public boolean interactive() {
-    String ci = get("CI");
-    boolean inCi = ci != null && !ci.equalsIgnoreCase("false") && !ci.equals("0");
-    return consolePresent && !inCi;
-  }
+    /**
+     * Whether progress may be drawn in place with carriage returns: a console is attached and the
+     * {@code CI} variable is not set to a true value (CI logs show each {@code \r} redraw as a line).
+     *
+     * @return true for an interactive terminal
+     */
+    public boolean interactive() {
+        String ci = get("CI");
+        boolean inCi = ci != null && !ci.equalsIgnoreCase("false") && !ci.equals("0");
+        return consolePresent && !inCi;
+    }
 
-  /**
-   * Ferry's per-user directory: {@code $FERRY_HOME}, else {@code ~/.ferry}.
-   *
-   * @return the directory (it may not exist)
-   */
-  public Path ferryHome() {
-    String home = get("FERRY_HOME");
-    return home != null ? Path.of(home) : userHome.resolve(".ferry");
-  }
+    /**
+     * Ferry's per-user directory: {@code $FERRY_HOME}, else {@code ~/.ferry}.
+     *
+     * @return the directory (it may not exist)
+     */
+    public Path ferryHome() {
+        String home = get("FERRY_HOME");
+        return home != null ? Path.of(home) : userHome.resolve(".ferry");
+    }
 }

@@ -19,67 +19,75 @@ import tools.jackson.databind.node.ObjectNode;
  * endpoint document; unix: {@code key<TAB>value} lines).
  */
 @Command(
-    name = "add",
-    mixinStandardHelpOptions = true,
-    versionProvider = FerryVersion.class,
-    description = "Register an endpoint, e.g.: ferry endpoint add admin#a --url ftp://127.0.0.1:2811")
+        name = "add",
+        mixinStandardHelpOptions = true,
+        versionProvider = FerryVersion.class,
+        description = "Register an endpoint, e.g.: ferry endpoint add admin#a --url ftp://127.0.0.1:2811")
 public final class EndpointAddCommand extends ApiCommand {
-  @Parameters(index = "0", paramLabel = "NAME",
-      description = "Canonical name OWNER#NAME; OWNER must be your user name.")
-  private String name;
+    @Parameters(
+            index = "0",
+            paramLabel = "NAME",
+            description = "Canonical name OWNER#NAME; OWNER must be your user name.")
+    private String name;
 
-  @Option(names = "--url", required = true, paramLabel = "URL",
-      description = "The endpoint's GridFTP server, e.g. ftp://host:2811 or gsiftp://host:2811.")
-  private String url;
+    @Option(
+            names = "--url",
+            required = true,
+            paramLabel = "URL",
+            description = "The endpoint's GridFTP server, e.g. ftp://host:2811 or gsiftp://host:2811.")
+    private String url;
 
-  @Option(names = "--username", paramLabel = "U",
-      description = "Login user on the server (the API's default: anonymous).")
-  private String username;
+    @Option(
+            names = "--username",
+            paramLabel = "U",
+            description = "Login user on the server (the API's default: anonymous).")
+    private String username;
 
-  @Option(names = "--password", paramLabel = "P",
-      description = "Login password (visible in the process list; prefer --password-stdin).")
-  private String password;
+    @Option(
+            names = "--password",
+            paramLabel = "P",
+            description = "Login password (visible in the process list; prefer --password-stdin).")
+    private String password;
 
-  @Option(names = "--password-stdin",
-      description = "Read the password from the first line of standard input.")
-  private boolean passwordStdin;
+    @Option(names = "--password-stdin", description = "Read the password from the first line of standard input.")
+    private boolean passwordStdin;
 
-  /** @return 0 once the endpoint is created */
-  @Override
-  protected int execute() {
-    if (password != null && passwordStdin) {
-      throw new CommandLine.ParameterException(spec().commandLine(),
-          "--password and --password-stdin are mutually exclusive");
+    /** @return 0 once the endpoint is created */
+    @Override
+    protected int execute() {
+        if (password != null && passwordStdin) {
+            throw new CommandLine.ParameterException(
+                    spec().commandLine(), "--password and --password-stdin are mutually exclusive");
+        }
+        ObjectNode body = root().mapper().createObjectNode();
+        body.put("DATA_TYPE", "endpoint");
+        body.put("canonical_name", name);
+        body.put("url", url);
+        if (username != null) {
+            body.put("username", username);
+        }
+        String secret = passwordStdin ? readPasswordLine() : password;
+        if (secret != null) {
+            body.put("password", secret);
+        }
+        JsonNode endpoint = client().post("/endpoint", body);
+        if (format() == OutputFormat.JSON) {
+            printJson(endpoint);
+        } else {
+            EndpointDocuments.record(endpoint).print(out(), format());
+        }
+        return 0;
     }
-    ObjectNode body = root().mapper().createObjectNode();
-    body.put("DATA_TYPE", "endpoint");
-    body.put("canonical_name", name);
-    body.put("url", url);
-    if (username != null) {
-      body.put("username", username);
-    }
-    String secret = passwordStdin ? readPasswordLine() : password;
-    if (secret != null) {
-      body.put("password", secret);
-    }
-    JsonNode endpoint = client().post("/endpoint", body);
-    if (format() == OutputFormat.JSON) {
-      printJson(endpoint);
-    } else {
-      EndpointDocuments.record(endpoint).print(out(), format());
-    }
-    return 0;
-  }
 
-  private String readPasswordLine() {
-    // Not closed: it is the process's stdin.
-    BufferedReader reader = new BufferedReader(
-        new InputStreamReader(root().environment().stdin(), StandardCharsets.UTF_8));
-    try {
-      String line = reader.readLine();
-      return line == null ? "" : line;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the password from stdin", e);
+    private String readPasswordLine() {
+        // Not closed: it is the process's stdin.
+        BufferedReader reader =
+                new BufferedReader(new InputStreamReader(root().environment().stdin(), StandardCharsets.UTF_8));
+        try {
+            String line = reader.readLine();
+            return line == null ? "" : line;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the password from stdin", e);
+        }
     }
-  }
 }

@@ -7,23 +7,23 @@ import picocli.CommandLine.Spec;
 
 /** {@code ferry endpoint}: the group of endpoint commands (add, list, show, remove). */
 @Command(
-    name = "endpoint",
-    mixinStandardHelpOptions = true,
-    versionProvider = FerryVersion.class,
-    description = "Manage endpoints: named GridFTP servers (URL and login) Ferry can move data "
-        + "between.",
-    subcommands = {
-      EndpointAddCommand.class,
-      EndpointListCommand.class,
-      EndpointShowCommand.class,
-      EndpointRemoveCommand.class
-    })
+        name = "endpoint",
+        mixinStandardHelpOptions = true,
+        versionProvider = FerryVersion.class,
+        description = "Manage endpoints: named GridFTP servers (URL and login) Ferry can move data " + "between.",
+        subcommands = {
+            EndpointAddCommand.class,
+            EndpointListCommand.class,
+            EndpointShowCommand.class,
+            EndpointRemoveCommand.class
+        })
 public final class EndpointCommand implements Runnable {
-  @Spec private CommandSpec spec;
+    @Spec
+    private CommandSpec spec;
 
-  /** Without a subcommand there is nothing to do: a usage error (exit code 2). */
-  @Override
-  public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand");
-  }
+    /** Without a subcommand there is nothing to do: a usage error (exit code 2). */
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand");
+    }
 }

@@ -6,21 +6,21 @@ import tools.jackson.databind.JsonNode;
 
 /** Turns endpoint documents of the API into printable records. */
 final class EndpointDocuments {
-  private EndpointDocuments() {}
+    private EndpointDocuments() {}
 
-  /**
-   * The fields of one endpoint document, for {@code endpoint show} and {@code endpoint add}.
-   *
-   * @param endpoint an endpoint document
-   * @return a record: ID, Name, Display Name, Owner, URL, Username
-   */
-  static Record record(JsonNode endpoint) {
-    return new Record()
-        .field("ID", Json.text(endpoint, "id"))
-        .field("Name", Json.text(endpoint, "canonical_name"))
-        .field("Display Name", Json.text(endpoint, "display_name"))
-        .field("Owner", Json.text(endpoint, "owner_string"))
-        .field("URL", Json.text(endpoint, "url"))
-        .field("Username", Json.text(endpoint, "username"));
-  }
+    /**
+     * The fields of one endpoint document, for {@code endpoint show} and {@code endpoint add}.
+     *
+     * @param endpoint an endpoint document
+     * @return a record: ID, Name, Display Name, Owner, URL, Username
+     */
+    static Record record(JsonNode endpoint) {
+        return new Record()
+                .field("ID", Json.text(endpoint, "id"))
+                .field("Name", Json.text(endpoint, "canonical_name"))
+                .field("Display Name", Json.text(endpoint, "display_name"))
+                .field("Owner", Json.text(endpoint, "owner_string"))
+                .field("URL", Json.text(endpoint, "url"))
+                .field("Username", Json.text(endpoint, "username"));
+    }
 }

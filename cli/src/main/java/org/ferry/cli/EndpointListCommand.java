@@ -14,36 +14,41 @@ import tools.jackson.databind.JsonNode;
  * printed as a table (ID, Name, URL, Username) or the endpoint_list document.
  */
 @Command(
-    name = "list",
-    mixinStandardHelpOptions = true,
-    versionProvider = FerryVersion.class,
-    description = "List the endpoints you can see, e.g.: ferry endpoint list --filter admin")
+        name = "list",
+        mixinStandardHelpOptions = true,
+        versionProvider = FerryVersion.class,
+        description = "List the endpoints you can see, e.g.: ferry endpoint list --filter admin")
 public final class EndpointListCommand extends ApiCommand {
-  @Option(names = "--filter", paramLabel = "TEXT",
-      description = "Only endpoints whose name contains TEXT.")
-  private String filter;
+    @Option(names = "--filter", paramLabel = "TEXT", description = "Only endpoints whose name contains TEXT.")
+    private String filter;
 
-  @Option(names = "--limit", paramLabel = "N", defaultValue = "100",
-      description = "At most N endpoints (default: ${DEFAULT-VALUE}).")
-  private int limit;
+    @Option(
+            names = "--limit",
+            paramLabel = "N",
+            defaultValue = "100",
+            description = "At most N endpoints (default: ${DEFAULT-VALUE}).")
+    private int limit;
 
-  /** @return 0 once the list is printed */
-  @Override
-  protected int execute() {
-    Map<String, Object> query = new LinkedHashMap<>();
-    query.put("filter_fulltext", filter);
-    query.put("limit", limit);
-    JsonNode list = client().get("/endpoint_search", query);
-    if (format() == OutputFormat.JSON) {
-      printJson(list);
-      return 0;
+    /** @return 0 once the list is printed */
+    @Override
+    protected int execute() {
+        Map<String, Object> query = new LinkedHashMap<>();
+        query.put("filter_fulltext", filter);
+        query.put("limit", limit);
+        JsonNode list = client().get("/endpoint_search", query);
+        if (format() == OutputFormat.JSON) {
+            printJson(list);
+            return 0;
+        }
+        Table table = new Table("ID", "Name", "URL", "Username");
+        for (JsonNode endpoint : list.path("DATA")) {
+            table.row(
+                    Json.text(endpoint, "id"),
+                    Json.text(endpoint, "canonical_name"),
+                    Json.text(endpoint, "url"),
+                    Json.text(endpoint, "username"));
+        }
+        table.print(out(), format());
+        return 0;
     }
-    Table table = new Table("ID", "Name", "URL", "Username");
-    for (JsonNode endpoint : list.path("DATA")) {
-      table.row(Json.text(endpoint, "id"), Json.text(endpoint, "canonical_name"),
-          Json.text(endpoint, "url"), Json.text(endpoint, "username"));
-    }
-    table.print(out(), format());
-    return 0;
-  }
 }

@@ -10,19 +10,19 @@ import tools.jackson.databind.JsonNode;
  * message (text), the result document (json) or its code (unix).
  */
 @Command(
-    name = "remove",
-    mixinStandardHelpOptions = true,
-    versionProvider = FerryVersion.class,
-    description = "Remove an endpoint, e.g.: ferry endpoint remove admin#a")
+        name = "remove",
+        mixinStandardHelpOptions = true,
+        versionProvider = FerryVersion.class,
+        description = "Remove an endpoint, e.g.: ferry endpoint remove admin#a")
 public final class EndpointRemoveCommand extends ApiCommand {
-  @Parameters(index = "0", paramLabel = "NAME", description = "Canonical name or id.")
-  private String name;
+    @Parameters(index = "0", paramLabel = "NAME", description = "Canonical name or id.")
+    private String name;
 
-  /** @return 0 once the endpoint is deleted */
-  @Override
-  protected int execute() {
-    JsonNode result = client().delete("/endpoint/" + FerryApiClient.segment(name));
-    ResultPrinter.print(this, result);
-    return 0;
-  }
+    /** @return 0 once the endpoint is deleted */
+    @Override
+    protected int execute() {
+        JsonNode result = client().delete("/endpoint/" + FerryApiClient.segment(name));
+        ResultPrinter.print(this, result);
+        return 0;
+    }
 }

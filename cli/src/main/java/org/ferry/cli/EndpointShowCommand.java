@@ -8,23 +8,23 @@ import tools.jackson.databind.JsonNode;
 
 /** {@code ferry endpoint show NAME}: {@code GET /v0.10/endpoint/{name}}, printed as a record. */
 @Command(
-    name = "show",
-    mixinStandardHelpOptions = true,
-    versionProvider = FerryVersion.class,
-    description = "Show one endpoint, e.g.: ferry endpoint show admin#a")
+        name = "show",
+        mixinStandardHelpOptions = true,
+        versionProvider = FerryVersion.class,
+        description = "Show one endpoint, e.g.: ferry endpoint show admin#a")
 public final class EndpointShowCommand extends ApiCommand {
-  @Parameters(index = "0", paramLabel = "NAME", description = "Canonical name or id.")
-  private String name;
+    @Parameters(index = "0", paramLabel = "NAME", description = "Canonical name or id.")
+    private String name;
 
-  /** @return 0 once the endpoint is printed */
-  @Override
-  protected int execute() {
-    JsonNode endpoint = client().get("/endpoint/" + FerryApiClient.segment(name), java.util.Map.of());
-    if (format() == OutputFormat.JSON) {
-      printJson(endpoint);
-    } else {
-      EndpointDocuments.record(endpoint).print(out(), format());
+    /** @return 0 once the endpoint is printed */
+    @Override
+    protected int execute() {
+        JsonNode endpoint = client().get("/endpoint/" + FerryApiClient.segment(name), java.util.Map.of());
+        if (format() == OutputFormat.JSON) {
+            printJson(endpoint);
+        } else {
+            EndpointDocuments.record(endpoint).print(out(), format());
+        }
+        return 0;
     }
-    return 0;
-  }
 }

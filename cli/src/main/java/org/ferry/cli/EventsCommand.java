@@ -22,71 +22,75 @@ import tools.jackson.databind.node.ObjectNode;
  * one event_list document holding them all.
  */
 @Command(
-    name = "events",
-    mixinStandardHelpOptions = true,
-    versionProvider = FerryVersion.class,
-    description = "Show a task's events (progress, faults), e.g.: ferry events 6f1c... --errors")
+        name = "events",
+        mixinStandardHelpOptions = true,
+        versionProvider = FerryVersion.class,
+        description = "Show a task's events (progress, faults), e.g.: ferry events 6f1c... --errors")
 public final class EventsCommand extends ApiCommand {
-  @Parameters(index = "0", paramLabel = "TASK_ID", description = "A task's id.")
-  private String taskId;
+    @Parameters(index = "0", paramLabel = "TASK_ID", description = "A task's id.")
+    private String taskId;
 
-  @Option(names = "--errors", description = "Only error events (faults).")
-  private boolean errorsOnly;
+    @Option(names = "--errors", description = "Only error events (faults).")
+    private boolean errorsOnly;
 
-  /** Events asked for per request when paging; the API's default page size. */
-  static final int PAGE_SIZE = 100;
+    /** Events asked for per request when paging; the API's default page size. */
+    static final int PAGE_SIZE = 100;
 
-  @Option(names = "--limit", paramLabel = "N",
-      description = "At most N events, newest first (default: all).")
-  private Integer limit;
+    @Option(names = "--limit", paramLabel = "N", description = "At most N events, newest first (default: all).")
+    private Integer limit;
 
-  /** @return 0 once printed */
-  @Override
-  protected int execute() {
-    JsonNode list = limit != null ? page(limit, 0) : allPages();
-    if (format() == OutputFormat.JSON) {
-      printJson(list);
-      return 0;
+    /** @return 0 once printed */
+    @Override
+    protected int execute() {
+        JsonNode list = limit != null ? page(limit, 0) : allPages();
+        if (format() == OutputFormat.JSON) {
+            printJson(list);
+            return 0;
+        }
+        Table table = new Table("Time", "Code", "Is Error", "Description", "Details");
+        for (JsonNode event : list.path("DATA")) {
+            table.row(
+                    Json.text(event, "time"),
+                    Json.text(event, "code"),
+                    Json.text(event, "is_error"),
+                    Json.text(event, "description"),
+                    oneLine(Json.text(event, "details")));
+        }
+        table.print(out(), format());
+        return 0;
     }
-    Table table = new Table("Time", "Code", "Is Error", "Description", "Details");
-    for (JsonNode event : list.path("DATA")) {
-      table.row(Json.text(event, "time"), Json.text(event, "code"), Json.text(event, "is_error"),
-          Json.text(event, "description"), oneLine(Json.text(event, "details")));
+
+    private JsonNode page(int size, int offset) {
+        Map<String, Object> query = new LinkedHashMap<>();
+        query.put("limit", size);
+        query.put("offset", offset == 0 ? null : offset);
+        query.put("filter", errorsOnly ? "is_error:1" : null);
+        return client().get("/task/" + FerryApiClient.segment(taskId) + "/event_list", query);
     }
-    table.print(out(), format());
-    return 0;
-  }
 
-  private JsonNode page(int size, int offset) {
-    Map<String, Object> query = new LinkedHashMap<>();
-    query.put("limit", size);
-    query.put("offset", offset == 0 ? null : offset);
-    query.put("filter", errorsOnly ? "is_error:1" : null);
-    return client().get("/task/" + FerryApiClient.segment(taskId) + "/event_list", query);
-  }
-
-  private JsonNode allPages() {
-    JsonNode first = page(PAGE_SIZE, 0);
-    ObjectNode merged = first.isObject()
-        ? (ObjectNode) first.deepCopy() : root().mapper().createObjectNode();
-    ArrayNode events = merged.putArray("DATA");
-    first.path("DATA").forEach(events::add);
-    int received = first.path("DATA").size();
-    long total = first.path("total").asLong(-1);
-    // Stop at a short page or at the announced total, whichever the API gives.
-    while (received == PAGE_SIZE && (total < 0 || events.size() < total)) {
-      JsonNode next = page(PAGE_SIZE, events.size());
-      next.path("DATA").forEach(events::add);
-      received = next.path("DATA").size();
+    private JsonNode allPages() {
+        JsonNode first = page(PAGE_SIZE, 0);
+        ObjectNode merged = first.isObject()
+                ? (ObjectNode) first.deepCopy()
+                : root().mapper().createObjectNode();
+        ArrayNode events = merged.putArray("DATA");
+        first.path("DATA").forEach(events::add);
+        int received = first.path("DATA").size();
+        long total = first.path("total").asLong(-1);
+        // Stop at a short page or at the announced total, whichever the API gives.
+        while (received == PAGE_SIZE && (total < 0 || events.size() < total)) {
+            JsonNode next = page(PAGE_SIZE, events.size());
+            next.path("DATA").forEach(events::add);
+            received = next.path("DATA").size();
+        }
+        merged.put("length", events.size());
+        merged.put("limit", events.size());
+        merged.put("offset", 0);
+        return merged;
     }
-    merged.put("length", events.size());
-    merged.put("limit", events.size());
-    merged.put("offset", 0);
-    return merged;
-  }
 
-  private static String oneLine(String text) {
-    // Details may hold a server's multi-line reply; a table row must stay one line.
-    return text.strip().replaceAll("\\s*\\R\\s*", " ");
-  }
+    private static String oneLine(String text) {
+        // Details may hold a server's multi-line reply; a table row must stay one line.
+        return text.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
 }

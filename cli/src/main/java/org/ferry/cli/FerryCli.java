@@ -24,156 +24,155 @@ import tools.jackson.databind.json.JsonMapper;
  * not succeed; 2 a usage error.
  */
 @Command(
-    name = "ferry",
-    mixinStandardHelpOptions = true,
-    versionProvider = FerryVersion.class,
-    sortOptions = false,
-    description = "Move research data between endpoints through a Ferry server's REST API.",
-    subcommands = {
-      EndpointCommand.class,
-      LsCommand.class,
-      TransferCommand.class,
-      StatusCommand.class,
-      EventsCommand.class,
-      CancelCommand.class,
-      WaitCommand.class
-    },
-    footerHeading = "%nEnvironment:%n",
-    footer = {
-      "  FERRY_API    the API's base URL when --api is not given",
-      "               (default " + FerryCli.DEFAULT_API + ")",
-      "  FERRY_TOKEN  the API token; else the first line of $FERRY_HOME/token",
-      "  FERRY_HOME   Ferry's per-user directory (default ~/.ferry)",
-      "",
-      "Exit codes: 0 success, 1 API or network error (or a waited-for task that did not",
-      "succeed), 2 usage error."
-    })
+        name = "ferry",
+        mixinStandardHelpOptions = true,
+        versionProvider = FerryVersion.class,
+        sortOptions = false,
+        description = "Move research data between endpoints through a Ferry server's REST API.",
+        subcommands = {
+            EndpointCommand.class,
+            LsCommand.class,
+            TransferCommand.class,
+            StatusCommand.class,
+            EventsCommand.class,
+            CancelCommand.class,
+            WaitCommand.class
+        },
+        footerHeading = "%nEnvironment:%n",
+        footer = {
+            "  FERRY_API    the API's base URL when --api is not given",
+            "               (default " + FerryCli.DEFAULT_API + ")",
+            "  FERRY_TOKEN  the API token; else the first line of $FERRY_HOME/token",
+            "  FERRY_HOME   Ferry's per-user directory (default ~/.ferry)",
+            "",
+            "Exit codes: 0 success, 1 API or network error (or a waited-for task that did not",
+            "succeed), 2 usage error."
+        })
 public final class FerryCli implements Runnable {
-  /** The API URL used when neither {@code --api} nor {@code FERRY_API} is given. */
-  public static final String DEFAULT_API = "http://127.0.0.1:8080";
+    /** The API URL used when neither {@code --api} nor {@code FERRY_API} is given. */
+    public static final String DEFAULT_API = "http://127.0.0.1:8080";
 
-  private final CliEnvironment environment;
-  private final ObjectMapper mapper = JsonMapper.builder().build();
+    private final CliEnvironment environment;
+    private final ObjectMapper mapper = JsonMapper.builder().build();
 
-  @Spec private CommandSpec spec;
+    @Spec
+    private CommandSpec spec;
 
-  // INHERIT: the global options may also be written after the subcommand (ferry ls -F json x).
-  @Option(
-      names = "--api",
-      paramLabel = "URL",
-      scope = ScopeType.INHERIT,
-      description = "Ferry API base URL (default: $FERRY_API, else " + DEFAULT_API + ").")
-  private String api;
+    // INHERIT: the global options may also be written after the subcommand (ferry ls -F json x).
+    @Option(
+            names = "--api",
+            paramLabel = "URL",
+            scope = ScopeType.INHERIT,
+            description = "Ferry API base URL (default: $FERRY_API, else " + DEFAULT_API + ").")
+    private String api;
 
-  @Option(
-      names = {"-F", "--format"},
-      paramLabel = "FORMAT",
-      scope = ScopeType.INHERIT,
-      converter = FormatConverter.class,
-      description = "Output format: text (default), json (the API's JSON) or unix "
-          + "(tab-separated, no headers).")
-  private OutputFormat format = OutputFormat.TEXT;
+    @Option(
+            names = {"-F", "--format"},
+            paramLabel = "FORMAT",
+            scope = ScopeType.INHERIT,
+            converter = FormatConverter.class,
+            description =
+                    "Output format: text (default), json (the API's JSON) or unix " + "(tab-separated, no headers).")
+    private OutputFormat format = OutputFormat.TEXT;
 
-  /** Creates the command for the real machine: {@link CliEnvironment#system()}. */
-  public FerryCli() {
-    this(CliEnvironment.system());
-  }
-
-  /**
-   * Creates the command over a given environment (tests pass a fake one).
-   *
-   * @param environment the environment variables, home directory, stdin and console state
-   */
-  public FerryCli(CliEnvironment environment) {
-    this.environment = environment;
-  }
-
-  /**
-   * Runs the command line and exits with its exit code.
-   *
-   * @param args the command line arguments
-   */
-  public static void main(String[] args) {
-    System.exit(run(CliEnvironment.system(), System.out, System.err, args));
-  }
-
-  /**
-   * Runs the command line with output in UTF-8, whatever the locale: Java 17 otherwise encodes
-   * for the platform's charset, which is ASCII under the POSIX locale of CI machines and
-   * services, and file names such as {@code données} would print as {@code donn?es}.
-   *
-   * @param environment the environment to run in
-   * @param out standard output
-   * @param err standard error
-   * @param args the command line arguments
-   * @return the exit code (0 success, 1 API or network error, 2 usage error)
-   */
-  public static int run(
-      CliEnvironment environment, OutputStream out, OutputStream err, String... args) {
-    CommandLine commandLine = new CommandLine(new FerryCli(environment));
-    commandLine.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
-    commandLine.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
-    return commandLine.execute(args);
-  }
-
-  /** Without a subcommand there is nothing to do: a usage error (exit code 2). */
-  @Override
-  public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand");
-  }
-
-  /** @return the environment the CLI runs in */
-  public CliEnvironment environment() {
-    return environment;
-  }
-
-  /** @return the JSON mapper shared by the commands of this run */
-  public ObjectMapper mapper() {
-    return mapper;
-  }
-
-  /** @return the output format chosen with {@code -F} */
-  public OutputFormat format() {
-    return format;
-  }
-
-  /**
-   * The API base URL: {@code --api}, else {@code $FERRY_API}, else {@link #DEFAULT_API}.
-   *
-   * @return the base URL
-   */
-  public String apiUrl() {
-    if (api != null && !api.isBlank()) {
-      return api;
+    /** Creates the command for the real machine: {@link CliEnvironment#system()}. */
+    public FerryCli() {
+        this(CliEnvironment.system());
     }
-    String fromEnv = environment.get("FERRY_API");
-    return fromEnv != null ? fromEnv : DEFAULT_API;
-  }
 
-  /** @return where the token comes from */
-  public TokenSource tokenSource() {
-    return new TokenSource(environment);
-  }
+    /**
+     * Creates the command over a given environment (tests pass a fake one).
+     *
+     * @param environment the environment variables, home directory, stdin and console state
+     */
+    public FerryCli(CliEnvironment environment) {
+        this.environment = environment;
+    }
 
-  /**
-   * A client of the API at {@link #apiUrl()} with the discovered token.
-   *
-   * @return a new client
-   */
-  public FerryApiClient client() {
-    return new FerryApiClient(apiUrl(), tokenSource().token(), mapper);
-  }
+    /**
+     * Runs the command line and exits with its exit code.
+     *
+     * @param args the command line arguments
+     */
+    public static void main(String[] args) {
+        System.exit(run(CliEnvironment.system(), System.out, System.err, args));
+    }
 
-  /** Accepts {@code text}, {@code json}, {@code unix} in any letter case. */
-  static final class FormatConverter implements CommandLine.ITypeConverter<OutputFormat> {
+    /**
+     * Runs the command line with output in UTF-8, whatever the locale: Java 17 otherwise encodes
+     * for the platform's charset, which is ASCII under the POSIX locale of CI machines and
+     * services, and file names such as {@code données} would print as {@code donn?es}.
+     *
+     * @param environment the environment to run in
+     * @param out standard output
+     * @param err standard error
+     * @param args the command line arguments
+     * @return the exit code (0 success, 1 API or network error, 2 usage error)
+     */
+    public static int run(CliEnvironment environment, OutputStream out, OutputStream err, String... args) {
+        CommandLine commandLine = new CommandLine(new FerryCli(environment));
+        commandLine.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
+        commandLine.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
+        return commandLine.execute(args);
+    }
+
+    /** Without a subcommand there is nothing to do: a usage error (exit code 2). */
     @Override
-    public OutputFormat convert(String value) {
-      try {
-        return OutputFormat.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.TypeConversionException(
-            "expected text, json or unix but was '" + value + "'");
-      }
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand");
     }
-  }
+
+    /** @return the environment the CLI runs in */
+    public CliEnvironment environment() {
+        return environment;
+    }
+
+    /** @return the JSON mapper shared by the commands of this run */
+    public ObjectMapper mapper() {
+        return mapper;
+    }
+
+    /** @return the output format chosen with {@code -F} */
+    public OutputFormat format() {
+        return format;
+    }
+
+    /**
+     * The API base URL: {@code --api}, else {@code $FERRY_API}, else {@link #DEFAULT_API}.
+     *
+     * @return the base URL
+     */
+    public String apiUrl() {
+        if (api != null && !api.isBlank()) {
+            return api;
+        }
+        String fromEnv = environment.get("FERRY_API");
+        return fromEnv != null ? fromEnv : DEFAULT_API;
+    }
+
+    /** @return where the token comes from */
+    public TokenSource tokenSource() {
+        return new TokenSource(environment);
+    }
+
+    /**
+     * A client of the API at {@link #apiUrl()} with the discovered token.
+     *
+     * @return a new client
+     */
+    public FerryApiClient client() {
+        return new FerryApiClient(apiUrl(), tokenSource().token(), mapper);
+    }
+
+    /** Accepts {@code text}, {@code json}, {@code unix} in any letter case. */
+    static final class FormatConverter implements CommandLine.ITypeConverter<OutputFormat> {
+        @Override
+        public OutputFormat convert(String value) {
+            try {
+                return OutputFormat.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException("expected text, json or unix but was '" + value + "'");
+            }
+        }
+    }
 }

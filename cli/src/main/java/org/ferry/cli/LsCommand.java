@@ -18,43 +18,52 @@ import tools.jackson.databind.JsonNode;
  * without headers, tab-separated. Json: the file_list document.
  */
 @Command(
-    name = "ls",
-    mixinStandardHelpOptions = true,
-    versionProvider = FerryVersion.class,
-    description = "List a directory on an endpoint, e.g.: ferry ls admin#a:/dir")
+        name = "ls",
+        mixinStandardHelpOptions = true,
+        versionProvider = FerryVersion.class,
+        description = "List a directory on an endpoint, e.g.: ferry ls admin#a:/dir")
 public final class LsCommand extends ApiCommand {
-  @Parameters(index = "0", paramLabel = "ENDPOINT[:PATH]", converter = EndpointPath.Converter.class,
-      description = "Endpoint name and directory (default /).")
-  private EndpointPath target;
+    @Parameters(
+            index = "0",
+            paramLabel = "ENDPOINT[:PATH]",
+            converter = EndpointPath.Converter.class,
+            description = "Endpoint name and directory (default /).")
+    private EndpointPath target;
 
-  @Option(names = {"-l", "--long"}, description = "Long form: permissions, size, mtime, type.")
-  private boolean longForm;
+    @Option(
+            names = {"-l", "--long"},
+            description = "Long form: permissions, size, mtime, type.")
+    private boolean longForm;
 
-  /** @return 0 once the listing is printed */
-  @Override
-  protected int execute() {
-    String path = target.path() == null ? "/" : target.path();
-    JsonNode listing = client().get(
-        "/operation/endpoint/" + FerryApiClient.segment(target.endpoint()) + "/ls",
-        Map.of("path", path));
-    if (format() == OutputFormat.JSON) {
-      printJson(listing);
-      return 0;
+    /** @return 0 once the listing is printed */
+    @Override
+    protected int execute() {
+        String path = target.path() == null ? "/" : target.path();
+        JsonNode listing = client().get(
+                        "/operation/endpoint/" + FerryApiClient.segment(target.endpoint()) + "/ls",
+                        Map.of("path", path));
+        if (format() == OutputFormat.JSON) {
+            printJson(listing);
+            return 0;
+        }
+        if (!longForm) {
+            for (JsonNode file : listing.path("DATA")) {
+                String name = Json.text(file, "name");
+                out().println("dir".equals(Json.text(file, "type")) ? name + "/" : name);
+            }
+            out().flush();
+            return 0;
+        }
+        Table table = new Table("Permissions", "Size", "Last Modified", "Type", "Filename");
+        for (JsonNode file : listing.path("DATA")) {
+            table.row(
+                    Json.text(file, "permissions"),
+                    Json.text(file, "size"),
+                    Json.text(file, "last_modified"),
+                    Json.text(file, "type"),
+                    Json.text(file, "name"));
+        }
+        table.print(out(), format());
+        return 0;
     }
-    if (!longForm) {
-      for (JsonNode file : listing.path("DATA")) {
-        String name = Json.text(file, "name");
-        out().println("dir".equals(Json.text(file, "type")) ? name + "/" : name);
-      }
-      out().flush();
-      return 0;
-    }
-    Table table = new Table("Permissions", "Size", "Last Modified", "Type", "Filename");
-    for (JsonNode file : listing.path("DATA")) {
-      table.row(Json.text(file, "permissions"), Json.text(file, "size"),
-          Json.text(file, "last_modified"), Json.text(file, "type"), Json.text(file, "name"));
-    }
-    table.print(out(), format());
-    return 0;
-  }
 }

@@ -17,53 +17,62 @@ import tools.jackson.databind.JsonNode;
  * an id, that task's fields ({@code GET /v0.10/task/{id}}) as a record.
  */
 @Command(
-    name = "status",
-    mixinStandardHelpOptions = true,
-    versionProvider = FerryVersion.class,
-    description = "Show your recent tasks, or one task, e.g.: ferry status 6f1c...")
+        name = "status",
+        mixinStandardHelpOptions = true,
+        versionProvider = FerryVersion.class,
+        description = "Show your recent tasks, or one task, e.g.: ferry status 6f1c...")
 public final class StatusCommand extends ApiCommand {
-  @Parameters(index = "0", arity = "0..1", paramLabel = "TASK_ID", description = "A task's id.")
-  private String taskId;
+    @Parameters(index = "0", arity = "0..1", paramLabel = "TASK_ID", description = "A task's id.")
+    private String taskId;
 
-  @Option(names = "--limit", paramLabel = "N", defaultValue = "10",
-      description = "List at most N tasks, newest first (default: ${DEFAULT-VALUE}, max 1000).")
-  private int limit;
+    @Option(
+            names = "--limit",
+            paramLabel = "N",
+            defaultValue = "10",
+            description = "List at most N tasks, newest first (default: ${DEFAULT-VALUE}, max 1000).")
+    private int limit;
 
-  @Option(names = "--filter-status", paramLabel = "STATUS", split = ",",
-      description = "List only tasks in these states, e.g. ACTIVE,FAILED.")
-  private String[] statuses;
+    @Option(
+            names = "--filter-status",
+            paramLabel = "STATUS",
+            split = ",",
+            description = "List only tasks in these states, e.g. ACTIVE,FAILED.")
+    private String[] statuses;
 
-  /** @return 0 once printed */
-  @Override
-  protected int execute() {
-    if (taskId != null) {
-      JsonNode task = client().get("/task/" + FerryApiClient.segment(taskId), Map.of());
-      if (format() == OutputFormat.JSON) {
-        printJson(task);
-      } else {
-        TaskDocuments.record(task).print(out(), format());
-      }
-      return 0;
+    /** @return 0 once printed */
+    @Override
+    protected int execute() {
+        if (taskId != null) {
+            JsonNode task = client().get("/task/" + FerryApiClient.segment(taskId), Map.of());
+            if (format() == OutputFormat.JSON) {
+                printJson(task);
+            } else {
+                TaskDocuments.record(task).print(out(), format());
+            }
+            return 0;
+        }
+        Map<String, Object> query = new LinkedHashMap<>();
+        query.put("limit", limit);
+        if (statuses != null && statuses.length > 0) {
+            query.put("filter", "status:" + String.join(",", statuses));
+        }
+        JsonNode list = client().get("/task_list", query);
+        if (format() == OutputFormat.JSON) {
+            printJson(list);
+            return 0;
+        }
+        Table table = new Table("Task ID", "Status", "Label", "Source", "Destination", "Files", "Bytes");
+        for (JsonNode task : list.path("DATA")) {
+            table.row(
+                    Json.text(task, "task_id"),
+                    Json.text(task, "status"),
+                    Json.text(task, "label"),
+                    Json.text(task, "source_endpoint"),
+                    Json.text(task, "destination_endpoint"),
+                    Json.number(task, "files_transferred") + "/" + Json.number(task, "files"),
+                    Json.text(task, "bytes_transferred"));
+        }
+        table.print(out(), format());
+        return 0;
     }
-    Map<String, Object> query = new LinkedHashMap<>();
-    query.put("limit", limit);
-    if (statuses != null && statuses.length > 0) {
-      query.put("filter", "status:" + String.join(",", statuses));
-    }
-    JsonNode list = client().get("/task_list", query);
-    if (format() == OutputFormat.JSON) {
-      printJson(list);
-      return 0;
-    }
-    Table table = new Table(
-        "Task ID", "Status", "Label", "Source", "Destination", "Files", "Bytes");
-    for (JsonNode task : list.path("DATA")) {
-      table.row(Json.text(task, "task_id"), Json.text(task, "status"), Json.text(task, "label"),
-          Json.text(task, "source_endpoint"), Json.text(task, "destination_endpoint"),
-          Json.number(task, "files_transferred") + "/" + Json.number(task, "files"),
-          Json.text(task, "bytes_transferred"));
-    }
-    table.print(out(), format());
-    return 0;
-  }
 }

@@ -16,46 +16,54 @@ import tools.jackson.databind.JsonNode;
  * @param faults faults (retried errors) so far
  */
 public record TaskProgress(
-    String status, String niceStatus, long filesDone, long files, long bytesTransferred,
-    long bytesPerSecond, long faults) {
+        String status,
+        String niceStatus,
+        long filesDone,
+        long files,
+        long bytesTransferred,
+        long bytesPerSecond,
+        long faults) {
 
-  /**
-   * Reads the figures from a task document.
-   *
-   * @param task a task document
-   * @return its progress
-   */
-  public static TaskProgress of(JsonNode task) {
-    return new TaskProgress(
-        Json.text(task, "status"), Json.text(task, "nice_status"),
-        Json.number(task, "files_transferred") + Json.number(task, "files_skipped"),
-        Json.number(task, "files"), Json.number(task, "bytes_transferred"),
-        Json.number(task, "effective_bytes_per_second"), Json.number(task, "faults"));
-  }
+    /**
+     * Reads the figures from a task document.
+     *
+     * @param task a task document
+     * @return its progress
+     */
+    public static TaskProgress of(JsonNode task) {
+        return new TaskProgress(
+                Json.text(task, "status"),
+                Json.text(task, "nice_status"),
+                Json.number(task, "files_transferred") + Json.number(task, "files_skipped"),
+                Json.number(task, "files"),
+                Json.number(task, "bytes_transferred"),
+                Json.number(task, "effective_bytes_per_second"),
+                Json.number(task, "faults"));
+    }
 
-  /** @return whether the task has ended, successfully or not */
-  public boolean ended() {
-    return "SUCCEEDED".equals(status) || "FAILED".equals(status);
-  }
+    /** @return whether the task has ended, successfully or not */
+    public boolean ended() {
+        return "SUCCEEDED".equals(status) || "FAILED".equals(status);
+    }
 
-  /** @return e.g. {@code ACTIVE (OK): 12/40 files, 1.2 GiB, 85.3 MiB/s, 0 faults} */
-  public String summary() {
-    String state = niceStatus.isEmpty() ? status : status + " (" + niceStatus + ")";
-    return state + ": " + figures();
-  }
+    /** @return e.g. {@code ACTIVE (OK): 12/40 files, 1.2 GiB, 85.3 MiB/s, 0 faults} */
+    public String summary() {
+        String state = niceStatus.isEmpty() ? status : status + " (" + niceStatus + ")";
+        return state + ": " + figures();
+    }
 
-  /** @return e.g. {@code 12/40 files, 1.2 GiB, 85.3 MiB/s, 0 faults} */
-  public String figures() {
-    return filesDone + "/" + files + " files, " + Sizes.bytes(bytesTransferred) + ", "
-        + Sizes.rate(bytesPerSecond) + ", " + faults + " faults";
-  }
+    /** @return e.g. {@code 12/40 files, 1.2 GiB, 85.3 MiB/s, 0 faults} */
+    public String figures() {
+        return filesDone + "/" + files + " files, " + Sizes.bytes(bytesTransferred) + ", " + Sizes.rate(bytesPerSecond)
+                + ", " + faults + " faults";
+    }
 
-  /**
-   * The fraction of files done.
-   *
-   * @return 0 to 1, or -1 while the number of files is not known yet
-   */
-  public double fraction() {
-    return files <= 0 ? -1 : Math.min(1.0, (double) filesDone / files);
-  }
+    /**
+     * The fraction of files done.
+     *
+     * @return 0 to 1, or -1 while the number of files is not known yet
+     */
+    public double fraction() {
+        return files <= 0 ? -1 : Math.min(1.0, (double) filesDone / files);
+    }
 }

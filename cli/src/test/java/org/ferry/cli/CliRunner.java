@@ -10,22 +10,23 @@ import picocli.CommandLine;
 
 /** Runs the CLI in the JVM over a fake environment and captures its output. */
 final class CliRunner {
-  record Result(int exitCode, String out, String err) {}
+    record Result(int exitCode, String out, String err) {}
 
-  private CliRunner() {}
+    private CliRunner() {}
 
-  static Result run(Map<String, String> env, Path home, String stdin, String... args) {
-    return run(new CliEnvironment(env, home,
-        new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), false), args);
-  }
+    static Result run(Map<String, String> env, Path home, String stdin, String... args) {
+        return run(
+                new CliEnvironment(env, home, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), false),
+                args);
+    }
 
-  static Result run(CliEnvironment environment, String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine commandLine = new CommandLine(new FerryCli(environment));
-    commandLine.setOut(new PrintWriter(out, true));
-    commandLine.setErr(new PrintWriter(err, true));
-    int exitCode = commandLine.execute(args);
-    return new Result(exitCode, out.toString(), err.toString());
-  }
+    static Result run(CliEnvironment environment, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = new CommandLine(new FerryCli(environment));
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        int exitCode = commandLine.execute(args);
+        return new Result(exitCode, out.toString(), err.toString());
+    }
 }

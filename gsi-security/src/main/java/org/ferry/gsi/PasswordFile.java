@@ -28,8 +28,7 @@ public final class PasswordFile {
     public static final int DEFAULT_COST = 10;
 
     /** A valid hash of a random password, checked for unknown users so timing does not reveal names. */
-    private static final String DUMMY_HASH =
-            "$2y$10$" + "abcdefghijklmnopqrstuu" + "5ImN8q6UcU3QpN3ncTAOd4Qm3ud4M/.";
+    private static final String DUMMY_HASH = "$2y$10$" + "abcdefghijklmnopqrstuu" + "5ImN8q6UcU3QpN3ncTAOd4Qm3ud4M/.";
 
     private final Map<String, String> hashes;
 
@@ -125,7 +124,10 @@ public final class PasswordFile {
      */
     public static String line(String user, char[] password) {
         Objects.requireNonNull(user, "user");
-        if (user.isEmpty() || user.indexOf(':') >= 0 || user.indexOf('\n') >= 0 || user.indexOf('\r') >= 0
+        if (user.isEmpty()
+                || user.indexOf(':') >= 0
+                || user.indexOf('\n') >= 0
+                || user.indexOf('\r') >= 0
                 || user.startsWith("#")) {
             throw new IllegalArgumentException("invalid user name: " + user);
         }

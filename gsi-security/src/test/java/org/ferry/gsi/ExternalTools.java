@@ -17,12 +17,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ExternalTools {
 
-    private ExternalTools() {
-    }
+    private ExternalTools() {}
 
     /** Result of a tool run. */
-    public record Result(int exitCode, String output) {
-    }
+    public record Result(int exitCode, String output) {}
 
     /** Skips (or, with CI=true, fails) unless {@code tool} is on the PATH. */
     public static void require(String tool, String debianPackage) {
@@ -41,7 +39,8 @@ public final class ExternalTools {
     }
 
     /** Runs a command with extra environment, stdin closed, stdout+stderr merged, 120 s limit. */
-    public static Result run(Map<String, String> env, String input, List<String> command) throws IOException, InterruptedException {
+    public static Result run(Map<String, String> env, String input, List<String> command)
+            throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().putAll(env);
         Process p = pb.start();

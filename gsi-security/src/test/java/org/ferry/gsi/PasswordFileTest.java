@@ -22,9 +22,11 @@ class PasswordFileTest {
     @Test
     void malformedLinesAreRejected() {
         assertThatThrownBy(() -> PasswordFile.parse(List.of("alice")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line 1");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("line 1");
         assertThatThrownBy(() -> PasswordFile.parse(List.of("#", "alice:plaintext")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("line 2");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("line 2");
         assertThatThrownBy(() -> PasswordFile.line("a:b", "x".toCharArray()))
                 .isInstanceOf(IllegalArgumentException.class);
     }

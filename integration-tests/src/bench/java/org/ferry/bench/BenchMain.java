@@ -14,8 +14,7 @@ import java.time.Instant;
  */
 public final class BenchMain {
 
-    private BenchMain() {
-    }
+    private BenchMain() {}
 
     /**
      * @param args see {@link BenchOptions#parse}
@@ -48,8 +47,12 @@ public final class BenchMain {
                 System.out.println(name + " FAILED:");
                 e.printStackTrace(System.out);
             }
-            table.note(String.format(java.util.Locale.ROOT, "%s took %.1f s, load average after: %s", name,
-                    (System.nanoTime() - start) / 1e9, loadAverage()));
+            table.note(String.format(
+                    java.util.Locale.ROOT,
+                    "%s took %.1f s, load average after: %s",
+                    name,
+                    (System.nanoTime() - start) / 1e9,
+                    loadAverage()));
         }
         System.out.println();
         table.notes().forEach(note -> System.out.println("note: " + note));

@@ -21,9 +21,21 @@ import java.util.Set;
  * @param repeat runs per side in the memory, disk and small-file benchmarks, the best one reported
  * @param smallFilesDirectory where the small-file trees go (default DATA/small; e.g. a tmpfs to leave the disk out)
  */
-record BenchOptions(Set<String> only, long memoryBytes, long diskFileBytes, int smallFileCount, int smallFileBytes,
-        int sessionCount, Path dataDirectory, Path memoryDirectory, Path outputDirectory, Path repoRoot, Path sshKey,
-        int smallFileLanes, int repeat, Path smallFilesDirectory) {
+record BenchOptions(
+        Set<String> only,
+        long memoryBytes,
+        long diskFileBytes,
+        int smallFileCount,
+        int smallFileBytes,
+        int sessionCount,
+        Path dataDirectory,
+        Path memoryDirectory,
+        Path outputDirectory,
+        Path repoRoot,
+        Path sshKey,
+        int smallFileLanes,
+        int repeat,
+        Path smallFilesDirectory) {
 
     /** Benchmark names, in run order. */
     static final java.util.List<String> ALL = java.util.List.of("memory", "disk", "smallfiles", "sessions", "secure");
@@ -69,9 +81,20 @@ record BenchOptions(Set<String> only, long memoryBytes, long diskFileBytes, int 
                 throw new IllegalArgumentException("unknown benchmark " + name + "; known: " + ALL);
             }
         }
-        return new BenchOptions(only, quick ? GIB : 8 * GIB, quick ? GIB : 4 * GIB, quick ? 500 : 5000, 50 * 1024,
-                sessions, data.toAbsolutePath(), shm.toAbsolutePath(), out.toAbsolutePath(),
-                repo.toAbsolutePath().normalize(), sshKey, lanes, Math.max(1, repeat),
+        return new BenchOptions(
+                only,
+                quick ? GIB : 8 * GIB,
+                quick ? GIB : 4 * GIB,
+                quick ? 500 : 5000,
+                50 * 1024,
+                sessions,
+                data.toAbsolutePath(),
+                shm.toAbsolutePath(),
+                out.toAbsolutePath(),
+                repo.toAbsolutePath().normalize(),
+                sshKey,
+                lanes,
+                Math.max(1, repeat),
                 (smallDir == null ? data.resolve("small") : smallDir).toAbsolutePath());
     }
 

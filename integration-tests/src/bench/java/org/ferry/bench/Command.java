@@ -10,8 +10,7 @@ import java.util.concurrent.TimeUnit;
 /** Runs an external program to completion with a time limit, for the peers (globus-url-copy, iperf3, rsync). */
 final class Command {
 
-    private Command() {
-    }
+    private Command() {}
 
     /**
      * The outcome of one run.
@@ -24,8 +23,8 @@ final class Command {
         /** @return the output, or an exception with it if the program failed */
         Outcome requireSuccess(List<String> command) {
             if (exitCode != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " exited with " + exitCode + ":\n"
-                        + output);
+                throw new IllegalStateException(
+                        String.join(" ", command) + " exited with " + exitCode + ":\n" + output);
             }
             return this;
         }
@@ -42,12 +41,14 @@ final class Command {
         Path log = Files.createTempFile("ferry-bench-", ".log");
         try {
             long start = System.nanoTime();
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
                     .start();
             if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish within "
-                        + timeoutSeconds + " s:\n" + Files.readString(log, StandardCharsets.UTF_8));
+                throw new IllegalStateException(String.join(" ", command) + " did not finish within " + timeoutSeconds
+                        + " s:\n" + Files.readString(log, StandardCharsets.UTF_8));
             }
             long elapsed = System.nanoTime() - start;
             return new Outcome(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8), elapsed);

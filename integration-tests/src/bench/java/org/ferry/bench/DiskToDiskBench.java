@@ -35,8 +35,8 @@ final class DiskToDiskBench {
         Scratch.file(warmup, WARMUP_BYTES, 7);
         Path destination = Scratch.directory(base.resolve("dst"));
         Path logs = options.outputDirectory().resolve("logs");
-        try (FerryServer ferry = FerryServer.start(options.repoRoot(), base.resolve("src"),
-                logs.resolve("ferry-disk.log"));
+        try (FerryServer ferry =
+                        FerryServer.start(options.repoRoot(), base.resolve("src"), logs.resolve("ferry-disk.log"));
                 GlobusServer globus = GlobusServer.start(logs.resolve("globus-disk.pid"));
                 GridFtpClient client = new GridFtpClient()) {
             TransferOptions mode = TransferOptions.extendedBlock(PARALLELISM);
@@ -57,8 +57,14 @@ final class DiskToDiskBench {
                     ferryGbits = Math.max(ferryGbits, ferryRun(client, ferry, mode, ferryCopy, bytes));
                 }
                 dropped &= Scratch.dropCaches();
-                Command.Outcome globusRun = Command.check(List.of("globus-url-copy", "-p",
-                        Integer.toString(PARALLELISM), globus.url() + source, "file://" + globusCopy), 1800);
+                Command.Outcome globusRun = Command.check(
+                        List.of(
+                                "globus-url-copy",
+                                "-p",
+                                Integer.toString(PARALLELISM),
+                                globus.url() + source,
+                                "file://" + globusCopy),
+                        1800);
                 Command.check(List.of("sync"), 300);
                 requireSize(globusCopy, bytes);
                 Files.delete(globusCopy);
@@ -71,14 +77,21 @@ final class DiskToDiskBench {
 
             String scenario = "1 file " + Rates.size(bytes) + ", p=" + PARALLELISM + ", best of " + options.repeat()
                     + (dropped ? ", cold cache" : ", warm cache");
-            table.add(new Result("disk", scenario, "Gbit/s", ferryGbits, "globus-url-copy -p " + PARALLELISM,
-                    globusGbits, 1.0, false));
+            table.add(new Result(
+                    "disk",
+                    scenario,
+                    "Gbit/s",
+                    ferryGbits,
+                    "globus-url-copy -p " + PARALLELISM,
+                    globusGbits,
+                    1.0,
+                    false));
         }
     }
 
     /** @return Gbit/s of one download into {@code copy} (timed up to the 226, as globus-url-copy's exit) */
-    private static double ferryRun(GridFtpClient client, FerryServer ferry, TransferOptions mode, Path copy,
-            long bytes) throws IOException, InterruptedException {
+    private static double ferryRun(GridFtpClient client, FerryServer ferry, TransferOptions mode, Path copy, long bytes)
+            throws IOException, InterruptedException {
         FerryTransfers.Timed timed = FerryTransfers.download(client, ferry.url(), "/big", copy, mode);
         Command.check(List.of("sync"), 300);
         requireSize(copy, bytes);

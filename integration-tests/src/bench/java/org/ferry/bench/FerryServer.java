@@ -39,10 +39,13 @@ final class FerryServer implements AutoCloseable {
     static FerryServer start(Path repoRoot, Path root, Path log) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of("-jar", jar(repoRoot).toString(), "--port", "0", "--root", root.toString(),
-                "--anonymous"));
+        command.addAll(
+                List.of("-jar", jar(repoRoot).toString(), "--port", "0", "--root", root.toString(), "--anonymous"));
         Files.createDirectories(log.getParent());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         for (int i = 0; i < 600; i++) {
             Matcher matcher = LISTENING.matcher(Files.readString(log, StandardCharsets.UTF_8));
             if (matcher.find()) {
@@ -60,9 +63,10 @@ final class FerryServer implements AutoCloseable {
     private static Path jar(Path repoRoot) throws IOException {
         Path target = repoRoot.resolve("mover-netty").resolve("target");
         try (Stream<Path> files = Files.list(target)) {
-            return files.filter(p -> p.getFileName().toString().endsWith("-all.jar")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no *-all.jar in " + target
-                            + ": run ./mvnw -B -q package -DskipTests first"));
+            return files.filter(p -> p.getFileName().toString().endsWith("-all.jar"))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no *-all.jar in " + target + ": run ./mvnw -B -q package -DskipTests first"));
         }
     }
 

@@ -11,8 +11,7 @@ import org.ferry.mover.client.TransferOptions;
 /** Ferry's client side of the throughput benchmarks: one timed download per call. */
 final class FerryTransfers {
 
-    private FerryTransfers() {
-    }
+    private FerryTransfers() {}
 
     /**
      * The outcome of one download.
@@ -20,15 +19,15 @@ final class FerryTransfers {
      * @param bytes bytes received
      * @param elapsedNanos from opening the control session to the end of the transfer
      */
-    record Timed(long bytes, long elapsedNanos) {
-    }
+    record Timed(long bytes, long elapsedNanos) {}
 
     /**
      * Opens a session, downloads {@code remotePath} into {@code localFile} (may be {@code /dev/null}),
      * and closes the session; the time includes the login, as a globus-url-copy run's does.
      */
-    static Timed download(GridFtpClient client, String serverUrl, String remotePath, Path localFile,
-            TransferOptions options) throws IOException {
+    static Timed download(
+            GridFtpClient client, String serverUrl, String remotePath, Path localFile, TransferOptions options)
+            throws IOException {
         long start = System.nanoTime();
         long bytes;
         try (GridFtpSession session = client.open(GridFtpUrl.parse(serverUrl))) {

@@ -28,9 +28,25 @@ final class GlobusServer implements AutoCloseable {
         int port = FerryServer.freePort();
         Files.createDirectories(pidFile.getParent());
         Files.deleteIfExists(pidFile);
-        Command.check(List.of(PROGRAM, "-aa", "-anonymous-user", "gsuser", "-p", Integer.toString(port),
-                "-control-interface", "127.0.0.1", "-data-interface", "127.0.0.1", "-d", "error",
-                "-disable-usage-stats", "-S", "-pidfile", pidFile.toString()), 30);
+        Command.check(
+                List.of(
+                        PROGRAM,
+                        "-aa",
+                        "-anonymous-user",
+                        "gsuser",
+                        "-p",
+                        Integer.toString(port),
+                        "-control-interface",
+                        "127.0.0.1",
+                        "-data-interface",
+                        "127.0.0.1",
+                        "-d",
+                        "error",
+                        "-disable-usage-stats",
+                        "-S",
+                        "-pidfile",
+                        pidFile.toString()),
+                30);
         for (int i = 0; i < 100; i++) {
             try (Socket probe = new Socket("127.0.0.1", port)) {
                 return new GlobusServer(pidFile, port);

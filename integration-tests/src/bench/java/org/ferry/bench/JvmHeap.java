@@ -13,8 +13,7 @@ final class JvmHeap {
     private static final Pattern USED = Pattern.compile("used (\\d+)K");
     private static final Pattern RSS = Pattern.compile("VmRSS:\\s+(\\d+) kB");
 
-    private JvmHeap() {
-    }
+    private JvmHeap() {}
 
     /**
      * Forces a full collection ({@code jcmd PID GC.run}) and reads the heap in use
@@ -27,7 +26,8 @@ final class JvmHeap {
         long best = Long.MAX_VALUE;
         for (int i = 0; i < 2; i++) {
             Command.check(List.of(jcmd(), Long.toString(pid), "GC.run"), 120);
-            String info = Command.check(List.of(jcmd(), Long.toString(pid), "GC.heap_info"), 120).output();
+            String info = Command.check(List.of(jcmd(), Long.toString(pid), "GC.heap_info"), 120)
+                    .output();
             Matcher matcher = USED.matcher(info);
             if (!matcher.find()) {
                 throw new IllegalStateException("no heap figure in jcmd GC.heap_info:\n" + info);

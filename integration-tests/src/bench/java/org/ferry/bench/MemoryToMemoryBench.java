@@ -40,8 +40,8 @@ final class MemoryToMemoryBench {
         sparse(dir.resolve("zero"), bytes);
         sparse(dir.resolve("warmup"), WARMUP_BYTES);
         // the globus server runs as gsuser: it must be able to reach the tmpfs file
-        Files.setPosixFilePermissions(options.memoryDirectory(), java.nio.file.attribute.PosixFilePermissions
-                .fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(
+                options.memoryDirectory(), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         Path logs = options.outputDirectory().resolve("logs");
         Files.createDirectories(logs);
         String size = Rates.size(bytes);
@@ -54,8 +54,8 @@ final class MemoryToMemoryBench {
             }
             for (TransferOptions mode : List.of(TransferOptions.STREAM, TransferOptions.extendedBlock(4))) {
                 int p = mode.parallelism();
-                String scenario = "p=" + p + (p == 1 ? " stream" : " MODE E") + ", " + size + ", best of "
-                        + options.repeat();
+                String scenario =
+                        "p=" + p + (p == 1 ? " stream" : " MODE E") + ", " + size + ", best of " + options.repeat();
                 double iperf = 0;
                 double globusZero = 0;
                 double globusTmpfs = 0;
@@ -67,19 +67,41 @@ final class MemoryToMemoryBench {
                     }
                     iperf = Math.max(iperf, Iperf3.gigabitsPerSecond(bytes, p, logs));
                     globusZero = Math.max(globusZero, globusGigabits(globus, "/dev/zero", bytes, mode));
-                    globusTmpfs = Math.max(globusTmpfs, globusGigabits(globus, dir.resolve("zero").toString(), 0,
-                            mode));
+                    globusTmpfs = Math.max(
+                            globusTmpfs,
+                            globusGigabits(globus, dir.resolve("zero").toString(), 0, mode));
                     if (round % 2 == 0) {
                         ferryGbits = Math.max(ferryGbits, ferryGigabits(client, ferry, mode, bytes));
                     }
                 }
                 String flag = FerryTransfers.globusParallelism(mode);
-                table.add(new Result("memory", scenario, "Gbit/s", ferryGbits,
-                        ("globus-url-copy " + flag).trim() + " /dev/zero", globusZero, 1.0, false));
-                table.add(new Result("memory", scenario, "Gbit/s", ferryGbits,
-                        ("globus-url-copy " + flag).trim() + " same tmpfs file", globusTmpfs, Double.NaN, false));
-                table.add(new Result("memory", scenario, "Gbit/s", ferryGbits,
-                        "iperf3" + (p > 1 ? " -P " + p : "") + " (loopback limit)", iperf, 0.85, false));
+                table.add(new Result(
+                        "memory",
+                        scenario,
+                        "Gbit/s",
+                        ferryGbits,
+                        ("globus-url-copy " + flag).trim() + " /dev/zero",
+                        globusZero,
+                        1.0,
+                        false));
+                table.add(new Result(
+                        "memory",
+                        scenario,
+                        "Gbit/s",
+                        ferryGbits,
+                        ("globus-url-copy " + flag).trim() + " same tmpfs file",
+                        globusTmpfs,
+                        Double.NaN,
+                        false));
+                table.add(new Result(
+                        "memory",
+                        scenario,
+                        "Gbit/s",
+                        ferryGbits,
+                        "iperf3" + (p > 1 ? " -P " + p : "") + " (loopback limit)",
+                        iperf,
+                        0.85,
+                        false));
             }
         } finally {
             Files.deleteIfExists(dir.resolve("zero"));

@@ -3,8 +3,7 @@ package org.ferry.bench;
 /** Unit conversions for the tables. */
 final class Rates {
 
-    private Rates() {
-    }
+    private Rates() {}
 
     /** @return {@code bytes} over {@code elapsedNanos} in Gbit/s (10^9 bits per second) */
     static double gigabitsPerSecond(long bytes, long elapsedNanos) {

@@ -13,8 +13,15 @@ package org.ferry.bench;
  * @param target the required ratio Ferry/peer ({@code >=} it, or {@code <=} it if lowerIsBetter); NaN for none
  * @param lowerIsBetter true where a smaller figure wins (heap bytes)
  */
-record Result(String benchmark, String scenario, String unit, double ferry, String peer, double peerValue,
-        double target, boolean lowerIsBetter) {
+record Result(
+        String benchmark,
+        String scenario,
+        String unit,
+        double ferry,
+        String peer,
+        double peerValue,
+        double target,
+        boolean lowerIsBetter) {
 
     /** @return Ferry / peer (NaN when the peer has no figure) */
     double ratio() {

@@ -32,12 +32,29 @@ final class ResultTable {
     void print(String benchmark, PrintStream out) {
         out.println();
         out.println("== " + benchmark + " ==");
-        out.printf(Locale.ROOT, "%-44s %-9s %12s  %-40s %12s %8s %9s %4s%n", "scenario", "unit", "Ferry", "peer",
-                "peer value", "ratio", "target", "met");
+        out.printf(
+                Locale.ROOT,
+                "%-44s %-9s %12s  %-40s %12s %8s %9s %4s%n",
+                "scenario",
+                "unit",
+                "Ferry",
+                "peer",
+                "peer value",
+                "ratio",
+                "target",
+                "met");
         for (Result r : results) {
             if (r.benchmark().equals(benchmark)) {
-                out.printf(Locale.ROOT, "%-44s %-9s %12s  %-40s %12s %8s %9s %4s%n", r.scenario(), r.unit(),
-                        number(r.ferry()), r.peer(), number(r.peerValue()), number(r.ratio()), r.targetText(),
+                out.printf(
+                        Locale.ROOT,
+                        "%-44s %-9s %12s  %-40s %12s %8s %9s %4s%n",
+                        r.scenario(),
+                        r.unit(),
+                        number(r.ferry()),
+                        r.peer(),
+                        number(r.peerValue()),
+                        number(r.ratio()),
+                        r.targetText(),
                         r.met());
             }
         }
@@ -51,14 +68,33 @@ final class ResultTable {
         StringBuilder json = new StringBuilder("{\n  \"results\": [\n");
         for (int i = 0; i < results.size(); i++) {
             Result r = results.get(i);
-            csv.append(String.join(",", quoteCsv(r.benchmark()), quoteCsv(r.scenario()), quoteCsv(r.unit()),
-                    number(r.ferry()), quoteCsv(r.peer()), number(r.peerValue()), number(r.ratio()),
-                    quoteCsv(r.targetText()), r.met())).append('\n');
-            json.append(String.format(Locale.ROOT, "    {\"benchmark\": %s, \"scenario\": %s, \"unit\": %s, "
-                    + "\"ferry\": %s, \"peer\": %s, \"peerValue\": %s, \"ratio\": %s, \"target\": %s, "
-                    + "\"lowerIsBetter\": %s, \"met\": %s}%s%n", quoteJson(r.benchmark()), quoteJson(r.scenario()),
-                    quoteJson(r.unit()), jsonNumber(r.ferry()), quoteJson(r.peer()), jsonNumber(r.peerValue()),
-                    jsonNumber(r.ratio()), jsonNumber(r.target()), r.lowerIsBetter(), quoteJson(r.met()),
+            csv.append(String.join(
+                            ",",
+                            quoteCsv(r.benchmark()),
+                            quoteCsv(r.scenario()),
+                            quoteCsv(r.unit()),
+                            number(r.ferry()),
+                            quoteCsv(r.peer()),
+                            number(r.peerValue()),
+                            number(r.ratio()),
+                            quoteCsv(r.targetText()),
+                            r.met()))
+                    .append('\n');
+            json.append(String.format(
+                    Locale.ROOT,
+                    "    {\"benchmark\": %s, \"scenario\": %s, \"unit\": %s, "
+                            + "\"ferry\": %s, \"peer\": %s, \"peerValue\": %s, \"ratio\": %s, \"target\": %s, "
+                            + "\"lowerIsBetter\": %s, \"met\": %s}%s%n",
+                    quoteJson(r.benchmark()),
+                    quoteJson(r.scenario()),
+                    quoteJson(r.unit()),
+                    jsonNumber(r.ferry()),
+                    quoteJson(r.peer()),
+                    jsonNumber(r.peerValue()),
+                    jsonNumber(r.ratio()),
+                    jsonNumber(r.target()),
+                    r.lowerIsBetter(),
+                    quoteJson(r.met()),
                     i + 1 < results.size() ? "," : ""));
         }
         json.append("  ],\n  \"notes\": [");
@@ -79,7 +115,8 @@ final class ResultTable {
         if (Double.isNaN(value)) {
             return "n/a";
         }
-        return Math.abs(value) >= 1000 ? String.format(Locale.ROOT, "%.0f", value)
+        return Math.abs(value) >= 1000
+                ? String.format(Locale.ROOT, "%.0f", value)
                 : String.format(Locale.ROOT, "%.3g", value);
     }
 

@@ -14,8 +14,7 @@ import java.util.stream.Stream;
 /** Test data on disk: files of pseudo-random bytes, directories the globus anonymous user can use. */
 final class Scratch {
 
-    private Scratch() {
-    }
+    private Scratch() {}
 
     /** Creates {@code dir} (and parents) mode 755 so that gsuser can traverse it. */
     static Path directory(Path dir) throws IOException {
@@ -53,8 +52,8 @@ final class Scratch {
                 block[i + j] = (byte) (value >>> (8 * j));
             }
         }
-        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel out = FileChannel.open(
+                file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             long written = 0;
             while (written < bytes) {
                 // vary each block so that no two blocks of the file are equal

@@ -24,8 +24,8 @@ import org.ferry.gsi.ca.OnlineCa;
 import org.ferry.gsi.context.GsiEngines;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.credential.PemFiles;
-import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.OpensslTrustDirectory;
 import org.ferry.mover.client.GridFtpClient;
@@ -94,27 +94,49 @@ final class SecureThroughputBenchmark {
         gen.initialize(2048);
         KeyPair pair = gen.generateKeyPair();
         Instant now = Instant.now();
-        var userCert = ca.issuer().issue(ca.subjectFor(USER_CN), pair.getPublic(), now.minusSeconds(300),
-                now.plus(Duration.ofDays(1)), List.of());
-        GsiCredential proxy = new BcProxyFactory().createProxy(new GsiCredential(pair.getPrivate(), List.of(userCert)),
-                ProxyRequest.impersonation());
+        var userCert = ca.issuer()
+                .issue(
+                        ca.subjectFor(USER_CN),
+                        pair.getPublic(),
+                        now.minusSeconds(300),
+                        now.plus(Duration.ofDays(1)),
+                        List.of());
+        GsiCredential proxy = new BcProxyFactory()
+                .createProxy(new GsiCredential(pair.getPrivate(), List.of(userCert)), ProxyRequest.impersonation());
         PemFiles.writeCredential(proxy, pki.resolve("x509up"));
         Files.writeString(pki.resolve("grid-mapfile"), "\"" + proxy.identity() + "\" gsuser\n");
         Files.setPosixFilePermissions(pki, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Map<String, String> serverEnv = Map.of("X509_CERT_DIR", ca.trustDirectory().toString(),
-                "X509_USER_CERT", pki.resolve("hostcert.pem").toString(),
-                "X509_USER_KEY", pki.resolve("hostkey.pem").toString(),
-                "GRIDMAP", pki.resolve("grid-mapfile").toString());
+        Map<String, String> serverEnv = Map.of(
+                "X509_CERT_DIR",
+                ca.trustDirectory().toString(),
+                "X509_USER_CERT",
+                pki.resolve("hostcert.pem").toString(),
+                "X509_USER_KEY",
+                pki.resolve("hostkey.pem").toString(),
+                "GRIDMAP",
+                pki.resolve("grid-mapfile").toString());
         Path logs = options.outputDirectory().resolve("logs");
         Files.createDirectories(logs);
         String size = Rates.size(bytes);
         try (CanlChainValidator validator = new CanlChainValidator(ca.trustDirectory());
-             Server ferry = Server.start(ferryCommand(dir), serverEnv, logs.resolve("ferry-secure.log"));
-             Server globus = Server.start(List.of(GlobusServer.PROGRAM, "-p", "0", "-control-interface", "127.0.0.1",
-                     "-data-interface", "127.0.0.1", "-d", "error", "-disable-usage-stats"), serverEnv,
-                     logs.resolve("globus-secure.log"));
-             GridFtpClient client = new GridFtpClient(Duration.ofSeconds(120),
-                     GsiClientSecurity.of(proxy, validator, OpensslTrustDirectory.load(ca.trustDirectory())))) {
+                Server ferry = Server.start(ferryCommand(dir), serverEnv, logs.resolve("ferry-secure.log"));
+                Server globus = Server.start(
+                        List.of(
+                                GlobusServer.PROGRAM,
+                                "-p",
+                                "0",
+                                "-control-interface",
+                                "127.0.0.1",
+                                "-data-interface",
+                                "127.0.0.1",
+                                "-d",
+                                "error",
+                                "-disable-usage-stats"),
+                        serverEnv,
+                        logs.resolve("globus-secure.log"));
+                GridFtpClient client = new GridFtpClient(
+                        Duration.ofSeconds(120),
+                        GsiClientSecurity.of(proxy, validator, OpensslTrustDirectory.load(ca.trustDirectory())))) {
             String ferryUrl = "gsiftp://localhost:" + ferry.port;
             // JIT warm-up of both Ferry JVMs (a server and a mover run for days) on the login, clear and
             // TLS paths, stream and MODE E: C2 still compiled for a third of the CPU after four runs
@@ -122,12 +144,13 @@ final class SecureThroughputBenchmark {
             for (int round = 0; round < WARMUP_ROUNDS; round++) {
                 for (ProtectionLevel level : List.of(ProtectionLevel.CLEAR, ProtectionLevel.PRIVATE)) {
                     for (TransferOptions mode : List.of(TransferOptions.STREAM, TransferOptions.extendedBlock(4))) {
-                        FerryTransfers.download(client, ferryUrl, "/zero", Path.of("/dev/null"),
-                                mode.withProtection(level));
+                        FerryTransfers.download(
+                                client, ferryUrl, "/zero", Path.of("/dev/null"), mode.withProtection(level));
                     }
                 }
             }
-            globusGigabits(globus.port, source, bytes, TransferOptions.extendedBlock(4), ProtectionLevel.PRIVATE, ca, pki);
+            globusGigabits(
+                    globus.port, source, bytes, TransferOptions.extendedBlock(4), ProtectionLevel.PRIVATE, ca, pki);
             for (ProtectionLevel level : ProtectionLevel.values()) {
                 for (int p : PARALLELISM) {
                     TransferOptions mode = p == 1 ? TransferOptions.STREAM : TransferOptions.extendedBlock(p);
@@ -136,20 +159,27 @@ final class SecureThroughputBenchmark {
                     double globusGbits = 0;
                     for (int round = 0; round < options.repeat(); round++) {
                         if (round % 2 == 1) {
-                            globusGbits = Math.max(globusGbits, globusGigabits(globus.port, source, bytes, mode, level,
-                                    ca, pki));
+                            globusGbits = Math.max(
+                                    globusGbits, globusGigabits(globus.port, source, bytes, mode, level, ca, pki));
                         }
                         ferryGbits = Math.max(ferryGbits, ferryGigabits(client, ferryUrl, opts, bytes));
                         if (round % 2 == 0) {
-                            globusGbits = Math.max(globusGbits, globusGigabits(globus.port, source, bytes, mode, level,
-                                    ca, pki));
+                            globusGbits = Math.max(
+                                    globusGbits, globusGigabits(globus.port, source, bytes, mode, level, ca, pki));
                         }
                     }
                     String flags = (FerryTransfers.globusParallelism(mode) + " " + globusProtection(level)).trim();
                     double target = level == ProtectionLevel.PRIVATE && p >= 2 ? PRIVATE_PARALLEL_TARGET : Double.NaN;
-                    table.add(new Result("secure", "PROT " + level.code() + ", p=" + p
-                            + (p == 1 ? " stream" : " MODE E") + ", " + size + ", best of " + options.repeat(),
-                            "Gbit/s", ferryGbits, ("globus-url-copy " + flags).trim(), globusGbits, target, false));
+                    table.add(new Result(
+                            "secure",
+                            "PROT " + level.code() + ", p=" + p + (p == 1 ? " stream" : " MODE E") + ", " + size
+                                    + ", best of " + options.repeat(),
+                            "Gbit/s",
+                            ferryGbits,
+                            ("globus-url-copy " + flags).trim(),
+                            globusGbits,
+                            target,
+                            false));
                 }
             }
         } finally {
@@ -170,11 +200,19 @@ final class SecureThroughputBenchmark {
         Path target = options.repoRoot().resolve("mover-netty").resolve("target");
         Path jar;
         try (var files = Files.list(target)) {
-            jar = files.filter(p -> p.getFileName().toString().endsWith("-all.jar")).findFirst()
+            jar = files.filter(p -> p.getFileName().toString().endsWith("-all.jar"))
+                    .findFirst()
                     .orElseThrow(() -> new IllegalStateException("no *-all.jar in " + target));
         }
-        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString(),
-                "--port", "0", "--root", root.toString(), "--gsi");
+        return List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                jar.toString(),
+                "--port",
+                "0",
+                "--root",
+                root.toString(),
+                "--gsi");
     }
 
     private static String globusProtection(ProtectionLevel level) {
@@ -185,8 +223,9 @@ final class SecureThroughputBenchmark {
         };
     }
 
-    private static double globusGigabits(int port, Path source, long bytes, TransferOptions mode, ProtectionLevel level,
-            OnlineCa ca, Path pki) throws IOException, InterruptedException {
+    private static double globusGigabits(
+            int port, Path source, long bytes, TransferOptions mode, ProtectionLevel level, OnlineCa ca, Path pki)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("globus-url-copy"));
         if (mode.mode() == TransferOptions.Mode.EXTENDED_BLOCK) {
             command.addAll(List.of("-p", String.valueOf(mode.parallelism())));
@@ -234,24 +273,27 @@ final class SecureThroughputBenchmark {
             pb.environment().putAll(env);
             Process process = pb.start();
             CompletableFuture<Integer> port = new CompletableFuture<>();
-            Thread reader = new Thread(() -> {
-                try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.UTF_8)); var sink = Files.newBufferedWriter(log)) {
-                    String line;
-                    while ((line = out.readLine()) != null) {
-                        Matcher m = LISTENING.matcher(line);
-                        if (m.find()) {
-                            port.complete(Integer.parseInt(m.group(1)));
+            Thread reader = new Thread(
+                    () -> {
+                        try (BufferedReader out = new BufferedReader(
+                                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                                var sink = Files.newBufferedWriter(log)) {
+                            String line;
+                            while ((line = out.readLine()) != null) {
+                                Matcher m = LISTENING.matcher(line);
+                                if (m.find()) {
+                                    port.complete(Integer.parseInt(m.group(1)));
+                                }
+                                sink.write(line);
+                                sink.newLine();
+                                sink.flush();
+                            }
+                        } catch (IOException e) {
+                            port.completeExceptionally(e);
                         }
-                        sink.write(line);
-                        sink.newLine();
-                        sink.flush();
-                    }
-                } catch (IOException e) {
-                    port.completeExceptionally(e);
-                }
-                port.completeExceptionally(new IOException(command.get(0) + " exited; see " + log));
-            }, "bench-server-output");
+                        port.completeExceptionally(new IOException(command.get(0) + " exited; see " + log));
+                    },
+                    "bench-server-output");
             reader.setDaemon(true);
             reader.start();
             try {

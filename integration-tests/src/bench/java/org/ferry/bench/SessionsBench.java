@@ -18,6 +18,7 @@ final class SessionsBench {
     private static final int WARMUP_SESSIONS = 200;
     /** The Globus paper's figure, in kB per client. */
     private static final double GLOBUS_PAPER_KB_PER_SESSION = 940;
+
     private static final double TARGET_KB_PER_SESSION = 100;
 
     private final BenchOptions options;
@@ -79,19 +80,46 @@ final class SessionsBench {
             String scenario = held + " of " + wanted + " sessions";
             double heapKb = (heapAfter - heapBefore) / 1000.0 / Math.max(1, held);
             double rssKb = (rssAfter - rssBefore) / 1000.0 / Math.max(1, held);
-            table.add(new Result("sessions", scenario + ", errors " + errors, "sessions", held,
-                    "asked for", wanted, 1.0, false));
-            table.add(new Result("sessions", scenario, "kB heap", heapKb, "Globus paper 0.94 MB/client",
-                    GLOBUS_PAPER_KB_PER_SESSION, TARGET_KB_PER_SESSION / GLOBUS_PAPER_KB_PER_SESSION, true));
-            table.add(new Result("sessions", scenario, "kB RSS", rssKb, "Globus paper 0.94 MB/client",
-                    GLOBUS_PAPER_KB_PER_SESSION, Double.NaN, true));
-            table.add(new Result("sessions", "login rate while opening", "logins/s", Rates.perSecond(held, openNanos),
-                    "-", Double.NaN, Double.NaN, false));
+            table.add(new Result(
+                    "sessions", scenario + ", errors " + errors, "sessions", held, "asked for", wanted, 1.0, false));
+            table.add(new Result(
+                    "sessions",
+                    scenario,
+                    "kB heap",
+                    heapKb,
+                    "Globus paper 0.94 MB/client",
+                    GLOBUS_PAPER_KB_PER_SESSION,
+                    TARGET_KB_PER_SESSION / GLOBUS_PAPER_KB_PER_SESSION,
+                    true));
+            table.add(new Result(
+                    "sessions",
+                    scenario,
+                    "kB RSS",
+                    rssKb,
+                    "Globus paper 0.94 MB/client",
+                    GLOBUS_PAPER_KB_PER_SESSION,
+                    Double.NaN,
+                    true));
+            table.add(new Result(
+                    "sessions",
+                    "login rate while opening",
+                    "logins/s",
+                    Rates.perSecond(held, openNanos),
+                    "-",
+                    Double.NaN,
+                    Double.NaN,
+                    false));
             addLatency("NOOP one at a time", sequential);
             addLatency("NOOP all " + held + " at once", burst);
-            table.note(String.format(java.util.Locale.ROOT, "sessions: server live heap %d -> %d bytes, RSS %d -> %d"
-                    + " bytes for %d sessions (jcmd GC.run + GC.heap_info; /proc VmRSS)", heapBefore, heapAfter,
-                    rssBefore, rssAfter, held));
+            table.note(String.format(
+                    java.util.Locale.ROOT,
+                    "sessions: server live heap %d -> %d bytes, RSS %d -> %d"
+                            + " bytes for %d sessions (jcmd GC.run + GC.heap_info; /proc VmRSS)",
+                    heapBefore,
+                    heapAfter,
+                    rssBefore,
+                    rssAfter,
+                    held));
         } finally {
             sessions.forEach(PlainControlSession::close);
         }
@@ -132,8 +160,8 @@ final class SessionsBench {
         for (double quantile : new double[] {0.50, 0.99, 1.0}) {
             long value = ok[Math.min(ok.length - 1, (int) Math.ceil(quantile * ok.length) - 1)];
             String label = quantile == 1.0 ? "max" : "p" + (int) Math.round(quantile * 100);
-            table.add(new Result("sessions", what + ", " + label, "ms", value / 1e6, "-", Double.NaN, Double.NaN,
-                    true));
+            table.add(
+                    new Result("sessions", what + ", " + label, "ms", value / 1e6, "-", Double.NaN, Double.NaN, true));
         }
     }
 }

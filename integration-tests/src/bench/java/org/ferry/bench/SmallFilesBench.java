@@ -104,19 +104,38 @@ final class SmallFilesBench {
                 });
             }
             if (options.sshKey() != null && Files.isReadable(options.sshKey())) {
-                contenders.put("rsync -a over ssh", destination -> Command.check(List.of("rsync", "-a", "-e",
-                        "ssh -i " + options.sshKey() + " -o BatchMode=yes -o StrictHostKeyChecking=no"
-                                + " -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR",
-                        source + "/", "root@127.0.0.1:" + destination + "/"), 1800).elapsedNanos());
+                contenders.put(
+                        "rsync -a over ssh",
+                        destination -> Command.check(
+                                        List.of(
+                                                "rsync",
+                                                "-a",
+                                                "-e",
+                                                "ssh -i " + options.sshKey()
+                                                        + " -o BatchMode=yes -o StrictHostKeyChecking=no"
+                                                        + " -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR",
+                                                source + "/",
+                                                "root@127.0.0.1:" + destination + "/"),
+                                        1800)
+                                .elapsedNanos());
             }
             TransferOptions tar = TransferOptions.extendedBlock(1);
             TransferOptions perFile = tar.withTarStreams(false);
-            contenders.put("Ferry", destination -> ferryThirdParty(client, ferry.url(), base, source, destination, tar));
-            contenders.put("Ferry, tar streams off", destination ->
-                    ferryThirdParty(client, ferry.url(), base, source, destination, perFile));
+            contenders.put(
+                    "Ferry", destination -> ferryThirdParty(client, ferry.url(), base, source, destination, tar));
+            contenders.put(
+                    "Ferry, tar streams off",
+                    destination -> ferryThirdParty(client, ferry.url(), base, source, destination, perFile));
             // the path a Ferry service takes with Globus endpoints: its client driving the globus pair
-            contenders.put(FERRY_ON_GLOBUS, destination -> ferryThirdParty(client, globus.url(), Path.of("/"),
-                    source, Scratch.writableByGlobus(destination), perFile));
+            contenders.put(
+                    FERRY_ON_GLOBUS,
+                    destination -> ferryThirdParty(
+                            client,
+                            globus.url(),
+                            Path.of("/"),
+                            source,
+                            Scratch.writableByGlobus(destination),
+                            perFile));
 
             // JIT warm-up of the fresh server JVM and of this client (a server and a mover run for days;
             // C2 was seen compiling for a quarter of the CPU after two passes): not timed
@@ -124,12 +143,18 @@ final class SmallFilesBench {
                 ferryThirdParty(client, ferry.url(), base, source, runs.resolve("warmup-tar-" + pass), tar);
             }
             ferryThirdParty(client, ferry.url(), base, source, runs.resolve("warmup-per-file"), perFile);
-            ferryThirdParty(client, globus.url(), Path.of("/"), source,
-                    Scratch.writableByGlobus(runs.resolve("warmup-on-globus")), perFile);
+            ferryThirdParty(
+                    client,
+                    globus.url(),
+                    Path.of("/"),
+                    source,
+                    Scratch.writableByGlobus(runs.resolve("warmup-on-globus")),
+                    perFile);
 
             for (int round = 1; round <= options.repeat(); round++) {
                 for (Map.Entry<String, Contender> contender : contenders.entrySet()) {
-                    Path destination = runs.resolve(round + "-" + contender.getKey().replaceAll("[^A-Za-z0-9]+", "-"));
+                    Path destination =
+                            runs.resolve(round + "-" + contender.getKey().replaceAll("[^A-Za-z0-9]+", "-"));
                     // the previous run's dirty pages written out first, untimed: nobody pays for another's writeback
                     Command.run(List.of("sync"), 600);
                     long elapsed = contender.getValue().run(destination);
@@ -145,26 +170,58 @@ final class SmallFilesBench {
         double perFileRate = best.remove("Ferry, tar streams off");
         double onGlobusRate = best.remove(FERRY_ON_GLOBUS);
         Double rsync = best.remove("rsync -a over ssh");
-        String bestGlobus = best.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        String bestGlobus = best.entrySet().stream()
+                .max(Map.Entry.comparingByValue())
+                .orElseThrow()
+                .getKey();
         String ferryScenario = scenario + ", Ferry cc " + options.smallFileLanes() + ", best of " + options.repeat();
         for (Map.Entry<String, Double> entry : best.entrySet()) {
             boolean isBest = entry.getKey().equals(bestGlobus);
-            table.add(new Result("smallfiles", ferryScenario, "files/s", ferryRate,
-                    entry.getKey() + (isBest ? " (best)" : ""), entry.getValue(), isBest ? 1.5 : Double.NaN, false));
+            table.add(new Result(
+                    "smallfiles",
+                    ferryScenario,
+                    "files/s",
+                    ferryRate,
+                    entry.getKey() + (isBest ? " (best)" : ""),
+                    entry.getValue(),
+                    isBest ? 1.5 : Double.NaN,
+                    false));
         }
-        table.add(new Result("smallfiles", ferryScenario, "files/s", ferryRate, "rsync -a over ssh",
-                rsync == null ? Double.NaN : rsync, 1.0, false));
-        table.add(new Result("smallfiles", scenario + ", Ferry tar streams off", "files/s", perFileRate,
-                bestGlobus, best.get(bestGlobus), Double.NaN, false));
-        table.add(new Result("smallfiles", scenario + ", " + FERRY_ON_GLOBUS, "files/s", onGlobusRate,
-                bestGlobus, best.get(bestGlobus), Double.NaN, false));
+        table.add(new Result(
+                "smallfiles",
+                ferryScenario,
+                "files/s",
+                ferryRate,
+                "rsync -a over ssh",
+                rsync == null ? Double.NaN : rsync,
+                1.0,
+                false));
+        table.add(new Result(
+                "smallfiles",
+                scenario + ", Ferry tar streams off",
+                "files/s",
+                perFileRate,
+                bestGlobus,
+                best.get(bestGlobus),
+                Double.NaN,
+                false));
+        table.add(new Result(
+                "smallfiles",
+                scenario + ", " + FERRY_ON_GLOBUS,
+                "files/s",
+                onGlobusRate,
+                bestGlobus,
+                best.get(bestGlobus),
+                Double.NaN,
+                false));
     }
 
     /**
      * @return nanoseconds from the first login to the last file's 226, listing included
      */
-    private long ferryThirdParty(GridFtpClient client, String url, Path root, Path source, Path destination,
-            TransferOptions transfer) throws IOException, InterruptedException, ExecutionException {
+    private long ferryThirdParty(
+            GridFtpClient client, String url, Path root, Path source, Path destination, TransferOptions transfer)
+            throws IOException, InterruptedException, ExecutionException {
         GridFtpUrl server = GridFtpUrl.parse(url);
         String sourceDir = "/" + root.relativize(source);
         String destinationDir = "/" + root.relativize(destination);
@@ -189,11 +246,12 @@ final class SmallFilesBench {
                 List<FilePair> share = new ArrayList<>();
                 for (int f = i; f < listing.size(); f += lanes) {
                     FileInfo file = listing.get(f);
-                    share.add(new FilePair(sourceDir + "/" + file.name(), destinationDir + "/" + file.name(),
-                            file.sizeBytes()));
+                    share.add(new FilePair(
+                            sourceDir + "/" + file.name(), destinationDir + "/" + file.name(), file.sizeBytes()));
                 }
                 running.add(pool.submit(() -> {
-                    try (GridFtpSession from = client.open(server); GridFtpSession to = client.open(server)) {
+                    try (GridFtpSession from = client.open(server);
+                            GridFtpSession to = client.open(server)) {
                         from.sendAll(share, to, transfer, PIPELINE_DEPTH, TransferListener.NONE);
                     }
                     return null;
@@ -211,12 +269,13 @@ final class SmallFilesBench {
     private void requireCopy(Path destination, int count) throws IOException {
         try (Stream<Path> files = Files.list(destination)) {
             long complete = files.filter(p -> {
-                try {
-                    return Files.size(p) == options.smallFileBytes();
-                } catch (IOException e) {
-                    return false;
-                }
-            }).count();
+                        try {
+                            return Files.size(p) == options.smallFileBytes();
+                        } catch (IOException e) {
+                            return false;
+                        }
+                    })
+                    .count();
             if (complete != count) {
                 throw new IllegalStateException(destination + " has " + complete + " complete files of " + count);
             }

@@ -44,8 +44,10 @@ final class CliRunner {
         command.addAll(List.of(args));
         Path out = Files.createTempFile(workDir, "cli", ".out");
         Path err = Files.createTempFile(workDir, "cli", ".err");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
-                .redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         builder.environment().put("FERRY_HOME", server.ferryHome().toString());
         builder.environment().remove("FERRY_TOKEN");
         Process process = builder.start();
@@ -54,7 +56,9 @@ final class CliRunner {
             throw new AssertionError("ferry " + String.join(" ", args) + " did not finish in " + timeoutSeconds
                     + " s; stdout so far:\n" + Files.readString(out));
         }
-        return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        return new Result(
+                process.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8));
     }
 }

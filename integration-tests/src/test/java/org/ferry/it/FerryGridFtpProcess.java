@@ -18,8 +18,8 @@ final class FerryGridFtpProcess implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("Server listening at [^:\\s]+:(\\d+)");
 
     /** The variables that would otherwise give ferry-gridftp its GSI material (the OpenSSL hashed CA directory with Globus signing_policy files). */
-    static final Set<String> GSI_VARIABLES = Set.of("X509_USER_CERT", "X509_USER_KEY", "X509_CERT_DIR", "GRIDMAP",
-            "X509_USER_PROXY");
+    static final Set<String> GSI_VARIABLES =
+            Set.of("X509_USER_CERT", "X509_USER_KEY", "X509_CERT_DIR", "GRIDMAP", "X509_USER_PROXY");
 
     private final ManagedProcess process;
     private final int port;
@@ -35,8 +35,8 @@ final class FerryGridFtpProcess implements AutoCloseable {
      * @param root directory to serve
      * @param log file for the server's output
      */
-    static FerryGridFtpProcess start(Launchers launchers, Path root, Path log) throws IOException,
-            InterruptedException {
+    static FerryGridFtpProcess start(Launchers launchers, Path root, Path log)
+            throws IOException, InterruptedException {
         return start(launchers, root, log, 0);
     }
 
@@ -66,10 +66,29 @@ final class FerryGridFtpProcess implements AutoCloseable {
      * @param caDirectory {@code --ca-dir}
      * @param gridMap {@code --gridmap}
      */
-    static FerryGridFtpProcess startGsi(Launchers launchers, Path root, Path log, Path hostCertificate, Path hostKey,
-            Path caDirectory, Path gridMap) throws IOException, InterruptedException {
-        return start(launchers, root, log, 0, List.of("--host-cert", hostCertificate.toString(),
-                "--host-key", hostKey.toString(), "--ca-dir", caDirectory.toString(), "--gridmap", gridMap.toString()));
+    static FerryGridFtpProcess startGsi(
+            Launchers launchers,
+            Path root,
+            Path log,
+            Path hostCertificate,
+            Path hostKey,
+            Path caDirectory,
+            Path gridMap)
+            throws IOException, InterruptedException {
+        return start(
+                launchers,
+                root,
+                log,
+                0,
+                List.of(
+                        "--host-cert",
+                        hostCertificate.toString(),
+                        "--host-key",
+                        hostKey.toString(),
+                        "--ca-dir",
+                        caDirectory.toString(),
+                        "--gridmap",
+                        gridMap.toString()));
     }
 
     private static FerryGridFtpProcess start(Launchers launchers, Path root, Path log, int port, List<String> options)
@@ -79,7 +98,8 @@ final class FerryGridFtpProcess implements AutoCloseable {
         command.addAll(options);
         ManagedProcess process = ManagedProcess.start("ferry-gridftp", command, Map.of(), GSI_VARIABLES, log);
         try {
-            int listening = Integer.parseInt(process.awaitOutput(LISTENING, Duration.ofSeconds(60)).group(1));
+            int listening = Integer.parseInt(
+                    process.awaitOutput(LISTENING, Duration.ofSeconds(60)).group(1));
             return new FerryGridFtpProcess(process, listening);
         } catch (RuntimeException | IOException | InterruptedException e) {
             process.close();

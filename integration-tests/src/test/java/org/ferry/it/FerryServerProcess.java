@@ -29,14 +29,15 @@ final class FerryServerProcess implements AutoCloseable {
      * @param ferryHome the server's home (database, token)
      * @param log file for the server's output
      */
-    static FerryServerProcess start(Launchers launchers, Path ferryHome, Path log) throws IOException,
-            InterruptedException {
+    static FerryServerProcess start(Launchers launchers, Path ferryHome, Path log)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(launchers.ferryServer());
         command.add("--server.port=0");
-        ManagedProcess process = ManagedProcess.start("ferry-server", command,
-                Map.of("FERRY_HOME", ferryHome.toString()), log);
+        ManagedProcess process =
+                ManagedProcess.start("ferry-server", command, Map.of("FERRY_HOME", ferryHome.toString()), log);
         try {
-            int port = Integer.parseInt(process.awaitOutput(STARTED, Duration.ofSeconds(120)).group(1));
+            int port = Integer.parseInt(
+                    process.awaitOutput(STARTED, Duration.ofSeconds(120)).group(1));
             return new FerryServerProcess(process, port, ferryHome);
         } catch (RuntimeException | IOException | InterruptedException e) {
             process.close();

@@ -60,16 +60,16 @@ class GlobusInteropTest {
     @ValueSource(ints = {0, 4})
     void globusUrlCopyDownloadsFromFerry(int parallelism) throws Exception {
         Path target = work.resolve("downloaded-" + parallelism + ".bin");
-        GlobusTools.urlCopy(300, withParallelism(parallelism, ferry.url() + "/random%20data.bin",
-                "file://" + target));
+        GlobusTools.urlCopy(300, withParallelism(parallelism, ferry.url() + "/random%20data.bin", "file://" + target));
         assertThat(target).hasSameBinaryContentAs(original);
     }
 
     @ParameterizedTest(name = "globus-url-copy upload to ferry-gridftp, p={0}")
     @ValueSource(ints = {0, 4})
     void globusUrlCopyUploadsToFerry(int parallelism) throws Exception {
-        GlobusTools.urlCopy(300, withParallelism(parallelism, "file://" + original,
-                ferry.url() + "/uploaded-" + parallelism + ".bin"));
+        GlobusTools.urlCopy(
+                300,
+                withParallelism(parallelism, "file://" + original, ferry.url() + "/uploaded-" + parallelism + ".bin"));
         assertThat(ferryRoot.resolve("uploaded-" + parallelism + ".bin")).hasSameBinaryContentAs(original);
     }
 
@@ -82,7 +82,8 @@ class GlobusInteropTest {
         Path served = Files.copy(original, shared.resolve("served.bin"));
         Files.setPosixFilePermissions(served, PosixFilePermissions.fromString("rw-r--r--"));
         Path target = work.resolve("from-globus-" + parallelism + ".bin");
-        TransferOptions options = parallelism == 0 ? TransferOptions.STREAM : TransferOptions.extendedBlock(parallelism);
+        TransferOptions options =
+                parallelism == 0 ? TransferOptions.STREAM : TransferOptions.extendedBlock(parallelism);
         try (GlobusGridFtpServer globus = GlobusGridFtpServer.start();
                 GridFtpClient client = new GridFtpClient();
                 GridFtpSession session = client.open(globus.url())) {
@@ -96,7 +97,8 @@ class GlobusInteropTest {
     }
 
     private static String[] withParallelism(int parallelism, String from, String to) {
-        return parallelism == 0 ? new String[] {from, to}
+        return parallelism == 0
+                ? new String[] {from, to}
                 : new String[] {"-p", Integer.toString(parallelism), from, to};
     }
 }

@@ -105,7 +105,6 @@ final class GlobusSessionSampler implements AutoCloseable {
 
     @Override
     public String toString() {
-        return seen.size() + " session(s) seen, at most " + mostAtOnceAfterFirst.get()
-                + " at once besides the first";
+        return seen.size() + " session(s) seen, at most " + mostAtOnceAfterFirst.get() + " at once besides the first";
     }
 }

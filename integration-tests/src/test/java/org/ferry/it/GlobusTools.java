@@ -24,8 +24,7 @@ final class GlobusTools {
     static final Path GLOBUS_GRIDFTP_SERVER = Path.of("/usr/sbin/globus-gridftp-server");
     static final Path GRID_PROXY_INIT = Path.of("/usr/bin/grid-proxy-init");
 
-    private GlobusTools() {
-    }
+    private GlobusTools() {}
 
     /** Skips the calling test when the Globus tools are absent outside CI. */
     static void assumeInstalled() {
@@ -52,7 +51,7 @@ final class GlobusTools {
      * @param exitCode the exit status
      * @param output standard output and error, interleaved
      */
-    record Run(int exitCode, String output) { }
+    record Run(int exitCode, String output) {}
 
     /**
      * Runs a program, standard input closed.
@@ -67,8 +66,8 @@ final class GlobusTools {
         // output to a file, not a pipe read to its end first: that read would outlast the timeout
         Path output = Files.createTempFile("globus-run", ".out");
         try {
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(output.toFile());
+            ProcessBuilder builder =
+                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
             builder.environment().putAll(environment);
             Process process = builder.start();
             process.getOutputStream().close();
@@ -91,7 +90,10 @@ final class GlobusTools {
         List<String> command = new ArrayList<>();
         command.add(GLOBUS_URL_COPY.toString());
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
     }
 
     /**
@@ -106,8 +108,8 @@ final class GlobusTools {
         command.addAll(List.of(args));
         Run run = run(Map.of(), timeoutSeconds, command);
         if (run.exitCode() != 0) {
-            throw new AssertionError("globus-url-copy " + String.join(" ", args) + " failed (" + run.exitCode()
-                    + "):\n" + run.output());
+            throw new AssertionError(
+                    "globus-url-copy " + String.join(" ", args) + " failed (" + run.exitCode() + "):\n" + run.output());
         }
         return run.output();
     }

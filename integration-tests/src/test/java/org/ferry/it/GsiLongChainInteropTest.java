@@ -24,6 +24,7 @@ class GsiLongChainInteropTest {
 
     @TempDir
     Path work;
+
     private FerryGridFtpProcess ferry;
 
     @AfterEach
@@ -42,14 +43,20 @@ class GsiLongChainInteropTest {
         Path hostKey = work.resolve("hostkey.pem");
         PemFiles.writeCertificates(host.chain(), hostCert);
         PemFiles.writePrivateKey(host.privateKey(), hostKey);
-        Path gridMap = Files.writeString(work.resolve("grid-mapfile"),
-                "\"/O=Grid/OU=LongChainGsi/CN=Deep User\" deep\n");
+        Path gridMap =
+                Files.writeString(work.resolve("grid-mapfile"), "\"/O=Grid/OU=LongChainGsi/CN=Deep User\" deep\n");
         Path root = Files.createDirectories(work.resolve("root"));
         byte[] data = new byte[1 << 20];
         new SplittableRandom(43).nextBytes(data);
         Files.write(root.resolve("data.bin"), data);
-        ferry = FerryGridFtpProcess.startGsi(Launchers.fromBuild(), root, work.resolve("ferry-gridftp.log"),
-                hostCert, hostKey, pki.trustDir(), gridMap);
+        ferry = FerryGridFtpProcess.startGsi(
+                Launchers.fromBuild(),
+                root,
+                work.resolve("ferry-gridftp.log"),
+                hostCert,
+                hostKey,
+                pki.trustDir(),
+                gridMap);
 
         GsiCredential user = pki.user("Deep User", 4096);
         Path cert = work.resolve("usercert.pem");
@@ -59,10 +66,21 @@ class GsiLongChainInteropTest {
         Path proxy = null;
         for (int depth = 1; depth <= 3; depth++) {
             Path next = work.resolve("proxy-" + depth + ".pem");
-            GlobusTools.Run init = GlobusTools.run(Map.of("X509_CERT_DIR", pki.trustDir().toString()), 60,
-                    List.of(GlobusTools.GRID_PROXY_INIT.toString(), "-q", "-cert", cert.toString(), "-key",
-                            key.toString(), "-out", next.toString()));
-            assertThat(init.exitCode()).as("grid-proxy-init at depth %d: %s", depth, init.output()).isZero();
+            GlobusTools.Run init = GlobusTools.run(
+                    Map.of("X509_CERT_DIR", pki.trustDir().toString()),
+                    60,
+                    List.of(
+                            GlobusTools.GRID_PROXY_INIT.toString(),
+                            "-q",
+                            "-cert",
+                            cert.toString(),
+                            "-key",
+                            key.toString(),
+                            "-out",
+                            next.toString()));
+            assertThat(init.exitCode())
+                    .as("grid-proxy-init at depth %d: %s", depth, init.output())
+                    .isZero();
             cert = next; // the next proxy is signed by this one (its file holds key and chain)
             key = next;
             proxy = next;
@@ -77,9 +95,14 @@ class GsiLongChainInteropTest {
         assertThat(chainBytes * 4 / 3).isGreaterThan(4096);
 
         Path downloaded = work.resolve("downloaded.bin");
-        GlobusTools.Run copy = GlobusTools.run(Map.of("X509_USER_PROXY", proxy.toString(), "X509_CERT_DIR",
-                pki.trustDir().toString()), 120, List.of(GlobusTools.GLOBUS_URL_COPY.toString(),
-                ferry.gsiUrl() + "/data.bin", "file://" + downloaded));
+        GlobusTools.Run copy = GlobusTools.run(
+                Map.of(
+                        "X509_USER_PROXY",
+                        proxy.toString(),
+                        "X509_CERT_DIR",
+                        pki.trustDir().toString()),
+                120,
+                List.of(GlobusTools.GLOBUS_URL_COPY.toString(), ferry.gsiUrl() + "/data.bin", "file://" + downloaded));
         assertThat(copy.exitCode()).as(copy.output()).isZero();
         assertThat(Files.readAllBytes(downloaded)).isEqualTo(data);
     }

@@ -18,8 +18,8 @@ import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.ferry.gsi.TestPki;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.credential.PemFiles;
-import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.OpensslTrustDirectory;
 import org.ferry.mover.client.GridFtpClient;
@@ -64,14 +64,21 @@ class GsiProcessInteropTest {
         Path hostKey = work.resolve("hostkey.pem");
         PemFiles.writeCertificates(host.chain(), hostCert);
         PemFiles.writePrivateKey(host.privateKey(), hostKey);
-        Path gridMap = Files.writeString(work.resolve("grid-mapfile"), "\"/O=Grid/OU=ProcessGsi/CN=Mapped User\" mapped\n");
+        Path gridMap =
+                Files.writeString(work.resolve("grid-mapfile"), "\"/O=Grid/OU=ProcessGsi/CN=Mapped User\" mapped\n");
         root = Files.createDirectories(work.resolve("root"));
         original = root.resolve("data.bin");
         byte[] data = new byte[FILE_BYTES];
         new SplittableRandom(41).nextBytes(data);
         Files.write(original, data);
-        ferry = FerryGridFtpProcess.startGsi(Launchers.fromBuild(), root, work.resolve("ferry-gridftp.log"),
-                hostCert, hostKey, pki.trustDir(), gridMap);
+        ferry = FerryGridFtpProcess.startGsi(
+                Launchers.fromBuild(),
+                root,
+                work.resolve("ferry-gridftp.log"),
+                hostCert,
+                hostKey,
+                pki.trustDir(),
+                gridMap);
         userEnvironment = gridProxyInit(pki, pki.user("Mapped User"), pki.trustDir(), "mapped");
     }
 
@@ -90,8 +97,17 @@ class GsiProcessInteropTest {
         Path proxy = work.resolve(name + "-proxy.pem");
         PemFiles.writeCertificates(user.chain(), cert);
         PemFiles.writePrivateKey(user.privateKey(), key);
-        GlobusTools.Run init = GlobusTools.run(Map.of("X509_USER_CERT", cert.toString(), "X509_USER_KEY", key.toString(),
-                "X509_USER_PROXY", proxy.toString(), "X509_CERT_DIR", issuer.trustDir().toString()), 60,
+        GlobusTools.Run init = GlobusTools.run(
+                Map.of(
+                        "X509_USER_CERT",
+                        cert.toString(),
+                        "X509_USER_KEY",
+                        key.toString(),
+                        "X509_USER_PROXY",
+                        proxy.toString(),
+                        "X509_CERT_DIR",
+                        issuer.trustDir().toString()),
+                60,
                 List.of(GlobusTools.GRID_PROXY_INIT.toString(), "-q"));
         assertThat(init.exitCode()).as(init.output()).isZero();
         // Without X509_USER_CERT/KEY the tools use the proxy and nothing else.
@@ -119,11 +135,13 @@ class GsiProcessInteropTest {
         Map<String, String> stranger = gridProxyInit(pki, pki.user("Stranger"), pki.trustDir(), "stranger");
         GlobusTools.Run r = urlCopy(stranger, ferry.gsiUrl() + "/data.bin", "file://" + work.resolve("never.bin"));
         assertThat(r.exitCode()).isNotZero();
-        assertThat(r.output()).contains("530 Login incorrect. : Gridmap lookup failure: Could not map"
-                + " /O=Grid/OU=ProcessGsi/CN=Stranger");
+        assertThat(r.output())
+                .contains("530 Login incorrect. : Gridmap lookup failure: Could not map"
+                        + " /O=Grid/OU=ProcessGsi/CN=Stranger");
         // globus-url-copy opens its file:// destination before it connects
-        assertThat(work.resolve("never.bin")).satisfiesAnyOf(p -> assertThat(p).doesNotExist(),
-                p -> assertThat(p).isEmptyFile());
+        assertThat(work.resolve("never.bin"))
+                .satisfiesAnyOf(
+                        p -> assertThat(p).doesNotExist(), p -> assertThat(p).isEmptyFile());
     }
 
     @Test
@@ -141,25 +159,31 @@ class GsiProcessInteropTest {
         Map<String, String> outsider = gridProxyInit(rogue, rogue.user("Mapped User"), both, "rogue");
         GlobusTools.Run r = urlCopy(outsider, ferry.gsiUrl() + "/data.bin", "file://" + work.resolve("never2.bin"));
         assertThat(r.exitCode()).isNotZero();
-        assertThat(r.output()).contains("530 GSS authentication failed: certificate chain of /O=Grid/OU=Rogue/CN=Mapped User/CN=")
+        assertThat(r.output())
+                .contains("530 GSS authentication failed: certificate chain of /O=Grid/OU=Rogue/CN=Mapped User/CN=")
                 .contains("No trusted CA certificate was found for the certificate chain");
     }
 
     @Test
     void anExpiredProxySeesTheExpiryRefusal() throws Exception {
-        GsiCredential user = pki.user("Mapped User", Instant.now().minus(Duration.ofDays(30)), Instant.now().plus(Duration.ofDays(1)));
+        GsiCredential user = pki.user(
+                "Mapped User",
+                Instant.now().minus(Duration.ofDays(30)),
+                Instant.now().plus(Duration.ofDays(1)));
         Clock lastWeek = Clock.fixed(Instant.now().minus(Duration.ofDays(7)), ZoneOffset.UTC);
         GsiCredential expired = new BcProxyFactory(new BouncyCastleProvider(), lastWeek, new SecureRandom())
                 .createProxy(user, ProxyRequest.impersonation());
         try (CanlChainValidator validator = new CanlChainValidator(pki.trustDir());
-             GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30),
-                     GsiClientSecurity.of(expired, validator, OpensslTrustDirectory.load(pki.trustDir())))) {
+                GridFtpClient client = new GridFtpClient(
+                        Duration.ofSeconds(30),
+                        GsiClientSecurity.of(expired, validator, OpensslTrustDirectory.load(pki.trustDir())))) {
             assertThatThrownBy(() -> client.open(GridFtpUrl.parse(ferry.gsiUrl() + "/")))
                     .isInstanceOf(GridFtpReplyException.class)
                     .hasMessageContaining("530")
                     .hasMessageContaining("GSS authentication failed")
                     .hasMessageContaining("Certificate has expired on:")
-                    .hasMessageContaining("/O=Grid/OU=ProcessGsi/CN=Mapped User/CN=" + expired.certificate().getSerialNumber());
+                    .hasMessageContaining("/O=Grid/OU=ProcessGsi/CN=Mapped User/CN="
+                            + expired.certificate().getSerialNumber());
         }
     }
 }

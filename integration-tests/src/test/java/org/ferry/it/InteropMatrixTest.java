@@ -171,8 +171,14 @@ class InteropMatrixTest {
         write(dst.resolve("same-size-dest-older.bin"), b, old);
         write(src.resolve("same-size-dest-newer.bin"), a, old);
         write(dst.resolve("same-size-dest-newer.bin"), b, recent);
-        GlobusTools.urlCopy(120, "-sync", "-sync-level", Integer.toString(level), "-r",
-                "file://" + src + "/", ferry.url() + "/sync-" + level + "/");
+        GlobusTools.urlCopy(
+                120,
+                "-sync",
+                "-sync-level",
+                Integer.toString(level),
+                "-r",
+                "file://" + src + "/",
+                ferry.url() + "/sync-" + level + "/");
         assertThat(dst.resolve("missing.bin")).hasBinaryContent(a);
         // level 0: exists -> skip; 1: equal size -> skip; 2: equal size and dest not older -> skip;
         // 3: equal size and equal checksum -> skip (section 3.6)
@@ -185,11 +191,12 @@ class InteropMatrixTest {
     @ValueSource(ints = {0, 4})
     void gucPartial(int p) throws Exception {
         Path part = work.resolve("partial-" + p + ".bin");
-        GlobusTools.urlCopy(120, args(p, "-off", "1000000", "-len", "3000000", ferry.url() + "/src.bin",
-                "file://" + part));
+        GlobusTools.urlCopy(
+                120, args(p, "-off", "1000000", "-len", "3000000", ferry.url() + "/src.bin", "file://" + part));
         byte[] got = Files.readAllBytes(part);
         assertThat(got).hasSize(4_000_000);
-        assertThat(Arrays.copyOfRange(got, 1_000_000, 4_000_000)).isEqualTo(Arrays.copyOfRange(data, 1_000_000, 4_000_000));
+        assertThat(Arrays.copyOfRange(got, 1_000_000, 4_000_000))
+                .isEqualTo(Arrays.copyOfRange(data, 1_000_000, 4_000_000));
     }
 
     // globus-url-copy computes a local file's checksum itself, with OpenSSL digests only: ADLER32
@@ -197,11 +204,23 @@ class InteropMatrixTest {
     @ParameterizedTest(name = "guc -verify-checksum -algo {0} <-> ferry")
     @ValueSource(strings = {"MD5", "SHA1", "SHA256"})
     void gucVerifyChecksum(String algorithm) throws Exception {
-        GlobusTools.urlCopy(120, "-p", "2", "-verify-checksum", "-algo", algorithm, "file://" + original,
+        GlobusTools.urlCopy(
+                120,
+                "-p",
+                "2",
+                "-verify-checksum",
+                "-algo",
+                algorithm,
+                "file://" + original,
                 ferry.url() + "/vc-" + algorithm + ".bin");
         assertThat(ferryRoot.resolve("vc-" + algorithm + ".bin")).hasSameBinaryContentAs(original);
         Path back = work.resolve("vc-" + algorithm + ".bin");
-        GlobusTools.urlCopy(120, "-verify-checksum", "-algo", algorithm, ferry.url() + "/vc-" + algorithm + ".bin",
+        GlobusTools.urlCopy(
+                120,
+                "-verify-checksum",
+                "-algo",
+                algorithm,
+                ferry.url() + "/vc-" + algorithm + ".bin",
                 "file://" + back);
         assertThat(back).hasSameBinaryContentAs(original);
     }
@@ -209,11 +228,23 @@ class InteropMatrixTest {
     @ParameterizedTest(name = "guc third-party -verify-checksum -algo {0} globus <-> ferry")
     @ValueSource(strings = {"ADLER32", "MD5", "SHA512"})
     void gucThirdPartyVerifyChecksum(String algorithm) throws Exception {
-        GlobusTools.urlCopy(120, "-p", "2", "-verify-checksum", "-algo", algorithm, globus.base() + shared.resolve("src.bin"),
+        GlobusTools.urlCopy(
+                120,
+                "-p",
+                "2",
+                "-verify-checksum",
+                "-algo",
+                algorithm,
+                globus.base() + shared.resolve("src.bin"),
                 ferry.url() + "/tpvc-" + algorithm + ".bin");
         assertThat(ferryRoot.resolve("tpvc-" + algorithm + ".bin")).hasSameBinaryContentAs(original);
         Path dir = sharedDir("tpvc-" + algorithm);
-        GlobusTools.urlCopy(120, "-verify-checksum", "-algo", algorithm, ferry.url() + "/src.bin",
+        GlobusTools.urlCopy(
+                120,
+                "-verify-checksum",
+                "-algo",
+                algorithm,
+                ferry.url() + "/src.bin",
                 globus.base() + dir.resolve("f2g.bin"));
         assertThat(dir.resolve("f2g.bin")).hasSameBinaryContentAs(original);
     }
@@ -221,7 +252,8 @@ class InteropMatrixTest {
     @ParameterizedTest(name = "guc third-party globus <-> ferry, p={0}")
     @ValueSource(ints = {0, 4})
     void gucThirdParty(int p) throws Exception {
-        GlobusTools.urlCopy(120, args(p, globus.base() + shared.resolve("src.bin"), ferry.url() + "/tp-g2f-" + p + ".bin"));
+        GlobusTools.urlCopy(
+                120, args(p, globus.base() + shared.resolve("src.bin"), ferry.url() + "/tp-g2f-" + p + ".bin"));
         assertThat(ferryRoot.resolve("tp-g2f-" + p + ".bin")).hasSameBinaryContentAs(original);
         Path dir = sharedDir("guc-tp-" + p);
         GlobusTools.urlCopy(120, args(p, ferry.url() + "/src.bin", globus.base() + dir.resolve("tp-f2g.bin")));
@@ -256,7 +288,9 @@ class InteropMatrixTest {
         }
         for (int i = 0; i < locals.size(); i++) {
             up.add(new FilePair(locals.get(i).toString(), dir.resolve("b" + i).toString()));
-            down.add(new FilePair(dir.resolve("b" + i).toString(), work.resolve("batch-back-" + i).toString()));
+            down.add(new FilePair(
+                    dir.resolve("b" + i).toString(),
+                    work.resolve("batch-back-" + i).toString()));
         }
         try (GridFtpSession session = openGlobus()) {
             session.uploadAll(up, TransferOptions.extendedBlock(2), 5, TransferListener.NONE);
@@ -271,7 +305,8 @@ class InteropMatrixTest {
     @ValueSource(ints = {0, 4})
     void clientThirdParty(int p) throws Exception {
         Path dir = sharedDir("ferry-tp-" + p);
-        try (GridFtpSession f = openFerry(); GridFtpSession g = openGlobus()) {
+        try (GridFtpSession f = openFerry();
+                GridFtpSession g = openGlobus()) {
             f.sendTo("/src.bin", g, dir.resolve("f2g.bin").toString(), options(p), TransferListener.NONE);
             g.sendTo(shared.resolve("src.bin").toString(), f, "/g2f-" + p + ".bin", options(p), TransferListener.NONE);
             if (p > 0) {
@@ -297,10 +332,22 @@ class InteropMatrixTest {
         Path target = Files.write(dir.resolve("window.bin"), old);
         Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-rw-rw-"));
         Path local = Files.write(work.resolve("window-local.bin"), old);
-        try (GridFtpSession f = openFerry(); GridFtpSession g = openGlobus()) {
-            f.sendPartTo("/src.bin", 2_000_000, 1_500_000, g, target.toString(), TransferOptions.extendedBlock(4),
+        try (GridFtpSession f = openFerry();
+                GridFtpSession g = openGlobus()) {
+            f.sendPartTo(
+                    "/src.bin",
+                    2_000_000,
+                    1_500_000,
+                    g,
+                    target.toString(),
+                    TransferOptions.extendedBlock(4),
                     TransferListener.NONE);
-            g.downloadPart(shared.resolve("src.bin").toString(), 100, 5000, local, TransferOptions.extendedBlock(2),
+            g.downloadPart(
+                    shared.resolve("src.bin").toString(),
+                    100,
+                    5000,
+                    local,
+                    TransferOptions.extendedBlock(2),
                     TransferListener.NONE);
         }
         assertThat(Files.readAllBytes(target)).isEqualTo(splice(old, 2_000_000, 1_500_000));
@@ -316,9 +363,16 @@ class InteropMatrixTest {
         Path atGlobus = Files.write(dir.resolve("restart.bin"), partial);
         Files.setPosixFilePermissions(atGlobus, PosixFilePermissions.fromString("rw-rw-rw-"));
         Files.write(ferryRoot.resolve("restart.bin"), partial);
-        try (GridFtpSession f = openFerry(); GridFtpSession g = openGlobus()) {
-            f.resumeSendTo("/src.bin", g, atGlobus.toString(), TransferOptions.extendedBlock(4), done, TransferListener.NONE);
-            g.resumeSendTo(shared.resolve("src.bin").toString(), f, "/restart.bin", TransferOptions.extendedBlock(4), done,
+        try (GridFtpSession f = openFerry();
+                GridFtpSession g = openGlobus()) {
+            f.resumeSendTo(
+                    "/src.bin", g, atGlobus.toString(), TransferOptions.extendedBlock(4), done, TransferListener.NONE);
+            g.resumeSendTo(
+                    shared.resolve("src.bin").toString(),
+                    f,
+                    "/restart.bin",
+                    TransferOptions.extendedBlock(4),
+                    done,
                     TransferListener.NONE);
         }
         assertThat(atGlobus).hasSameBinaryContentAs(original);
@@ -327,10 +381,13 @@ class InteropMatrixTest {
 
     @Test
     void checksumsAgreeBetweenFerryAndGlobus() throws Exception {
-        try (GridFtpSession f = openFerry(); GridFtpSession g = openGlobus()) {
+        try (GridFtpSession f = openFerry();
+                GridFtpSession g = openGlobus()) {
             for (String algorithm : List.of("MD5", "ADLER32", "SHA1", "SHA256", "SHA512")) {
-                assertThat(f.checksum(algorithm, "/src.bin")).as(algorithm)
-                        .isEqualTo(g.checksum(algorithm, shared.resolve("src.bin").toString()));
+                assertThat(f.checksum(algorithm, "/src.bin"))
+                        .as(algorithm)
+                        .isEqualTo(
+                                g.checksum(algorithm, shared.resolve("src.bin").toString()));
             }
         }
     }

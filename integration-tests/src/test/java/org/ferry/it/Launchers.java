@@ -59,9 +59,10 @@ final class Launchers {
     private Path jar(String module, String suffix) throws IOException {
         Path target = repoRoot.resolve(module).resolve("target");
         try (Stream<Path> files = Files.list(target)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(suffix)).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no *" + suffix + " in " + target
-                            + ": run ./mvnw -B -q package -DskipTests first"));
+            return files.filter(p -> p.getFileName().toString().endsWith(suffix))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no *" + suffix + " in " + target + ": run ./mvnw -B -q package -DskipTests first"));
         }
     }
 }

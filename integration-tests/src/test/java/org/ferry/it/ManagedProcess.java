@@ -53,10 +53,11 @@ final class ManagedProcess implements AutoCloseable {
      * @param log file that receives the process's output
      * @throws IOException if the program cannot be started
      */
-    static ManagedProcess start(String name, List<String> command, Map<String, String> environment, Set<String> unset,
-            Path log) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+    static ManagedProcess start(
+            String name, List<String> command, Map<String, String> environment, Set<String> unset, Path log)
+            throws IOException {
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().keySet().removeAll(unset);
         builder.environment().putAll(environment);
         return new ManagedProcess(name, builder.start(), log);
@@ -80,8 +81,7 @@ final class ManagedProcess implements AutoCloseable {
             }
             Thread.sleep(100);
         }
-        throw new IllegalStateException(name + " did not print /" + pattern + "/ within " + timeout + ":\n"
-                + output());
+        throw new IllegalStateException(name + " did not print /" + pattern + "/ within " + timeout + ":\n" + output());
     }
 
     /** @return everything the process printed so far */

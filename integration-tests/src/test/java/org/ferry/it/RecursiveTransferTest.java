@@ -29,8 +29,8 @@ import tools.jackson.databind.ObjectMapper;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RecursiveTransferTest {
 
-    private static final Pattern TASK_ID = Pattern.compile(
-            "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    private static final Pattern TASK_ID =
+            Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private static final long LARGE_FILE_BYTES = 256L << 20;
 
     /** Shared by all tests of the class: servers' roots, logs, downloads. */
@@ -49,11 +49,12 @@ class RecursiveTransferTest {
         Launchers launchers = Launchers.fromBuild();
         sourceRoot = Files.createDirectories(work.resolve("source-root"));
         destinationRoot = Files.createDirectories(work.resolve("destination-root"));
-        FerryGridFtpProcess source = started(FerryGridFtpProcess.start(launchers, sourceRoot, work.resolve("source.log")));
-        FerryGridFtpProcess destination = started(
-                FerryGridFtpProcess.start(launchers, destinationRoot, work.resolve("destination.log")));
-        server = started(FerryServerProcess.start(launchers, Files.createDirectories(work.resolve("home")),
-                work.resolve("server.log")));
+        FerryGridFtpProcess source =
+                started(FerryGridFtpProcess.start(launchers, sourceRoot, work.resolve("source.log")));
+        FerryGridFtpProcess destination =
+                started(FerryGridFtpProcess.start(launchers, destinationRoot, work.resolve("destination.log")));
+        server = started(FerryServerProcess.start(
+                launchers, Files.createDirectories(work.resolve("home")), work.resolve("server.log")));
         cli = new CliRunner(launchers, server, work);
         expectSuccess(cli.run(60, "endpoint", "add", "admin#src", "--url", source.url()));
         expectSuccess(cli.run(60, "endpoint", "add", "admin#dst", "--url", destination.url()));
@@ -79,7 +80,8 @@ class RecursiveTransferTest {
         assertThat(Files.size(destinationRoot.resolve("copies/generated/large/large file.bin")))
                 .isEqualTo(LARGE_FILE_BYTES);
         assertThat(destinationRoot.resolve("copies/generated/empty dir")).isEmptyDirectory();
-        String listing = expectSuccess(cli.run(60, "ls", "admin#dst:/copies/generated")).stdout();
+        String listing =
+                expectSuccess(cli.run(60, "ls", "admin#dst:/copies/generated")).stdout();
         assertThat(listing).contains("empty dir", "empty file", "données été", "large", "small");
     }
 
@@ -92,21 +94,30 @@ class RecursiveTransferTest {
     }
 
     private void transferAndVerify(String sourcePath, String destinationPath) throws Exception {
-        CliRunner.Result submitted = expectSuccess(cli.run(60, "transfer", "admin#src:" + sourcePath,
-                "admin#dst:" + destinationPath, "--recursive", "--label", "it " + sourcePath.substring(1)));
+        CliRunner.Result submitted = expectSuccess(cli.run(
+                60,
+                "transfer",
+                "admin#src:" + sourcePath,
+                "admin#dst:" + destinationPath,
+                "--recursive",
+                "--label",
+                "it " + sourcePath.substring(1)));
         Matcher id = TASK_ID.matcher(submitted.stdout());
         assertThat(id.find()).as("task id in: " + submitted.describe()).isTrue();
         String taskId = id.group();
 
         CliRunner.Result waited = cli.run(1800, "wait", taskId);
-        assertThat(waited.exitCode()).as("ferry wait: " + waited.describe() + "\nserver log:\n" + server.output())
+        assertThat(waited.exitCode())
+                .as("ferry wait: " + waited.describe() + "\nserver log:\n" + server.output())
                 .isZero();
 
-        JsonNode task = json.readTree(expectSuccess(cli.run(60, "-F", "json", "status", taskId)).stdout());
+        JsonNode task = json.readTree(
+                expectSuccess(cli.run(60, "-F", "json", "status", taskId)).stdout());
         assertThat(task.path("status").asString()).isEqualTo("SUCCEEDED");
         assertThat(task.path("task_id").asString()).isEqualTo(taskId);
 
-        JsonNode events = json.readTree(expectSuccess(cli.run(60, "-F", "json", "events", taskId)).stdout());
+        JsonNode events = json.readTree(
+                expectSuccess(cli.run(60, "-F", "json", "events", taskId)).stdout());
         List<String> codes = new ArrayList<>();
         events.path("DATA").forEach(event -> codes.add(event.path("code").asString()));
         assertThat(codes).contains("STARTED", "SUCCEEDED");
@@ -115,7 +126,8 @@ class RecursiveTransferTest {
         Map<String, String> actual = TreeDigest.of(destinationRoot.resolve(destinationPath.substring(1)));
         assertThat(actual).hasSameSizeAs(expected).isEqualTo(expected);
         assertThat(task.path("files_transferred").asLong())
-                .isEqualTo(expected.values().stream().filter(v -> !v.equals("dir")).count());
+                .isEqualTo(
+                        expected.values().stream().filter(v -> !v.equals("dir")).count());
     }
 
     private static CliRunner.Result expectSuccess(CliRunner.Result result) throws IOException {

@@ -1,7 +1,6 @@
 package org.ferry.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -64,6 +63,7 @@ class RestartInteropTest {
 
     @TempDir
     Path work;
+
     private Path shared; // globus-gridftp-server's files: it runs sessions as gsuser
     private Path ferryRoot;
     private FerryGridFtpProcess ferry;
@@ -96,21 +96,40 @@ class RestartInteropTest {
         globus = GlobusGridFtpServer.start();
         // The killed server receives at most 16 MiB/s, so the transfer takes 8 s at least and is
         // still running at its first 111 marker (every 0.2 s) however fast the machine is.
-        ferry = FerryGridFtpProcess.start(Launchers.fromBuild(), ferryRoot, work.resolve("ferry-1.log"), 0,
-                "--marker-interval", "0.2", "--data-rate-limit", "16M");
+        ferry = FerryGridFtpProcess.start(
+                Launchers.fromBuild(),
+                ferryRoot,
+                work.resolve("ferry-1.log"),
+                0,
+                "--marker-interval",
+                "0.2",
+                "--data-rate-limit",
+                "16M");
         int port = ferry.port();
         String destination = ferry.url() + "/restart.bin";
         Path target = ferryRoot.resolve("restart.bin");
         Path gucLog = work.resolve("guc.log");
         List<ByteRange> stamped;
         // -rst-interval 5: the restarted server's JVM must be listening when globus-url-copy reconnects
-        Process guc = GlobusTools.startUrlCopy(gucLog, "-dbg", "-p", "4", "-rst", "-rst-retries", "3",
-                "-rst-interval", "5", globus.base() + source, destination);
+        Process guc = GlobusTools.startUrlCopy(
+                gucLog,
+                "-dbg",
+                "-p",
+                "4",
+                "-rst",
+                "-rst-retries",
+                "3",
+                "-rst-interval",
+                "5",
+                globus.base() + source,
+                destination);
         try {
             awaitLog(gucLog, "111 Range Marker", guc);
             ferry.kill();
             int killedAt = Files.readString(gucLog, StandardCharsets.UTF_8).length();
-            assertThat(guc.isAlive()).as("the transfer was still running when the server died").isTrue();
+            assertThat(guc.isAlive())
+                    .as("the transfer was still running when the server died")
+                    .isTrue();
 
             // What the killed server reported written is on disk; stamp it with zeros, which the
             // random source never holds for a whole range: a resume that sends those bytes again
@@ -118,34 +137,50 @@ class RestartInteropTest {
             stamped = reportedRanges(Files.readString(gucLog, StandardCharsets.UTF_8));
             assertThat(stamped).as("ranges in the killed server's 111 markers").isNotEmpty();
             for (ByteRange range : stamped) {
-                assertThat(sameBytes(source, target, range)).as("bytes of %s on disk", range).isTrue();
+                assertThat(sameBytes(source, target, range))
+                        .as("bytes of %s on disk", range)
+                        .isTrue();
                 zero(target, range);
             }
 
             ferry = FerryGridFtpProcess.start(Launchers.fromBuild(), ferryRoot, work.resolve("ferry-2.log"), port);
-            assertThat(guc.waitFor(300, TimeUnit.SECONDS)).as("globus-url-copy finished").isTrue();
+            assertThat(guc.waitFor(300, TimeUnit.SECONDS))
+                    .as("globus-url-copy finished")
+                    .isTrue();
             String log = Files.readString(gucLog, StandardCharsets.UTF_8);
-            assertThat(guc.exitValue()).as("globus-url-copy exit code; its output:%n%s", tail(log)).isZero();
+            assertThat(guc.exitValue())
+                    .as("globus-url-copy exit code; its output:%n%s", tail(log))
+                    .isZero();
 
             Matcher rest = Pattern.compile("sending command to " + Pattern.quote(destination) + ":\\s*REST (\\S+)")
                     .matcher(log.substring(killedAt));
-            assertThat(rest.find()).as("REST sent to the restarted ferry-gridftp:%n%s", tail(log)).isTrue();
+            assertThat(rest.find())
+                    .as("REST sent to the restarted ferry-gridftp:%n%s", tail(log))
+                    .isTrue();
             List<ByteRange> skipped = ByteRange.merge(ByteRange.parseList(rest.group(1)));
             long covered = skipped.stream().mapToLong(ByteRange::length).sum();
-            assertThat(covered).as("bytes the resume was told to skip").isPositive().isLessThan(SIZE);
+            assertThat(covered)
+                    .as("bytes the resume was told to skip")
+                    .isPositive()
+                    .isLessThan(SIZE);
             for (ByteRange range : stamped) {
                 assertThat(skipped.stream().anyMatch(r -> r.start() <= range.start() && range.end() <= r.end()))
-                        .as("REST %s covers the reported %s", skipped, range).isTrue();
+                        .as("REST %s covers the reported %s", skipped, range)
+                        .isTrue();
             }
         } finally {
             guc.destroyForcibly();
         }
         // every byte outside the stamped ranges came right; the stamped ones were not sent again
         for (ByteRange range : ByteRange.missing(stamped, SIZE)) {
-            assertThat(sameBytes(source, target, range)).as("bytes of %s after the resume", range).isTrue();
+            assertThat(sameBytes(source, target, range))
+                    .as("bytes of %s after the resume", range)
+                    .isTrue();
         }
         for (ByteRange range : stamped) {
-            assertThat(isZero(target, range)).as("the resume did not send %s again", range).isTrue();
+            assertThat(isZero(target, range))
+                    .as("the resume did not send %s again", range)
+                    .isTrue();
         }
     }
 
@@ -155,8 +190,8 @@ class RestartInteropTest {
         globus = GlobusGridFtpServer.start(List.of("-Z", transferLog.toString()));
         // Ferry's server sends at most 64 MiB/s: the 256 MiB transfer takes 4 s at least and is
         // still running at globus's first restart marker (1 s at the shortest) however fast the machine is
-        ferry = FerryGridFtpProcess.start(Launchers.fromBuild(), ferryRoot, work.resolve("ferry.log"), 0,
-                "--data-rate-limit", "64M");
+        ferry = FerryGridFtpProcess.start(
+                Launchers.fromBuild(), ferryRoot, work.resolve("ferry.log"), 0, "--data-rate-limit", "64M");
         Path target = shared.resolve("restart.bin");
         String destination = target.toString();
         TransferOptions options = TransferOptions.extendedBlock(4);
@@ -164,9 +199,14 @@ class RestartInteropTest {
         try (GridFtpClient client = new GridFtpClient()) {
             String digest = writeRandom(ferryRoot.resolve("src.bin"), size, 22);
             RestartMarkers markers = killedAttempt(client, options, destination, size);
-            assertThat(markers).as("a transfer still running at globus's first restart marker").isNotNull();
+            assertThat(markers)
+                    .as("a transfer still running at globus's first restart marker")
+                    .isNotNull();
             long committed = markers.bytesCommitted();
-            assertThat(committed).as("bytes globus reported written before it died").isPositive().isLessThan(size);
+            assertThat(committed)
+                    .as("bytes globus reported written before it died")
+                    .isPositive()
+                    .isLessThan(size);
             try (GridFtpSession f = client.open(GridFtpUrl.parse(ferry.url()));
                     GridFtpSession g = client.open(globus.url())) {
                 f.resumeSendTo("/src.bin", g, destination, options, markers.ranges(), TransferListener.NONE);
@@ -177,14 +217,19 @@ class RestartInteropTest {
             String logged = "FILE=" + target + " ";
             List<String> stors = List.of();
             for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                    stors.isEmpty() && System.nanoTime() < deadline; Thread.sleep(100)) {
+                    stors.isEmpty() && System.nanoTime() < deadline;
+                    Thread.sleep(100)) {
                 stors = Files.readAllLines(transferLog).stream()
-                        .filter(l -> l.contains(logged) && l.contains("CODE=226")).toList();
+                        .filter(l -> l.contains(logged) && l.contains("CODE=226"))
+                        .toList();
             }
-            assertThat(stors).as("globus transfer log %s", Files.readString(transferLog)).hasSize(1);
+            assertThat(stors)
+                    .as("globus transfer log %s", Files.readString(transferLog))
+                    .hasSize(1);
             Matcher nbytes = Pattern.compile("NBYTES=(\\d+)").matcher(stors.get(0));
             assertThat(nbytes.find()).isTrue();
-            assertThat(Long.parseLong(nbytes.group(1))).as("bytes the resume moved into globus")
+            assertThat(Long.parseLong(nbytes.group(1)))
+                    .as("bytes the resume moved into globus")
                     .isEqualTo(size - committed);
         }
     }
@@ -194,14 +239,16 @@ class RestartInteropTest {
      *
      * @return the markers collected before the kill, or null if the transfer ended before one came
      */
-    private RestartMarkers killedAttempt(GridFtpClient client, TransferOptions options, String destination,
-            long size) throws Exception {
+    private RestartMarkers killedAttempt(GridFtpClient client, TransferOptions options, String destination, long size)
+            throws Exception {
         AtomicBoolean killed = new AtomicBoolean();
         RestartMarkers markers = new RestartMarkers(new TransferListener() {
             @Override
             public void onRestartMarker(String ranges) {
                 // a first marker covering the whole file is the last one: the transfer has ended
-                long covered = ByteRange.merge(ByteRange.parseList(ranges)).stream().mapToLong(ByteRange::length).sum();
+                long covered = ByteRange.merge(ByteRange.parseList(ranges)).stream()
+                        .mapToLong(ByteRange::length)
+                        .sum();
                 if (covered < size && killed.compareAndSet(false, true)) {
                     assertThat(globus.killSessions()).isEqualTo(1); // the destination session, SIGKILL
                 }
@@ -250,7 +297,8 @@ class RestartInteropTest {
     }
 
     private static boolean sameBytes(Path a, Path b, ByteRange range) throws IOException {
-        try (FileChannel x = FileChannel.open(a); FileChannel y = FileChannel.open(b)) {
+        try (FileChannel x = FileChannel.open(a);
+                FileChannel y = FileChannel.open(b)) {
             ByteBuffer bx = ByteBuffer.allocate(1 << 20);
             ByteBuffer by = ByteBuffer.allocate(1 << 20);
             for (long at = range.start(); at < range.end(); at += bx.limit()) {
@@ -305,7 +353,9 @@ class RestartInteropTest {
 
     /** The log without MODE E buffer chatter, last lines, for failure messages. */
     private static String tail(String log) {
-        List<String> lines = log.lines().filter(l -> !l.contains("buffer 0x") && !l.isBlank()).toList();
+        List<String> lines = log.lines()
+                .filter(l -> !l.contains("buffer 0x") && !l.isBlank())
+                .toList();
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 80), lines.size()));
     }
 
@@ -314,8 +364,8 @@ class RestartInteropTest {
         MessageDigest md5 = MessageDigest.getInstance("MD5");
         SplittableRandom random = new SplittableRandom(seed);
         byte[] chunk = new byte[1 << 20];
-        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel out = FileChannel.open(
+                file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             for (long written = 0; written < size; written += chunk.length) {
                 random.nextBytes(chunk);
                 md5.update(chunk);

@@ -44,8 +44,8 @@ import tools.jackson.databind.ObjectMapper;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ServiceGlobusInteropTest {
 
-    private static final Pattern TASK_ID = Pattern.compile(
-            "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    private static final Pattern TASK_ID =
+            Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private static final String GLOBUS = "admin#globus";
     private static final String FERRY = "admin#ferry";
     private static final String[] SYNC_LEVELS = {"exists", "size", "mtime", "checksum"};
@@ -85,7 +85,8 @@ class ServiceGlobusInteropTest {
 
     /** Which way a task runs. */
     enum Direction {
-        FERRY_TO_GLOBUS, GLOBUS_TO_FERRY
+        FERRY_TO_GLOBUS,
+        GLOBUS_TO_FERRY
     }
 
     @BeforeAll
@@ -96,8 +97,8 @@ class ServiceGlobusInteropTest {
         globusRoot = GlobusGridFtpServer.createRoot();
         globus = started(GlobusGridFtpServer.start());
         FerryGridFtpProcess ferry = started(FerryGridFtpProcess.start(launchers, ferryRoot, work.resolve("ferry.log")));
-        server = started(FerryServerProcess.start(launchers, Files.createDirectories(work.resolve("home")),
-                work.resolve("server.log")));
+        server = started(FerryServerProcess.start(
+                launchers, Files.createDirectories(work.resolve("home")), work.resolve("server.log")));
         cli = new CliRunner(launchers, server, work);
         expectSuccess(cli.run(60, "endpoint", "add", GLOBUS, "--url", globus.base()));
         expectSuccess(cli.run(60, "endpoint", "add", FERRY, "--url", ferry.url()));
@@ -141,7 +142,8 @@ class ServiceGlobusInteropTest {
         JsonNode there;
         try (GlobusSessionSampler sessions = GlobusSessionSampler.start(globus)) {
             there = transfer(globusSide.spec("tree"), ferrySide.spec("tree-copy"));
-            assertThat(sessions.mostAtOnceAfterFirst()).as("globus sessions as the source: " + sessions)
+            assertThat(sessions.mostAtOnceAfterFirst())
+                    .as("globus sessions as the source: " + sessions)
                     .isGreaterThanOrEqualTo(2);
         }
         assertThat(TreeDigest.of(ferrySide.local("tree-copy"))).isEqualTo(expected);
@@ -150,7 +152,8 @@ class ServiceGlobusInteropTest {
         JsonNode back;
         try (GlobusSessionSampler sessions = GlobusSessionSampler.start(globus)) {
             back = transfer(ferrySide.spec("tree-copy"), globusSide.spec("tree-back"));
-            assertThat(sessions.mostAtOnceAfterFirst()).as("globus sessions as the destination: " + sessions)
+            assertThat(sessions.mostAtOnceAfterFirst())
+                    .as("globus sessions as the destination: " + sessions)
                     .isGreaterThanOrEqualTo(2);
         }
         assertThat(TreeDigest.of(globusSide.local("tree-back"))).isEqualTo(expected);
@@ -162,7 +165,8 @@ class ServiceGlobusInteropTest {
      * source: the levels that read its facts and checksums beyond the size (2 and 3).
      */
     static Stream<Arguments> syncCases() {
-        return Stream.of(Arguments.of(Direction.FERRY_TO_GLOBUS, new int[] {0, 1, 2, 3}),
+        return Stream.of(
+                Arguments.of(Direction.FERRY_TO_GLOBUS, new int[] {0, 1, 2, 3}),
                 Arguments.of(Direction.GLOBUS_TO_FERRY, new int[] {2, 3}));
     }
 
@@ -200,10 +204,17 @@ class ServiceGlobusInteropTest {
 
         // mtimes relative to the destination's (whatever the baseline left there), whole minutes
         // apart so that second-resolution Modify facts order them
-        append(src.resolve("grown.bin"), bytes(500, 4), mtime(base.resolve("grown.bin")).plus(Duration.ofMinutes(5)));
-        write(src.resolve("same-size-older.bin"), bytes(4096, 5),
+        append(
+                src.resolve("grown.bin"),
+                bytes(500, 4),
+                mtime(base.resolve("grown.bin")).plus(Duration.ofMinutes(5)));
+        write(
+                src.resolve("same-size-older.bin"),
+                bytes(4096, 5),
                 mtime(base.resolve("same-size-older.bin")).minus(Duration.ofDays(1)));
-        write(src.resolve("same-size-newer.bin"), bytes(4096, 6),
+        write(
+                src.resolve("same-size-newer.bin"),
+                bytes(4096, 6),
                 mtime(base.resolve("same-size-newer.bin")).plus(Duration.ofMinutes(5)));
         write(src.resolve("sub/new.txt"), "new\n".getBytes(StandardCharsets.US_ASCII), Instant.now());
         source.handOver(src);
@@ -217,15 +228,22 @@ class ServiceGlobusInteropTest {
         for (int level : levels) {
             Path dst = destination.local(name + "-" + level);
             Map<String, String> stampsBefore = stamps(dst);
-            JsonNode task = transfer(source.spec(name + "-src"), destination.spec(name + "-" + level),
-                    "--sync-level", SYNC_LEVELS[level]);
+            JsonNode task = transfer(
+                    source.spec(name + "-src"),
+                    destination.spec(name + "-" + level),
+                    "--sync-level",
+                    SYNC_LEVELS[level]);
             String what = "level " + level + " (" + SYNC_LEVELS[level] + ")";
             Set<String> expected = written.get(level);
-            assertThat(changedFiles(stampsBefore, stamps(dst))).as(what + ": files written").isEqualTo(new TreeSet<>(expected));
+            assertThat(changedFiles(stampsBefore, stamps(dst)))
+                    .as(what + ": files written")
+                    .isEqualTo(new TreeSet<>(expected));
             assertThat(task.path("files").asLong()).as(what + ": files").isEqualTo(6);
-            assertThat(task.path("files_transferred").asLong()).as(what + ": files_transferred")
+            assertThat(task.path("files_transferred").asLong())
+                    .as(what + ": files_transferred")
                     .isEqualTo(expected.size());
-            assertThat(task.path("files_skipped").asLong()).as(what + ": files_skipped")
+            assertThat(task.path("files_skipped").asLong())
+                    .as(what + ": files_skipped")
                     .isEqualTo(6 - expected.size());
             Map<String, String> implied = new TreeMap<>(changedDigest);
             baseDigest.forEach((file, digest) -> {
@@ -286,12 +304,15 @@ class ServiceGlobusInteropTest {
     private JsonNode transfer(String source, String destination, String... options) throws Exception {
         List<String> args = new ArrayList<>(List.of("-F", "unix", "transfer", source, destination, "--recursive"));
         args.addAll(List.of(options));
-        String taskId = expectSuccess(cli.run(60, args.toArray(String[]::new))).stdout().trim();
+        String taskId =
+                expectSuccess(cli.run(60, args.toArray(String[]::new))).stdout().trim();
         assertThat(taskId).matches(TASK_ID);
-        CliRunner.Result waited = cli.run(240, "-F", "json", "wait", taskId, "--timeout", "180",
-                "--polling-interval", "0.2");
-        assertThat(waited.exitCode()).as("ferry wait " + taskId + ": " + waited.describe() + "\nevents:\n"
-                + cli.run(60, "events", taskId, "--errors").stdout() + "\nserver log:\n" + server.output()).isZero();
+        CliRunner.Result waited =
+                cli.run(240, "-F", "json", "wait", taskId, "--timeout", "180", "--polling-interval", "0.2");
+        assertThat(waited.exitCode())
+                .as("ferry wait " + taskId + ": " + waited.describe() + "\nevents:\n"
+                        + cli.run(60, "events", taskId, "--errors").stdout() + "\nserver log:\n" + server.output())
+                .isZero();
         JsonNode task = json.readTree(waited.stdout());
         assertThat(task.path("status").asString()).isEqualTo("SUCCEEDED");
         assertThat(task.path("faults").asLong()).as("faults of " + taskId).isZero();
@@ -303,11 +324,17 @@ class ServiceGlobusInteropTest {
         long files = tree.values().stream().filter(v -> !v.equals("dir")).count();
         long bytes;
         try (Stream<Path> all = Files.walk(root)) {
-            bytes = all.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+            bytes = all.filter(Files::isRegularFile)
+                    .mapToLong(p -> p.toFile().length())
+                    .sum();
         }
-        assertThat(task.path("bytes_transferred").asLong()).as("bytes_transferred").isEqualTo(bytes);
+        assertThat(task.path("bytes_transferred").asLong())
+                .as("bytes_transferred")
+                .isEqualTo(bytes);
         assertThat(task.path("files").asLong()).as("files").isEqualTo(files);
-        assertThat(task.path("files_transferred").asLong()).as("files_transferred").isEqualTo(files);
+        assertThat(task.path("files_transferred").asLong())
+                .as("files_transferred")
+                .isEqualTo(files);
         assertThat(task.path("files_skipped").asLong()).as("files_skipped").isZero();
         assertThat(task.path("directories").asLong()).as("directories").isEqualTo(tree.size() - files);
     }
@@ -358,7 +385,8 @@ class ServiceGlobusInteropTest {
         try (Stream<Path> all = Files.walk(root)) {
             for (Path p : (Iterable<Path>) all::iterator) {
                 if (Files.isRegularFile(p)) {
-                    stamps.put(root.relativize(p).toString(),
+                    stamps.put(
+                            root.relativize(p).toString(),
                             Files.getAttribute(p, "unix:ino") + "/" + Files.getAttribute(p, "unix:ctime"));
                 }
             }

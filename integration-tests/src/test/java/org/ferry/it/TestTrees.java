@@ -18,8 +18,7 @@ import java.util.SplittableRandom;
 /** Builds the directory trees the end-to-end tests move. */
 final class TestTrees {
 
-    private TestTrees() {
-    }
+    private TestTrees() {}
 
     /**
      * Generates a tree with nested directories, empty files, empty directories, names with spaces
@@ -82,8 +81,8 @@ final class TestTrees {
     private static void writeRandom(Path file, long bytes, SplittableRandom random) throws IOException {
         Files.createDirectories(file.getParent());
         byte[] block = new byte[1 << 20];
-        try (FileChannel channel = FileChannel.open(file, EnumSet.of(StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE))) {
+        try (FileChannel channel =
+                FileChannel.open(file, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))) {
             long left = bytes;
             while (left > 0) {
                 random.nextBytes(block);
@@ -104,18 +103,21 @@ final class TestTrees {
      */
     static int copyRealTree(Path source, Path target) throws IOException {
         int[] files = {0};
-        Files.walkFileTree(source, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE,
-                new SimpleFileVisitor<>() {
+        Files.walkFileTree(
+                source, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE, new SimpleFileVisitor<>() {
                     @Override
                     public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                        Files.createDirectories(target.resolve(source.relativize(dir).toString()));
+                        Files.createDirectories(
+                                target.resolve(source.relativize(dir).toString()));
                         return FileVisitResult.CONTINUE;
                     }
 
                     @Override
                     public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
                         if (attrs.isRegularFile() && Files.isReadable(file)) {
-                            Files.copy(file, target.resolve(source.relativize(file).toString()),
+                            Files.copy(
+                                    file,
+                                    target.resolve(source.relativize(file).toString()),
                                     StandardCopyOption.COPY_ATTRIBUTES);
                             files[0]++;
                         }

@@ -19,8 +19,7 @@ import java.util.stream.Stream;
  */
 final class TreeDigest {
 
-    private TreeDigest() {
-    }
+    private TreeDigest() {}
 
     /** @return the digest map of everything under {@code root} (not following links) */
     static Map<String, String> of(Path root) throws IOException {

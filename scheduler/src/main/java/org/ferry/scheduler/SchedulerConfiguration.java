@@ -6,5 +6,4 @@ import org.springframework.context.annotation.Configuration;
 /** Binds {@link TransferProperties}. */
 @Configuration
 @EnableConfigurationProperties(TransferProperties.class)
-public class SchedulerConfiguration {
-}
+public class SchedulerConfiguration {}

@@ -46,8 +46,10 @@ public class PersonalEndpoint implements SmartLifecycle {
      * @param port control port; 0 for any free port
      * @param endpoints where {@code admin#personal} is registered
      */
-    public PersonalEndpoint(@Value("${ferry.personal-endpoint.root}") String root,
-            @Value("${ferry.personal-endpoint.port:2811}") int port, EndpointService endpoints) {
+    public PersonalEndpoint(
+            @Value("${ferry.personal-endpoint.root}") String root,
+            @Value("${ferry.personal-endpoint.port:2811}") int port,
+            EndpointService endpoints) {
         this.root = Path.of(root).toAbsolutePath();
         this.port = port;
         this.endpoints = endpoints;
@@ -59,8 +61,10 @@ public class PersonalEndpoint implements SmartLifecycle {
         byte[] expected = password.getBytes(StandardCharsets.UTF_8);
         try {
             Files.createDirectories(root);
-            server = GridFtpServer.start(GridFtpServerConfig.loopback(root).withPort(port)
-                    .withAuthenticator((user, given) -> USER.equals(user) && given != null
+            server = GridFtpServer.start(GridFtpServerConfig.loopback(root)
+                    .withPort(port)
+                    .withAuthenticator((user, given) -> USER.equals(user)
+                            && given != null
                             && MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8))));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the personal endpoint on port " + port, e);

@@ -14,8 +14,7 @@ import tools.jackson.databind.json.JsonMapper;
 final class ApiClient {
 
     /** One answer: status and parsed JSON body. */
-    record Answer(int status, JsonNode body) {
-    }
+    record Answer(int status, JsonNode body) {}
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final ObjectMapper json = JsonMapper.builder().build();
@@ -66,7 +65,16 @@ final class ApiClient {
     }
 
     static Map<String, Object> endpointDoc(String name, String url) {
-        return Map.of("DATA_TYPE", "endpoint", "canonical_name", name, "url", url, "username", "ferry",
-                "password", "secret-password");
+        return Map.of(
+                "DATA_TYPE",
+                "endpoint",
+                "canonical_name",
+                name,
+                "url",
+                url,
+                "username",
+                "ferry",
+                "password",
+                "secret-password");
     }
 }

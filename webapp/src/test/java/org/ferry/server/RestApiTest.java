@@ -75,7 +75,8 @@ class RestApiTest {
 
     @Test
     void endpointCreateShowSearchDelete() {
-        ApiClient.Answer created = api.post("/v0.10/endpoint", ApiClient.endpointDoc("admin#crud", "ftp://127.0.0.1:1"));
+        ApiClient.Answer created =
+                api.post("/v0.10/endpoint", ApiClient.endpointDoc("admin#crud", "ftp://127.0.0.1:1"));
         assertThat(created.status()).isEqualTo(201);
         JsonNode doc = created.body();
         assertThat(doc.get("DATA_TYPE").asString()).isEqualTo("endpoint");
@@ -86,14 +87,17 @@ class RestApiTest {
         assertThat(doc.has("password")).isFalse();
         String id = doc.get("id").asString();
 
-        assertThat(api.get("/v0.10/endpoint/" + id).body().get("canonical_name").asString()).isEqualTo("admin#crud");
-        assertThat(api.get("/v0.10/endpoint/admin%23crud").body().get("id").asString()).isEqualTo(id);
+        assertThat(api.get("/v0.10/endpoint/" + id).body().get("canonical_name").asString())
+                .isEqualTo("admin#crud");
+        assertThat(api.get("/v0.10/endpoint/admin%23crud").body().get("id").asString())
+                .isEqualTo(id);
         JsonNode search = api.get("/v0.10/endpoint_search?filter_fulltext=CRU").body();
         assertThat(search.get("DATA_TYPE").asString()).isEqualTo("endpoint_list");
         assertThat(search.get("DATA").get(0).get("id").asString()).isEqualTo(id);
         assertThat(search.toString()).doesNotContain("secret-password");
 
-        assertThat(api.post("/v0.10/endpoint", ApiClient.endpointDoc("admin#crud", "ftp://127.0.0.1:1")).status())
+        assertThat(api.post("/v0.10/endpoint", ApiClient.endpointDoc("admin#crud", "ftp://127.0.0.1:1"))
+                        .status())
                 .isEqualTo(409);
         ApiClient.Answer deleted = api.delete("/v0.10/endpoint/" + id);
         assertThat(deleted.status()).isEqualTo(200);
@@ -120,25 +124,32 @@ class RestApiTest {
         ApiClient.Answer answer = api.get("/v0.10/operation/endpoint/admin%23unreachable/ls?path=/");
         assertThat(answer.status()).isEqualTo(502);
         assertThat(answer.body().get("code").asString()).isEqualTo("EndpointError");
-        assertThat(api.get("/v0.10/operation/endpoint/admin%23nope/ls").status()).isEqualTo(404);
-        assertThat(api.get("/v0.10/operation/endpoint/admin%23unreachable/ls?path=rel").body().get("field")
-                .asString()).isEqualTo("path");
+        assertThat(api.get("/v0.10/operation/endpoint/admin%23nope/ls").status())
+                .isEqualTo(404);
+        assertThat(api.get("/v0.10/operation/endpoint/admin%23unreachable/ls?path=rel")
+                        .body()
+                        .get("field")
+                        .asString())
+                .isEqualTo("path");
     }
 
     @Test
     void transferValidationNamesTheField() {
         twoEndpoints("v");
-        Map<String, Object> noData = Map.of("DATA_TYPE", "transfer", "source_endpoint", "admin#v-src",
-                "destination_endpoint", "admin#v-dst");
+        Map<String, Object> noData = Map.of(
+                "DATA_TYPE", "transfer", "source_endpoint", "admin#v-src", "destination_endpoint", "admin#v-dst");
         assertBadRequest(api.post("/v0.10/transfer", noData), "DATA");
-        assertBadRequest(api.post("/v0.10/transfer", transfer("admin#v-src", "admin#v-dst", null, "src", "/dst")),
+        assertBadRequest(
+                api.post("/v0.10/transfer", transfer("admin#v-src", "admin#v-dst", null, "src", "/dst")),
                 "DATA[0].source_path");
-        assertBadRequest(api.post("/v0.10/transfer", transfer("admin#v-src", "admin#v-dst", null, "/src", "")),
+        assertBadRequest(
+                api.post("/v0.10/transfer", transfer("admin#v-src", "admin#v-dst", null, "/src", "")),
                 "DATA[0].destination_path");
         Map<String, Object> badSync = new java.util.HashMap<>(transfer("admin#v-src", "admin#v-dst", null, "/a", "/b"));
         badSync.put("sync_level", 7);
         assertBadRequest(api.post("/v0.10/transfer", badSync), "sync_level");
-        Map<String, Object> badLabel = new java.util.HashMap<>(transfer("admin#v-src", "admin#v-dst", null, "/a", "/b"));
+        Map<String, Object> badLabel =
+                new java.util.HashMap<>(transfer("admin#v-src", "admin#v-dst", null, "/a", "/b"));
         badLabel.put("label", "x".repeat(129));
         assertBadRequest(api.post("/v0.10/transfer", badLabel), "label");
         assertBadRequest(api.postRaw("/v0.10/transfer", "not json"), null);
@@ -154,29 +165,55 @@ class RestApiTest {
         ApiClient.Answer id = api.get("/v0.10/submission_id");
         assertThat(id.body().get("DATA_TYPE").asString()).isEqualTo("submission_id");
         String submissionId = id.body().get("value").asString();
-        ApiClient.Answer first = api.post("/v0.10/transfer", transfer("admin#d-src", "admin#d-dst", submissionId,
-                "/a", "/b"));
+        ApiClient.Answer first =
+                api.post("/v0.10/transfer", transfer("admin#d-src", "admin#d-dst", submissionId, "/a", "/b"));
         assertThat(first.status()).isEqualTo(202);
         assertThat(first.body().get("code").asString()).isEqualTo("Accepted");
         assertThat(first.body().get("DATA_TYPE").asString()).isEqualTo("transfer_result");
-        ApiClient.Answer second = api.post("/v0.10/transfer", transfer("admin#d-src", "admin#d-dst", submissionId,
-                "/a", "/b"));
+        ApiClient.Answer second =
+                api.post("/v0.10/transfer", transfer("admin#d-src", "admin#d-dst", submissionId, "/a", "/b"));
         assertThat(second.body().get("code").asString()).isEqualTo("Duplicate");
-        assertThat(second.body().get("task_id").asString()).isEqualTo(first.body().get("task_id").asString());
+        assertThat(second.body().get("task_id").asString())
+                .isEqualTo(first.body().get("task_id").asString());
     }
 
     @Test
     void taskAndEventListUseGlobusFieldNamesAndCancelEndsTheTask() {
         twoEndpoints("t");
         String taskId = api.post("/v0.10/transfer", transfer("admin#t-src", "admin#t-dst", null, "/a", "/b"))
-                .body().get("task_id").asString();
+                .body()
+                .get("task_id")
+                .asString();
         JsonNode task = api.get("/v0.10/task/" + taskId).body();
-        for (String field : List.of("DATA_TYPE", "task_id", "type", "status", "nice_status", "label", "owner_string",
-                "request_time", "completion_time", "deadline", "source_endpoint", "source_endpoint_id",
-                "destination_endpoint", "destination_endpoint_id", "sync_level", "verify_checksum", "files",
-                "directories", "files_transferred", "files_skipped", "bytes_transferred",
-                "effective_bytes_per_second", "faults", "subtasks_total", "subtasks_pending", "subtasks_succeeded",
-                "subtasks_failed", "fatal_error")) {
+        for (String field : List.of(
+                "DATA_TYPE",
+                "task_id",
+                "type",
+                "status",
+                "nice_status",
+                "label",
+                "owner_string",
+                "request_time",
+                "completion_time",
+                "deadline",
+                "source_endpoint",
+                "source_endpoint_id",
+                "destination_endpoint",
+                "destination_endpoint_id",
+                "sync_level",
+                "verify_checksum",
+                "files",
+                "directories",
+                "files_transferred",
+                "files_skipped",
+                "bytes_transferred",
+                "effective_bytes_per_second",
+                "faults",
+                "subtasks_total",
+                "subtasks_pending",
+                "subtasks_succeeded",
+                "subtasks_failed",
+                "fatal_error")) {
             assertThat(task.has(field)).as(field).isTrue();
         }
         assertThat(task.get("type").asString()).isEqualTo("TRANSFER");
@@ -204,10 +241,16 @@ class RestApiTest {
         } else {
             assertThat(canceled.body().get("code").asString()).isEqualTo("TaskComplete");
         }
-        assertThat(api.post("/v0.10/task/" + taskId + "/cancel", Map.of()).body().get("code").asString())
+        assertThat(api.post("/v0.10/task/" + taskId + "/cancel", Map.of())
+                        .body()
+                        .get("code")
+                        .asString())
                 .isEqualTo("TaskComplete");
-        assertThat(api.get("/v0.10/task_list?filter=status:ACTIVE&limit=1000").body().get("DATA")
-                .findValuesAsString("task_id")).doesNotContain(taskId);
+        assertThat(api.get("/v0.10/task_list?filter=status:ACTIVE&limit=1000")
+                        .body()
+                        .get("DATA")
+                        .findValuesAsString("task_id"))
+                .doesNotContain(taskId);
     }
 
     @Test
@@ -216,11 +259,13 @@ class RestApiTest {
         // of a real cancel, played in the order that used to put CONNECT_FAILED after CANCELED
         twoEndpoints("late");
         String taskId = api.post("/v0.10/transfer", transfer("admin#late-src", "admin#late-dst", null, "/a", "/b"))
-                .body().get("task_id").asString();
+                .body()
+                .get("task_id")
+                .asString();
         api.post("/v0.10/task/" + taskId + "/cancel", Map.of());
         java.util.UUID id = java.util.UUID.fromString(taskId);
-        org.ferry.scheduler.execution.Fault late = new org.ferry.scheduler.execution.Fault(
-                org.ferry.api.domain.EventCode.CONNECT_FAILED, "late fault");
+        org.ferry.scheduler.execution.Fault late =
+                new org.ferry.scheduler.execution.Fault(org.ferry.api.domain.EventCode.CONNECT_FAILED, "late fault");
         recorder.fault(new org.ferry.scheduler.execution.TaskExecution(id, null, null, false, null), late);
         assertThat(recorder.fail(id, late)).isFalse();
         JsonNode events = api.get("/v0.10/task/" + taskId + "/event_list").body();
@@ -235,16 +280,20 @@ class RestApiTest {
         users.save(new UserAccount("bob", TokenHasher.hash("bobs-token")));
         twoEndpoints("o");
         String taskId = api.post("/v0.10/transfer", transfer("admin#o-src", "admin#o-dst", null, "/a", "/b"))
-                .body().get("task_id").asString();
+                .body()
+                .get("task_id")
+                .asString();
         ApiClient bob = api.withToken("bobs-token");
         assertThat(bob.get("/v0.10/endpoint/admin%23o-src").status()).isEqualTo(404);
         assertThat(bob.get("/v0.10/task/" + taskId).status()).isEqualTo(404);
-        assertThat(bob.post("/v0.10/task/" + taskId + "/cancel", Map.of()).status()).isEqualTo(404);
+        assertThat(bob.post("/v0.10/task/" + taskId + "/cancel", Map.of()).status())
+                .isEqualTo(404);
         assertThat(bob.get("/v0.10/task_list").body().get("total").asLong()).isZero();
         ApiClient.Answer foreign = bob.post("/v0.10/endpoint", ApiClient.endpointDoc("admin#bobs", "ftp://h:1"));
         assertThat(foreign.status()).isEqualTo(400);
         assertThat(foreign.body().get("field").asString()).isEqualTo("canonical_name");
-        ApiClient.Answer transfer = bob.post("/v0.10/transfer", transfer("admin#o-src", "admin#o-dst", null, "/a", "/b"));
+        ApiClient.Answer transfer =
+                bob.post("/v0.10/transfer", transfer("admin#o-src", "admin#o-dst", null, "/a", "/b"));
         assertThat(transfer.status()).isEqualTo(404);
         assertThat(transfer.body().get("field").asString()).isEqualTo("source_endpoint");
     }
@@ -265,8 +314,8 @@ class RestApiTest {
         api.post("/v0.10/endpoint", ApiClient.endpointDoc("admin#" + prefix + "-dst", "ftp://127.0.0.1:1"));
     }
 
-    static Map<String, Object> transfer(String source, String destination, String submissionId, String sourcePath,
-            String destinationPath) {
+    static Map<String, Object> transfer(
+            String source, String destination, String submissionId, String sourcePath, String destinationPath) {
         Map<String, Object> doc = new java.util.HashMap<>();
         doc.put("DATA_TYPE", "transfer");
         doc.put("source_endpoint", source);
@@ -274,8 +323,17 @@ class RestApiTest {
         if (submissionId != null) {
             doc.put("submission_id", submissionId);
         }
-        doc.put("DATA", List.of(Map.of("DATA_TYPE", "transfer_item", "source_path", sourcePath,
-                "destination_path", destinationPath, "recursive", false)));
+        doc.put(
+                "DATA",
+                List.of(Map.of(
+                        "DATA_TYPE",
+                        "transfer_item",
+                        "source_path",
+                        sourcePath,
+                        "destination_path",
+                        destinationPath,
+                        "recursive",
+                        false)));
         return doc;
     }
 

@@ -41,28 +41,53 @@ class ResumeAfterRestartTest {
         try (GridFtpServer probe = GridFtpServer.start(configB)) {
             portB = probe.port(); // reserve a port, then leave the destination down
         }
-        try (GridFtpServer serverA = GridFtpServer.start(GridFtpServerConfig.loopback(siteA).withAnonymousAllowed(true))) {
+        try (GridFtpServer serverA =
+                GridFtpServer.start(GridFtpServerConfig.loopback(siteA).withAnonymousAllowed(true))) {
             String taskId;
             try (ConfigurableApplicationContext first = start(home)) {
                 ApiClient api = client(first, home);
-                api.post("/v0.10/endpoint", Map.of("canonical_name", "admin#a", "url", "ftp://127.0.0.1:" + serverA.port()));
+                api.post(
+                        "/v0.10/endpoint",
+                        Map.of("canonical_name", "admin#a", "url", "ftp://127.0.0.1:" + serverA.port()));
                 api.post("/v0.10/endpoint", Map.of("canonical_name", "admin#b", "url", "ftp://127.0.0.1:" + portB));
-                taskId = api.post("/v0.10/transfer", Map.of("source_endpoint", "admin#a", "destination_endpoint",
-                        "admin#b", "DATA", List.of(Map.of("source_path", "/data", "destination_path", "/data",
-                                "recursive", true)))).body().get("task_id").asString();
-                JsonNode faulted = await(api, taskId, t -> t.get("faults").asLong() > 0
-                        && "CONNECT_FAILED".equals(t.get("nice_status").asString()));
+                taskId = api.post(
+                                "/v0.10/transfer",
+                                Map.of(
+                                        "source_endpoint",
+                                        "admin#a",
+                                        "destination_endpoint",
+                                        "admin#b",
+                                        "DATA",
+                                        List.of(Map.of(
+                                                "source_path",
+                                                "/data",
+                                                "destination_path",
+                                                "/data",
+                                                "recursive",
+                                                true))))
+                        .body()
+                        .get("task_id")
+                        .asString();
+                JsonNode faulted = await(
+                        api,
+                        taskId,
+                        t -> t.get("faults").asLong() > 0
+                                && "CONNECT_FAILED".equals(t.get("nice_status").asString()));
                 assertThat(faulted.get("status").asString()).isEqualTo("ACTIVE");
                 assertThat(faulted.get("nice_status").asString()).isEqualTo("CONNECT_FAILED");
             }
             try (GridFtpServer serverB = GridFtpServer.start(configB.withPort(portB));
                     ConfigurableApplicationContext second = start(home)) {
                 ApiClient api = client(second, home);
-                JsonNode task = await(api, taskId, t -> !t.get("status").asString().equals("ACTIVE"));
+                JsonNode task =
+                        await(api, taskId, t -> !t.get("status").asString().equals("ACTIVE"));
                 assertThat(task.get("status").asString()).isEqualTo("SUCCEEDED");
                 assertThat(task.get("files_transferred").asLong()).isEqualTo(2);
-                assertThat(Files.readAllBytes(siteB.resolve("data/sub/file.bin"))).isEqualTo(content);
-                List<String> codes = api.get("/v0.10/task/" + taskId + "/event_list").body().get("DATA")
+                assertThat(Files.readAllBytes(siteB.resolve("data/sub/file.bin")))
+                        .isEqualTo(content);
+                List<String> codes = api.get("/v0.10/task/" + taskId + "/event_list")
+                        .body()
+                        .get("DATA")
                         .findValuesAsString("code");
                 assertThat(codes.stream().filter("STARTED"::equals)).hasSize(1);
                 assertThat(codes).contains("CONNECT_FAILED", "SUCCEEDED");
@@ -73,8 +98,12 @@ class ResumeAfterRestartTest {
     private static ConfigurableApplicationContext start(Path home) {
         // command-line arguments: they outrank application.properties, as with bin/ferry-server
         return new SpringApplicationBuilder(FerryServerApplication.class)
-                .run("--ferry.home=" + home, "--server.port=0", "--ferry.transfer.max-attempts=1000",
-                        "--ferry.transfer.retry-backoff-seconds=1", "--ferry.personal-endpoint.root=");
+                .run(
+                        "--ferry.home=" + home,
+                        "--server.port=0",
+                        "--ferry.transfer.max-attempts=1000",
+                        "--ferry.transfer.retry-backoff-seconds=1",
+                        "--ferry.personal-endpoint.root=");
     }
 
     private static ApiClient client(ConfigurableApplicationContext context, Path home) throws IOException {

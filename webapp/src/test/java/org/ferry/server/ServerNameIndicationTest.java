@@ -20,10 +20,16 @@ class ServerNameIndicationTest {
     @Test
     void mainIgnoresServerNameIndicationBeforeStarting() throws Exception {
         Path out = Files.createTempFile("ferry-sni", ".txt");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), Probe.class.getName(), out.toString()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(Files.createTempFile("ferry-sni", ".log").toFile()).start();
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Probe.class.getName(),
+                out.toString()));
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(Files.createTempFile("ferry-sni", ".log").toFile())
+                .start();
         assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).isZero();
         assertThat(Files.readString(out)).isEqualTo("server_name");
@@ -35,13 +41,17 @@ class ServerNameIndicationTest {
             try {
                 // a source that does not exist stops Spring before it starts anything; what matters
                 // is what main did before calling it
-                FerryServerApplication.main(new String[] {"--spring.main.sources=org.ferry.NoSuchClass",
-                        "--spring.main.web-application-type=none", "--ferry.home=" + Files.createTempDirectory("h")});
+                FerryServerApplication.main(new String[] {
+                    "--spring.main.sources=org.ferry.NoSuchClass",
+                    "--spring.main.web-application-type=none",
+                    "--ferry.home=" + Files.createTempDirectory("h")
+                });
             } catch (RuntimeException expected) {
                 // the property is set before Spring starts
             }
-            Files.writeString(Path.of(args[0]), String.valueOf(
-                    System.getProperty(GsiEngines.DISABLE_SERVER_EXTENSIONS_PROPERTY)));
+            Files.writeString(
+                    Path.of(args[0]),
+                    String.valueOf(System.getProperty(GsiEngines.DISABLE_SERVER_EXTENSIONS_PROPERTY)));
             System.exit(0);
         }
     }

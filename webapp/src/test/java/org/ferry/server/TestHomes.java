@@ -8,8 +8,7 @@ import java.nio.file.Path;
 /** Temporary FERRY_HOME directories for tests. */
 final class TestHomes {
 
-    private TestHomes() {
-    }
+    private TestHomes() {}
 
     static Path create(String prefix) {
         try {

@@ -38,6 +38,7 @@ class TransferEndToEndTest {
     private static final Path SITE_B = TestHomes.create("ferry-e2e-b");
     /** Serves SITE_A again, sending at most 64 MiB/s: its transfers are still running when a test acts. */
     private static final long SLOW_BYTES_PER_SECOND = 64L << 20;
+
     private static GridFtpServer serverA;
     private static GridFtpServer serverB;
     private static GridFtpServer slowA;
@@ -79,12 +80,39 @@ class TransferEndToEndTest {
     void connect() throws IOException {
         api = new ApiClient(port, Files.readString(HOME.resolve("token")).trim());
         if (api.get("/v0.10/endpoint/admin%23site-a").status() == 404) {
-            api.post("/v0.10/endpoint", Map.of("canonical_name", "admin#site-a",
-                    "url", "ftp://127.0.0.1:" + serverA.port(), "username", "alice", "password", "pw-a"));
-            api.post("/v0.10/endpoint", Map.of("canonical_name", "admin#site-b",
-                    "url", "ftp://127.0.0.1:" + serverB.port(), "username", "bob", "password", "pw-b"));
-            api.post("/v0.10/endpoint", Map.of("canonical_name", "admin#slow-a",
-                    "url", "ftp://127.0.0.1:" + slowA.port(), "username", "alice", "password", "pw-a"));
+            api.post(
+                    "/v0.10/endpoint",
+                    Map.of(
+                            "canonical_name",
+                            "admin#site-a",
+                            "url",
+                            "ftp://127.0.0.1:" + serverA.port(),
+                            "username",
+                            "alice",
+                            "password",
+                            "pw-a"));
+            api.post(
+                    "/v0.10/endpoint",
+                    Map.of(
+                            "canonical_name",
+                            "admin#site-b",
+                            "url",
+                            "ftp://127.0.0.1:" + serverB.port(),
+                            "username",
+                            "bob",
+                            "password",
+                            "pw-b"));
+            api.post(
+                    "/v0.10/endpoint",
+                    Map.of(
+                            "canonical_name",
+                            "admin#slow-a",
+                            "url",
+                            "ftp://127.0.0.1:" + slowA.port(),
+                            "username",
+                            "alice",
+                            "password",
+                            "pw-a"));
         }
     }
 
@@ -224,7 +252,8 @@ class TransferEndToEndTest {
             // from the throttled source: 8 GiB take over two minutes, the deadline comes after 2 s
             Map<String, Object> transfer = transfer("/slow", "/slow-copy", true);
             transfer.put("source_endpoint", "admin#slow-a");
-            transfer.put("deadline", java.time.OffsetDateTime.now().plusSeconds(2).toString());
+            transfer.put(
+                    "deadline", java.time.OffsetDateTime.now().plusSeconds(2).toString());
             JsonNode task = runToEnd(transfer);
             assertThat(task.get("status").asString()).isEqualTo("FAILED");
             assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("EXPIRED");
@@ -241,18 +270,23 @@ class TransferEndToEndTest {
     }
 
     private List<String> eventCodesOf(String taskId) {
-        return api.get("/v0.10/task/" + taskId + "/event_list").body().get("DATA").findValuesAsString("code");
+        return api.get("/v0.10/task/" + taskId + "/event_list")
+                .body()
+                .get("DATA")
+                .findValuesAsString("code");
     }
 
     @Test
     void lsListsAnEndpointDirectory() throws IOException {
         write(SITE_A.resolve("listing/f 1.txt"), new byte[5]);
         Files.createDirectories(SITE_A.resolve("listing/sub"));
-        JsonNode listing = api.get("/v0.10/operation/endpoint/admin%23site-a/ls?path=/listing").body();
+        JsonNode listing = api.get("/v0.10/operation/endpoint/admin%23site-a/ls?path=/listing")
+                .body();
         assertThat(listing.get("DATA_TYPE").asString()).isEqualTo("file_list");
         assertThat(listing.get("path").asString()).isEqualTo("/listing/");
         Map<String, String> types = new TreeMap<>();
-        listing.get("DATA").forEach(f -> types.put(f.get("name").asString(), f.get("type").asString()));
+        listing.get("DATA")
+                .forEach(f -> types.put(f.get("name").asString(), f.get("type").asString()));
         assertThat(types).containsEntry("f 1.txt", "file").containsEntry("sub", "dir");
         ApiClient.Answer missing = api.get("/v0.10/operation/endpoint/admin%23site-a/ls?path=/nope");
         assertThat(missing.status()).isEqualTo(404);
@@ -264,7 +298,8 @@ class TransferEndToEndTest {
         JsonNode endpoint = api.get("/v0.10/endpoint/admin%23personal").body();
         assertThat(endpoint.get("url").asString()).startsWith("ftp://127.0.0.1:");
         assertThat(endpoint.get("username").asString()).isEqualTo("ferry");
-        JsonNode listing = api.get("/v0.10/operation/endpoint/admin%23personal/ls").body();
+        JsonNode listing =
+                api.get("/v0.10/operation/endpoint/admin%23personal/ls").body();
         assertThat(listing.get("DATA").findValuesAsString("name")).contains("mine.txt");
     }
 
@@ -280,12 +315,15 @@ class TransferEndToEndTest {
             }
             sleep();
         }
-        throw new AssertionError("task " + taskId + " still ACTIVE: " + api.get("/v0.10/task/" + taskId).body()
-                + " events " + api.get("/v0.10/task/" + taskId + "/event_list").body());
+        throw new AssertionError("task " + taskId + " still ACTIVE: "
+                + api.get("/v0.10/task/" + taskId).body() + " events "
+                + api.get("/v0.10/task/" + taskId + "/event_list").body());
     }
 
     private List<String> eventCodes(JsonNode task) {
-        return api.get("/v0.10/task/" + task.get("task_id").asString() + "/event_list").body().get("DATA")
+        return api.get("/v0.10/task/" + task.get("task_id").asString() + "/event_list")
+                .body()
+                .get("DATA")
                 .findValuesAsString("code");
     }
 
@@ -294,8 +332,17 @@ class TransferEndToEndTest {
         doc.put("DATA_TYPE", "transfer");
         doc.put("source_endpoint", "admin#site-a");
         doc.put("destination_endpoint", "admin#site-b");
-        doc.put("DATA", List.of(Map.of("DATA_TYPE", "transfer_item", "source_path", sourcePath,
-                "destination_path", destinationPath, "recursive", recursive)));
+        doc.put(
+                "DATA",
+                List.of(Map.of(
+                        "DATA_TYPE",
+                        "transfer_item",
+                        "source_path",
+                        sourcePath,
+                        "destination_path",
+                        destinationPath,
+                        "recursive",
+                        recursive)));
         return doc;
     }
 
@@ -316,8 +363,11 @@ class TransferEndToEndTest {
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path path : paths.toList()) {
                 String relative = root.relativize(path).toString();
-                files.put(relative, Files.isDirectory(path) ? "dir"
-                        : java.util.HexFormat.of().formatHex(sha256(Files.readAllBytes(path))));
+                files.put(
+                        relative,
+                        Files.isDirectory(path)
+                                ? "dir"
+                                : java.util.HexFormat.of().formatHex(sha256(Files.readAllBytes(path))));
             }
         }
         return files;

@@ -23,151 +23,155 @@ import tools.jackson.databind.ObjectMapper;
  * {@link ApiUnreachableException}.
  */
 public final class FerryApiClient {
-  private static final String VERSION_PREFIX = "/v0.10";
-  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-  // Listings go to a remote GridFTP server through the API and may take a while.
-  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(120);
+    private static final String VERSION_PREFIX = "/v0.10";
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    // Listings go to a remote GridFTP server through the API and may take a while.
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(120);
 
-  private final String baseUrl;
-  private final String token;
-  private final ObjectMapper mapper;
-  private final HttpClient http;
+    private final String baseUrl;
+    private final String token;
+    private final ObjectMapper mapper;
+    private final HttpClient http;
 
-  /**
-   * Creates the client.
-   *
-   * @param baseUrl the API's base URL, e.g. {@code http://127.0.0.1:8080} (a trailing slash is
-   *     ignored)
-   * @param token the bearer token, or null to send none (the API then answers 401)
-   * @param mapper the JSON mapper
-   */
-  public FerryApiClient(String baseUrl, String token, ObjectMapper mapper) {
-    this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
-    this.token = token;
-    this.mapper = mapper;
-    this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
-  }
-
-  /**
-   * Encodes one path segment, e.g. an endpoint name {@code admin#a} as {@code admin%23a}.
-   *
-   * @param segment the raw segment
-   * @return the percent-encoded segment (spaces as {@code %20}, not {@code +})
-   */
-  public static String segment(String segment) {
-    return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
-  }
-
-  /**
-   * {@code GET /v0.10<path>?<query>}.
-   *
-   * @param path the path after the version prefix, already encoded, e.g. {@code /task_list}
-   * @param query query parameters (raw values; null values are left out); may be empty
-   * @return the JSON answer
-   */
-  public JsonNode get(String path, Map<String, ?> query) {
-    return send("GET", path + queryString(query), null);
-  }
-
-  /**
-   * {@code POST /v0.10<path>} with a JSON body.
-   *
-   * @param path the path after the version prefix, already encoded
-   * @param body the JSON body, or null for an empty body
-   * @return the JSON answer
-   */
-  public JsonNode post(String path, JsonNode body) {
-    return send("POST", path, body);
-  }
-
-  /**
-   * {@code DELETE /v0.10<path>}.
-   *
-   * @param path the path after the version prefix, already encoded
-   * @return the JSON answer
-   */
-  public JsonNode delete(String path) {
-    return send("DELETE", path, null);
-  }
-
-  /** @return the base URL requests go to */
-  public String baseUrl() {
-    return baseUrl;
-  }
-
-  private JsonNode send(String method, String pathAndQuery, JsonNode body) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(baseUrl + VERSION_PREFIX + pathAndQuery))
-            .timeout(REQUEST_TIMEOUT)
-            .header("Accept", "application/json");
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
+    /**
+     * Creates the client.
+     *
+     * @param baseUrl the API's base URL, e.g. {@code http://127.0.0.1:8080} (a trailing slash is
+     *     ignored)
+     * @param token the bearer token, or null to send none (the API then answers 401)
+     * @param mapper the JSON mapper
+     */
+    public FerryApiClient(String baseUrl, String token, ObjectMapper mapper) {
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        this.token = token;
+        this.mapper = mapper;
+        this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
     }
-    if (body != null) {
-      request.header("Content-Type", "application/json");
-      request.method(method, HttpRequest.BodyPublishers.ofString(mapper.writeValueAsString(body)));
-    } else {
-      request.method(method, HttpRequest.BodyPublishers.noBody());
-    }
-    HttpResponse<String> response;
-    try {
-      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      throw new ApiUnreachableException(baseUrl, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ApiUnreachableException(baseUrl, e);
-    }
-    if (response.statusCode() >= 400) {
-      throw toException(response);
-    }
-    String text = response.body();
-    if (text == null || text.isBlank()) {
-      return mapper.createObjectNode();
-    }
-    try {
-      return mapper.readTree(text);
-    } catch (JacksonException e) {
-      throw new ApiException(
-          response.statusCode(), "HTTP " + response.statusCode(),
-          "the answer is not JSON: " + abbreviate(text), null);
-    }
-  }
 
-  private ApiException toException(HttpResponse<String> response) {
-    int status = response.statusCode();
-    String text = response.body() == null ? "" : response.body();
-    try {
-      JsonNode error = mapper.readTree(text);
-      if (error != null && error.hasNonNull("code") && error.hasNonNull("message")) {
-        String field = error.hasNonNull("field") ? error.get("field").asString() : null;
-        return new ApiException(
-            status, error.get("code").asString(), error.get("message").asString(), field);
-      }
-    } catch (JacksonException e) {
-      // Not an error document (e.g. a proxy's HTML page): report the raw body below.
+    /**
+     * Encodes one path segment, e.g. an endpoint name {@code admin#a} as {@code admin%23a}.
+     *
+     * @param segment the raw segment
+     * @return the percent-encoded segment (spaces as {@code %20}, not {@code +})
+     */
+    public static String segment(String segment) {
+        return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
     }
-    String message = text.isBlank() ? "(no body)" : abbreviate(text);
-    return new ApiException(status, "HTTP " + status, message, null);
-  }
 
-  private static String abbreviate(String text) {
-    String oneLine = text.strip().replaceAll("\\s+", " ");
-    return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 200) + "...";
-  }
-
-  private static String queryString(Map<String, ?> query) {
-    Map<String, Object> present = new LinkedHashMap<>();
-    query.forEach((key, value) -> {
-      if (value != null) {
-        present.put(key, value);
-      }
-    });
-    if (present.isEmpty()) {
-      return "";
+    /**
+     * {@code GET /v0.10<path>?<query>}.
+     *
+     * @param path the path after the version prefix, already encoded, e.g. {@code /task_list}
+     * @param query query parameters (raw values; null values are left out); may be empty
+     * @return the JSON answer
+     */
+    public JsonNode get(String path, Map<String, ?> query) {
+        return send("GET", path + queryString(query), null);
     }
-    return present.entrySet().stream()
-        .map(e -> segment(e.getKey()) + "=" + segment(String.valueOf(e.getValue())))
-        .collect(Collectors.joining("&", "?", ""));
-  }
+
+    /**
+     * {@code POST /v0.10<path>} with a JSON body.
+     *
+     * @param path the path after the version prefix, already encoded
+     * @param body the JSON body, or null for an empty body
+     * @return the JSON answer
+     */
+    public JsonNode post(String path, JsonNode body) {
+        return send("POST", path, body);
+    }
+
+    /**
+     * {@code DELETE /v0.10<path>}.
+     *
+     * @param path the path after the version prefix, already encoded
+     * @return the JSON answer
+     */
+    public JsonNode delete(String path) {
+        return send("DELETE", path, null);
+    }
+
+    /** @return the base URL requests go to */
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    private JsonNode send(String method, String pathAndQuery, JsonNode body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + VERSION_PREFIX + pathAndQuery))
+                .timeout(REQUEST_TIMEOUT)
+                .header("Accept", "application/json");
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+            request.method(method, HttpRequest.BodyPublishers.ofString(mapper.writeValueAsString(body)));
+        } else {
+            request.method(method, HttpRequest.BodyPublishers.noBody());
+        }
+        HttpResponse<String> response;
+        try {
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new ApiUnreachableException(baseUrl, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiUnreachableException(baseUrl, e);
+        }
+        if (response.statusCode() >= 400) {
+            throw toException(response);
+        }
+        String text = response.body();
+        if (text == null || text.isBlank()) {
+            return mapper.createObjectNode();
+        }
+        try {
+            return mapper.readTree(text);
+        } catch (JacksonException e) {
+            throw new ApiException(
+                    response.statusCode(),
+                    "HTTP " + response.statusCode(),
+                    "the answer is not JSON: " + abbreviate(text),
+                    null);
+        }
+    }
+
+    private ApiException toException(HttpResponse<String> response) {
+        int status = response.statusCode();
+        String text = response.body() == null ? "" : response.body();
+        try {
+            JsonNode error = mapper.readTree(text);
+            if (error != null && error.hasNonNull("code") && error.hasNonNull("message")) {
+                String field = error.hasNonNull("field") ? error.get("field").asString() : null;
+                return new ApiException(
+                        status,
+                        error.get("code").asString(),
+                        error.get("message").asString(),
+                        field);
+            }
+        } catch (JacksonException e) {
+            // Not an error document (e.g. a proxy's HTML page): report the raw body below.
+        }
+        String message = text.isBlank() ? "(no body)" : abbreviate(text);
+        return new ApiException(status, "HTTP " + status, message, null);
+    }
+
+    private static String abbreviate(String text) {
+        String oneLine = text.strip().replaceAll("\\s+", " ");
+        return oneLine.length() <= 200 ? oneLine : oneLine.substring(0, 200) + "...";
+    }
+
+    private static String queryString(Map<String, ?> query) {
+        Map<String, Object> present = new LinkedHashMap<>();
+        query.forEach((key, value) -> {
+            if (value != null) {
+                present.put(key, value);
+            }
+        });
+        if (present.isEmpty()) {
+            return "";
+        }
+        return present.entrySet().stream()
+                .map(e -> segment(e.getKey()) + "=" + segment(String.valueOf(e.getValue())))
+                .collect(Collectors.joining("&", "?", ""));
+    }
 }

@@ -68,8 +68,13 @@ public final class CertificateIssuer {
     public static CertificateIssuer selfSigned(X500Name subject, KeyPair keys, Duration lifetime, Provider provider)
             throws GeneralSecurityException {
         Instant now = Instant.now();
-        X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(subject, BigInteger.ONE,
-                Date.from(now.minus(Duration.ofMinutes(5))), Date.from(now.plus(lifetime)), subject, keys.getPublic());
+        X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(
+                subject,
+                BigInteger.ONE,
+                Date.from(now.minus(Duration.ofMinutes(5))),
+                Date.from(now.plus(lifetime)),
+                subject,
+                keys.getPublic());
         try {
             JcaX509ExtensionUtils utils = new JcaX509ExtensionUtils();
             b.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
@@ -99,24 +104,28 @@ public final class CertificateIssuer {
      * @return the certificate
      * @throws GeneralSecurityException if signing fails
      */
-    public X509Certificate issue(X500Name subject, PublicKey publicKey, Instant notBefore, Instant notAfter,
-            List<String> dnsNames) throws GeneralSecurityException {
+    public X509Certificate issue(
+            X500Name subject, PublicKey publicKey, Instant notBefore, Instant notAfter, List<String> dnsNames)
+            throws GeneralSecurityException {
         BigInteger serial = new BigInteger(63, random).add(BigInteger.TWO);
-        X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(caCertificate, serial,
-                Date.from(notBefore), Date.from(notAfter), subject, publicKey);
+        X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(
+                caCertificate, serial, Date.from(notBefore), Date.from(notAfter), subject, publicKey);
         try {
             JcaX509ExtensionUtils utils = new JcaX509ExtensionUtils();
             b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
             // digitalSignature is what lets an EEC sign proxies (RFC 3820 section 3.1).
-            b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
+            b.addExtension(
+                    Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
             b.addExtension(Extension.subjectKeyIdentifier, false, utils.createSubjectKeyIdentifier(publicKey));
             b.addExtension(Extension.authorityKeyIdentifier, false, utils.createAuthorityKeyIdentifier(caCertificate));
             if (dnsNames.isEmpty()) {
                 b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_clientAuth));
             } else {
-                b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(
-                        new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}));
-                GeneralName[] names = dnsNames.stream().map(n -> new GeneralName(GeneralName.dNSName, n))
+                b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(new KeyPurposeId[] {
+                    KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth
+                }));
+                GeneralName[] names = dnsNames.stream()
+                        .map(n -> new GeneralName(GeneralName.dNSName, n))
                         .toArray(GeneralName[]::new);
                 b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names));
             }
@@ -143,10 +152,13 @@ public final class CertificateIssuer {
             b.addCRLEntry(c.getSerialNumber(), Date.from(now), CRLReason.keyCompromise);
         }
         try {
-            b.addExtension(Extension.authorityKeyIdentifier, false,
+            b.addExtension(
+                    Extension.authorityKeyIdentifier,
+                    false,
                     new JcaX509ExtensionUtils().createAuthorityKeyIdentifier(caCertificate));
             ContentSigner signer = new JcaContentSignerBuilder(BcProxyFactory.signatureAlgorithm(caKey))
-                    .setProvider(provider).build(caKey);
+                    .setProvider(provider)
+                    .build(caKey);
             return new JcaX509CRLConverter().setProvider(provider).getCRL(b.build(signer));
         } catch (CertIOException | OperatorCreationException e) {
             throw new GeneralSecurityException(e);
@@ -157,7 +169,8 @@ public final class CertificateIssuer {
             throws GeneralSecurityException {
         try {
             ContentSigner signer = new JcaContentSignerBuilder(BcProxyFactory.signatureAlgorithm(key))
-                    .setProvider(provider).build(key);
+                    .setProvider(provider)
+                    .build(key);
             return new JcaX509CertificateConverter().setProvider(provider).getCertificate(b.build(signer));
         } catch (OperatorCreationException e) {
             throw new GeneralSecurityException(e);

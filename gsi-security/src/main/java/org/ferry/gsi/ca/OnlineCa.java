@@ -97,8 +97,8 @@ public final class OnlineCa {
         KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA", provider);
         gen.initialize(Math.max(2048, keyBits), new SecureRandom());
         KeyPair keys = gen.generateKeyPair();
-        CertificateIssuer issuer = CertificateIssuer.selfSigned(DistinguishedNames.parseOneline(subject), keys,
-                CA_LIFETIME, provider);
+        CertificateIssuer issuer =
+                CertificateIssuer.selfSigned(DistinguishedNames.parseOneline(subject), keys, CA_LIFETIME, provider);
         Files.createDirectories(dir.resolve("private"));
         Files.createDirectories(dir.resolve("certs"));
         Files.createDirectories(dir.resolve("revoked"));
@@ -194,7 +194,8 @@ public final class OnlineCa {
      * @throws IOException              if writing fails
      */
     public synchronized void revoke(X509Certificate cert) throws GeneralSecurityException, IOException {
-        PemFiles.writeCertificates(List.of(cert), dir.resolve("revoked/" + cert.getSerialNumber().toString(16) + ".pem"));
+        PemFiles.writeCertificates(
+                List.of(cert), dir.resolve("revoked/" + cert.getSerialNumber().toString(16) + ".pem"));
         writeCrl();
     }
 
@@ -214,7 +215,8 @@ public final class OnlineCa {
             notAfter = caCertificate().getNotAfter().toInstant();
         }
         X509Certificate cert = issuer.issue(subject, key, now.minus(Duration.ofMinutes(5)), notAfter, List.of(fqdn));
-        PemFiles.writeCertificates(List.of(cert), dir.resolve("certs/" + cert.getSerialNumber().toString(16) + ".pem"));
+        PemFiles.writeCertificates(
+                List.of(cert), dir.resolve("certs/" + cert.getSerialNumber().toString(16) + ".pem"));
         return cert;
     }
 
@@ -222,7 +224,9 @@ public final class OnlineCa {
         try {
             JcaPKCS10CertificationRequest req = new JcaPKCS10CertificationRequest(csr).setProvider(provider);
             PublicKey key = req.getPublicKey();
-            if (!csr.isSignatureValid(new JcaContentVerifierProviderBuilder().setProvider(provider).build(key))) {
+            if (!csr.isSignatureValid(new JcaContentVerifierProviderBuilder()
+                    .setProvider(provider)
+                    .build(key))) {
                 throw new GeneralSecurityException("certificate request signature is not valid");
             }
             return key;
@@ -233,7 +237,8 @@ public final class OnlineCa {
 
     /** The CA subject without its CN: what Simple CA puts in front of every issued subject. */
     X500Name baseName() {
-        X500Name ca = X500Name.getInstance(caCertificate().getSubjectX500Principal().getEncoded());
+        X500Name ca =
+                X500Name.getInstance(caCertificate().getSubjectX500Principal().getEncoded());
         X500NameBuilder b = new X500NameBuilder(BCStyle.INSTANCE);
         for (RDN rdn : ca.getRDNs()) {
             if (!rdn.isMultiValued() && BCStyle.CN.equals(rdn.getFirst().getType())) {

@@ -54,13 +54,16 @@ final class SetupKeys {
     }
 
     private List<String> read() throws IOException {
-        return Files.exists(file) ? new ArrayList<>(Files.readAllLines(file, StandardCharsets.US_ASCII)) : new ArrayList<>();
+        return Files.exists(file)
+                ? new ArrayList<>(Files.readAllLines(file, StandardCharsets.US_ASCII))
+                : new ArrayList<>();
     }
 
     private static String hash(String key) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(key.trim().getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256")
+                            .digest(key.trim().getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 missing from the JDK", e);
         }

@@ -23,8 +23,11 @@ final class CredentialKeyManager extends X509ExtendedKeyManager {
 
     private String aliasFor(String keyType) {
         String alg = credential.privateKey().getAlgorithm();
-        return keyType.equals(alg) || keyType.startsWith(alg + "_") || (alg.equals("RSA") && keyType.equals("RSASSA-PSS"))
-                ? ALIAS : null;
+        return keyType.equals(alg)
+                        || keyType.startsWith(alg + "_")
+                        || (alg.equals("RSA") && keyType.equals("RSASSA-PSS"))
+                ? ALIAS
+                : null;
     }
 
     private String aliasFor(String[] keyTypes) {

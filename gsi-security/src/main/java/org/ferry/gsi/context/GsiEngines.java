@@ -37,8 +37,7 @@ public final class GsiEngines {
      */
     public static final String DISABLE_SERVER_EXTENSIONS_PROPERTY = "jdk.tls.server.disableExtensions";
 
-    private GsiEngines() {
-    }
+    private GsiEngines() {}
 
     /**
      * Disables the server-side SNI extension for this JVM unless the property is already set.
@@ -52,7 +51,8 @@ public final class GsiEngines {
 
     /** @return true when this JVM's TLS servers ignore SNI, as data connections from globus need */
     public static boolean serverNameIndicationIgnored() {
-        return String.valueOf(System.getProperty(DISABLE_SERVER_EXTENSIONS_PROPERTY)).contains("server_name");
+        return String.valueOf(System.getProperty(DISABLE_SERVER_EXTENSIONS_PROPERTY))
+                .contains("server_name");
     }
 
     /**
@@ -68,7 +68,9 @@ public final class GsiEngines {
             throws GsiContextException {
         try {
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(new KeyManager[] {new CredentialKeyManager(own)}, new TrustManager[] {trustManager},
+            context.init(
+                    new KeyManager[] {new CredentialKeyManager(own)},
+                    new TrustManager[] {trustManager},
                     new SecureRandom());
             context.getServerSessionContext().setSessionTimeout(NO_TICKET_SESSION_TIMEOUT_SECONDS);
             return context;

@@ -17,9 +17,9 @@ import javax.net.ssl.TrustManager;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.delegation.DelegationRequest;
 import org.ferry.gsi.delegation.DelegationSigner;
-import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyPolicyKind;
 import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.trust.ChainValidator;
 import org.ferry.gsi.trust.GsiTrustManager;
 import org.ferry.gsi.trust.TrustStore;
@@ -39,7 +39,14 @@ import org.ferry.gsi.trust.ValidatedChain;
  */
 public final class GsiSecurityContext implements SecurityContext {
 
-    private enum State { HANDSHAKE, AWAIT_ZERO_BYTE, AWAIT_FLAG, AWAIT_CSR, AWAIT_CERT, ESTABLISHED }
+    private enum State {
+        HANDSHAKE,
+        AWAIT_ZERO_BYTE,
+        AWAIT_FLAG,
+        AWAIT_CSR,
+        AWAIT_CERT,
+        ESTABLISHED
+    }
 
     private static final byte FLAG_DELEGATE = 'D';
     private static final byte FLAG_NO_DELEGATION = '0';
@@ -56,8 +63,13 @@ public final class GsiSecurityContext implements SecurityContext {
     private DelegationRequest pendingDelegation;
     private GsiCredential delegated;
 
-    private GsiSecurityContext(SSLEngine engine, GsiTrustManager trustManager, boolean initiator,
-            GsiCredential credential, DelegationMode delegation, Duration delegatedLifetime) {
+    private GsiSecurityContext(
+            SSLEngine engine,
+            GsiTrustManager trustManager,
+            boolean initiator,
+            GsiCredential credential,
+            DelegationMode delegation,
+            Duration delegatedLifetime) {
         this.engine = engine;
         this.trustManager = trustManager;
         this.initiator = initiator;
@@ -101,9 +113,16 @@ public final class GsiSecurityContext implements SecurityContext {
      * @return a context; call {@code step(null)} for the first ADAT token
      * @throws GsiContextException if TLS cannot be set up
      */
-    public static GsiSecurityContext initiator(GsiCredential own, ChainValidator validator, TrustStore trustStore,
-            String host, int port, Predicate<ValidatedChain> acceptServer, DelegationMode delegation,
-            Duration delegatedLifetime) throws GsiContextException {
+    public static GsiSecurityContext initiator(
+            GsiCredential own,
+            ChainValidator validator,
+            TrustStore trustStore,
+            String host,
+            int port,
+            Predicate<ValidatedChain> acceptServer,
+            DelegationMode delegation,
+            Duration delegatedLifetime)
+            throws GsiContextException {
         Predicate<ValidatedChain> check = acceptServer != null ? acceptServer : chain -> isHost(chain, host);
         GsiTrustManager tm = new GsiTrustManager(validator, trustStore, check);
         SSLEngine engine = newEngine(own, tm, host, port);
@@ -135,7 +154,9 @@ public final class GsiSecurityContext implements SecurityContext {
             throws GsiContextException {
         try {
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(new javax.net.ssl.KeyManager[] {new CredentialKeyManager(own)}, new TrustManager[] {tm},
+            context.init(
+                    new javax.net.ssl.KeyManager[] {new CredentialKeyManager(own)},
+                    new TrustManager[] {tm},
                     new SecureRandom());
             SSLEngine engine = host == null ? context.createSSLEngine() : context.createSSLEngine(host, port);
             // TLS >= 1.2 as Globus (gsi.conf); 1.3 first.
@@ -195,8 +216,8 @@ public final class GsiSecurityContext implements SecurityContext {
     private byte[] afterZeroByte(byte[] input) throws SSLException, GsiContextException {
         byte[] data = unwrapBytes(input);
         if (data.length != 1) {
-            throw new GsiContextException("Delegation protocol violation: expected one byte after the handshake, got "
-                    + data.length);
+            throw new GsiContextException(
+                    "Delegation protocol violation: expected one byte after the handshake, got " + data.length);
         }
         return sendFlag();
     }
@@ -216,7 +237,9 @@ public final class GsiSecurityContext implements SecurityContext {
             state = State.ESTABLISHED;
             return null;
         }
-        int bits = peer().leaf().getPublicKey() instanceof RSAPublicKey rsa ? Math.max(2048, rsa.getModulus().bitLength()) : 2048;
+        int bits = peer().leaf().getPublicKey() instanceof RSAPublicKey rsa
+                ? Math.max(2048, rsa.getModulus().bitLength())
+                : 2048;
         try {
             pendingDelegation = DelegationRequest.create(bits, "CN=proxy");
         } catch (GeneralSecurityException e) {
@@ -228,7 +251,8 @@ public final class GsiSecurityContext implements SecurityContext {
 
     private byte[] onCsr(byte[] input) throws SSLException, GsiContextException {
         byte[] csr = unwrapBytes(input);
-        ProxyPolicyKind policy = delegation == DelegationMode.FULL ? ProxyPolicyKind.IMPERSONATION : ProxyPolicyKind.LIMITED;
+        ProxyPolicyKind policy =
+                delegation == DelegationMode.FULL ? ProxyPolicyKind.IMPERSONATION : ProxyPolicyKind.LIMITED;
         try {
             byte[] cert = new DelegationSigner(new BcProxyFactory())
                     .sign(credential, csr, new ProxyRequest(delegatedLifetime, policy, -1, 2048));
@@ -254,7 +278,8 @@ public final class GsiSecurityContext implements SecurityContext {
 
     private void requirePeer() throws GsiContextException {
         if (trustManager.lastPeer() == null) {
-            throw new GsiContextException("no client certificate: GSI authentication needs a credential (run grid-proxy-init)");
+            throw new GsiContextException(
+                    "no client certificate: GSI authentication needs a credential (run grid-proxy-init)");
         }
     }
 

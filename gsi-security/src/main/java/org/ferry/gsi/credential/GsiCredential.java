@@ -52,7 +52,10 @@ public final class GsiCredential {
 
     /** @return the earliest notAfter in the chain: when this credential stops working */
     public Instant notAfter() {
-        return chain.stream().map(c -> c.getNotAfter().toInstant()).min(Instant::compareTo).orElseThrow();
+        return chain.stream()
+                .map(c -> c.getNotAfter().toInstant())
+                .min(Instant::compareTo)
+                .orElseThrow();
     }
 
     /** @return true when the leaf is a proxy certificate */

@@ -32,8 +32,8 @@ import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.openssl.jcajce.JceOpenSSLPKCS8DecryptorProviderBuilder;
 import org.bouncycastle.openssl.jcajce.JcePEMDecryptorProviderBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
-import org.bouncycastle.pkcs.PKCSException;
 import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
+import org.bouncycastle.pkcs.PKCSException;
 
 /**
  * Reads and writes the PEM files of GSI: proxy files as {@code grid-proxy-init} writes them
@@ -45,8 +45,7 @@ import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
  */
 public final class PemFiles {
 
-    private PemFiles() {
-    }
+    private PemFiles() {}
 
     /**
      * Reads a proxy file (or any PEM file holding one key and its chain, leaf first).
@@ -60,7 +59,7 @@ public final class PemFiles {
         List<X509Certificate> certs = new ArrayList<>();
         PrivateKey key = null;
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
-             PEMParser parser = new PEMParser(reader)) {
+                PEMParser parser = new PEMParser(reader)) {
             Object o;
             while ((o = parser.readObject()) != null) {
                 if (o instanceof X509CertificateHolder holder) {
@@ -100,7 +99,7 @@ public final class PemFiles {
             }
             PrivateKey key = null;
             try (Reader reader = Files.newBufferedReader(keyFile, StandardCharsets.US_ASCII);
-                 PEMParser parser = new PEMParser(reader)) {
+                    PEMParser parser = new PEMParser(reader)) {
                 Object o;
                 while (key == null && (o = parser.readObject()) != null) {
                     if (isKey(o)) {
@@ -130,7 +129,7 @@ public final class PemFiles {
     public static List<X509Certificate> readCertificates(Path file) throws IOException {
         List<X509Certificate> certs = new ArrayList<>();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
-             PEMParser parser = new PEMParser(reader)) {
+                PEMParser parser = new PEMParser(reader)) {
             Object o;
             while ((o = parser.readObject()) != null) {
                 if (o instanceof X509CertificateHolder holder) {
@@ -154,7 +153,8 @@ public final class PemFiles {
         try (JcaPEMWriter pem = new JcaPEMWriter(out)) {
             pem.writeObject(credential.certificate());
             pem.writeObject(credential.privateKey());
-            for (X509Certificate c : credential.chain().subList(1, credential.chain().size())) {
+            for (X509Certificate c :
+                    credential.chain().subList(1, credential.chain().size())) {
                 pem.writeObject(c);
             }
         }
@@ -194,7 +194,8 @@ public final class PemFiles {
      */
     public static String toPem(List<?> objects) throws IOException {
         StringWriter out = new StringWriter();
-        try (Writer w = out; JcaPEMWriter pem = new JcaPEMWriter(w)) {
+        try (Writer w = out;
+                JcaPEMWriter pem = new JcaPEMWriter(w)) {
             for (Object o : objects) {
                 pem.writeObject(o);
             }
@@ -208,12 +209,19 @@ public final class PemFiles {
             // Create with 0600 first so the key is never readable by others, even briefly.
             Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         }
-        Files.writeString(file, text, StandardCharsets.US_ASCII, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        Files.writeString(
+                file,
+                text,
+                StandardCharsets.US_ASCII,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE);
     }
 
     private static boolean isKey(Object o) {
-        return o instanceof PEMKeyPair || o instanceof PrivateKeyInfo || o instanceof PEMEncryptedKeyPair
+        return o instanceof PEMKeyPair
+                || o instanceof PrivateKeyInfo
+                || o instanceof PEMEncryptedKeyPair
                 || o instanceof PKCS8EncryptedPrivateKeyInfo;
     }
 
@@ -226,13 +234,15 @@ public final class PemFiles {
                 return converter.getPrivateKey(info);
             } else if (o instanceof PEMEncryptedKeyPair enc) {
                 requirePassphrase(passphrase, file);
-                return converter.getPrivateKey(enc.decryptKeyPair(new JcePEMDecryptorProviderBuilder().build(passphrase))
-                        .getPrivateKeyInfo());
+                return converter.getPrivateKey(
+                        enc.decryptKeyPair(new JcePEMDecryptorProviderBuilder().build(passphrase))
+                                .getPrivateKeyInfo());
             } else {
                 requirePassphrase(passphrase, file);
                 PKCS8EncryptedPrivateKeyInfo enc = (PKCS8EncryptedPrivateKeyInfo) o;
-                return converter.getPrivateKey(enc.decryptPrivateKeyInfo(
-                        new JceOpenSSLPKCS8DecryptorProviderBuilder().setProvider(new BouncyCastleProvider()).build(passphrase)));
+                return converter.getPrivateKey(enc.decryptPrivateKeyInfo(new JceOpenSSLPKCS8DecryptorProviderBuilder()
+                        .setProvider(new BouncyCastleProvider())
+                        .build(passphrase)));
             }
         } catch (PEMException | PKCSException | OperatorCreationException e) {
             // The passphrase itself is never part of the message.
@@ -254,11 +264,13 @@ public final class PemFiles {
         }
     }
 
-    private static void checkKeyMatches(PrivateKey key, X509Certificate cert, Path file) throws GeneralSecurityException {
-        if (key instanceof RSAKey rsa && cert.getPublicKey() instanceof RSAPublicKey pub
+    private static void checkKeyMatches(PrivateKey key, X509Certificate cert, Path file)
+            throws GeneralSecurityException {
+        if (key instanceof RSAKey rsa
+                && cert.getPublicKey() instanceof RSAPublicKey pub
                 && !rsa.getModulus().equals(pub.getModulus())) {
-            throw new GeneralSecurityException(file + ": private key does not match certificate "
-                    + cert.getSubjectX500Principal());
+            throw new GeneralSecurityException(
+                    file + ": private key does not match certificate " + cert.getSubjectX500Principal());
         }
     }
 }

@@ -1,5 +1,6 @@
 package org.ferry.gsi.delegation;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
@@ -8,7 +9,6 @@ import java.security.SecureRandom;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.bouncycastle.asn1.x500.X500Name;
@@ -104,6 +104,7 @@ public final class DelegationRequest {
      * @throws CertificateException if it does not parse
      */
     static X509Certificate parse(byte[] der) throws CertificateException {
-        return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
+        return (X509Certificate)
+                CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
     }
 }

@@ -9,8 +9,8 @@ import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 import org.bouncycastle.pkcs.PKCSException;
 import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequest;
 import org.ferry.gsi.credential.GsiCredential;
-import org.ferry.gsi.proxy.factory.ProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.proxy.factory.ProxyFactory;
 
 /**
  * The delegating side: checks a DER PKCS#10 request and signs a proxy for its key

@@ -57,7 +57,8 @@ public final class MyProxyClient {
      * @param expectedServerDn oneline DN the server must have, or null for {@code host/<host>}
      *                         or {@code myproxy/<host>}
      */
-    public MyProxyClient(String host, int port, ChainValidator validator, TrustStore trustStore, String expectedServerDn) {
+    public MyProxyClient(
+            String host, int port, ChainValidator validator, TrustStore trustStore, String expectedServerDn) {
         this.host = host;
         this.port = port;
         this.validator = validator;
@@ -122,8 +123,8 @@ public final class MyProxyClient {
             return socket;
         } catch (IOException e) {
             socket.close();
-            throw new IOException("TLS handshake with MyProxy server " + host + ":" + port + " failed: "
-                    + e.getMessage(), e);
+            throw new IOException(
+                    "TLS handshake with MyProxy server " + host + ":" + port + " failed: " + e.getMessage(), e);
         }
     }
 
@@ -160,8 +161,8 @@ public final class MyProxyClient {
                 if (text.contains("RESPONSE=")) {
                     return text;
                 }
-                throw new MyProxyException("MyProxy server closed the connection"
-                        + (text.isEmpty() ? "" : " after: " + text.strip()));
+                throw new MyProxyException(
+                        "MyProxy server closed the connection" + (text.isEmpty() ? "" : " after: " + text.strip()));
             }
             buffer.write(chunk, 0, n);
         }
@@ -171,7 +172,8 @@ public final class MyProxyClient {
      * Reads the delegation reply: one byte N, then N DER certificates (new proxy first), then,
      * possibly in the same read, the final {@code VERSION=MYPROXYv2 RESPONSE=0} message.
      */
-    private GsiCredential readCredential(InputStream in, DelegationRequest csr) throws IOException, GeneralSecurityException {
+    private GsiCredential readCredential(InputStream in, DelegationRequest csr)
+            throws IOException, GeneralSecurityException {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         byte[] chunk = new byte[16384];
         List<byte[]> ders;

@@ -17,8 +17,7 @@ import java.util.List;
 final class MyProxyMessages {
     static final int GET = 0;
 
-    private MyProxyMessages() {
-    }
+    private MyProxyMessages() {}
 
     /**
      * Builds a GET request. The passphrase goes straight from chars to bytes, never through a
@@ -53,8 +52,7 @@ final class MyProxyMessages {
     }
 
     /** A parsed server response. */
-    record Response(int code, List<String> errors) {
-    }
+    record Response(int code, List<String> errors) {}
 
     /**
      * Parses a response message.

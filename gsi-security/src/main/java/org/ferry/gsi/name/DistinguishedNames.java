@@ -41,8 +41,7 @@ public final class DistinguishedNames {
             Map.entry(BCStyle.SURNAME, "SN"),
             Map.entry(BCStyle.POSTAL_CODE, "postalCode"));
 
-    private DistinguishedNames() {
-    }
+    private DistinguishedNames() {}
 
     /**
      * Returns the OpenSSL oneline form of a name.
@@ -89,7 +88,8 @@ public final class DistinguishedNames {
         if (!oneline.startsWith("/")) {
             throw new IllegalArgumentException("not an OpenSSL oneline DN (must start with '/'): " + oneline);
         }
-        org.bouncycastle.asn1.x500.X500NameBuilder builder = new org.bouncycastle.asn1.x500.X500NameBuilder(BCStyle.INSTANCE);
+        org.bouncycastle.asn1.x500.X500NameBuilder builder =
+                new org.bouncycastle.asn1.x500.X500NameBuilder(BCStyle.INSTANCE);
         StringBuilder part = new StringBuilder();
         for (int i = 1; i <= oneline.length(); i++) {
             char c = i < oneline.length() ? oneline.charAt(i) : '/';

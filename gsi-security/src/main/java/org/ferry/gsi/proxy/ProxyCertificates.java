@@ -24,8 +24,7 @@ import org.ferry.gsi.name.DistinguishedNames;
  */
 public final class ProxyCertificates {
 
-    private ProxyCertificates() {
-    }
+    private ProxyCertificates() {}
 
     /**
      * Classifies a certificate.
@@ -90,12 +89,14 @@ public final class ProxyCertificates {
      * @return true when limited
      */
     public static boolean isLimited(List<X509Certificate> chain) {
-        return chain.stream().map(ProxyCertificates::info)
+        return chain.stream()
+                .map(ProxyCertificates::info)
                 .anyMatch(i -> i.map(ProxyInfo::limited).orElse(false));
     }
 
     private static byte[] criticalExtension(X509Certificate cert, ASN1ObjectIdentifier oid) {
-        if (cert.getCriticalExtensionOIDs() == null || !cert.getCriticalExtensionOIDs().contains(oid.getId())) {
+        if (cert.getCriticalExtensionOIDs() == null
+                || !cert.getCriticalExtensionOIDs().contains(oid.getId())) {
             return null;
         }
         byte[] wrapped = cert.getExtensionValue(oid.getId());
@@ -150,7 +151,8 @@ public final class ProxyCertificates {
     private static Optional<ProxyInfo> legacy(X509Certificate cert) {
         X500Name subject = X500Name.getInstance(cert.getSubjectX500Principal().getEncoded());
         RDN[] rdns = subject.getRDNs();
-        if (rdns.length < 2 || rdns[rdns.length - 1].isMultiValued()
+        if (rdns.length < 2
+                || rdns[rdns.length - 1].isMultiValued()
                 || !BCStyle.CN.equals(rdns[rdns.length - 1].getFirst().getType())) {
             return Optional.empty();
         }

@@ -17,6 +17,5 @@ public final class ProxyOids {
     /** Globus limited proxy policy. */
     public static final ASN1ObjectIdentifier GLOBUS_LIMITED = new ASN1ObjectIdentifier("1.3.6.1.4.1.3536.1.1.1.9");
 
-    private ProxyOids() {
-    }
+    private ProxyOids() {}
 }

@@ -39,8 +39,8 @@ public final class CanlChainValidator implements ChainValidator, AutoCloseable {
         ValidatorParams params = new ValidatorParams(revocation, ProxySupport.ALLOW);
         // openssl1Mode=true: the SHA-1 subject hash of OpenSSL >= 1.0 names the files.
         // updateInterval -1: no background refresh thread.
-        this.validator = new OpensslCertChainValidator(trustDirectory.toString(), true,
-                NamespaceCheckingMode.GLOBUS_EUGRIDPMA, -1, params, false);
+        this.validator = new OpensslCertChainValidator(
+                trustDirectory.toString(), true, NamespaceCheckingMode.GLOBUS_EUGRIDPMA, -1, params, false);
     }
 
     /** @param trustDirectory the {@code X509_CERT_DIR}; CRLs checked where present */
@@ -67,12 +67,19 @@ public final class CanlChainValidator implements ChainValidator, AutoCloseable {
 
     private static String describe(List<X509Certificate> chain, List<ValidationError> errors) {
         String subject = DistinguishedNames.oneline(chain.get(0).getSubjectX500Principal());
-        return "certificate chain of " + subject + " rejected: " + errors.stream().map(e -> {
-            int pos = e.getPosition();
-            String where = pos >= 0 && pos < chain.size()
-                    ? " [" + DistinguishedNames.oneline(chain.get(pos).getSubjectX500Principal()) + "]" : "";
-            return e.getMessage() + where;
-        }).distinct().collect(Collectors.joining("; "));
+        return "certificate chain of " + subject + " rejected: "
+                + errors.stream()
+                        .map(e -> {
+                            int pos = e.getPosition();
+                            String where = pos >= 0 && pos < chain.size()
+                                    ? " ["
+                                            + DistinguishedNames.oneline(
+                                                    chain.get(pos).getSubjectX500Principal()) + "]"
+                                    : "";
+                            return e.getMessage() + where;
+                        })
+                        .distinct()
+                        .collect(Collectors.joining("; "));
     }
 
     @Override

@@ -9,8 +9,7 @@ import javax.security.auth.x500.X500Principal;
  */
 public final class OpensslHashes {
 
-    private OpensslHashes() {
-    }
+    private OpensslHashes() {}
 
     /**
      * @param name a CA subject

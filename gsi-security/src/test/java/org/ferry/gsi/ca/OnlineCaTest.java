@@ -34,12 +34,14 @@ class OnlineCaTest {
         KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
         gen.initialize(2048);
         KeyPair pair = gen.generateKeyPair();
-        PKCS10CertificationRequest csr = new JcaPKCS10CertificationRequestBuilder(new X500Name("CN=ignored"), pair.getPublic())
+        PKCS10CertificationRequest csr = new JcaPKCS10CertificationRequestBuilder(
+                        new X500Name("CN=ignored"), pair.getPublic())
                 .build(new JcaContentSignerBuilder("SHA256withRSA").build(pair.getPrivate()));
         X509Certificate host = ca.issueHostCertificate(csr, "host/endpoint.example.org", key);
         assertThat(DistinguishedNames.oneline(host.getSubjectX500Principal()))
                 .isEqualTo("/O=Grid/OU=Ferry/CN=host/endpoint.example.org");
-        assertThat(host.getSubjectAlternativeNames()).anySatisfy(n -> assertThat(n.get(1)).isEqualTo("endpoint.example.org"));
+        assertThat(host.getSubjectAlternativeNames())
+                .anySatisfy(n -> assertThat(n.get(1)).isEqualTo("endpoint.example.org"));
         assertThat(host.getPublicKey()).isEqualTo(pair.getPublic());
 
         assertThatThrownBy(() -> ca.issueHostCertificate(csr, "host/endpoint.example.org", key))
@@ -66,7 +68,9 @@ class OnlineCaTest {
                 .contains("access_id_CA      X509         '/O=Grid/OU=Ferry/CN=Ferry Online CA'")
                 .contains("cond_subjects     globus       '\"/O=Grid/OU=Ferry/*\"'");
         assertThat(OpensslTrustDirectory.load(trust).caCertificates()).containsExactly(ca.caCertificate());
-        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(tmp.resolve("ca/private/cakey.pem")))).isEqualTo("rw-------");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(tmp.resolve("ca/private/cakey.pem"))))
+                .isEqualTo("rw-------");
         OnlineCa reopened = OnlineCa.open(tmp.resolve("ca"));
         assertThat(reopened.caCertificate()).isEqualTo(ca.caCertificate());
         assertThatThrownBy(() -> OnlineCa.create("/O=Grid/CN=Again", tmp.resolve("ca"), 2048))
@@ -78,8 +82,10 @@ class OnlineCaTest {
         OnlineCa ca = OnlineCa.create("/O=Grid/OU=Ferry/CN=Ferry Online CA", tmp.resolve("ca"), 2048);
         String key = ca.newSetupKey();
         assertThatThrownBy(() -> ca.issueHostCredential("endpoint.example.org", key))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("host/<fqdn>");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("host/<fqdn>");
         // A rejected name does not use up the key.
-        assertThat(ca.issueHostCredential("host/ok.example.org", key).identity()).endsWith("CN=host/ok.example.org");
+        assertThat(ca.issueHostCredential("host/ok.example.org", key).identity())
+                .endsWith("CN=host/ok.example.org");
     }
 }

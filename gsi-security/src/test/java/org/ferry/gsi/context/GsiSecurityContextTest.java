@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.ferry.gsi.TestPki;
 import org.ferry.gsi.credential.GsiCredential;
-import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.OpensslTrustDirectory;
 import org.junit.jupiter.api.AfterAll;
@@ -25,6 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class GsiSecurityContextTest {
     @TempDir
     static Path tmp;
+
     static TestPki pki;
     static GsiCredential host;
     static GsiCredential userProxy;
@@ -68,8 +69,8 @@ class GsiSecurityContextTest {
     @ParameterizedTest
     @EnumSource(DelegationMode.class)
     void authenticatesDelegatesAndProtects(DelegationMode mode) throws Exception {
-        GsiSecurityContext client = GsiSecurityContext.initiator(userProxy, validator, trust, "localhost", 2811, null,
-                mode, Duration.ofHours(1));
+        GsiSecurityContext client = GsiSecurityContext.initiator(
+                userProxy, validator, trust, "localhost", 2811, null, mode, Duration.ofHours(1));
         GsiSecurityContext server = GsiSecurityContext.acceptor(host, validator, trust);
         List<byte[]> tokens = exchange(client, server);
 
@@ -94,7 +95,8 @@ class GsiSecurityContextTest {
 
         byte[] command = client.wrap("RETR /data/file\r\n".getBytes(StandardCharsets.US_ASCII));
         assertThat(new String(command, StandardCharsets.ISO_8859_1)).doesNotContain("RETR");
-        assertThat(new String(server.unwrap(command), StandardCharsets.US_ASCII)).isEqualTo("RETR /data/file\r\n");
+        assertThat(new String(server.unwrap(command), StandardCharsets.US_ASCII))
+                .isEqualTo("RETR /data/file\r\n");
         byte[] reply = server.wrap("226 Transfer Complete.\r\n".getBytes(StandardCharsets.US_ASCII));
         assertThat(new String(client.unwrap(reply), StandardCharsets.US_ASCII)).isEqualTo("226 Transfer Complete.\r\n");
         // A replayed token is refused (TLS sequence numbers).
@@ -102,10 +104,13 @@ class GsiSecurityContextTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = DelegationMode.class, names = {"NONE", "LIMITED"})
+    @EnumSource(
+            value = DelegationMode.class,
+            names = {"NONE", "LIMITED"})
     void worksCappedAtTls12(DelegationMode mode) throws Exception {
-        GsiSecurityContext client = GsiSecurityContext.initiator(userProxy, validator, trust, "localhost", 2811, null,
-                mode, Duration.ofHours(1)).tls12Only();
+        GsiSecurityContext client = GsiSecurityContext.initiator(
+                        userProxy, validator, trust, "localhost", 2811, null, mode, Duration.ofHours(1))
+                .tls12Only();
         GsiSecurityContext server = GsiSecurityContext.acceptor(host, validator, trust);
         List<byte[]> tokens = exchange(client, server);
         assertThat(server.protocol()).isEqualTo("TLSv1.2");
@@ -118,8 +123,8 @@ class GsiSecurityContextTest {
 
     @Test
     void clientRefusesAServerWithTheWrongHostName() throws Exception {
-        GsiSecurityContext client = GsiSecurityContext.initiator(userProxy, validator, trust, "otherhost", 2811, null,
-                DelegationMode.NONE, Duration.ofHours(1));
+        GsiSecurityContext client = GsiSecurityContext.initiator(
+                userProxy, validator, trust, "otherhost", 2811, null, DelegationMode.NONE, Duration.ofHours(1));
         GsiSecurityContext server = GsiSecurityContext.acceptor(host, validator, trust);
         assertThatThrownBy(() -> exchange(client, server))
                 .isInstanceOf(GsiContextException.class)
@@ -130,8 +135,8 @@ class GsiSecurityContextTest {
     void serverRefusesAnUntrustedClient() throws Exception {
         TestPki other = TestPki.create(tmp.resolve("other"), "Rogue");
         GsiCredential rogue = new BcProxyFactory().createProxy(other.user("Rogue"), ProxyRequest.impersonation());
-        GsiSecurityContext client = GsiSecurityContext.initiator(rogue, validator, trust, "localhost", 2811, null,
-                DelegationMode.NONE, Duration.ofHours(1));
+        GsiSecurityContext client = GsiSecurityContext.initiator(
+                rogue, validator, trust, "localhost", 2811, null, DelegationMode.NONE, Duration.ofHours(1));
         GsiSecurityContext server = GsiSecurityContext.acceptor(host, validator, trust);
         assertThatThrownBy(() -> exchange(client, server))
                 .isInstanceOf(GsiContextException.class)
@@ -141,8 +146,8 @@ class GsiSecurityContextTest {
 
     /** @return initiator and acceptor after the ADAT loop, nothing delegated */
     static GsiSecurityContext[] establishedWithoutDelegation() throws Exception {
-        GsiSecurityContext client = GsiSecurityContext.initiator(userProxy, validator, trust, "localhost", 2811, null,
-                DelegationMode.NONE, Duration.ofHours(1));
+        GsiSecurityContext client = GsiSecurityContext.initiator(
+                userProxy, validator, trust, "localhost", 2811, null, DelegationMode.NONE, Duration.ofHours(1));
         GsiSecurityContext server = GsiSecurityContext.acceptor(host, validator, trust);
         exchange(client, server);
         return new GsiSecurityContext[] {client, server};
@@ -155,7 +160,8 @@ class GsiSecurityContextTest {
         GsiSecurityContext server = pair[1];
         byte[] token = client.wrap("DELE /important\r\n".getBytes(StandardCharsets.US_ASCII));
         token[token.length / 2] ^= 0x01;
-        assertThatThrownBy(() -> server.unwrap(token)).isInstanceOf(GsiContextException.class)
+        assertThatThrownBy(() -> server.unwrap(token))
+                .isInstanceOf(GsiContextException.class)
                 .hasMessageStartingWith("cannot verify protected message: ");
         // TLS treats a bad record as fatal: the next honest token cannot be verified either.
         byte[] next = client.wrap("NOOP\r\n".getBytes(StandardCharsets.US_ASCII));

@@ -7,8 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.ferry.gsi.TestPki;
-import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +25,8 @@ class PemFilesTest {
         String pem = Files.readString(file);
         assertThat(pem.indexOf("BEGIN CERTIFICATE")).isLessThan(pem.indexOf("BEGIN RSA PRIVATE KEY"));
         assertThat(pem.lastIndexOf("BEGIN CERTIFICATE")).isGreaterThan(pem.indexOf("BEGIN RSA PRIVATE KEY"));
-        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
 
         CredentialLoader loader = new CredentialLoader(Map.of(), 4242);
         assertThat(loader.proxyPath()).isEqualTo(Path.of("/tmp/x509up_u4242"));
@@ -38,7 +39,8 @@ class PemFilesTest {
 
     @Test
     void missingProxyTellsTheUserWhatToDo() {
-        CredentialLoader loader = new CredentialLoader(Map.of("X509_USER_PROXY", tmp.resolve("none").toString()), 0);
+        CredentialLoader loader = new CredentialLoader(
+                Map.of("X509_USER_PROXY", tmp.resolve("none").toString()), 0);
         assertThatThrownBy(loader::loadProxy).hasMessageContaining("run grid-proxy-init or set X509_USER_PROXY");
     }
 
@@ -50,8 +52,17 @@ class PemFilesTest {
         assertThat(defaults.trustDirectory()).isEqualTo(Path.of("/etc/grid-security/certificates"));
         assertThat(defaults.gridMapPath()).isEqualTo(Path.of("/etc/grid-security/grid-mapfile"));
         assertThat(defaults.isSet("X509_USER_CERT")).as("empty counts as unset").isFalse();
-        CredentialLoader set = new CredentialLoader(Map.of("X509_USER_CERT", "/c.pem", "X509_USER_KEY", "/k.pem",
-                "X509_CERT_DIR", "/cas", "GRIDMAP", "/map"), 0);
+        CredentialLoader set = new CredentialLoader(
+                Map.of(
+                        "X509_USER_CERT",
+                        "/c.pem",
+                        "X509_USER_KEY",
+                        "/k.pem",
+                        "X509_CERT_DIR",
+                        "/cas",
+                        "GRIDMAP",
+                        "/map"),
+                0);
         assertThat(set.hostCertificatePath()).isEqualTo(Path.of("/c.pem"));
         assertThat(set.hostKeyPath()).isEqualTo(Path.of("/k.pem"));
         assertThat(set.trustDirectory()).isEqualTo(Path.of("/cas"));

@@ -8,8 +8,8 @@ import java.security.GeneralSecurityException;
 import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 import org.ferry.gsi.TestPki;
 import org.ferry.gsi.credential.GsiCredential;
-import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.ValidatedChain;
 import org.junit.jupiter.api.Test;
@@ -27,7 +27,8 @@ class DelegationTest {
 
         DelegationRequest acceptor = DelegationRequest.create();
         PKCS10CertificationRequest csr = new PKCS10CertificationRequest(acceptor.csrDer());
-        assertThat(csr.getSignatureAlgorithm().getAlgorithm().getId()).as("sha256WithRSAEncryption")
+        assertThat(csr.getSignatureAlgorithm().getAlgorithm().getId())
+                .as("sha256WithRSAEncryption")
                 .isEqualTo("1.2.840.113549.1.1.11");
 
         byte[] cert = new DelegationSigner(new BcProxyFactory()).sign(user, acceptor.csrDer(), ProxyRequest.limited());
@@ -46,11 +47,13 @@ class DelegationTest {
         GsiCredential user = pki.user("Eli");
         DelegationRequest mine = DelegationRequest.create();
         DelegationRequest other = DelegationRequest.create();
-        byte[] cert = new DelegationSigner(new BcProxyFactory()).sign(user, other.csrDer(), ProxyRequest.impersonation());
+        byte[] cert =
+                new DelegationSigner(new BcProxyFactory()).sign(user, other.csrDer(), ProxyRequest.impersonation());
         assertThatThrownBy(() -> mine.complete(cert, user.chain()))
                 .isInstanceOf(GeneralSecurityException.class)
                 .hasMessage("delegated certificate is not for the key we requested");
-        assertThatThrownBy(() -> new DelegationSigner(new BcProxyFactory()).sign(user, new byte[] {1, 2, 3}, ProxyRequest.limited()))
+        assertThatThrownBy(() -> new DelegationSigner(new BcProxyFactory())
+                        .sign(user, new byte[] {1, 2, 3}, ProxyRequest.limited()))
                 .hasMessageStartingWith("malformed delegation request");
     }
 }

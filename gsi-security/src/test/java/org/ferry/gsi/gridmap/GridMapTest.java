@@ -34,7 +34,8 @@ class GridMapTest {
         GridMap map = GridMap.parse(FILE);
         assertThat(map.users("/o=grid/ou=globustest/cn=JANE DOE")).containsExactly("jdoe", "janeshared");
         assertThat(map.users("/DC=org/DC=example/USERID=smith/CN=Ann Smith")).containsExactly("asmith");
-        assertThat(map.users("/O=Grid/CN=Mail User/emailAddress=mail@example.org")).containsExactly("mailer");
+        assertThat(map.users("/O=Grid/CN=Mail User/emailAddress=mail@example.org"))
+                .containsExactly("mailer");
         assertThat(map.users("/O=Grid/CN=Mail User/E=MAIL@example.org")).containsExactly("mailer");
         assertThat(map.users("/O=Grid/OU=GlobusTest/CN=Jane Doe2")).isEmpty();
     }
@@ -63,10 +64,13 @@ class GridMapTest {
     @Test
     void malformedLinesNameTheLine() {
         assertThatThrownBy(() -> GridMap.parse("\"/O=Grid/CN=x\" \n"))
-                .isInstanceOf(IOException.class).hasMessage("<text>:1: no local user after DN /O=Grid/CN=x");
+                .isInstanceOf(IOException.class)
+                .hasMessage("<text>:1: no local user after DN /O=Grid/CN=x");
         assertThatThrownBy(() -> GridMap.parse("# c\n\"/O=Grid/CN=x user\n"))
-                .isInstanceOf(IOException.class).hasMessage("<text>:2: unterminated quoted DN");
+                .isInstanceOf(IOException.class)
+                .hasMessage("<text>:2: unterminated quoted DN");
         assertThatThrownBy(() -> GridMap.parse("\"/O=Grid/CN=x\" a,,b\n"))
-                .isInstanceOf(IOException.class).hasMessage("<text>:1: bad user list 'a,,b'");
+                .isInstanceOf(IOException.class)
+                .hasMessage("<text>:1: bad user list 'a,,b'");
     }
 }

@@ -3,7 +3,6 @@ package org.ferry.gsi.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -13,11 +12,11 @@ import org.ferry.gsi.ExternalTools.Result;
 import org.ferry.gsi.TestPki;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.credential.PemFiles;
-import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyCertificates;
 import org.ferry.gsi.proxy.ProxyFormat;
 import org.ferry.gsi.proxy.ProxyPolicyKind;
 import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.CertificateValidationException;
 import org.ferry.gsi.trust.ValidatedChain;
@@ -36,6 +35,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class GlobusProxyInteropTest {
     @TempDir
     static Path tmp;
+
     static TestPki pki;
     static Path userCert;
     static Path userKey;
@@ -76,7 +76,8 @@ class GlobusProxyInteropTest {
         "-old -limited, LEGACY, LIMITED",
         "-draft,    GT3_DRAFT, IMPERSONATION",
     })
-    void gridProxyInitProxiesValidateWithFerry(String options, ProxyFormat format, ProxyPolicyKind policy) throws Exception {
+    void gridProxyInitProxiesValidateWithFerry(String options, ProxyFormat format, ProxyPolicyKind policy)
+            throws Exception {
         ExternalTools.require("grid-proxy-init", "globus-proxy-utils");
         Path proxyFile = tmp.resolve("gpi-" + options.replace(' ', '_').replace("-", ""));
         List<String> cmd = new java.util.ArrayList<>(List.of("grid-proxy-init", "-q", "-bits", "2048"));
@@ -115,12 +116,23 @@ class GlobusProxyInteropTest {
             Result info = ExternalTools.run(env, "grid-proxy-info");
             assertThat(info.exitCode()).as(info.output()).isZero();
             assertThat(info.output()).contains("identity : /O=Grid/OU=Interop/CN=Globus User");
-            assertThat(info.output()).containsPattern(request.policy() == ProxyPolicyKind.LIMITED
-                    ? "type\\s*: RFC 3820 compliant limited proxy" : "type\\s*: RFC 3820 compliant impersonation proxy");
+            assertThat(info.output())
+                    .containsPattern(
+                            request.policy() == ProxyPolicyKind.LIMITED
+                                    ? "type\\s*: RFC 3820 compliant limited proxy"
+                                    : "type\\s*: RFC 3820 compliant impersonation proxy");
 
             // openssl verify: the proxy is the target, the EEC an untrusted intermediate.
-            Result verify = ExternalTools.run(Map.of(), "openssl", "verify", "-allow_proxy_certs",
-                    "-CApath", pki.trustDir().toString(), "-untrusted", userCert.toString(), file.toString());
+            Result verify = ExternalTools.run(
+                    Map.of(),
+                    "openssl",
+                    "verify",
+                    "-allow_proxy_certs",
+                    "-CApath",
+                    pki.trustDir().toString(),
+                    "-untrusted",
+                    userCert.toString(),
+                    file.toString());
             assertThat(verify.exitCode()).as(verify.output()).isZero();
             assertThat(verify.output()).contains(": OK");
         }
@@ -136,19 +148,26 @@ class GlobusProxyInteropTest {
         new BcProxyFactory().createProxyFile(PemFiles.readCredential(globusProxy), ProxyRequest.limited(), ferryProxy);
         Result info = ExternalTools.run(env(ferryProxy), "grid-proxy-info", "-exists");
         assertThat(info.exitCode()).as(info.output()).isZero();
-        assertThat(validator.validate(PemFiles.readCredential(ferryProxy).chain()).limited()).isTrue();
+        assertThat(validator
+                        .validate(PemFiles.readCredential(ferryProxy).chain())
+                        .limited())
+                .isTrue();
     }
 
     @Test
     void expiredFerryProxyIsRefusedByGridProxyInfoToo() throws Exception {
         ExternalTools.require("grid-proxy-info", "globus-proxy-utils");
         GsiCredential user = PemFiles.readCredential(userCert, userKey, null);
-        var past = new BcProxyFactory(new org.bouncycastle.jce.provider.BouncyCastleProvider(),
-                java.time.Clock.offset(java.time.Clock.systemUTC(), java.time.Duration.ofHours(-13)), new java.security.SecureRandom());
+        var past = new BcProxyFactory(
+                new org.bouncycastle.jce.provider.BouncyCastleProvider(),
+                java.time.Clock.offset(java.time.Clock.systemUTC(), java.time.Duration.ofHours(-13)),
+                new java.security.SecureRandom());
         Path file = tmp.resolve("expired");
         past.createProxyFile(user, ProxyRequest.impersonation(), file);
-        assertThat(ExternalTools.run(env(file), "grid-proxy-info", "-exists").exitCode()).isNotZero();
-        assertThatThrownBy(() -> validator.validate(PemFiles.readCredential(file).chain()))
+        assertThat(ExternalTools.run(env(file), "grid-proxy-info", "-exists").exitCode())
+                .isNotZero();
+        assertThatThrownBy(
+                        () -> validator.validate(PemFiles.readCredential(file).chain()))
                 .hasMessageContaining("Certificate has expired on:");
     }
 }

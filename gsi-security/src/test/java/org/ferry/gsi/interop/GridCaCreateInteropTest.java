@@ -47,37 +47,60 @@ class GridCaCreateInteropTest {
         List<Path> before = systemDirExisted ? list(SYSTEM_CERTS) : List.of();
         Result r;
         try {
-            r = ExternalTools.run(Map.of(), "grid-ca-create", "-noint", "-nobuild", "-bits", "2048", "-days", "30",
-                    "-subject", "cn=Simple CA, ou=FerryInterop, o=Grid", "-dir", caDir.toString(), "-pass", "capass");
+            r = ExternalTools.run(
+                    Map.of(),
+                    "grid-ca-create",
+                    "-noint",
+                    "-nobuild",
+                    "-bits",
+                    "2048",
+                    "-days",
+                    "30",
+                    "-subject",
+                    "cn=Simple CA, ou=FerryInterop, o=Grid",
+                    "-dir",
+                    caDir.toString(),
+                    "-pass",
+                    "capass");
         } finally {
             cleanSystemDir(systemDirExisted, before);
         }
         assertThat(r.exitCode()).as(r.output()).isZero();
 
         // Assemble the trust directory the way the test-environment notes describe.
-        X509Certificate caCert = PemFiles.readCertificates(caDir.resolve("cacert.pem")).get(0);
+        X509Certificate caCert =
+                PemFiles.readCertificates(caDir.resolve("cacert.pem")).get(0);
         String hash = OpensslHashes.subjectHash(caCert.getSubjectX500Principal());
-        Result opensslHash = ExternalTools.run(Map.of(), "openssl", "x509", "-in", caDir.resolve("cacert.pem").toString(),
-                "-noout", "-hash");
+        Result opensslHash = ExternalTools.run(
+                Map.of(), "openssl", "x509", "-in", caDir.resolve("cacert.pem").toString(), "-noout", "-hash");
         assertThat(opensslHash.output().strip()).isEqualTo(hash);
         Path trust = Files.createDirectories(tmp.resolve("certificates"));
         Files.copy(caDir.resolve("cacert.pem"), trust.resolve(hash + ".0"));
         Files.copy(caDir.resolve("signing-policy"), trust.resolve(hash + ".signing_policy"));
         assertThat(OpensslTrustDirectory.load(trust).caCertificates()).containsExactly(caCert);
-        assertThat(DistinguishedNames.oneline(caCert.getSubjectX500Principal())).isEqualTo("/O=Grid/OU=FerryInterop/CN=Simple CA");
+        assertThat(DistinguishedNames.oneline(caCert.getSubjectX500Principal()))
+                .isEqualTo("/O=Grid/OU=FerryInterop/CN=Simple CA");
 
         // The Simple CA key is encrypted (PKCS#8); Ferry reads it with the passphrase.
-        GsiCredential ca = PemFiles.readCredential(caDir.resolve("cacert.pem"), caDir.resolve("private/cakey.pem"),
-                "capass".toCharArray());
+        GsiCredential ca = PemFiles.readCredential(
+                caDir.resolve("cacert.pem"), caDir.resolve("private/cakey.pem"), "capass".toCharArray());
         CertificateIssuer issuer = new CertificateIssuer(ca.certificate(), ca.privateKey(), new BouncyCastleProvider());
         KeyPairGenerator gen = KeyPairGenerator.getInstance("RSA");
         gen.initialize(2048);
         KeyPair pair = gen.generateKeyPair();
         Instant now = Instant.now();
-        X509Certificate inside = issuer.issue(DistinguishedNames.parseOneline("/O=Grid/OU=FerryInterop/CN=Inside"),
-                pair.getPublic(), now.minusSeconds(300), now.plus(Duration.ofDays(1)), List.of());
-        X509Certificate outside = issuer.issue(DistinguishedNames.parseOneline("/O=Elsewhere/CN=Outside"),
-                pair.getPublic(), now.minusSeconds(300), now.plus(Duration.ofDays(1)), List.of());
+        X509Certificate inside = issuer.issue(
+                DistinguishedNames.parseOneline("/O=Grid/OU=FerryInterop/CN=Inside"),
+                pair.getPublic(),
+                now.minusSeconds(300),
+                now.plus(Duration.ofDays(1)),
+                List.of());
+        X509Certificate outside = issuer.issue(
+                DistinguishedNames.parseOneline("/O=Elsewhere/CN=Outside"),
+                pair.getPublic(),
+                now.minusSeconds(300),
+                now.plus(Duration.ofDays(1)),
+                List.of());
 
         try (CanlChainValidator validator = new CanlChainValidator(trust)) {
             assertThat(validator.validate(List.of(inside)).identity()).isEqualTo("/O=Grid/OU=FerryInterop/CN=Inside");
@@ -91,11 +114,20 @@ class GridCaCreateInteropTest {
             PemFiles.writeCertificates(List.of(inside), cert);
             PemFiles.writePrivateKey(pair.getPrivate(), key);
             Path proxy = tmp.resolve("proxy");
-            Map<String, String> env = new HashMap<>(Map.of("X509_CERT_DIR", trust.toString(), "X509_USER_CERT",
-                    cert.toString(), "X509_USER_KEY", key.toString(), "X509_USER_PROXY", proxy.toString()));
+            Map<String, String> env = new HashMap<>(Map.of(
+                    "X509_CERT_DIR",
+                    trust.toString(),
+                    "X509_USER_CERT",
+                    cert.toString(),
+                    "X509_USER_KEY",
+                    key.toString(),
+                    "X509_USER_PROXY",
+                    proxy.toString()));
             Result gpi = ExternalTools.run(env, "grid-proxy-init", "-q");
             assertThat(gpi.exitCode()).as(gpi.output()).isZero();
-            assertThat(validator.validate(PemFiles.readCredential(proxy).chain()).identity())
+            assertThat(validator
+                            .validate(PemFiles.readCredential(proxy).chain())
+                            .identity())
                     .isEqualTo("/O=Grid/OU=FerryInterop/CN=Inside");
         }
     }

@@ -41,6 +41,7 @@ class MyProxyInteropTest {
 
     @TempDir
     static Path tmp;
+
     static TestPki pki;
     static Path pidFile;
     static int port;
@@ -58,26 +59,64 @@ class MyProxyInteropTest {
         GsiCredential user = pki.user("Myproxy User");
         PemFiles.writeCertificates(user.chain(), tmp.resolve("usercert.pem"));
         PemFiles.writePrivateKey(user.privateKey(), tmp.resolve("userkey.pem"));
-        Files.writeString(tmp.resolve("myproxy-server.config"), "accepted_credentials \"*\"\nauthorized_retrievers \"*\"\n");
-        Path storage = Files.createDirectory(tmp.resolve("storage"),
+        Files.writeString(
+                tmp.resolve("myproxy-server.config"), "accepted_credentials \"*\"\nauthorized_retrievers \"*\"\n");
+        Path storage = Files.createDirectory(
+                tmp.resolve("storage"),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
         pidFile = tmp.resolve("myproxy-server.pid");
-        Map<String, String> env = new HashMap<>(Map.of("X509_CERT_DIR", pki.trustDir().toString(),
-                "X509_USER_CERT", tmp.resolve("hostcert.pem").toString(), "X509_USER_KEY", tmp.resolve("hostkey.pem").toString()));
+        Map<String, String> env = new HashMap<>(Map.of(
+                "X509_CERT_DIR",
+                pki.trustDir().toString(),
+                "X509_USER_CERT",
+                tmp.resolve("hostcert.pem").toString(),
+                "X509_USER_KEY",
+                tmp.resolve("hostkey.pem").toString()));
         // Without -d the server forks per connection and detaches; its pid goes to the pid file.
-        Result started = ExternalTools.run(env, "myproxy-server", "-c", tmp.resolve("myproxy-server.config").toString(),
-                "-s", storage.toString(), "-l", "127.0.0.1", "-p", Integer.toString(port), "-P", pidFile.toString());
+        Result started = ExternalTools.run(
+                env,
+                "myproxy-server",
+                "-c",
+                tmp.resolve("myproxy-server.config").toString(),
+                "-s",
+                storage.toString(),
+                "-l",
+                "127.0.0.1",
+                "-p",
+                Integer.toString(port),
+                "-P",
+                pidFile.toString());
         assertThat(started.exitCode()).as(started.output()).isZero();
         waitForPort();
 
-        Map<String, String> userEnv = new HashMap<>(Map.of("X509_CERT_DIR", pki.trustDir().toString(),
-                "X509_USER_CERT", tmp.resolve("usercert.pem").toString(), "X509_USER_KEY", tmp.resolve("userkey.pem").toString(),
-                "X509_USER_PROXY", tmp.resolve("userproxy").toString()));
-        Result stored = ExternalTools.run(userEnv, PASSPHRASE + "\n", java.util.List.of("myproxy-init", "-s", "localhost",
-                "-p", Integer.toString(port), "-l", "alice", "-S", "-c", "24", "-t", "12"));
+        Map<String, String> userEnv = new HashMap<>(Map.of(
+                "X509_CERT_DIR",
+                pki.trustDir().toString(),
+                "X509_USER_CERT",
+                tmp.resolve("usercert.pem").toString(),
+                "X509_USER_KEY",
+                tmp.resolve("userkey.pem").toString(),
+                "X509_USER_PROXY",
+                tmp.resolve("userproxy").toString()));
+        Result stored = ExternalTools.run(
+                userEnv,
+                PASSPHRASE + "\n",
+                java.util.List.of(
+                        "myproxy-init",
+                        "-s",
+                        "localhost",
+                        "-p",
+                        Integer.toString(port),
+                        "-l",
+                        "alice",
+                        "-S",
+                        "-c",
+                        "24",
+                        "-t",
+                        "12"));
         assertThat(stored.exitCode()).as(stored.output()).isZero();
         assertThat(stored.output()).contains("now exists on localhost");
 
@@ -120,15 +159,19 @@ class MyProxyInteropTest {
         assertThat(passphrase).containsOnly('\0');
         ValidatedChain v = validator.validate(proxy.chain());
         assertThat(v.identity()).isEqualTo("/O=Grid/OU=MyProxy/CN=Myproxy User");
-        assertThat(ProxyCertificates.info(proxy.certificate()).orElseThrow().format()).isEqualTo(ProxyFormat.RFC3820);
-        Duration left = Duration.between(java.time.Instant.now(), proxy.certificate().getNotAfter().toInstant());
+        assertThat(ProxyCertificates.info(proxy.certificate()).orElseThrow().format())
+                .isEqualTo(ProxyFormat.RFC3820);
+        Duration left = Duration.between(
+                java.time.Instant.now(), proxy.certificate().getNotAfter().toInstant());
         assertThat(left).isBetween(Duration.ofMinutes(110), Duration.ofMinutes(121));
 
         // The retrieved credential, written by Ferry, satisfies the Globus tools.
         Path file = tmp.resolve("retrieved");
         PemFiles.writeCredential(proxy, file);
-        Result info = ExternalTools.run(Map.of("X509_CERT_DIR", pki.trustDir().toString(), "X509_USER_PROXY", file.toString()),
-                "grid-proxy-info", "-exists");
+        Result info = ExternalTools.run(
+                Map.of("X509_CERT_DIR", pki.trustDir().toString(), "X509_USER_PROXY", file.toString()),
+                "grid-proxy-info",
+                "-exists");
         assertThat(info.exitCode()).as(info.output()).isZero();
     }
 
@@ -152,8 +195,8 @@ class MyProxyInteropTest {
 
     @Test
     void serverWithAnotherIdentityIsRefused() {
-        assertThatThrownBy(() -> client("/O=Grid/OU=MyProxy/CN=host/elsewhere").get("alice", PASSPHRASE.toCharArray(),
-                Duration.ofHours(1)))
+        assertThatThrownBy(() -> client("/O=Grid/OU=MyProxy/CN=host/elsewhere")
+                        .get("alice", PASSPHRASE.toCharArray(), Duration.ofHours(1)))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("TLS handshake with MyProxy server localhost:" + port + " failed")
                 .hasMessageContaining("peer /O=Grid/OU=MyProxy/CN=host/localhost is not the expected identity");

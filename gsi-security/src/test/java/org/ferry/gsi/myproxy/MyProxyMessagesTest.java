@@ -14,23 +14,28 @@ class MyProxyMessagesTest {
     void getRequestIsNulTerminatedKeyValueLines() throws Exception {
         char[] pass = "s3cret pass".toCharArray();
         byte[] req = MyProxyMessages.getRequest("alice", pass, 43200);
-        assertThat(new String(req, StandardCharsets.UTF_8)).isEqualTo(
-                "VERSION=MYPROXYv2\nCOMMAND=0\nUSERNAME=alice\nPASSPHRASE=s3cret pass\nLIFETIME=43200\n\0");
-        assertThatThrownBy(() -> MyProxyMessages.getRequest("a\nb", pass, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(new String(req, StandardCharsets.UTF_8))
+                .isEqualTo("VERSION=MYPROXYv2\nCOMMAND=0\nUSERNAME=alice\nPASSPHRASE=s3cret pass\nLIFETIME=43200\n\0");
+        assertThatThrownBy(() -> MyProxyMessages.getRequest("a\nb", pass, 1))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> MyProxyMessages.getRequest("a", "x\ny".toCharArray(), 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("x\ny");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageNotContaining("x\ny");
     }
 
     @Test
     void parsesOkErrorAndMalformedResponses() throws Exception {
-        assertThat(MyProxyMessages.parseResponse("VERSION=MYPROXYv2\nRESPONSE=0\n\0").code()).isZero();
+        assertThat(MyProxyMessages.parseResponse("VERSION=MYPROXYv2\nRESPONSE=0\n\0")
+                        .code())
+                .isZero();
         MyProxyMessages.Response err = MyProxyMessages.parseResponse(
                 "VERSION=MYPROXYv2\nRESPONSE=1\nERROR=Bad password\nERROR=invalid credential passphrase\n");
         assertThat(err.code()).isEqualTo(1);
         assertThat(err.errors()).containsExactly("Bad password", "invalid credential passphrase");
         assertThatThrownBy(() -> MyProxyMessages.parseResponse("VERSION=MYPROXYv1\nRESPONSE=0\n"))
                 .hasMessageContaining("unsupported MyProxy protocol version");
-        assertThatThrownBy(() -> MyProxyMessages.parseResponse("garbage")).hasMessage("MyProxy server reply has no RESPONSE line");
+        assertThatThrownBy(() -> MyProxyMessages.parseResponse("garbage"))
+                .hasMessage("MyProxy server reply has no RESPONSE line");
     }
 
     @Test
@@ -50,8 +55,11 @@ class MyProxyMessagesTest {
         assertThat(certs.get(0)).isEqualTo(a);
         assertThat(certs.get(1)).hasSize(304);
         // Incomplete: wait for more bytes.
-        assertThat(MyProxyClient.parseCertificates(java.util.Arrays.copyOf(reply, reply.length - 1))).isNull();
-        assertThatThrownBy(() -> MyProxyClient.parseCertificates(new byte[] {1, 0x31, 0})).isInstanceOf(MyProxyException.class);
-        assertThatThrownBy(() -> MyProxyClient.parseCertificates(new byte[] {0})).hasMessage("MyProxy server sent no certificates");
+        assertThat(MyProxyClient.parseCertificates(java.util.Arrays.copyOf(reply, reply.length - 1)))
+                .isNull();
+        assertThatThrownBy(() -> MyProxyClient.parseCertificates(new byte[] {1, 0x31, 0}))
+                .isInstanceOf(MyProxyException.class);
+        assertThatThrownBy(() -> MyProxyClient.parseCertificates(new byte[] {0}))
+                .hasMessage("MyProxy server sent no certificates");
     }
 }

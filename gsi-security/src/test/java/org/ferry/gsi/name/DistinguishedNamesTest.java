@@ -11,7 +11,8 @@ class DistinguishedNamesTest {
     void onelineUsesDerOrderAndOpensslShortNames() {
         // RFC 2253 string is reversed: CN first.
         X500Principal p = new X500Principal("EMAILADDRESS=a@b.org,CN=Jane Doe,OU=Test,O=Grid,DC=example,C=US");
-        assertThat(DistinguishedNames.oneline(p)).isEqualTo("/C=US/DC=example/O=Grid/OU=Test/CN=Jane Doe/emailAddress=a@b.org");
+        assertThat(DistinguishedNames.oneline(p))
+                .isEqualTo("/C=US/DC=example/O=Grid/OU=Test/CN=Jane Doe/emailAddress=a@b.org");
     }
 
     @Test
@@ -25,8 +26,10 @@ class DistinguishedNamesTest {
 
     @Test
     void sameDnFollowsGlobusNormalisation() {
-        assertThat(DistinguishedNames.sameDn("/O=Grid/UID=jd/CN=J", "/o=GRID/USERID=jd/cn=j")).isTrue();
-        assertThat(DistinguishedNames.sameDn("/O=Grid/Email=a@b", "/O=Grid/emailAddress=A@B")).isTrue();
+        assertThat(DistinguishedNames.sameDn("/O=Grid/UID=jd/CN=J", "/o=GRID/USERID=jd/cn=j"))
+                .isTrue();
+        assertThat(DistinguishedNames.sameDn("/O=Grid/Email=a@b", "/O=Grid/emailAddress=A@B"))
+                .isTrue();
         assertThat(DistinguishedNames.sameDn("/O=Grid/CN=A", "/O=Grid/CN=B")).isFalse();
     }
 }

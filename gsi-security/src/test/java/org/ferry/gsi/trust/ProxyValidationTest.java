@@ -15,11 +15,11 @@ import java.util.List;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.ferry.gsi.TestPki;
 import org.ferry.gsi.credential.GsiCredential;
-import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyCertificates;
 import org.ferry.gsi.proxy.ProxyFormat;
 import org.ferry.gsi.proxy.ProxyPolicyKind;
 import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ProxyValidationTest {
     @TempDir
     static Path tmp;
+
     static TestPki pki;
     static GsiCredential alice;
     static CanlChainValidator validator;
@@ -61,7 +62,8 @@ class ProxyValidationTest {
             assertThat(i.format()).isEqualTo(ProxyFormat.RFC3820);
             assertThat(i.policy()).isEqualTo(ProxyPolicyKind.IMPERSONATION);
         });
-        Duration life = Duration.between(p.getNotBefore().toInstant(), p.getNotAfter().toInstant());
+        Duration life =
+                Duration.between(p.getNotBefore().toInstant(), p.getNotAfter().toInstant());
         assertThat(life).isEqualTo(Duration.ofHours(12).plusMinutes(5));
 
         ValidatedChain v = validator.validate(proxy.chain());
@@ -83,21 +85,25 @@ class ProxyValidationTest {
 
     @Test
     void proxyNeverOutlivesItsIssuer() throws Exception {
-        GsiCredential shortUser = pki.user("Short", Instant.now().minusSeconds(600), Instant.now().plus(Duration.ofHours(1)));
+        GsiCredential shortUser =
+                pki.user("Short", Instant.now().minusSeconds(600), Instant.now().plus(Duration.ofHours(1)));
         GsiCredential proxy = factory.createProxy(shortUser, ProxyRequest.impersonation());
-        assertThat(proxy.certificate().getNotAfter()).isEqualTo(shortUser.certificate().getNotAfter());
+        assertThat(proxy.certificate().getNotAfter())
+                .isEqualTo(shortUser.certificate().getNotAfter());
     }
 
     @Test
     void expiredProxyIsRejected() throws Exception {
         Clock lastWeek = Clock.fixed(Instant.now().minus(Duration.ofDays(7)), ZoneOffset.UTC);
         BcProxyFactory past = new BcProxyFactory(new BouncyCastleProvider(), lastWeek, new SecureRandom());
-        GsiCredential user = pki.user("Bob", Instant.now().minus(Duration.ofDays(30)), Instant.now().plus(Duration.ofDays(1)));
+        GsiCredential user = pki.user(
+                "Bob", Instant.now().minus(Duration.ofDays(30)), Instant.now().plus(Duration.ofDays(1)));
         GsiCredential proxy = past.createProxy(user, ProxyRequest.impersonation());
         assertThatThrownBy(() -> validator.validate(proxy.chain()))
                 .isInstanceOf(CertificateValidationException.class)
                 .hasMessageContaining("Certificate has expired on:")
-                .hasMessageContaining("/O=Grid/OU=Ferry Test/CN=Bob/CN=" + proxy.certificate().getSerialNumber());
+                .hasMessageContaining(
+                        "/O=Grid/OU=Ferry Test/CN=Bob/CN=" + proxy.certificate().getSerialNumber());
     }
 
     @Test
@@ -112,7 +118,8 @@ class ProxyValidationTest {
                 // the SignatureException's own text depends on the provider that checked it
                 .hasMessageStartingWith("certificate chain of /O=Grid/OU=Ferry Test/CN=Alice/CN="
                         + proxy.certificate().getSerialNumber() + " rejected: Signature of a certificate is invalid: ")
-                .hasMessageEndingWith("[/O=Grid/OU=Ferry Test/CN=Alice/CN=" + proxy.certificate().getSerialNumber() + "]");
+                .hasMessageEndingWith("[/O=Grid/OU=Ferry Test/CN=Alice/CN="
+                        + proxy.certificate().getSerialNumber() + "]");
     }
 
     @Test
@@ -151,8 +158,12 @@ class ProxyValidationTest {
                 .isInstanceOf(CertificateValidationException.class)
                 .hasMessage("limited proxy not accepted for /O=Grid/OU=Ferry Test/CN=Alice: this operation needs"
                         + " a full proxy (make one with grid-proxy-init without -limited)");
-        assertThat(validator.validate(factory.createProxy(alice, ProxyRequest.impersonation()).chain())
-                .requireFullProxy().limited()).isFalse();
+        assertThat(validator
+                        .validate(factory.createProxy(alice, ProxyRequest.impersonation())
+                                .chain())
+                        .requireFullProxy()
+                        .limited())
+                .isFalse();
     }
 
     @Test
@@ -165,7 +176,8 @@ class ProxyValidationTest {
 
     @Test
     void proxyPathLengthIsEnforced() throws Exception {
-        GsiCredential p1 = factory.createProxy(alice, ProxyRequest.impersonation().withPathLength(0));
+        GsiCredential p1 =
+                factory.createProxy(alice, ProxyRequest.impersonation().withPathLength(0));
         assertThat(validator.validate(p1.chain()).identity()).endsWith("CN=Alice");
         GsiCredential p2 = factory.createProxy(p1, ProxyRequest.impersonation());
         assertThatThrownBy(() -> validator.validate(p2.chain()))
@@ -185,6 +197,7 @@ class ProxyValidationTest {
     @Test
     void emptyChainIsRejected() {
         assertThatThrownBy(() -> validator.validate(List.of()))
-                .isInstanceOf(CertificateValidationException.class).hasMessage("no certificate presented");
+                .isInstanceOf(CertificateValidationException.class)
+                .hasMessage("no certificate presented");
     }
 }

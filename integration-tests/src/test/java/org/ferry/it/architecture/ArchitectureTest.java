@@ -29,58 +29,97 @@ class ArchitectureTest {
 
     @BeforeAll
     static void importMainClasses() {
-        ferry = new ClassFileImporter().withImportOption(ArchitectureTest::isMainCode).importPackages("org.ferry");
+        ferry = new ClassFileImporter()
+                .withImportOption(ArchitectureTest::isMainCode)
+                .importPackages("org.ferry");
     }
 
     /** Main classes only: no test-classes folder, no {@code -tests.jar}. */
     private static boolean isMainCode(Location location) {
-        return !location.contains("/test-classes/") && !location.matches(java.util.regex.Pattern.compile(".*-tests\\.jar.*"))
+        return !location.contains("/test-classes/")
+                && !location.matches(java.util.regex.Pattern.compile(".*-tests\\.jar.*"))
                 && new ImportOption.DoNotIncludeTests().includes(location);
     }
 
     /** Every package of every module: a package never depends, even indirectly, on itself. */
     @Test
     void noPackageCycles() {
-        slices().matching("org.ferry.(**)").should().beFreeOfCycles()
-                .check(ferry);
+        slices().matching("org.ferry.(**)").should().beFreeOfCycles().check(ferry);
     }
 
     @Test
     void gsiSecurityDependsOnNoOtherModule() {
-        noClasses().that().resideInAPackage(GSI).should().dependOnClassesThat()
-                .resideInAnyPackage(MOVER, API, SCHEDULER, WEBAPP, CLI).check(ferry);
+        noClasses()
+                .that()
+                .resideInAPackage(GSI)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(MOVER, API, SCHEDULER, WEBAPP, CLI)
+                .check(ferry);
     }
 
     @Test
     void theMoverKnowsNoService() {
-        noClasses().that().resideInAPackage(MOVER).should().dependOnClassesThat()
-                .resideInAnyPackage(API, SCHEDULER, WEBAPP, CLI, "org.springframework..", "jakarta.persistence..",
-                        "org.hibernate..", "org.apache.kafka..")
+        noClasses()
+                .that()
+                .resideInAPackage(MOVER)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        API,
+                        SCHEDULER,
+                        WEBAPP,
+                        CLI,
+                        "org.springframework..",
+                        "jakarta.persistence..",
+                        "org.hibernate..",
+                        "org.apache.kafka..")
                 .check(ferry);
     }
 
     @Test
     void onlyTheMoverMainsUsePicocliAndLogback() {
-        noClasses().that().resideInAPackage(MOVER).and().resideOutsideOfPackage("org.ferry.mover.app..")
-                .should().dependOnClassesThat().resideInAnyPackage("picocli..", "ch.qos.logback..")
+        noClasses()
+                .that()
+                .resideInAPackage(MOVER)
+                .and()
+                .resideOutsideOfPackage("org.ferry.mover.app..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("picocli..", "ch.qos.logback..")
                 .check(ferry);
     }
 
     @Test
     void theApiKnowsNoScheduler() {
-        noClasses().that().resideInAPackage(API).should().dependOnClassesThat()
-                .resideInAnyPackage(SCHEDULER, WEBAPP, CLI).check(ferry);
+        noClasses()
+                .that()
+                .resideInAPackage(API)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(SCHEDULER, WEBAPP, CLI)
+                .check(ferry);
     }
 
     @Test
     void theSchedulerKnowsNoWebApp() {
-        noClasses().that().resideInAPackage(SCHEDULER).should().dependOnClassesThat()
-                .resideInAnyPackage(WEBAPP, CLI).check(ferry);
+        noClasses()
+                .that()
+                .resideInAPackage(SCHEDULER)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(WEBAPP, CLI)
+                .check(ferry);
     }
 
     @Test
     void theCliTalksRestOnly() {
-        noClasses().that().resideInAPackage(CLI).should().dependOnClassesThat()
-                .resideInAnyPackage(GSI, MOVER, API, SCHEDULER, WEBAPP).check(ferry);
+        noClasses()
+                .that()
+                .resideInAPackage(CLI)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(GSI, MOVER, API, SCHEDULER, WEBAPP)
+                .check(ferry);
     }
 }

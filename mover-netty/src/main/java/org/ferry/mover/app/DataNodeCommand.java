@@ -19,26 +19,36 @@ import picocli.CommandLine.Spec;
  * {@code --data-node host:N --data-node-secret FILE}. Prints {@code Data node listening at host:port}
  * once bound. Exit codes: 0 normal, 1 start failure, 2 usage.
  */
-@Command(name = "data-node", mixinStandardHelpOptions = true,
+@Command(
+        name = "data-node",
+        mixinStandardHelpOptions = true,
         description = "Run a data node (striped DTP) that a head node drives over an authenticated internal link.")
 final class DataNodeCommand implements Callable<Integer> {
 
     @Spec
     private CommandLine.Model.CommandSpec spec;
 
-    @Option(names = {"-p", "--port"}, defaultValue = "0",
+    @Option(
+            names = {"-p", "--port"},
+            defaultValue = "0",
             description = "Internal link port; 0 = ephemeral (default: ${DEFAULT-VALUE}).")
     private int port;
 
-    @Option(names = {"-r", "--root"}, required = true,
+    @Option(
+            names = {"-r", "--root"},
+            required = true,
             description = "The directory the head node serves as / (a shared file system).")
     private Path root;
 
-    @Option(names = "--bind", defaultValue = "127.0.0.1",
+    @Option(
+            names = "--bind",
+            defaultValue = "127.0.0.1",
             description = "Address for the link and for data listeners (default: ${DEFAULT-VALUE}).")
     private String bind;
 
-    @Option(names = "--secret-file", required = true,
+    @Option(
+            names = "--secret-file",
+            required = true,
             description = "File whose first line is the secret shared with the head node (at least 16 bytes).")
     private Path secretFile;
 

@@ -16,11 +16,11 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.ferry.gsi.PasswordFile;
 import org.ferry.gsi.credential.CredentialLoader;
-import org.ferry.mover.server.pi.Authenticator;
 import org.ferry.mover.server.GridFtpServer;
-import org.ferry.mover.server.pi.GsiServerSecurity;
-import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.ferry.mover.server.dtp.DtpFactory;
+import org.ferry.mover.server.pi.Authenticator;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.ferry.mover.server.pi.GsiServerSecurity;
 import org.ferry.mover.stripe.LinkAuth;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -42,7 +42,10 @@ import picocli.CommandLine.Spec;
  * does, so scripts and tests can scrape the port. Exit codes: 0 normal, 1 start failure
  * (including a missing, unreadable or malformed GSI file), 2 usage.
  */
-@Command(name = "ferry-gridftp", mixinStandardHelpOptions = true, version = "ferry-gridftp 0.1",
+@Command(
+        name = "ferry-gridftp",
+        mixinStandardHelpOptions = true,
+        version = "ferry-gridftp 0.1",
         description = "Ferry GridFTP server: serves one directory over GridFTP (clear-text and/or GSI logins).",
         subcommands = {FerryGridFtpMain.Passwd.class, DataNodeCommand.class})
 public final class FerryGridFtpMain implements Callable<Integer> {
@@ -50,65 +53,99 @@ public final class FerryGridFtpMain implements Callable<Integer> {
     @Spec
     private CommandLine.Model.CommandSpec spec;
 
-    @Option(names = {"-p", "--port"}, defaultValue = "2811",
+    @Option(
+            names = {"-p", "--port"},
+            defaultValue = "2811",
             description = "Control channel port; 0 = ephemeral (default: ${DEFAULT-VALUE}).")
     private int port;
 
-    @Option(names = {"-r", "--root"}, description = "Directory to serve as /; nothing outside it is reachable.")
+    @Option(
+            names = {"-r", "--root"},
+            description = "Directory to serve as /; nothing outside it is reachable.")
     private Path root;
 
-    @Option(names = "--bind", defaultValue = "127.0.0.1",
+    @Option(
+            names = "--bind",
+            defaultValue = "127.0.0.1",
             description = "Address to listen on and to announce in PASV (default: ${DEFAULT-VALUE}).")
     private String bind;
 
-    @Option(names = {"--anonymous", "-aa"}, description = "Allow anonymous logins (users anonymous and ftp).")
+    @Option(
+            names = {"--anonymous", "-aa"},
+            description = "Allow anonymous logins (users anonymous and ftp).")
     private boolean anonymous;
 
     @Option(names = "--password-file", description = "File of user:bcrypt-hash lines (see the passwd subcommand).")
     private Path passwordFile;
 
-    @Option(names = "--marker-interval", defaultValue = "5",
+    @Option(
+            names = "--marker-interval",
+            defaultValue = "5",
             description = "Seconds between 112/111 markers while receiving in MODE E, 0.1 or more, fractions "
                     + "allowed (default: ${DEFAULT-VALUE}).")
     private double markerIntervalSeconds;
 
-    @Option(names = "--idle-timeout", defaultValue = "600",
+    @Option(
+            names = "--idle-timeout",
+            defaultValue = "600",
             description = "Seconds before an idle control connection is closed (default: ${DEFAULT-VALUE}).")
     private int idleTimeoutSeconds;
 
-    @Option(names = "--data-rate-limit", paramLabel = "BYTES", defaultValue = "0",
+    @Option(
+            names = "--data-rate-limit",
+            paramLabel = "BYTES",
+            defaultValue = "0",
             converter = ByteSizeConverter.class,
             description = "Cap on the bytes per second the server sends, and separately receives, over all its "
                     + "data connections; suffixes K, M, G (powers of 1024); 0 for none (default: ${DEFAULT-VALUE}).")
     private long dataRateLimitBytesPerSecond;
 
-    @Option(names = "--data-node", paramLabel = "HOST:PORT",
+    @Option(
+            names = "--data-node",
+            paramLabel = "HOST:PORT",
             description = "Run as a striped head node driving this data node (repeat, in stripe order).")
     private List<String> dataNodes = new ArrayList<>();
 
-    @Option(names = "--data-node-secret", paramLabel = "FILE",
+    @Option(
+            names = "--data-node-secret",
+            paramLabel = "FILE",
             description = "File whose first line is the secret shared with the data nodes.")
     private Path dataNodeSecret;
 
-    @Option(names = "--gsi", description = "Offer AUTH GSSAPI (GSI) logins, mapped to accounts by the grid-mapfile;"
-            + " the host credential, trusted CAs and grid-mapfile come from the options below, else from the"
-            + " environment and /etc/grid-security as for globus-gridftp-server.")
+    @Option(
+            names = "--gsi",
+            description = "Offer AUTH GSSAPI (GSI) logins, mapped to accounts by the grid-mapfile;"
+                    + " the host credential, trusted CAs and grid-mapfile come from the options below, else from the"
+                    + " environment and /etc/grid-security as for globus-gridftp-server.")
     private boolean gsi;
 
-    @Option(names = "--host-cert", paramLabel = "FILE", description = "Host certificate, PEM (default: X509_USER_CERT,"
-            + " else /etc/grid-security/hostcert.pem). Implies --gsi.")
+    @Option(
+            names = "--host-cert",
+            paramLabel = "FILE",
+            description = "Host certificate, PEM (default: X509_USER_CERT,"
+                    + " else /etc/grid-security/hostcert.pem). Implies --gsi.")
     private Path hostCertificate;
 
-    @Option(names = "--host-key", paramLabel = "FILE", description = "Unencrypted host key, PEM (default: X509_USER_KEY,"
-            + " else /etc/grid-security/hostkey.pem). Implies --gsi.")
+    @Option(
+            names = "--host-key",
+            paramLabel = "FILE",
+            description = "Unencrypted host key, PEM (default: X509_USER_KEY,"
+                    + " else /etc/grid-security/hostkey.pem). Implies --gsi.")
     private Path hostKey;
 
-    @Option(names = "--ca-dir", paramLabel = "DIR", description = "Trusted CAs, OpenSSL hashed directory with signing"
-            + " policies and CRLs (default: X509_CERT_DIR, else /etc/grid-security/certificates). Implies --gsi.")
+    @Option(
+            names = "--ca-dir",
+            paramLabel = "DIR",
+            description =
+                    "Trusted CAs, OpenSSL hashed directory with signing"
+                            + " policies and CRLs (default: X509_CERT_DIR, else /etc/grid-security/certificates). Implies --gsi.")
     private Path caDirectory;
 
-    @Option(names = "--gridmap", paramLabel = "FILE", description = "Grid-mapfile, \"DN\" account lines (default: GRIDMAP,"
-            + " else /etc/grid-security/grid-mapfile). Implies --gsi.")
+    @Option(
+            names = "--gridmap",
+            paramLabel = "FILE",
+            description = "Grid-mapfile, \"DN\" account lines (default: GRIDMAP,"
+                    + " else /etc/grid-security/grid-mapfile). Implies --gsi.")
     private Path gridMap;
 
     private final Map<String, String> environment;
@@ -170,8 +207,14 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             }
             authenticator = file::verify;
         }
-        GridFtpServerConfig config = new GridFtpServerConfig(InetAddress.getByName(bind), port, root, anonymous,
-                authenticator, Duration.ofMillis(Math.round(markerIntervalSeconds * 1000)), Duration.ofSeconds(idleTimeoutSeconds),
+        GridFtpServerConfig config = new GridFtpServerConfig(
+                InetAddress.getByName(bind),
+                port,
+                root,
+                anonymous,
+                authenticator,
+                Duration.ofMillis(Math.round(markerIntervalSeconds * 1000)),
+                Duration.ofSeconds(idleTimeoutSeconds),
                 dataRateLimitBytesPerSecond);
         DtpFactory dtps = DtpFactory.local();
         if (!dataNodes.isEmpty()) {
@@ -183,7 +226,8 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             for (String node : dataNodes) {
                 int colon = node.lastIndexOf(':');
                 try {
-                    nodes.add(new InetSocketAddress(InetAddress.getByName(node.substring(0, colon)),
+                    nodes.add(new InetSocketAddress(
+                            InetAddress.getByName(node.substring(0, colon)),
                             Integer.parseInt(node.substring(colon + 1))));
                 } catch (RuntimeException | IOException e) {
                     err.println("ferry-gridftp: bad --data-node " + node + " (want host:port)");
@@ -201,8 +245,9 @@ public final class FerryGridFtpMain implements Callable<Integer> {
         if (withGsi) {
             try {
                 // the uid only names a user's proxy file, which a server does not read
-                security = GsiMaterial.locate(new CredentialLoader(environment, 0), hostCertificate, hostKey,
-                        caDirectory, gridMap).load();
+                security = GsiMaterial.locate(
+                                new CredentialLoader(environment, 0), hostCertificate, hostKey, caDirectory, gridMap)
+                        .load();
             } catch (IOException e) {
                 err.println("ferry-gridftp: cannot set up GSI: " + e.getMessage());
                 return 1;
@@ -226,7 +271,9 @@ public final class FerryGridFtpMain implements Callable<Integer> {
     }
 
     /** {@code ferry-gridftp passwd USER}: prints a password file line for USER. */
-    @Command(name = "passwd", mixinStandardHelpOptions = true,
+    @Command(
+            name = "passwd",
+            mixinStandardHelpOptions = true,
             description = "Read a password from the first line of stdin and print USER:bcrypt-hash.")
     static final class Passwd implements Callable<Integer> {
 

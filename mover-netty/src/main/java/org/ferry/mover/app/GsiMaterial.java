@@ -52,22 +52,30 @@ record GsiMaterial(Location hostCertificate, Location hostKey, Location caDirect
      * @param gridMap {@code --gridmap}, or null
      * @return the locations, not yet read
      */
-    static GsiMaterial locate(CredentialLoader env, Path hostCertificate, Path hostKey, Path caDirectory,
-            Path gridMap) {
+    static GsiMaterial locate(
+            CredentialLoader env, Path hostCertificate, Path hostKey, Path caDirectory, Path gridMap) {
         return new GsiMaterial(
-                locate("host certificate", hostCertificate, "--host-cert", env, "X509_USER_CERT", env.hostCertificatePath()),
+                locate(
+                        "host certificate",
+                        hostCertificate,
+                        "--host-cert",
+                        env,
+                        "X509_USER_CERT",
+                        env.hostCertificatePath()),
                 locate("host key", hostKey, "--host-key", env, "X509_USER_KEY", env.hostKeyPath()),
                 locate("trusted CA directory", caDirectory, "--ca-dir", env, "X509_CERT_DIR", env.trustDirectory()),
                 locate("grid-mapfile", gridMap, "--gridmap", env, "GRIDMAP", env.gridMapPath()));
     }
 
-    private static Location locate(String what, Path option, String optionName, CredentialLoader env, String variable,
-            Path fromEnvironment) {
+    private static Location locate(
+            String what, Path option, String optionName, CredentialLoader env, String variable, Path fromEnvironment) {
         if (option != null) {
             return new Location(what, option, optionName);
         }
-        return new Location(what, fromEnvironment, env.isSet(variable) ? variable : "default; set " + variable
-                + " or give " + optionName);
+        return new Location(
+                what,
+                fromEnvironment,
+                env.isSet(variable) ? variable : "default; set " + variable + " or give " + optionName);
     }
 
     /**
@@ -85,8 +93,8 @@ record GsiMaterial(Location hostCertificate, Location hostKey, Location caDirect
         try {
             host = PemFiles.readCredential(hostCertificate.path(), hostKey.path(), null);
         } catch (IOException | GeneralSecurityException e) {
-            throw new IOException("host credential " + hostCertificate.path() + " + " + hostKey.path() + ": "
-                    + firstLine(e), e);
+            throw new IOException(
+                    "host credential " + hostCertificate.path() + " + " + hostKey.path() + ": " + firstLine(e), e);
         }
         OpensslTrustDirectory trust;
         GridMap map;
@@ -100,7 +108,8 @@ record GsiMaterial(Location hostCertificate, Location hostKey, Location caDirect
         } catch (IOException e) {
             throw new IOException(gridMap + ": " + firstLine(e), e);
         }
-        return new GsiServerSecurity(host, new CanlChainValidator(caDirectory.path()), trust, new GridMapAuthorizer(map));
+        return new GsiServerSecurity(
+                host, new CanlChainValidator(caDirectory.path()), trust, new GridMapAuthorizer(map));
     }
 
     private static void requireReadable(Location location, boolean directory) throws IOException {

@@ -46,7 +46,8 @@ final class ClientDataProtection {
         this.gsi = gsi;
         this.plain = Objects.requireNonNull(plain, "plain");
         this.serverHasDcau = serverHasDcau;
-        this.serverDcau = gsi != null && serverHasDcau ? DataChannelAuthentication.SELF : DataChannelAuthentication.NONE;
+        this.serverDcau =
+                gsi != null && serverHasDcau ? DataChannelAuthentication.SELF : DataChannelAuthentication.NONE;
     }
 
     /** @return true when the server's FEAT listed DCAU */
@@ -65,7 +66,8 @@ final class ClientDataProtection {
      * @throws IOException if the server refuses, or the options need GSI the session does not have
      */
     DataChannels apply(TransferOptions options, Commands commands) throws IOException {
-        DataChannelAuthentication dcau = options.dataChannelAuthentication() != null ? options.dataChannelAuthentication()
+        DataChannelAuthentication dcau = options.dataChannelAuthentication() != null
+                ? options.dataChannelAuthentication()
                 : gsi != null && serverHasDcau ? DataChannelAuthentication.SELF : DataChannelAuthentication.NONE;
         ProtectionLevel protection = options.protection() != null ? options.protection() : ProtectionLevel.CLEAR;
         if (dcau.authenticates() && gsi == null) {
@@ -96,8 +98,8 @@ final class ClientDataProtection {
         }
         if (secured == null) {
             try {
-                secured = plain.secured(new DataChannelSecurity(gsi.credential(), gsi.validator(), gsi.trustStore(),
-                        dcau, protection));
+                secured = plain.secured(
+                        new DataChannelSecurity(gsi.credential(), gsi.validator(), gsi.trustStore(), dcau, protection));
             } catch (GsiContextException e) {
                 throw new IOException("cannot set up data channel security: " + e.getMessage(), e);
             }

@@ -1,8 +1,5 @@
 package org.ferry.mover.client;
 
-import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.protocol.FtpCommandEncoder;
-import org.ferry.mover.protocol.FtpReplyDecoder;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
@@ -13,6 +10,9 @@ import java.util.Base64;
 import java.util.List;
 import org.ferry.gsi.context.GsiContextException;
 import org.ferry.gsi.context.SecurityContext;
+import org.ferry.mover.protocol.FtpCommandEncoder;
+import org.ferry.mover.protocol.FtpReply;
+import org.ferry.mover.protocol.FtpReplyDecoder;
 
 /**
  * Client side of the protected control channel (RFC 2228; RFC 2228 sections 3 and 4 (MIC, ENC; 631-633); as the Globus tools behave): sends
@@ -33,7 +33,10 @@ final class ClientGsiHandler extends ChannelDuplexHandler {
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
         if (msg instanceof String command) {
             byte[] token = context.wrap((command + "\r\n").getBytes(StandardCharsets.UTF_8));
-            ctx.write((context.confidential() ? "ENC " : "MIC ") + Base64.getEncoder().encodeToString(token), promise);
+            ctx.write(
+                    (context.confidential() ? "ENC " : "MIC ")
+                            + Base64.getEncoder().encodeToString(token),
+                    promise);
             return;
         }
         ctx.write(msg, promise);
@@ -49,7 +52,8 @@ final class ClientGsiHandler extends ChannelDuplexHandler {
             // After 235 only failures may come in clear (535 unwrap failure, 421 on close): a clear
             // success reply could have been injected by anyone on the path, so it ends the session.
             if (reply.code() < 400) {
-                throw new CorruptedFrameException("unprotected reply on a GSI-protected control channel: " + reply.code());
+                throw new CorruptedFrameException(
+                        "unprotected reply on a GSI-protected control channel: " + reply.code());
             }
             ctx.fireChannelRead(msg);
             return;
@@ -60,7 +64,8 @@ final class ClientGsiHandler extends ChannelDuplexHandler {
             // lines in between too ("632-token")
             String b64 = line.startsWith(reply.code() + "-") ? line.substring(4) : line.strip();
             try {
-                String text = new String(context.unwrap(Base64.getDecoder().decode(b64.strip())), StandardCharsets.UTF_8);
+                String text =
+                        new String(context.unwrap(Base64.getDecoder().decode(b64.strip())), StandardCharsets.UTF_8);
                 for (String part : text.split("\r\n")) {
                     String clean = part.replace("\0", "");
                     if (!clean.isEmpty()) {
@@ -69,9 +74,11 @@ final class ClientGsiHandler extends ChannelDuplexHandler {
                 }
             } catch (GsiContextException | IllegalArgumentException e) {
                 // RFC 2228 5.3: the reply failed its security check; the TLS session is gone with it.
-                throw new CorruptedFrameException("protected " + reply.code() + " reply from "
-                        + ctx.channel().remoteAddress() + " failed the security check (altered or replayed"
-                        + " on the way?): " + e.getMessage(), e);
+                throw new CorruptedFrameException(
+                        "protected " + reply.code() + " reply from "
+                                + ctx.channel().remoteAddress() + " failed the security check (altered or replayed"
+                                + " on the way?): " + e.getMessage(),
+                        e);
             }
         }
         FtpReply plain;

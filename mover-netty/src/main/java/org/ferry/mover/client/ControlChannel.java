@@ -1,8 +1,5 @@
 package org.ferry.mover.client;
 
-import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.protocol.FtpCommandEncoder;
-import org.ferry.mover.protocol.FtpReplyDecoder;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -18,6 +15,9 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.ferry.mover.protocol.FtpCommandEncoder;
+import org.ferry.mover.protocol.FtpReply;
+import org.ferry.mover.protocol.FtpReplyDecoder;
 
 /**
  * A client control connection (RFC 959): sends command lines and hands replies to one blocking
@@ -51,18 +51,25 @@ final class ControlChannel implements AutoCloseable {
                 .group(group)
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, replyTimeout.toMillis()))
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)
+                        Math.min(Integer.MAX_VALUE, replyTimeout.toMillis()))
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new LineBasedFrameDecoder(MAX_LINE_BYTES), new FtpReplyDecoder(),
-                                new FtpCommandEncoder(), replies);
+                        ch.pipeline()
+                                .addLast(
+                                        new LineBasedFrameDecoder(MAX_LINE_BYTES),
+                                        new FtpReplyDecoder(),
+                                        new FtpCommandEncoder(),
+                                        replies);
                     }
                 })
                 .connect(host, port)
                 .awaitUninterruptibly();
         if (!connect.isSuccess()) {
-            throw new IOException("cannot connect to " + host + ":" + port + ": " + connect.cause().getMessage(),
+            throw new IOException(
+                    "cannot connect to " + host + ":" + port + ": "
+                            + connect.cause().getMessage(),
                     connect.cause());
         }
         return new ControlChannel(connect.channel(), replies, replyTimeout);
@@ -161,8 +168,10 @@ final class ControlChannel implements AutoCloseable {
      * Runs on the event loop and waits, so no reply is read unprotected in between.
      */
     void protect(org.ferry.gsi.context.SecurityContext context) {
-        channel.eventLoop().submit(() -> channel.pipeline().addBefore(channel.pipeline().context(replies).name(),
-                "gsi", new ClientGsiHandler(context))).syncUninterruptibly();
+        channel.eventLoop()
+                .submit(() -> channel.pipeline()
+                        .addBefore(channel.pipeline().context(replies).name(), "gsi", new ClientGsiHandler(context)))
+                .syncUninterruptibly();
     }
 
     /** Closes the connection without QUIT. */

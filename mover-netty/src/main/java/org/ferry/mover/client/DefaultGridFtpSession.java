@@ -1,6 +1,5 @@
 package org.ferry.mover.client;
 
-import org.ferry.mover.protocol.FtpReply;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
@@ -27,8 +26,9 @@ import org.ferry.mover.data.DataSource;
 import org.ferry.mover.data.ModeECache;
 import org.ferry.mover.data.PassiveListener;
 import org.ferry.mover.protocol.ByteRange;
-import org.ferry.mover.protocol.HostPort;
 import org.ferry.mover.protocol.FileInfo;
+import org.ferry.mover.protocol.FtpReply;
+import org.ferry.mover.protocol.HostPort;
 import org.ferry.mover.protocol.TarModule;
 
 /**
@@ -42,6 +42,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
 
     /** How long to wait for the replies to ABOR before giving up on them. */
     private static final long ABORT_WAIT_MILLIS = 5_000;
+
     private static final long POLL_MILLIS = 100;
     /** How long a failed data transfer waits for the server's own final reply before ABOR. */
     private static final long EXPLANATION_WAIT_MILLIS = 2_000;
@@ -97,8 +98,9 @@ final class DefaultGridFtpSession implements GridFtpSession {
      * @throws GridFtpReplyException on a refused AUTH/ADAT/login
      * @throws IOException if the connection fails
      */
-    static DefaultGridFtpSession login(GridFtpUrl url, ControlChannel control, DataChannels data,
-            org.ferry.gsi.context.SecurityContext security) throws IOException {
+    static DefaultGridFtpSession login(
+            GridFtpUrl url, ControlChannel control, DataChannels data, org.ferry.gsi.context.SecurityContext security)
+            throws IOException {
         return login(url, control, data, security, null);
     }
 
@@ -111,11 +113,16 @@ final class DefaultGridFtpSession implements GridFtpSession {
      * @throws GridFtpReplyException on a refused AUTH/ADAT/login
      * @throws IOException if the connection fails
      */
-    static DefaultGridFtpSession login(GridFtpUrl url, ControlChannel control, DataChannels data,
-            org.ferry.gsi.context.SecurityContext security, GsiClientSecurity gsi) throws IOException {
+    static DefaultGridFtpSession login(
+            GridFtpUrl url,
+            ControlChannel control,
+            DataChannels data,
+            org.ferry.gsi.context.SecurityContext security,
+            GsiClientSecurity gsi)
+            throws IOException {
         DefaultGridFtpSession session = new DefaultGridFtpSession(url, control, data);
         try {
-            FtpReply banner = control.readFinal("connect", r -> { });
+            FtpReply banner = control.readFinal("connect", r -> {});
             if (banner.code() != 220) {
                 throw new GridFtpReplyException("connect", banner.code(), banner.text());
             }
@@ -137,7 +144,9 @@ final class DefaultGridFtpSession implements GridFtpSession {
             if (security != null && gsi != null) {
                 FtpReply feat = session.command("FEAT");
                 boolean dcau = feat.isPositiveCompletion()
-                        && feat.lines().stream().anyMatch(l -> l.strip().toUpperCase(Locale.ROOT).startsWith("DCAU"));
+                        && feat.lines().stream()
+                                .anyMatch(
+                                        l -> l.strip().toUpperCase(Locale.ROOT).startsWith("DCAU"));
                 session.protection = new ClientDataProtection(gsi, data, dcau);
             } else if (security != null) {
                 // No credential for data channels: ask for none (as the Globus tools behave). A server without
@@ -162,7 +171,9 @@ final class DefaultGridFtpSession implements GridFtpSession {
             while (true) {
                 FtpReply reply = command("ADAT " + java.util.Base64.getEncoder().encodeToString(token), "ADAT ...");
                 String text = reply.firstLineText();
-                byte[] in = text.startsWith("ADAT=") ? java.util.Base64.getDecoder().decode(text.substring(5).strip()) : null;
+                byte[] in = text.startsWith("ADAT=")
+                        ? java.util.Base64.getDecoder().decode(text.substring(5).strip())
+                        : null;
                 if (reply.code() == 235) {
                     if (in != null && in.length > 0) {
                         security.step(in);
@@ -194,17 +205,24 @@ final class DefaultGridFtpSession implements GridFtpSession {
     // ---- striped third-party transfer (SPAS/SPOR) ----
 
     @Override
-    public long sendStriped(String sourcePath, GridFtpSession destination, String destinationPath, int parallelism,
-            int blockSizeBytes, TransferListener listener) throws IOException {
+    public long sendStriped(
+            String sourcePath,
+            GridFtpSession destination,
+            String destinationPath,
+            int parallelism,
+            int blockSizeBytes,
+            TransferListener listener)
+            throws IOException {
         if (!(destination instanceof DefaultGridFtpSession dest)) {
             throw new IllegalArgumentException("destination must be a session of GridFtpClient");
         }
         if (parallelism < 1 || parallelism > 64 || blockSizeBytes < 1 || blockSizeBytes > (64 << 20)) {
-            throw new IllegalArgumentException("parallelism 1..64 and block size 1..64 MiB, were " + parallelism
-                    + " and " + blockSizeBytes);
+            throw new IllegalArgumentException(
+                    "parallelism 1..64 and block size 1..64 MiB, were " + parallelism + " and " + blockSizeBytes);
         }
         long size = size(sourcePath); // fails early with NoSuchFileException
-        // RFC 959 section 5.2 (server to server), GFD.020 "Extended Block Mode" with -stripe: destination first (MODE E, SPAS, STOR), then the
+        // RFC 959 section 5.2 (server to server), GFD.020 "Extended Block Mode" with -stripe: destination first (MODE
+        // E, SPAS, STOR), then the
         // source (MODE E, OPTS RETR with the layout, SPOR, RETR)
         dest.setMode(TransferOptions.Mode.EXTENDED_BLOCK);
         List<InetSocketAddress> stripes = dest.spas();
@@ -213,8 +231,8 @@ final class DefaultGridFtpSession implements GridFtpSession {
         String retrCommand = "RETR " + sourcePath;
         try {
             setMode(TransferOptions.Mode.EXTENDED_BLOCK);
-            setRetrOptions(parallelism(parallelism) + "StripeLayout=Blocked;BlockSize=" + blockSizeBytes
-                    + ";markers=" + SOURCE_MARKER_SECONDS + ";");
+            setRetrOptions(parallelism(parallelism) + "StripeLayout=Blocked;BlockSize=" + blockSizeBytes + ";markers="
+                    + SOURCE_MARKER_SECONDS + ";");
             StringBuilder spor = new StringBuilder("SPOR");
             for (InetSocketAddress stripe : stripes) {
                 spor.append(' ').append(HostPort.format(stripe));
@@ -356,29 +374,45 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     @Override
-    public long downloadPart(String remotePath, long offset, long length, Path localFile, TransferOptions options,
-            TransferListener listener) throws IOException {
+    public long downloadPart(
+            String remotePath,
+            long offset,
+            long length,
+            Path localFile,
+            TransferOptions options,
+            TransferListener listener)
+            throws IOException {
         checkWindow(offset, length);
         return download(remotePath, localFile, options, listener, offset, length);
     }
 
     /** RETR, or with {@code offset >= 0} ERET P into that window of the local file (not truncated). */
-    private long download(String remotePath, Path localFile, TransferOptions options, TransferListener listener,
-            long offset, long length) throws IOException {
+    private long download(
+            String remotePath,
+            Path localFile,
+            TransferOptions options,
+            TransferListener listener,
+            long offset,
+            long length)
+            throws IOException {
         AtomicLong moved = new AtomicLong();
         LongConsumer progress = progress(moved, listener);
         protect(options);
         boolean partial = offset >= 0;
         try (FileChannel out = partial
                 ? FileChannel.open(localFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)
-                : FileChannel.open(localFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                : FileChannel.open(
+                        localFile,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
                         StandardOpenOption.TRUNCATE_EXISTING)) {
             DataSink sink = DataSink.toFile(out, partial ? offset : 0);
             String command = partial ? "ERET P " + offset + " " + length + " " + remotePath : "RETR " + remotePath;
             if (options.mode() == TransferOptions.Mode.STREAM) {
                 setMode(TransferOptions.Mode.STREAM);
                 InetSocketAddress address = pasv();
-                CompletableFuture<Long> received = data.receive(sink, new DataEndpoint.Active(address), false, progress);
+                CompletableFuture<Long> received =
+                        data.receive(sink, new DataEndpoint.Active(address), false, progress);
                 return finishTransfer(command, received, moved, listener);
             }
             setMode(TransferOptions.Mode.EXTENDED_BLOCK);
@@ -391,8 +425,8 @@ final class DefaultGridFtpSession implements GridFtpSession {
                 dataSetups++;
                 expectOk(HostPort.portCommand(downloadListener.address()));
             }
-            CompletableFuture<Long> received = data.receive(sink, new DataEndpoint.Passive(downloadListener), true,
-                    progress, dataCache);
+            CompletableFuture<Long> received =
+                    data.receive(sink, new DataEndpoint.Passive(downloadListener), true, progress, dataCache);
             return cachedTransfer(DataUse.DOWNLOAD, () -> finishTransfer(command, received, moved, listener));
         }
     }
@@ -404,15 +438,27 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     @Override
-    public long uploadPart(Path localFile, long offset, long length, String remotePath, TransferOptions options,
-            TransferListener listener) throws IOException {
+    public long uploadPart(
+            Path localFile,
+            long offset,
+            long length,
+            String remotePath,
+            TransferOptions options,
+            TransferListener listener)
+            throws IOException {
         checkWindow(offset, length);
         return upload(localFile, remotePath, options, listener, offset, length);
     }
 
     /** STOR, or with {@code offset >= 0} ESTO A of that window of the local file. */
-    private long upload(Path localFile, String remotePath, TransferOptions options, TransferListener listener,
-            long offset, long length) throws IOException {
+    private long upload(
+            Path localFile,
+            String remotePath,
+            TransferOptions options,
+            TransferListener listener,
+            long offset,
+            long length)
+            throws IOException {
         AtomicLong moved = new AtomicLong();
         protect(options);
         try (FileChannel in = FileChannel.open(localFile, StandardOpenOption.READ)) {
@@ -421,10 +467,17 @@ final class DefaultGridFtpSession implements GridFtpSession {
             if (!modeE || !DataUse.UPLOAD.equals(dataUse) || uploadAddress == null) {
                 uploadAddress = pasv(); // both modes: we send, so we connect
             }
-            DataSource source = offset < 0 ? DataSource.ofWholeFile(in)
-                    : DataSource.ofFile(in, Math.min(offset, in.size()), Math.max(0, Math.min(length, in.size() - offset)));
-            CompletableFuture<Long> sent = data.send(source, new DataEndpoint.Active(uploadAddress),
-                    modeE, options.parallelism(), progress(moved, listener), modeE ? dataCache : null);
+            DataSource source = offset < 0
+                    ? DataSource.ofWholeFile(in)
+                    : DataSource.ofFile(
+                            in, Math.min(offset, in.size()), Math.max(0, Math.min(length, in.size() - offset)));
+            CompletableFuture<Long> sent = data.send(
+                    source,
+                    new DataEndpoint.Active(uploadAddress),
+                    modeE,
+                    options.parallelism(),
+                    progress(moved, listener),
+                    modeE ? dataCache : null);
             String command = offset < 0 ? "STOR " + remotePath : "ESTO A " + offset + " " + remotePath;
             if (!modeE) {
                 return finishTransfer(command, sent, moved, listener);
@@ -495,8 +548,9 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     /** Sends the transfer command, waits for its final reply and the data connections, and checks both. */
-    private long finishTransfer(String command, CompletableFuture<Long> transfer, AtomicLong moved,
-            TransferListener listener) throws IOException {
+    private long finishTransfer(
+            String command, CompletableFuture<Long> transfer, AtomicLong moved, TransferListener listener)
+            throws IOException {
         FtpReply reply = awaitTransfer(command, transfer, moved, new MarkerParser(listener));
         checkOk(command, reply);
         return awaitData(command, transfer);
@@ -507,8 +561,9 @@ final class DefaultGridFtpSession implements GridFtpSession {
      * counts from the last sign of life: a reply, a marker, or data progress. If the data
      * connections fail first, sends ABOR and throws their error.
      */
-    private FtpReply awaitTransfer(String command, CompletableFuture<Long> transfer, AtomicLong moved,
-            MarkerParser markers) throws IOException {
+    private FtpReply awaitTransfer(
+            String command, CompletableFuture<Long> transfer, AtomicLong moved, MarkerParser markers)
+            throws IOException {
         control.send(command);
         long timeoutNanos = control.replyTimeout().toNanos();
         long lastSign = System.nanoTime();
@@ -574,8 +629,9 @@ final class DefaultGridFtpSession implements GridFtpSession {
             return transfer.get(control.replyTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            throw cause instanceof IOException io ? new IOException(command + ": data channel failed: "
-                    + io.getMessage(), io) : new IOException(command + ": data channel failed", cause);
+            throw cause instanceof IOException io
+                    ? new IOException(command + ": data channel failed: " + io.getMessage(), io)
+                    : new IOException(command + ": data channel failed", cause);
         } catch (TimeoutException e) {
             transfer.cancel(false);
             throw new SocketTimeoutException(command + ": data connections did not finish after the server's reply");
@@ -591,14 +647,25 @@ final class DefaultGridFtpSession implements GridFtpSession {
     // ---- third-party transfer ----
 
     @Override
-    public long sendTo(String sourcePath, GridFtpSession destination, String destinationPath, TransferOptions options,
-            TransferListener listener) throws IOException {
+    public long sendTo(
+            String sourcePath,
+            GridFtpSession destination,
+            String destinationPath,
+            TransferOptions options,
+            TransferListener listener)
+            throws IOException {
         return thirdParty(sourcePath, destination, destinationPath, options, List.of(), listener);
     }
 
     @Override
-    public long resumeSendTo(String sourcePath, GridFtpSession destination, String destinationPath,
-            TransferOptions options, List<ByteRange> done, TransferListener listener) throws IOException {
+    public long resumeSendTo(
+            String sourcePath,
+            GridFtpSession destination,
+            String destinationPath,
+            TransferOptions options,
+            List<ByteRange> done,
+            TransferListener listener)
+            throws IOException {
         return thirdParty(sourcePath, destination, destinationPath, options, done, listener);
     }
 
@@ -623,14 +690,27 @@ final class DefaultGridFtpSession implements GridFtpSession {
         }
     }
 
-    private long thirdParty(String sourcePath, GridFtpSession destination, String destinationPath,
-            TransferOptions options, List<ByteRange> done, TransferListener listener) throws IOException {
+    private long thirdParty(
+            String sourcePath,
+            GridFtpSession destination,
+            String destinationPath,
+            TransferOptions options,
+            List<ByteRange> done,
+            TransferListener listener)
+            throws IOException {
         return thirdParty(sourcePath, destination, destinationPath, options, done, listener, -1, -1);
     }
 
     @Override
-    public long sendPartTo(String sourcePath, long offset, long length, GridFtpSession destination,
-            String destinationPath, TransferOptions options, TransferListener listener) throws IOException {
+    public long sendPartTo(
+            String sourcePath,
+            long offset,
+            long length,
+            GridFtpSession destination,
+            String destinationPath,
+            TransferOptions options,
+            TransferListener listener)
+            throws IOException {
         checkWindow(offset, length);
         return thirdParty(sourcePath, destination, destinationPath, options, List.of(), listener, offset, length);
     }
@@ -645,8 +725,15 @@ final class DefaultGridFtpSession implements GridFtpSession {
      * Third-party transfer; with {@code offset >= 0} a partial one (GFD.020 "ERET"/"ESTO"):
      * {@code ERET P offset length} on the source, {@code ESTO A offset} on the destination.
      */
-    private long thirdParty(String sourcePath, GridFtpSession destination, String destinationPath,
-            TransferOptions options, List<ByteRange> done, TransferListener listener, long offset, long length)
+    private long thirdParty(
+            String sourcePath,
+            GridFtpSession destination,
+            String destinationPath,
+            TransferOptions options,
+            List<ByteRange> done,
+            TransferListener listener,
+            long offset,
+            long length)
             throws IOException {
         if (!(destination instanceof DefaultGridFtpSession dest)) {
             throw new IllegalArgumentException("destination must be a session of GridFtpClient");
@@ -658,11 +745,13 @@ final class DefaultGridFtpSession implements GridFtpSession {
             size = Math.max(0, Math.min(length, size - offset));
         }
         boolean modeE = options.mode() == TransferOptions.Mode.EXTENDED_BLOCK;
-        // RFC 959 section 5.2 (server to server), GFD.020 "Extended Block Mode": destination first (MODE, PASV, STOR), then source (MODE, OPTS, PORT, RETR).
+        // RFC 959 section 5.2 (server to server), GFD.020 "Extended Block Mode": destination first (MODE, PASV, STOR),
+        // then source (MODE, OPTS, PORT, RETR).
         // Cached MODE E connections between this very pair: no PASV and no PORT (the servers say 125).
         dest.setMode(options.mode());
         setMode(options.mode());
-        boolean reuse = modeE && new DataUse("send", dest).equals(dataUse) && new DataUse("receive", this).equals(dest.dataUse);
+        boolean reuse =
+                modeE && new DataUse("send", dest).equals(dataUse) && new DataUse("receive", this).equals(dest.dataUse);
         InetSocketAddress destAddress = reuse ? null : dest.pasv();
         String rest = restCommand(done, modeE);
         if (rest != null) {
@@ -717,8 +806,13 @@ final class DefaultGridFtpSession implements GridFtpSession {
     private static final Duration SINK_ANSWER_WAIT = Duration.ofMillis(300);
 
     @Override
-    public long sendAll(List<FilePair> files, GridFtpSession destination, TransferOptions options, int pipelineDepth,
-            TransferListener listener) throws IOException {
+    public long sendAll(
+            List<FilePair> files,
+            GridFtpSession destination,
+            TransferOptions options,
+            int pipelineDepth,
+            TransferListener listener)
+            throws IOException {
         GridFtpSession.checkDepth(pipelineDepth);
         if (!(destination instanceof DefaultGridFtpSession dest)) {
             throw new IllegalArgumentException("destination must be a session of GridFtpClient");
@@ -734,9 +828,11 @@ final class DefaultGridFtpSession implements GridFtpSession {
         int[] completedSteps = {0};
         long[] moved = {0};
         try {
-            return pipelineThirdParty(dest, options, steps, files, sizes, pipelineDepth, listener, completedSteps, moved);
+            return pipelineThirdParty(
+                    dest, options, steps, files, sizes, pipelineDepth, listener, completedSteps, moved);
         } catch (GridFtpReplyException e) {
-            if (completedSteps[0] >= steps.size() || !steps.get(completedSteps[0]).isTar()) {
+            if (completedSteps[0] >= steps.size()
+                    || !steps.get(completedSteps[0]).isTar()) {
                 throw e;
             }
             // A tar step failed (a file missing or unreadable, a server limit): send what is left
@@ -750,8 +846,17 @@ final class DefaultGridFtpSession implements GridFtpSession {
                 leftSizes[i] = sizes[left.get(i)];
             }
             List<FilePair> leftFiles = left.stream().map(files::get).toList();
-            return moved[0] + pipelineThirdParty(dest, options, TarBatchPlan.steps(leftFiles, leftSizes, false),
-                    leftFiles, leftSizes, pipelineDepth, listener, new int[1], new long[1]);
+            return moved[0]
+                    + pipelineThirdParty(
+                            dest,
+                            options,
+                            TarBatchPlan.steps(leftFiles, leftSizes, false),
+                            leftFiles,
+                            leftSizes,
+                            pipelineDepth,
+                            listener,
+                            new int[1],
+                            new long[1]);
         }
     }
 
@@ -764,9 +869,17 @@ final class DefaultGridFtpSession implements GridFtpSession {
      * @return bytes moved
      * @throws GridFtpReplyException for the first step a server refused (on a tie the permanent reply)
      */
-    private long pipelineThirdParty(DefaultGridFtpSession dest, TransferOptions options, List<TarBatchPlan.Step> steps,
-            List<FilePair> files, long[] sizes, int pipelineDepth, TransferListener listener, int[] completedSteps,
-            long[] moved) throws IOException {
+    private long pipelineThirdParty(
+            DefaultGridFtpSession dest,
+            TransferOptions options,
+            List<TarBatchPlan.Step> steps,
+            List<FilePair> files,
+            long[] sizes,
+            int pipelineDepth,
+            TransferListener listener,
+            int[] completedSteps,
+            long[] moved)
+            throws IOException {
         dest.setMode(options.mode());
         setMode(options.mode());
         boolean reuse = new DataUse("send", dest).equals(dataUse) && new DataUse("receive", this).equals(dest.dataUse);
@@ -817,8 +930,14 @@ final class DefaultGridFtpSession implements GridFtpSession {
                     awaitFinals(other, first + 1, DRAIN_QUIET);
                     // steps before the failed one that both sides finished are done: report them
                     int failed = Math.min(source.failureIndex(), sink.failureIndex());
-                    report(steps, files, sizes, Math.min(failed, Math.min(source.finals(), sink.finals())), listener,
-                            completedSteps, moved);
+                    report(
+                            steps,
+                            files,
+                            sizes,
+                            Math.min(failed, Math.min(source.finals(), sink.finals())),
+                            listener,
+                            completedSteps,
+                            moved);
                     throw PipelinedReplies.firstFailure(source, sink);
                 }
                 report(steps, files, sizes, Math.min(source.finals(), sink.finals()), listener, completedSteps, moved);
@@ -869,8 +988,14 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     /** Reports the files of the steps up to {@code upTo} (exclusive) as completed. */
-    private static void report(List<TarBatchPlan.Step> steps, List<FilePair> files, long[] sizes, int upTo,
-            TransferListener listener, int[] completedSteps, long[] moved) {
+    private static void report(
+            List<TarBatchPlan.Step> steps,
+            List<FilePair> files,
+            long[] sizes,
+            int upTo,
+            TransferListener listener,
+            int[] completedSteps,
+            long[] moved) {
         while (completedSteps[0] < upTo) {
             for (int file : steps.get(completedSteps[0]++).files()) {
                 listener.onFileCompleted(files.get(file), sizes[file]);
@@ -888,7 +1013,8 @@ final class DefaultGridFtpSession implements GridFtpSession {
             FtpReply feat = command("FEAT");
             List<String> lines = new ArrayList<>();
             if (feat.isPositiveCompletion()) {
-                for (String line : feat.lines().subList(1, Math.max(1, feat.lines().size() - 1))) {
+                for (String line :
+                        feat.lines().subList(1, Math.max(1, feat.lines().size() - 1))) {
                     lines.add(line.strip().toUpperCase(Locale.ROOT));
                 }
             }
@@ -914,7 +1040,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
         }
         IOException failure = null;
         for (int i : asked) {
-            FtpReply reply = control.readFinal("SIZE " + files.get(i).source(), r -> { });
+            FtpReply reply = control.readFinal("SIZE " + files.get(i).source(), r -> {});
             if (failure != null) {
                 continue; // read every reply, to stay in step
             }
@@ -948,16 +1074,30 @@ final class DefaultGridFtpSession implements GridFtpSession {
         if (!DataUse.UPLOAD.equals(dataUse) || uploadAddress == null) {
             uploadAddress = pasv();
         }
-        return pipelineTwoParty(files, "STOR ", FilePair::destination, pipelineDepth, listener, (file, progress) -> {
-            FileChannel in = FileChannel.open(Path.of(file.source()), StandardOpenOption.READ);
-            return new LocalTransfer(in, data.send(DataSource.ofWholeFile(in), new DataEndpoint.Active(uploadAddress),
-                    true, options.parallelism(), progress, dataCache));
-        }, DataUse.UPLOAD);
+        return pipelineTwoParty(
+                files,
+                "STOR ",
+                FilePair::destination,
+                pipelineDepth,
+                listener,
+                (file, progress) -> {
+                    FileChannel in = FileChannel.open(Path.of(file.source()), StandardOpenOption.READ);
+                    return new LocalTransfer(
+                            in,
+                            data.send(
+                                    DataSource.ofWholeFile(in),
+                                    new DataEndpoint.Active(uploadAddress),
+                                    true,
+                                    options.parallelism(),
+                                    progress,
+                                    dataCache));
+                },
+                DataUse.UPLOAD);
     }
 
     @Override
-    public long downloadAll(List<FilePair> files, TransferOptions options, int pipelineDepth,
-            TransferListener listener) throws IOException {
+    public long downloadAll(List<FilePair> files, TransferOptions options, int pipelineDepth, TransferListener listener)
+            throws IOException {
         GridFtpSession.checkDepth(pipelineDepth);
         if (options.mode() == TransferOptions.Mode.STREAM || files.isEmpty()) {
             return GridFtpSession.super.downloadAll(files, options, pipelineDepth, listener);
@@ -972,16 +1112,32 @@ final class DefaultGridFtpSession implements GridFtpSession {
             expectOk(HostPort.portCommand(downloadListener.address()));
         }
         PassiveListener passive = downloadListener;
-        return pipelineTwoParty(files, "RETR ", FilePair::source, pipelineDepth, listener, (file, progress) -> {
-            FileChannel out = FileChannel.open(Path.of(file.destination()), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-            return new LocalTransfer(out, data.receive(DataSink.toFile(out, 0), new DataEndpoint.Passive(passive), true,
-                    progress, dataCache));
-        }, DataUse.DOWNLOAD);
+        return pipelineTwoParty(
+                files,
+                "RETR ",
+                FilePair::source,
+                pipelineDepth,
+                listener,
+                (file, progress) -> {
+                    FileChannel out = FileChannel.open(
+                            Path.of(file.destination()),
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.WRITE,
+                            StandardOpenOption.TRUNCATE_EXISTING);
+                    return new LocalTransfer(
+                            out,
+                            data.receive(
+                                    DataSink.toFile(out, 0),
+                                    new DataEndpoint.Passive(passive),
+                                    true,
+                                    progress,
+                                    dataCache));
+                },
+                DataUse.DOWNLOAD);
     }
 
     /** The local end of one file of a two-party batch: its open file and its data transfer. */
-    private record LocalTransfer(FileChannel file, CompletableFuture<Long> data) { }
+    private record LocalTransfer(FileChannel file, CompletableFuture<Long> data) {}
 
     /** Starts the local data side of one file of a two-party batch. */
     private interface LocalStarter {
@@ -994,8 +1150,15 @@ final class DefaultGridFtpSession implements GridFtpSession {
      * starts once the previous file's data is done on our side and its command is sent; the
      * server holds early blocks until the command is processed).
      */
-    private long pipelineTwoParty(List<FilePair> files, String verb, java.util.function.Function<FilePair, String> remote,
-            int depth, TransferListener listener, LocalStarter starter, DataUse use) throws IOException {
+    private long pipelineTwoParty(
+            List<FilePair> files,
+            String verb,
+            java.util.function.Function<FilePair, String> remote,
+            int depth,
+            TransferListener listener,
+            LocalStarter starter,
+            DataUse use)
+            throws IOException {
         PipelinedReplies replies = new PipelinedReplies(control, new MarkerParser(listener));
         long[] bytes = new long[files.size()];
         int started = 0;
@@ -1147,7 +1310,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
 
     private FtpReply command(String command, String forMessages) throws IOException {
         control.send(command);
-        return control.readFinal(forMessages, r -> { });
+        return control.readFinal(forMessages, r -> {});
     }
 
     private FtpReply expectOk(String command) throws IOException {

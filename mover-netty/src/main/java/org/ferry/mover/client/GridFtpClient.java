@@ -16,6 +16,7 @@ public final class GridFtpClient implements AutoCloseable {
 
     /** Connect/read timeout applied to every reply wait. */
     private final Duration replyTimeout;
+
     private final EventLoopGroup group;
     private final DataChannels dataChannels;
     private final GsiClientSecurity gsi;
@@ -51,12 +52,14 @@ public final class GridFtpClient implements AutoCloseable {
      */
     public GridFtpSession open(GridFtpUrl url) throws IOException {
         if (url.scheme().equals("gsiftp") && gsi == null) {
-            throw new IOException("gsiftp:// needs a GSI credential: create the GridFtpClient with GsiClientSecurity: " + url);
+            throw new IOException(
+                    "gsiftp:// needs a GSI credential: create the GridFtpClient with GsiClientSecurity: " + url);
         }
         ControlChannel control = ControlChannel.connect(group, url.host(), url.port(), replyTimeout);
         if (url.scheme().equals("gsiftp")) {
             try {
-                return DefaultGridFtpSession.login(url, control, dataChannels, gsi.newInitiator(url.host(), url.port()), gsi);
+                return DefaultGridFtpSession.login(
+                        url, control, dataChannels, gsi.newInitiator(url.host(), url.port()), gsi);
             } catch (org.ferry.gsi.context.GsiContextException e) {
                 control.close();
                 throw new IOException("cannot set up GSI for " + url + ": " + e.getMessage(), e);

@@ -39,9 +39,16 @@ public interface GridFtpSession extends Closeable {
      *     destination may hold a partial file
      * @throws IllegalArgumentException on a parallelism or block size out of range
      */
-    default long sendStriped(String sourcePath, GridFtpSession destination, String destinationPath, int parallelism,
-            int blockSizeBytes, TransferListener listener) throws IOException {
-        throw new UnsupportedOperationException("striped transfers are not supported by " + getClass().getName());
+    default long sendStriped(
+            String sourcePath,
+            GridFtpSession destination,
+            String destinationPath,
+            int parallelism,
+            int blockSizeBytes,
+            TransferListener listener)
+            throws IOException {
+        throw new UnsupportedOperationException(
+                "striped transfers are not supported by " + getClass().getName());
     }
 
     /**
@@ -93,7 +100,8 @@ public interface GridFtpSession extends Closeable {
      * @throws IllegalArgumentException if {@code seconds} is out of range
      */
     default void restartMarkerInterval(int seconds) throws IOException {
-        throw new UnsupportedOperationException("TREV is not supported by " + getClass().getName());
+        throw new UnsupportedOperationException(
+                "TREV is not supported by " + getClass().getName());
     }
 
     /**
@@ -137,8 +145,13 @@ public interface GridFtpSession extends Closeable {
      * @return bytes transferred, from the destination's final performance marker or the source's size
      * @throws IOException if either side fails; the destination may hold a partial file
      */
-    long sendTo(String sourcePath, GridFtpSession destination, String destinationPath, TransferOptions options,
-            TransferListener listener) throws IOException;
+    long sendTo(
+            String sourcePath,
+            GridFtpSession destination,
+            String destinationPath,
+            TransferOptions options,
+            TransferListener listener)
+            throws IOException;
 
     /**
      * Resumes a third-party transfer that failed part way (GFD.020 "Restarting"): like {@link #sendTo}, but only the bytes not in {@code done} move. In MODE E both
@@ -157,9 +170,16 @@ public interface GridFtpSession extends Closeable {
      * @return the file's size in bytes
      * @throws IOException if either side fails again (collect markers and resume again)
      */
-    default long resumeSendTo(String sourcePath, GridFtpSession destination, String destinationPath,
-            TransferOptions options, List<ByteRange> done, TransferListener listener) throws IOException {
-        throw new UnsupportedOperationException("restart is not supported by " + getClass().getName());
+    default long resumeSendTo(
+            String sourcePath,
+            GridFtpSession destination,
+            String destinationPath,
+            TransferOptions options,
+            List<ByteRange> done,
+            TransferListener listener)
+            throws IOException {
+        throw new UnsupportedOperationException(
+                "restart is not supported by " + getClass().getName());
     }
 
     /**
@@ -181,9 +201,17 @@ public interface GridFtpSession extends Closeable {
      * @throws IOException if either side fails (e.g. 500/504 from a server without ERET/ESTO)
      * @throws IllegalArgumentException if offset or length is negative
      */
-    default long sendPartTo(String sourcePath, long offset, long length, GridFtpSession destination,
-            String destinationPath, TransferOptions options, TransferListener listener) throws IOException {
-        throw new UnsupportedOperationException("partial transfers are not supported by " + getClass().getName());
+    default long sendPartTo(
+            String sourcePath,
+            long offset,
+            long length,
+            GridFtpSession destination,
+            String destinationPath,
+            TransferOptions options,
+            TransferListener listener)
+            throws IOException {
+        throw new UnsupportedOperationException(
+                "partial transfers are not supported by " + getClass().getName());
     }
 
     /**
@@ -201,9 +229,16 @@ public interface GridFtpSession extends Closeable {
      * @return bytes received
      * @throws IOException on failure
      */
-    default long downloadPart(String remotePath, long offset, long length, Path localFile, TransferOptions options,
-            TransferListener listener) throws IOException {
-        throw new UnsupportedOperationException("partial transfers are not supported by " + getClass().getName());
+    default long downloadPart(
+            String remotePath,
+            long offset,
+            long length,
+            Path localFile,
+            TransferOptions options,
+            TransferListener listener)
+            throws IOException {
+        throw new UnsupportedOperationException(
+                "partial transfers are not supported by " + getClass().getName());
     }
 
     /**
@@ -221,9 +256,16 @@ public interface GridFtpSession extends Closeable {
      * @return bytes sent
      * @throws IOException on failure
      */
-    default long uploadPart(Path localFile, long offset, long length, String remotePath, TransferOptions options,
-            TransferListener listener) throws IOException {
-        throw new UnsupportedOperationException("partial transfers are not supported by " + getClass().getName());
+    default long uploadPart(
+            Path localFile,
+            long offset,
+            long length,
+            String remotePath,
+            TransferOptions options,
+            TransferListener listener)
+            throws IOException {
+        throw new UnsupportedOperationException(
+                "partial transfers are not supported by " + getClass().getName());
     }
 
     /**
@@ -246,8 +288,13 @@ public interface GridFtpSession extends Closeable {
      *     sessions remain usable
      * @throws IllegalArgumentException if {@code pipelineDepth} is outside 1..1000
      */
-    default long sendAll(List<FilePair> files, GridFtpSession destination, TransferOptions options,
-            int pipelineDepth, TransferListener listener) throws IOException {
+    default long sendAll(
+            List<FilePair> files,
+            GridFtpSession destination,
+            TransferOptions options,
+            int pipelineDepth,
+            TransferListener listener)
+            throws IOException {
         checkDepth(pipelineDepth);
         long total = 0;
         for (FilePair file : files) {
@@ -268,8 +315,8 @@ public interface GridFtpSession extends Closeable {
      * @return total bytes sent
      * @throws IOException at the first failed file
      */
-    default long uploadAll(List<FilePair> files, TransferOptions options, int pipelineDepth,
-            TransferListener listener) throws IOException {
+    default long uploadAll(List<FilePair> files, TransferOptions options, int pipelineDepth, TransferListener listener)
+            throws IOException {
         checkDepth(pipelineDepth);
         long total = 0;
         for (FilePair file : files) {
@@ -291,8 +338,9 @@ public interface GridFtpSession extends Closeable {
      * @return total bytes received
      * @throws IOException at the first failed file
      */
-    default long downloadAll(List<FilePair> files, TransferOptions options, int pipelineDepth,
-            TransferListener listener) throws IOException {
+    default long downloadAll(
+            List<FilePair> files, TransferOptions options, int pipelineDepth, TransferListener listener)
+            throws IOException {
         checkDepth(pipelineDepth);
         long total = 0;
         for (FilePair file : files) {

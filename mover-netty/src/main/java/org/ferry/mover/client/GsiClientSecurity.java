@@ -24,8 +24,13 @@ import org.ferry.gsi.trust.TrustStore;
  * @param delegatedLifetime lifetime of the delegated proxy (capped by the credential's own)
  * @param serverSubject     oneline DN the server must have, or null for the host rule
  */
-public record GsiClientSecurity(GsiCredential credential, ChainValidator validator, TrustStore trustStore,
-        DelegationMode delegation, Duration delegatedLifetime, String serverSubject) {
+public record GsiClientSecurity(
+        GsiCredential credential,
+        ChainValidator validator,
+        TrustStore trustStore,
+        DelegationMode delegation,
+        Duration delegatedLifetime,
+        String serverSubject) {
 
     /** @throws NullPointerException if a required component is null */
     public GsiClientSecurity {
@@ -43,7 +48,8 @@ public record GsiClientSecurity(GsiCredential credential, ChainValidator validat
      * @return settings that delegate a limited 12-hour proxy and check the host name
      */
     public static GsiClientSecurity of(GsiCredential credential, ChainValidator validator, TrustStore trustStore) {
-        return new GsiClientSecurity(credential, validator, trustStore, DelegationMode.LIMITED, Duration.ofHours(12), null);
+        return new GsiClientSecurity(
+                credential, validator, trustStore, DelegationMode.LIMITED, Duration.ofHours(12), null);
     }
 
     /**
@@ -53,8 +59,14 @@ public record GsiClientSecurity(GsiCredential credential, ChainValidator validat
      * @throws GsiContextException if TLS cannot be set up
      */
     SecurityContext newInitiator(String host, int port) throws GsiContextException {
-        return GsiSecurityContext.initiator(credential, validator, trustStore, host, port,
+        return GsiSecurityContext.initiator(
+                credential,
+                validator,
+                trustStore,
+                host,
+                port,
                 serverSubject == null ? null : chain -> DistinguishedNames.sameDn(chain.identity(), serverSubject),
-                delegation, delegatedLifetime);
+                delegation,
+                delegatedLifetime);
     }
 }

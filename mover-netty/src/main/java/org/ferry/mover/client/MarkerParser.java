@@ -1,8 +1,8 @@
 package org.ferry.mover.client;
 
-import org.ferry.mover.protocol.FtpReply;
 import java.util.HashMap;
 import java.util.Map;
+import org.ferry.mover.protocol.FtpReply;
 
 /**
  * Reads the markers a receiving GridFTP server sends during a transfer (GFD.020 "Restarting"; GFD.020 "Performance Monitoring"): 112 performance markers ({@code " Stripe Index: n"},
@@ -28,7 +28,8 @@ final class MarkerParser {
             String text = reply.firstLineText();
             int at = text.indexOf("Range Marker");
             if (at >= 0) {
-                listener.onRestartMarker(text.substring(at + "Range Marker".length()).trim());
+                listener.onRestartMarker(
+                        text.substring(at + "Range Marker".length()).trim());
             }
         }
     }
@@ -42,7 +43,8 @@ final class MarkerParser {
                 stripe = l.substring("Stripe Index:".length()).trim();
             } else if (l.startsWith("Stripe Bytes Transferred:")) {
                 try {
-                    bytes = Long.parseLong(l.substring("Stripe Bytes Transferred:".length()).trim());
+                    bytes = Long.parseLong(
+                            l.substring("Stripe Bytes Transferred:".length()).trim());
                 } catch (NumberFormatException e) {
                     return; // a marker we cannot read carries no progress
                 }
@@ -50,7 +52,8 @@ final class MarkerParser {
         }
         if (bytes != null) {
             stripeBytes.put(stripe, bytes);
-            totalBytes = stripeBytes.values().stream().mapToLong(Long::longValue).sum();
+            totalBytes =
+                    stripeBytes.values().stream().mapToLong(Long::longValue).sum();
             listener.onProgress(totalBytes);
         }
     }

@@ -23,8 +23,7 @@ final class MlsxParser {
 
     private static final DateTimeFormatter MODIFY = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
 
-    private MlsxParser() {
-    }
+    private MlsxParser() {}
 
     /**
      * @param entry one entry line without CRLF (MLST's leading space already removed)
@@ -53,7 +52,7 @@ final class MlsxParser {
                 case "size" -> size = parseLong(value);
                 case "modify" -> modified = modify(value);
                 case "unix.mode" -> mode = unixMode(value);
-                default -> { }
+                default -> {}
             }
         }
         return new FileInfo(name, type, size, modified, mode);

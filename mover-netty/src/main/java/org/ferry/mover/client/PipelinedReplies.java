@@ -1,10 +1,10 @@
 package org.ferry.mover.client;
 
-import org.ferry.mover.protocol.FtpReply;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.ferry.mover.protocol.FtpReply;
 
 /**
  * The replies to pipelined transfer commands on one control channel (GridFTP pipelining (Bresnahan et al., TeraGrid 2007)): the server answers them strictly in order, so the n-th final reply belongs to the n-th

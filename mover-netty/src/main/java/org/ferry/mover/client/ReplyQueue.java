@@ -1,6 +1,5 @@
 package org.ferry.mover.client;
 
-import org.ferry.mover.protocol.FtpReply;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
@@ -10,6 +9,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.ferry.mover.protocol.FtpReply;
 
 /**
  * The last handler of a control channel: queues decoded replies for the blocking session thread,

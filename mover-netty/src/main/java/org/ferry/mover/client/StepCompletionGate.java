@@ -1,8 +1,8 @@
 package org.ferry.mover.client;
 
-import org.ferry.mover.protocol.FtpReply;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import org.ferry.mover.protocol.FtpReply;
 
 /**
  * Decides, on the control channels' event loops, when the session thread running a pipelined

@@ -41,8 +41,7 @@ final class TarBatchPlan {
         }
     }
 
-    private TarBatchPlan() {
-    }
+    private TarBatchPlan() {}
 
     /**
      * @param files the batch
@@ -115,8 +114,9 @@ final class TarBatchPlan {
         }
 
         boolean fits(String name, long size) {
-            return files.isEmpty() || (bytes + TarModule.entryBytes(size) <= MAX_BATCH_BYTES
-                    && commandChars + 1 + TarModule.encode(name).length() <= MAX_COMMAND_CHARS);
+            return files.isEmpty()
+                    || (bytes + TarModule.entryBytes(size) <= MAX_BATCH_BYTES
+                            && commandChars + 1 + TarModule.encode(name).length() <= MAX_COMMAND_CHARS);
         }
 
         void add(int index, String name, long size) {
@@ -130,8 +130,10 @@ final class TarBatchPlan {
             if (files.size() == 1) {
                 steps.add(single(all.get(files.get(0)), files.get(0))); // a stream of one saves nothing
             } else if (!files.isEmpty()) {
-                steps.add(new Step("ESTO " + TarModule.storeArgument(destinationDirectory),
-                        "ERET " + TarModule.retrieveArgument(names, sourceDirectory), List.copyOf(files)));
+                steps.add(new Step(
+                        "ESTO " + TarModule.storeArgument(destinationDirectory),
+                        "ERET " + TarModule.retrieveArgument(names, sourceDirectory),
+                        List.copyOf(files)));
             }
         }
     }

@@ -1,9 +1,9 @@
 package org.ferry.mover.client;
 
-import org.ferry.mover.protocol.FtpReply;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import org.ferry.mover.protocol.FtpReply;
 
 /**
  * Waits for the two final replies of a third-party transfer (RFC 959 section 5.2 (server to server), GFD.020 "Extended Block Mode"): the
@@ -23,8 +23,12 @@ final class ThirdPartyWait {
     private final String destinationCommand;
     private final MarkerParser markers;
 
-    ThirdPartyWait(ControlChannel source, String sourceCommand, ControlChannel destination,
-            String destinationCommand, MarkerParser markers) {
+    ThirdPartyWait(
+            ControlChannel source,
+            String sourceCommand,
+            ControlChannel destination,
+            String destinationCommand,
+            MarkerParser markers) {
         this.source = source;
         this.sourceCommand = sourceCommand;
         this.destination = destination;
@@ -69,8 +73,8 @@ final class ThirdPartyWait {
                 if (heard) {
                     lastSign = System.nanoTime();
                 } else if (System.nanoTime() - lastSign > inactivityTimeout.toNanos()) {
-                    throw new SocketTimeoutException("third-party transfer: no reply or marker for "
-                            + inactivityTimeout.toSeconds() + " s");
+                    throw new SocketTimeoutException(
+                            "third-party transfer: no reply or marker for " + inactivityTimeout.toSeconds() + " s");
                 } else {
                     wakeup.await(POLL_MILLIS);
                 }

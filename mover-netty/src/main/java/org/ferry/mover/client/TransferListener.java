@@ -8,7 +8,7 @@ package org.ferry.mover.client;
 public interface TransferListener {
 
     /** A listener that ignores everything. */
-    TransferListener NONE = new TransferListener() { };
+    TransferListener NONE = new TransferListener() {};
 
     /**
      * Bytes moved so far for the current file, from the receiving side's performance markers (112)
@@ -16,16 +16,14 @@ public interface TransferListener {
      *
      * @param bytesTransferred cumulative bytes of this file
      */
-    default void onProgress(long bytesTransferred) {
-    }
+    default void onProgress(long bytesTransferred) {}
 
     /**
      * A restart marker (111) from the receiving server.
      *
      * @param ranges the marker text, e.g. {@code 0-1048576,2097152-3145728} (end exclusive)
      */
-    default void onRestartMarker(String ranges) {
-    }
+    default void onRestartMarker(String ranges) {}
 
     /**
      * One file of a batch ({@code sendAll}, {@code uploadAll}, {@code downloadAll}) finished: both
@@ -34,6 +32,5 @@ public interface TransferListener {
      * @param file the file
      * @param bytesTransferred its size in bytes as transferred
      */
-    default void onFileCompleted(FilePair file, long bytesTransferred) {
-    }
+    default void onFileCompleted(FilePair file, long bytesTransferred) {}
 }

@@ -15,8 +15,12 @@ import org.ferry.mover.data.security.ProtectionLevel;
  *     small files as tar streams when both servers offer it (FEAT {@code TARSTREAM},
  *     {@link org.ferry.mover.protocol.TarModule}); default true
  */
-public record TransferOptions(Mode mode, int parallelism, DataChannelAuthentication dataChannelAuthentication,
-        ProtectionLevel protection, boolean tarStreams) {
+public record TransferOptions(
+        Mode mode,
+        int parallelism,
+        DataChannelAuthentication dataChannelAuthentication,
+        ProtectionLevel protection,
+        boolean tarStreams) {
 
     /** Transmission modes (RFC 959 section 3.4, GFD.020 "Extended Block Mode"). */
     public enum Mode {

@@ -7,9 +7,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -115,8 +115,12 @@ public final class DataChannels implements AutoCloseable {
      * A view on the same event loops with other socket buffer sizes, data channel security or rate
      * limit.
      */
-    private DataChannels(DataChannels base, int sendBufferBytes, int receiveBufferBytes,
-            DataChannelSecurity security, GlobalTrafficShapingHandler shaper) {
+    private DataChannels(
+            DataChannels base,
+            int sendBufferBytes,
+            int receiveBufferBytes,
+            DataChannelSecurity security,
+            GlobalTrafficShapingHandler shaper) {
         this.group = base.group;
         this.blockSizeBytes = base.blockSizeBytes;
         this.idleTimeout = base.idleTimeout;
@@ -184,7 +188,8 @@ public final class DataChannels implements AutoCloseable {
      *     protected) as {@code dataSecurity} says; this object itself when it is null
      */
     public DataChannels secured(DataChannelSecurity dataSecurity) {
-        return dataSecurity == null ? this
+        return dataSecurity == null
+                ? this
                 : new DataChannels(this, sendBufferBytes, receiveBufferBytes, dataSecurity, shaper);
     }
 
@@ -246,8 +251,12 @@ public final class DataChannels implements AutoCloseable {
      * @return completes with bytes sent once all data, EODs and EOF are written; completes
      *     exceptionally with an IOException on connect failure, reset, file read error, or idle timeout
      */
-    public CompletableFuture<Long> send(DataSource source, DataEndpoint endpoint, boolean extendedBlockMode,
-            int parallelism, LongConsumer progress) {
+    public CompletableFuture<Long> send(
+            DataSource source,
+            DataEndpoint endpoint,
+            boolean extendedBlockMode,
+            int parallelism,
+            LongConsumer progress) {
         return send(source, endpoint, extendedBlockMode, parallelism, progress, null);
     }
 
@@ -265,11 +274,17 @@ public final class DataChannels implements AutoCloseable {
      * @param cache the session's MODE E connection cache, or null to close connections at the end
      * @return like {@link #send(DataSource, DataEndpoint, boolean, int, LongConsumer)}
      */
-    public CompletableFuture<Long> send(DataSource source, DataEndpoint endpoint, boolean extendedBlockMode,
-            int parallelism, LongConsumer progress, ModeECache cache) {
+    public CompletableFuture<Long> send(
+            DataSource source,
+            DataEndpoint endpoint,
+            boolean extendedBlockMode,
+            int parallelism,
+            LongConsumer progress,
+            ModeECache cache) {
         DataTransfer transfer = newTransfer(progress, extendedBlockMode ? cache : null, ModeECache.Direction.SEND);
         // under PROT S/P TLS must see the bytes: buffers instead of zero-copy file regions
-        SourceReader reader = new SourceReader(source, security != null && security.protection().tls());
+        SourceReader reader = new SourceReader(
+                source, security != null && security.protection().tls());
         if (!extendedBlockMode) {
             open(endpoint, transfer, 1, () -> new StreamSender(reader, transfer));
             return transfer.result();
@@ -293,7 +308,10 @@ public final class DataChannels implements AutoCloseable {
                 ModeECache.closeIdle(channel); // parallelism shrank
             }
         }
-        open(endpoint, transfer, parallelism - reused,
+        open(
+                endpoint,
+                transfer,
+                parallelism - reused,
                 () -> new SenderPipeline(new ModeESender(reader, dealer, transfer)));
         return transfer.result();
     }
@@ -309,8 +327,8 @@ public final class DataChannels implements AutoCloseable {
      * @return completes with bytes received; exceptionally with an IOException on a malformed MODE E
      *     header, a connection lost before EOD, a sink write failure, or idle timeout
      */
-    public CompletableFuture<Long> receive(DataSink sink, DataEndpoint endpoint, boolean extendedBlockMode,
-            LongConsumer progress) {
+    public CompletableFuture<Long> receive(
+            DataSink sink, DataEndpoint endpoint, boolean extendedBlockMode, LongConsumer progress) {
         return receive(sink, endpoint, extendedBlockMode, progress, null);
     }
 
@@ -326,8 +344,8 @@ public final class DataChannels implements AutoCloseable {
      * @param cache the session's MODE E connection cache, or null to close connections at the end
      * @return like {@link #receive(DataSink, DataEndpoint, boolean, LongConsumer)}
      */
-    public CompletableFuture<Long> receive(DataSink sink, DataEndpoint endpoint, boolean extendedBlockMode,
-            LongConsumer progress, ModeECache cache) {
+    public CompletableFuture<Long> receive(
+            DataSink sink, DataEndpoint endpoint, boolean extendedBlockMode, LongConsumer progress, ModeECache cache) {
         DataTransfer transfer = newTransfer(progress, extendedBlockMode ? cache : null, ModeECache.Direction.RECEIVE);
         if (!extendedBlockMode) {
             open(endpoint, transfer, 1, () -> new StreamReceiver(sink, transfer));
@@ -344,13 +362,15 @@ public final class DataChannels implements AutoCloseable {
             }
         }
         // Any number of connections may come (GFD.020), until the EOF count of EODs has arrived.
-        attach((NettyPassiveListener) passive.listener(), transfer, Integer.MAX_VALUE,
+        attach(
+                (NettyPassiveListener) passive.listener(),
+                transfer,
+                Integer.MAX_VALUE,
                 () -> new ReceiverPipeline(sink, tracker, transfer));
         return transfer.result();
     }
 
-    private void open(DataEndpoint endpoint, DataTransfer transfer, int connections,
-            Supplier<ChannelHandler> handler) {
+    private void open(DataEndpoint endpoint, DataTransfer transfer, int connections, Supplier<ChannelHandler> handler) {
         if (endpoint instanceof DataEndpoint.Active active) {
             for (int i = 0; i < connections; i++) {
                 connect(active.address(), transfer, handler.get());
@@ -365,8 +385,8 @@ public final class DataChannels implements AutoCloseable {
         transfer.register(channel);
         channel.eventLoop().execute(() -> {
             if (!channel.isActive()) {
-                transfer.fail(new IOException("cached MODE E data connection to " + channel.remoteAddress()
-                        + " was closed"));
+                transfer.fail(
+                        new IOException("cached MODE E data connection to " + channel.remoteAddress() + " was closed"));
                 return;
             }
             channel.pipeline().addLast(sender);
@@ -377,8 +397,8 @@ public final class DataChannels implements AutoCloseable {
      * Swaps a cached receiving connection's per-transfer handlers for this transfer's, then opens its
      * gate, which replays frames that arrived early and resumes reading.
      */
-    private static void reuseForReceiving(Channel channel, DataTransfer transfer, DataSink sink,
-            ModeEEndTracker tracker) {
+    private static void reuseForReceiving(
+            Channel channel, DataTransfer transfer, DataSink sink, ModeEEndTracker tracker) {
         transfer.register(channel);
         channel.eventLoop().execute(() -> {
             ChannelPipeline pipeline = channel.pipeline();
@@ -391,8 +411,8 @@ public final class DataChannels implements AutoCloseable {
             pipeline.addLast(new ModeEBlockWriter(sink, transfer), new ModeEEodCounter(tracker, transfer));
             ChannelHandlerContext gate = pipeline.context(ModeEReceiveGate.class);
             if (gate == null || !channel.isActive()) {
-                transfer.fail(new IOException("cached MODE E data connection from " + channel.remoteAddress()
-                        + " was closed"));
+                transfer.fail(new IOException(
+                        "cached MODE E data connection from " + channel.remoteAddress() + " was closed"));
                 return;
             }
             ((ModeEReceiveGate) gate.handler()).open(gate);
@@ -418,22 +438,26 @@ public final class DataChannels implements AutoCloseable {
         transfer.register(channel);
         registration.addListener(r -> {
             if (!r.isSuccess()) {
-                transfer.fail(new IOException("cannot open data connection to " + address + ": "
-                        + r.cause().getMessage(), r.cause()));
+                transfer.fail(new IOException(
+                        "cannot open data connection to " + address + ": "
+                                + r.cause().getMessage(),
+                        r.cause()));
                 return;
             }
             channel.connect(address).addListener(f -> {
                 if (!f.isSuccess()) {
-                    transfer.fail(new IOException("cannot open data connection to " + address + ": "
-                            + f.cause().getMessage(), f.cause()));
+                    transfer.fail(new IOException(
+                            "cannot open data connection to " + address + ": "
+                                    + f.cause().getMessage(),
+                            f.cause()));
                 }
             });
         });
     }
 
     /** Takes up to {@code connections} connections from the listener; extra ones are closed. */
-    private void attach(NettyPassiveListener listener, DataTransfer transfer, int connections,
-            Supplier<ChannelHandler> handler) {
+    private void attach(
+            NettyPassiveListener listener, DataTransfer transfer, int connections, Supplier<ChannelHandler> handler) {
         AtomicInteger taken = new AtomicInteger();
         Consumer<Channel> consumer = ch -> {
             if (taken.getAndIncrement() >= connections || transfer.isDone()) {
@@ -472,8 +496,7 @@ public final class DataChannels implements AutoCloseable {
 
     /** Releases resources owned by this object (not the event loop group). */
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     /** Installs the MODE E encoder and a sender on a new connection. */
     private static final class SenderPipeline extends ChannelInitializer<Channel> {
@@ -505,8 +528,12 @@ public final class DataChannels implements AutoCloseable {
 
         @Override
         protected void initChannel(Channel ch) {
-            ch.pipeline().addLast(new ModeEFrameDecoder(), new ModeEReceiveGate(),
-                    new ModeEBlockWriter(sink, transfer), new ModeEEodCounter(tracker, transfer));
+            ch.pipeline()
+                    .addLast(
+                            new ModeEFrameDecoder(),
+                            new ModeEReceiveGate(),
+                            new ModeEBlockWriter(sink, transfer),
+                            new ModeEEodCounter(tracker, transfer));
         }
     }
 }

@@ -11,8 +11,8 @@ import java.net.InetSocketAddress;
 public sealed interface DataEndpoint {
 
     /** This side accepts connections on an open listener. */
-    record Passive(PassiveListener listener) implements DataEndpoint { }
+    record Passive(PassiveListener listener) implements DataEndpoint {}
 
     /** This side connects to {@code address}. */
-    record Active(InetSocketAddress address) implements DataEndpoint { }
+    record Active(InetSocketAddress address) implements DataEndpoint {}
 }

@@ -56,10 +56,25 @@ public interface DataSource {
      */
     static DataSource ofFile(FileChannel channel, long offset, long length) {
         return new DataSource() {
-            @Override public long length() { return length; }
-            @Override public FileChannel fileChannel() { return channel; }
-            @Override public long fileOffset() { return offset; }
-            @Override public byte[] bytes() { return null; }
+            @Override
+            public long length() {
+                return length;
+            }
+
+            @Override
+            public FileChannel fileChannel() {
+                return channel;
+            }
+
+            @Override
+            public long fileOffset() {
+                return offset;
+            }
+
+            @Override
+            public byte[] bytes() {
+                return null;
+            }
         };
     }
 
@@ -78,21 +93,55 @@ public interface DataSource {
             throw new IllegalArgumentException("range beyond the end " + length + ": " + merged);
         }
         return new DataSource() {
-            @Override public long length() { return length; }
-            @Override public FileChannel fileChannel() { return channel; }
-            @Override public long fileOffset() { return 0; }
-            @Override public byte[] bytes() { return null; }
-            @Override public List<ByteRange> ranges() { return merged; }
+            @Override
+            public long length() {
+                return length;
+            }
+
+            @Override
+            public FileChannel fileChannel() {
+                return channel;
+            }
+
+            @Override
+            public long fileOffset() {
+                return 0;
+            }
+
+            @Override
+            public byte[] bytes() {
+                return null;
+            }
+
+            @Override
+            public List<ByteRange> ranges() {
+                return merged;
+            }
         };
     }
 
     /** @return an in-memory source (e.g. an MLSD listing) */
     static DataSource ofBytes(byte[] data) {
         return new DataSource() {
-            @Override public long length() { return data.length; }
-            @Override public FileChannel fileChannel() { return null; }
-            @Override public long fileOffset() { return 0; }
-            @Override public byte[] bytes() { return data; }
+            @Override
+            public long length() {
+                return data.length;
+            }
+
+            @Override
+            public FileChannel fileChannel() {
+                return null;
+            }
+
+            @Override
+            public long fileOffset() {
+                return 0;
+            }
+
+            @Override
+            public byte[] bytes() {
+                return data;
+            }
         };
     }
 
@@ -105,11 +154,30 @@ public interface DataSource {
      */
     static DataSource ofBuffer(ByteBuf buffer) {
         return new DataSource() {
-            @Override public long length() { return buffer.readableBytes(); }
-            @Override public FileChannel fileChannel() { return null; }
-            @Override public long fileOffset() { return 0; }
-            @Override public byte[] bytes() { return null; }
-            @Override public ByteBuf buffer() { return buffer; }
+            @Override
+            public long length() {
+                return buffer.readableBytes();
+            }
+
+            @Override
+            public FileChannel fileChannel() {
+                return null;
+            }
+
+            @Override
+            public long fileOffset() {
+                return 0;
+            }
+
+            @Override
+            public byte[] bytes() {
+                return null;
+            }
+
+            @Override
+            public ByteBuf buffer() {
+                return buffer;
+            }
         };
     }
 

@@ -61,17 +61,22 @@ final class DataTransfer implements WritabilityPump.Progress {
         long idleNanos = idle.toNanos();
         long periodNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(10), idleNanos / 4);
         long[] last = {-1, System.nanoTime()}; // bytes at the last change, time of the last change
-        ScheduledFuture<?> check = group.next().scheduleAtFixedRate(() -> {
-            long now = System.nanoTime();
-            long moved = bytes.get();
-            if (moved != last[0]) {
-                last[0] = moved;
-                last[1] = now;
-            } else if (now - last[1] > idleNanos) {
-                fail(new SocketTimeoutException("data transfer idle for " + idle.toMillis() + " ms after "
-                        + moved + " bytes"));
-            }
-        }, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> check = group.next()
+                .scheduleAtFixedRate(
+                        () -> {
+                            long now = System.nanoTime();
+                            long moved = bytes.get();
+                            if (moved != last[0]) {
+                                last[0] = moved;
+                                last[1] = now;
+                            } else if (now - last[1] > idleNanos) {
+                                fail(new SocketTimeoutException(
+                                        "data transfer idle for " + idle.toMillis() + " ms after " + moved + " bytes"));
+                            }
+                        },
+                        periodNanos,
+                        periodNanos,
+                        TimeUnit.NANOSECONDS);
         result.whenComplete((b, e) -> check.cancel(false));
     }
 
@@ -136,7 +141,8 @@ final class DataTransfer implements WritabilityPump.Progress {
     /** Ends the transfer with {@code cause} (wrapped in an IOException if it is none). */
     @Override
     public void fail(Throwable cause) {
-        IOException error = cause instanceof IOException io ? io
+        IOException error = cause instanceof IOException io
+                ? io
                 : new IOException(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
         result.completeExceptionally(error);
     }

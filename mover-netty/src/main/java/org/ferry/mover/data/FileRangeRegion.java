@@ -64,8 +64,7 @@ final class FileRangeRegion extends AbstractReferenceCounted implements FileRegi
             transferred += written;
         } else if (file.size() < position + count) {
             // transferTo returns 0 forever once the file shrank: fail instead of spinning.
-            throw new IOException("file shrank to " + file.size() + " bytes while sending up to "
-                    + (position + count));
+            throw new IOException("file shrank to " + file.size() + " bytes while sending up to " + (position + count));
         }
         return written;
     }

@@ -24,7 +24,10 @@ import java.util.List;
 public final class ModeECache implements AutoCloseable {
 
     /** Which way the cached connections carry data. */
-    enum Direction { SEND, RECEIVE }
+    enum Direction {
+        SEND,
+        RECEIVE
+    }
 
     private final List<Channel> idle = new ArrayList<>();
     private Direction direction;

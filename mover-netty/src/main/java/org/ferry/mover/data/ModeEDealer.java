@@ -14,7 +14,7 @@ import org.ferry.mover.protocol.ByteRange;
 final class ModeEDealer {
 
     /** A block to send: its offset in the transferred stream and its length. */
-    record Block(long offset, int length) { }
+    record Block(long offset, int length) {}
 
     private final List<ByteRange> ranges;
     private final int blockSizeBytes;
@@ -38,7 +38,8 @@ final class ModeEDealer {
 
     /** @return the next block to send, or null when all blocks are dealt */
     synchronized Block claimBlock() {
-        while (rangeIndex < ranges.size() && nextOffset >= ranges.get(rangeIndex).end()) {
+        while (rangeIndex < ranges.size()
+                && nextOffset >= ranges.get(rangeIndex).end()) {
             rangeIndex++;
             if (rangeIndex < ranges.size()) {
                 nextOffset = ranges.get(rangeIndex).start();

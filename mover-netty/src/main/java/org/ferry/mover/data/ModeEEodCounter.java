@@ -32,7 +32,8 @@ final class ModeEEodCounter extends ChannelInboundHandlerAdapter {
         }
         if (eodSeen) {
             if (header.count() > 0 || header.has(ModeEHeader.EOF)) {
-                transfer.fail(new IOException("MODE E data after EOD on " + ctx.channel().remoteAddress()));
+                transfer.fail(new IOException(
+                        "MODE E data after EOD on " + ctx.channel().remoteAddress()));
             }
             return; // a lone CLOSE (+EOD) after EOD: globus closing a cached connection
         }
@@ -55,8 +56,8 @@ final class ModeEEodCounter extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         if (!eodSeen) {
-            transfer.fail(new IOException("MODE E data connection from " + ctx.channel().remoteAddress()
-                    + " closed before EOD"));
+            transfer.fail(new IOException(
+                    "MODE E data connection from " + ctx.channel().remoteAddress() + " closed before EOD"));
         }
         ctx.fireChannelInactive();
     }

@@ -76,7 +76,9 @@ final class ModeEReceiveGate extends ChannelInboundHandlerAdapter {
 
     /** A zero-length CLOSE header without EOF: the sender closing an idle cached connection. */
     private static boolean isDrop(Object msg) {
-        return msg instanceof ModeEHeader header && header.has(ModeEHeader.CLOSE) && header.count() == 0
+        return msg instanceof ModeEHeader header
+                && header.has(ModeEHeader.CLOSE)
+                && header.count() == 0
                 && !header.has(ModeEHeader.EOF);
     }
 

@@ -1,6 +1,5 @@
 package org.ferry.mover.data;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import java.io.IOException;
 

@@ -56,7 +56,8 @@ final class SourceReader {
         FileChannel file = source.fileChannel();
         if (file == null) {
             ByteBuf buffer = source.buffer();
-            return buffer != null ? buffer.retainedSlice(buffer.readerIndex() + Math.toIntExact(offset), length)
+            return buffer != null
+                    ? buffer.retainedSlice(buffer.readerIndex() + Math.toIntExact(offset), length)
                     : Unpooled.wrappedBuffer(source.bytes(), Math.toIntExact(offset), length);
         }
         ByteBuf buf = alloc.directBuffer(length);
@@ -65,8 +66,8 @@ final class SourceReader {
             while (buf.writerIndex() < length) {
                 int n = buf.writeBytes(file, position + buf.writerIndex(), length - buf.writerIndex());
                 if (n < 0) {
-                    throw new EOFException("file ended at " + (position + buf.writerIndex())
-                            + " before the " + source.length() + " bytes to send");
+                    throw new EOFException("file ended at " + (position + buf.writerIndex()) + " before the "
+                            + source.length() + " bytes to send");
                 }
             }
             return buf;

@@ -16,9 +16,11 @@ final class StreamSender extends WritabilityPump {
 
     /** Bytes per zero-copy region: the progress granularity on clear connections. */
     static final int REGION_BYTES = 4 << 20;
+
     static final int MAX_REGIONS_IN_FLIGHT = 2;
     /** Bytes per buffer under TLS: a MODE E block's worth, which the pooled allocator serves. */
     static final int BUFFER_BYTES = DataChannels.DEFAULT_BLOCK_SIZE_BYTES;
+
     static final int MAX_BUFFERS_IN_FLIGHT = 4;
 
     private final SourceReader reader;

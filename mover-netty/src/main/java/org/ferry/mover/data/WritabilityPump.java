@@ -82,7 +82,10 @@ public abstract class WritabilityPump extends ChannelInboundHandlerAdapter {
      *     {@code maxInFlight} writes wait and the channel is writable
      */
     protected final boolean canWrite(ChannelHandlerContext ctx, int maxInFlight) {
-        return !ended && !progress.isDone() && inFlight < maxInFlight && ctx.channel().isWritable();
+        return !ended
+                && !progress.isDone()
+                && inFlight < maxInFlight
+                && ctx.channel().isWritable();
     }
 
     /** @return writes handed to the channel whose bytes the socket has not taken yet */
@@ -133,8 +136,8 @@ public abstract class WritabilityPump extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         if (!ended) {
-            progress.fail(new IOException(connectionName + " to " + ctx.channel().remoteAddress()
-                    + " closed by the peer during the transfer"));
+            progress.fail(new IOException(connectionName + " to "
+                    + ctx.channel().remoteAddress() + " closed by the peer during the transfer"));
         }
         ctx.fireChannelInactive();
     }

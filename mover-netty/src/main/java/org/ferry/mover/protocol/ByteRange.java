@@ -42,7 +42,8 @@ public record ByteRange(long start, long end) {
                 throw new IllegalArgumentException("not a byte range: '" + range + "'");
             }
             try {
-                ranges.add(new ByteRange(Long.parseLong(range.substring(0, dash)), Long.parseLong(range.substring(dash + 1))));
+                ranges.add(new ByteRange(
+                        Long.parseLong(range.substring(0, dash)), Long.parseLong(range.substring(dash + 1))));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("not a byte range: '" + range + "'", e);
             }

@@ -69,7 +69,10 @@ public record FtpReply(int code, List<String> lines) {
             throw new IllegalArgumentException("a reply has at least one line");
         }
         String first = wireLines.get(0);
-        if (first.length() < 3 || first.charAt(0) < '1' || first.charAt(0) > '6' || !isDigit(first.charAt(1))
+        if (first.length() < 3
+                || first.charAt(0) < '1'
+                || first.charAt(0) > '6'
+                || !isDigit(first.charAt(1))
                 || !isDigit(first.charAt(2))) {
             throw new IllegalArgumentException("reply line without a code: " + first);
         }
@@ -134,7 +137,10 @@ public record FtpReply(int code, List<String> lines) {
             }
             sb.append(line).append("\r\n");
         }
-        sb.append(code).append(' ').append(sanitize(lines.get(lines.size() - 1))).append("\r\n");
+        sb.append(code)
+                .append(' ')
+                .append(sanitize(lines.get(lines.size() - 1)))
+                .append("\r\n");
         return sb.toString();
     }
 

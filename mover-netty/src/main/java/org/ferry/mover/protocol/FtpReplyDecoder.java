@@ -62,8 +62,12 @@ public final class FtpReplyDecoder extends MessageToMessageDecoder<ByteBuf> {
     private static int parseCode(String line) {
         // ASCII digits only: Character.isDigit (and Integer.parseInt) also take e.g. Arabic-Indic
         // digits, which would turn a garbage line into a valid-looking reply code.
-        if (line.length() < 3 || !isAsciiDigit(line.charAt(0)) || !isAsciiDigit(line.charAt(1))
-                || !isAsciiDigit(line.charAt(2)) || line.charAt(0) == '0' || line.charAt(0) > '6') {
+        if (line.length() < 3
+                || !isAsciiDigit(line.charAt(0))
+                || !isAsciiDigit(line.charAt(1))
+                || !isAsciiDigit(line.charAt(2))
+                || line.charAt(0) == '0'
+                || line.charAt(0) > '6') {
             throw new CorruptedFrameException("reply line without a code: " + abbreviate(line));
         }
         return Integer.parseInt(line.substring(0, 3));

@@ -19,8 +19,7 @@ public final class HostPort {
     private static final Pattern SIX_NUMBERS =
             Pattern.compile("(\\d{1,3}),(\\d{1,3}),(\\d{1,3}),(\\d{1,3}),(\\d{1,3}),(\\d{1,3})");
 
-    private HostPort() {
-    }
+    private HostPort() {}
 
     /** EPRT named a network protocol other than 1 (IPv4) or 2 (IPv6): RFC 2428's 522 reply. */
     public static final class UnsupportedProtocolException extends IllegalArgumentException {
@@ -42,8 +41,8 @@ public final class HostPort {
         }
         byte[] b = address.getAddress().getAddress();
         int port = address.getPort();
-        return (b[0] & 0xff) + "," + (b[1] & 0xff) + "," + (b[2] & 0xff) + "," + (b[3] & 0xff) + ","
-                + (port >> 8) + "," + (port & 0xff);
+        return (b[0] & 0xff) + "," + (b[1] & 0xff) + "," + (b[2] & 0xff) + "," + (b[3] & 0xff) + "," + (port >> 8) + ","
+                + (port & 0xff);
     }
 
     /**
@@ -127,7 +126,8 @@ public final class HostPort {
             throw new UnsupportedProtocolException(parts[1]);
         }
         String host = parts[2];
-        boolean literal = parts[1].equals("1") ? host.matches("\\d{1,3}(\\.\\d{1,3}){3}") : host.matches("[0-9A-Fa-f:.]+");
+        boolean literal =
+                parts[1].equals("1") ? host.matches("\\d{1,3}(\\.\\d{1,3}){3}") : host.matches("[0-9A-Fa-f:.]+");
         if (!literal || !host.contains(parts[1].equals("1") ? "." : ":")) {
             throw new IllegalArgumentException("malformed EPRT address: " + text);
         }

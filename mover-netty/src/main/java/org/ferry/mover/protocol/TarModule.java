@@ -36,10 +36,9 @@ public final class TarModule {
      * @param names the files named in the parameters (ESTO: empty)
      * @param path the directory argument after the parameters
      */
-    public record Argument(List<String> names, String path) { }
+    public record Argument(List<String> names, String path) {}
 
-    private TarModule() {
-    }
+    private TarModule() {}
 
     /**
      * @param argument the text after ERET or ESTO
@@ -47,7 +46,8 @@ public final class TarModule {
      */
     public static boolean selects(String argument) {
         String head = argument.stripLeading();
-        return head.length() > NAME.length() && head.substring(0, NAME.length()).toUpperCase(Locale.ROOT).equals(NAME)
+        return head.length() > NAME.length()
+                && head.substring(0, NAME.length()).toUpperCase(Locale.ROOT).equals(NAME)
                 && head.charAt(NAME.length()) == '=';
     }
 
@@ -122,7 +122,11 @@ public final class TarModule {
      * @throws IllegalArgumentException otherwise
      */
     public static String checkName(String name) {
-        if (name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0 || name.indexOf('\0') >= 0) {
+        if (name.isEmpty()
+                || name.equals(".")
+                || name.equals("..")
+                || name.indexOf('/') >= 0
+                || name.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("not a plain file name: \"" + name + "\"");
         }
         return name;

@@ -35,8 +35,7 @@ public interface ChunkListener {
      * @param file the file
      * @param acknowledged every range written so far, merged, end exclusive
      */
-    default void onRestartMarker(FileTransfer file, List<ByteRange> acknowledged) {
-    }
+    default void onRestartMarker(FileTransfer file, List<ByteRange> acknowledged) {}
 
     /**
      * A new attempt at a file skips what the destination already holds.
@@ -44,8 +43,7 @@ public interface ChunkListener {
      * @param file the file
      * @param skipped the ranges the attempt does not send again
      */
-    default void onResume(FileTransfer file, List<ByteRange> skipped) {
-    }
+    default void onResume(FileTransfer file, List<ByteRange> skipped) {}
 
     /**
      * @param file a file that arrived (and whose checksum matched, when asked)

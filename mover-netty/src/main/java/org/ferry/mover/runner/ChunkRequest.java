@@ -13,7 +13,11 @@ import org.ferry.mover.client.GridFtpUrl;
  * @param tuning concurrency, parallelism, pipelining
  * @param verifyChecksum compare MD5 checksums of source and destination after each file
  */
-public record ChunkRequest(GridFtpUrl source, GridFtpUrl destination, List<FileTransfer> files, ChunkTuning tuning,
+public record ChunkRequest(
+        GridFtpUrl source,
+        GridFtpUrl destination,
+        List<FileTransfer> files,
+        ChunkTuning tuning,
         boolean verifyChecksum) {
 
     /** @throws NullPointerException if a value is missing */

@@ -46,7 +46,8 @@ public final class ChunkRunner {
         if (chunk.files().isEmpty() || listener.isStopped()) {
             return null;
         }
-        int laneCount = Math.max(1, Math.min(chunk.tuning().concurrency(), chunk.files().size()));
+        int laneCount =
+                Math.max(1, Math.min(chunk.tuning().concurrency(), chunk.files().size()));
         LaneFeed feed = new LaneFeed(chunk.files(), laneCount, chunk.tuning().pipelining());
         FirstFault fatal = new FirstFault(listener);
         List<Future<?>> others = new ArrayList<>();

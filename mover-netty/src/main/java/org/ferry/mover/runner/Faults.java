@@ -17,8 +17,7 @@ import org.ferry.mover.client.GridFtpReplyException;
 /** Classifies what the GridFTP client throws into {@link FaultCode}s (the Globus fault codes). */
 public final class Faults {
 
-    private Faults() {
-    }
+    private Faults() {}
 
     /**
      * @param failure what went wrong
@@ -53,14 +52,16 @@ public final class Faults {
             }
             return FaultCode.ENDPOINT_ERROR;
         }
-        if (failure instanceof ConnectException || failure instanceof UnknownHostException
+        if (failure instanceof ConnectException
+                || failure instanceof UnknownHostException
                 || failure instanceof NoRouteToHostException) {
             return FaultCode.CONNECT_FAILED;
         }
         if (failure instanceof SocketTimeoutException || failure instanceof TimeoutException) {
             return FaultCode.TIMEOUT;
         }
-        if (failure instanceof EOFException || failure instanceof ClosedChannelException
+        if (failure instanceof EOFException
+                || failure instanceof ClosedChannelException
                 || failure instanceof IOException) {
             Throwable cause = failure.getCause();
             if (cause != null && cause != failure && !(cause instanceof UncheckedIOException)) {

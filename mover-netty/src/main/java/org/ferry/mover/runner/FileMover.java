@@ -63,7 +63,8 @@ final class FileMover {
             if (listener.isStopped()) {
                 return Outcome.DONE;
             }
-            long resumedBytes = acknowledged.stream().mapToLong(ByteRange::length).sum();
+            long resumedBytes =
+                    acknowledged.stream().mapToLong(ByteRange::length).sum();
             AtomicLong counted = new AtomicLong(resumedBytes);
             listener.onBytes(resumedBytes);
             RestartMarkers markers = new RestartMarkers(new TransferListener() {
@@ -79,12 +80,23 @@ final class FileMover {
             try {
                 long bytes;
                 if (acknowledged.isEmpty()) {
-                    bytes = lane.source().sendTo(file.sourcePath(), lane.destination(), file.destinationPath(),
-                            options, reportingMarkers(listener, file, markers));
+                    bytes = lane.source()
+                            .sendTo(
+                                    file.sourcePath(),
+                                    lane.destination(),
+                                    file.destinationPath(),
+                                    options,
+                                    reportingMarkers(listener, file, markers));
                 } else {
                     listener.onResume(file, acknowledged);
-                    bytes = lane.source().resumeSendTo(file.sourcePath(), lane.destination(),
-                            file.destinationPath(), options, acknowledged, reportingMarkers(listener, file, markers));
+                    bytes = lane.source()
+                            .resumeSendTo(
+                                    file.sourcePath(),
+                                    lane.destination(),
+                                    file.destinationPath(),
+                                    options,
+                                    acknowledged,
+                                    reportingMarkers(listener, file, markers));
                 }
                 listener.onBytes(bytes - counted.getAndSet(bytes));
                 if (chunk.verifyChecksum()) {
@@ -100,8 +112,10 @@ final class FileMover {
                 }
                 // a checksum mismatch means the destination's bytes are wrong: send it all again
                 acknowledged = e instanceof ChecksumMismatchException ? List.of() : markers.ranges();
-                MoverFault fault = Faults.classify(e, "Moving " + file.sourcePath() + " to " + file.destinationPath()
-                        + " (attempt " + attempt + " of " + retries.maxAttempts() + ")");
+                MoverFault fault = Faults.classify(
+                        e,
+                        "Moving " + file.sourcePath() + " to " + file.destinationPath() + " (attempt " + attempt
+                                + " of " + retries.maxAttempts() + ")");
                 listener.onFault(fault);
                 if (attempt >= retries.maxAttempts()) {
                     return new Outcome(fault);
@@ -114,8 +128,8 @@ final class FileMover {
     }
 
     /** Passes the destination's restart markers to the listener as they arrive. */
-    private static TransferListener reportingMarkers(ChunkListener listener, FileTransfer file,
-            RestartMarkers markers) {
+    private static TransferListener reportingMarkers(
+            ChunkListener listener, FileTransfer file, RestartMarkers markers) {
         return new TransferListener() {
             @Override
             public void onProgress(long bytesTransferred) {
@@ -149,8 +163,13 @@ final class FileMover {
      * @param pipelining transfer commands in flight (1..1000)
      * @return {@link Outcome#DONE}, or the first failed outcome of a file out of attempts
      */
-    Outcome moveBatch(ChunkRequest chunk, ChunkListener listener, SessionPair lane, List<FileTransfer> batch,
-            int parallelism, int pipelining) {
+    Outcome moveBatch(
+            ChunkRequest chunk,
+            ChunkListener listener,
+            SessionPair lane,
+            List<FileTransfer> batch,
+            int parallelism,
+            int pipelining) {
         // sendAll reports completed files on this thread: plain collections will do
         Map<FilePair, FileTransfer> byPair = new LinkedHashMap<>();
         for (FileTransfer file : batch) {
@@ -160,28 +179,33 @@ final class FileMover {
         Map<FileTransfer, Long> arrived = new LinkedHashMap<>();
         if (!listener.isStopped()) {
             try {
-                lane.source().sendAll(new ArrayList<>(byPair.keySet()), lane.destination(),
-                        TransferOptions.extendedBlock(parallelism), Math.max(1, Math.min(1000, pipelining)),
-                        new TransferListener() {
-                            @Override
-                            public void onFileCompleted(FilePair pair, long bytesTransferred) {
-                                FileTransfer done = byPair.get(pair);
-                                if (done != null && left.remove(done)) {
-                                    listener.onBytes(bytesTransferred);
-                                    arrived.put(done, bytesTransferred);
-                                    if (!chunk.verifyChecksum()) {
-                                        listener.onFileArrived(done, bytesTransferred);
+                lane.source()
+                        .sendAll(
+                                new ArrayList<>(byPair.keySet()),
+                                lane.destination(),
+                                TransferOptions.extendedBlock(parallelism),
+                                Math.max(1, Math.min(1000, pipelining)),
+                                new TransferListener() {
+                                    @Override
+                                    public void onFileCompleted(FilePair pair, long bytesTransferred) {
+                                        FileTransfer done = byPair.get(pair);
+                                        if (done != null && left.remove(done)) {
+                                            listener.onBytes(bytesTransferred);
+                                            arrived.put(done, bytesTransferred);
+                                            if (!chunk.verifyChecksum()) {
+                                                listener.onFileArrived(done, bytesTransferred);
+                                            }
+                                        }
                                     }
-                                }
-                            }
-                        });
+                                });
             } catch (IOException | RuntimeException e) {
                 lane.close(); // the sessions may be out of step; the files left retry one by one
                 if (listener.isStopped()) {
                     return Outcome.DONE;
                 }
-                listener.onFault(Faults.classify(e, "Moving a batch of " + batch.size() + " files (" + left.size()
-                        + " left to move one by one)"));
+                listener.onFault(Faults.classify(
+                        e,
+                        "Moving a batch of " + batch.size() + " files (" + left.size() + " left to move one by one)"));
             }
         }
         if (chunk.verifyChecksum()) {
@@ -193,8 +217,8 @@ final class FileMover {
                 } catch (IOException | RuntimeException e) {
                     listener.onBytes(-entry.getValue());
                     lane.close();
-                    listener.onFault(Faults.classify(e, "Verifying " + file.destinationPath()
-                            + " after a batch (moving it again on its own)"));
+                    listener.onFault(Faults.classify(
+                            e, "Verifying " + file.destinationPath() + " after a batch (moving it again on its own)"));
                     left.add(file);
                 }
             }
@@ -212,8 +236,8 @@ final class FileMover {
         String sourceSum = lane.source().checksum(CHECKSUM_ALGORITHM, file.sourcePath());
         String destinationSum = lane.destination().checksum(CHECKSUM_ALGORITHM, file.destinationPath());
         if (!sourceSum.equalsIgnoreCase(destinationSum)) {
-            throw new ChecksumMismatchException("MD5 of " + file.destinationPath() + " is " + destinationSum
-                    + ", source has " + sourceSum);
+            throw new ChecksumMismatchException(
+                    "MD5 of " + file.destinationPath() + " is " + destinationSum + ", source has " + sourceSum);
         }
     }
 

@@ -7,5 +7,4 @@ package org.ferry.mover.runner;
  * @param destinationPath absolute path on the destination endpoint
  * @param sizeBytes source size when planned
  */
-public record FileTransfer(String sourcePath, String destinationPath, long sizeBytes) {
-}
+public record FileTransfer(String sourcePath, String destinationPath, long sizeBytes) {}

@@ -48,8 +48,7 @@ final class LaneFeed {
      * @param files the files, in order
      * @param pipelined true: move them as one pipelined batch; false: one file on its own
      */
-    record Work(List<FileTransfer> files, boolean pipelined) {
-    }
+    record Work(List<FileTransfer> files, boolean pipelined) {}
 
     /**
      * @return the next work for a lane: one big file (or any file when batches are off) on its

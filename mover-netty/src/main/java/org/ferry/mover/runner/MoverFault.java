@@ -6,5 +6,4 @@ package org.ferry.mover.runner;
  * @param code the kind of fault
  * @param description one line: what was being done and the endpoint's own words
  */
-public record MoverFault(FaultCode code, String description) {
-}
+public record MoverFault(FaultCode code, String description) {}

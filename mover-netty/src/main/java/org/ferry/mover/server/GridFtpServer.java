@@ -1,10 +1,5 @@
 package org.ferry.mover.server;
 
-import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.ControlChannelHandler;
-import org.ferry.mover.server.pi.ControlSession;
-import org.ferry.mover.server.pi.GridFtpServerConfig;
-import org.ferry.mover.server.pi.GsiServerSecurity;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -27,12 +22,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.protocol.FtpCommandDecoder;
 import org.ferry.mover.protocol.FtpReplyEncoder;
-import org.ferry.mover.server.pi.CommandRegistry;
+import org.ferry.mover.server.command.GsiCommands;
+import org.ferry.mover.server.command.StandardCommands;
 import org.ferry.mover.server.command.StripedCommands;
 import org.ferry.mover.server.dtp.DtpFactory;
 import org.ferry.mover.server.dtp.StripedDtp;
-import org.ferry.mover.server.command.GsiCommands;
-import org.ferry.mover.server.command.StandardCommands;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandRegistry;
+import org.ferry.mover.server.pi.ControlChannelHandler;
+import org.ferry.mover.server.pi.ControlSession;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.ferry.mover.server.pi.GsiServerSecurity;
 import org.ferry.mover.storage.PosixStorage;
 import org.ferry.mover.storage.StorageInterface;
 
@@ -64,8 +64,12 @@ public final class GridFtpServer implements AutoCloseable {
     private final Channel serverChannel;
     private final StripedDtp stripedDtp;
 
-    private GridFtpServer(EventLoopGroup group, ExecutorService worker, DataChannels dataChannels,
-            Channel serverChannel, StripedDtp stripedDtp) {
+    private GridFtpServer(
+            EventLoopGroup group,
+            ExecutorService worker,
+            DataChannels dataChannels,
+            Channel serverChannel,
+            StripedDtp stripedDtp) {
         this.group = group;
         this.worker = worker;
         this.dataChannels = dataChannels;
@@ -130,8 +134,9 @@ public final class GridFtpServer implements AutoCloseable {
         StripedDtp stripedDtp = new StripedDtp(dtps.create(group, dataChannels, storage));
         CommandRegistry registry = (gsi == null ? StandardCommands.registry() : GsiCommands.registry())
                 .with(StripedCommands.handlers(stripedDtp));
-        String banner = (config.bindAddress().isAnyLocalAddress() ? "" : config.bindAddress().getHostAddress() + " ")
-                + "Ferry GridFTP Server 0.1 ready.";
+        String banner = (config.bindAddress().isAnyLocalAddress()
+                        ? ""
+                        : config.bindAddress().getHostAddress() + " ") + "Ferry GridFTP Server 0.1 ready.";
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
@@ -143,29 +148,46 @@ public final class GridFtpServer implements AutoCloseable {
                         ch.pipeline()
                                 // replies come from the command worker, often two or three per file
                                 // (125, markers, 226): one write syscall for those that queue together
-                                .addLast("flush", new FlushConsolidationHandler(
-                                        FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true))
-                                .addLast("idle", new IdleStateHandler(0, 0,
-                                        config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                                .addLast(
+                                        "flush",
+                                        new FlushConsolidationHandler(
+                                                FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true))
+                                .addLast(
+                                        "idle",
+                                        new IdleStateHandler(
+                                                0, 0, config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
                                 .addLast("commandDecoder", new FtpCommandDecoder())
                                 .addLast("replyEncoder", new FtpReplyEncoder())
-                                .addLast("session", new ControlChannelHandler(
-                                        channel -> new CommandContext(new ControlSession(gsi), storage,
-                                                dataChannels, config, registry, channel),
-                                        registry, worker, banner));
+                                .addLast(
+                                        "session",
+                                        new ControlChannelHandler(
+                                                channel -> new CommandContext(
+                                                        new ControlSession(gsi),
+                                                        storage,
+                                                        dataChannels,
+                                                        config,
+                                                        registry,
+                                                        channel),
+                                                registry,
+                                                worker,
+                                                banner));
                     }
                 });
         try {
-            Channel channel = bootstrap.bind(new InetSocketAddress(config.bindAddress(), config.port()))
-                    .syncUninterruptibly().channel();
+            Channel channel = bootstrap
+                    .bind(new InetSocketAddress(config.bindAddress(), config.port()))
+                    .syncUninterruptibly()
+                    .channel();
             return new GridFtpServer(group, worker, dataChannels, channel, stripedDtp);
         } catch (RuntimeException e) {
             stripedDtp.close();
             dataChannels.close();
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             worker.shutdownNow();
-            throw new IOException("cannot bind " + config.bindAddress().getHostAddress() + ":" + config.port()
-                    + ": " + e.getMessage(), e);
+            throw new IOException(
+                    "cannot bind " + config.bindAddress().getHostAddress() + ":" + config.port() + ": "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -206,8 +228,7 @@ public final class GridFtpServer implements AutoCloseable {
         serverChannel.close().awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
         stripedDtp.close();
         dataChannels.close();
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS)
-                .awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
         worker.shutdownNow();
     }
 

@@ -17,8 +17,16 @@ import org.ferry.mover.protocol.FileInfo;
  * @param owner owner name, "-" if unknown
  * @param group group name, "-" if unknown
  */
-public record FileStat(String name, FileInfo.Type type, long sizeBytes, Instant modified, int unixMode,
-        boolean readable, boolean writable, String owner, String group) {
+public record FileStat(
+        String name,
+        FileInfo.Type type,
+        long sizeBytes,
+        Instant modified,
+        int unixMode,
+        boolean readable,
+        boolean writable,
+        String owner,
+        String group) {
 
     /** @throws NullPointerException if name, type or modified is null */
     public FileStat {

@@ -22,10 +22,12 @@ import java.util.Set;
  */
 final class PosixDirectory implements StorageDirectory {
 
-    private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ,
+    private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+    private static final Set<OpenOption> CREATE = Set.of(
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING,
             LinkOption.NOFOLLOW_LINKS);
-    private static final Set<OpenOption> CREATE = Set.of(StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
 
     private final SecureDirectoryStream<Path> directory;
     private final String virtualPath;
@@ -69,8 +71,9 @@ final class PosixDirectory implements StorageDirectory {
      */
     private BasicFileAttributes regularFile(String name) throws StorageException {
         try {
-            BasicFileAttributes attributes = directory.getFileAttributeView(Path.of(name),
-                    BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).readAttributes();
+            BasicFileAttributes attributes = directory
+                    .getFileAttributeView(Path.of(name), BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                    .readAttributes();
             if (attributes.isDirectory()) {
                 throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, path(name) + ": Is a directory.");
             }
@@ -93,7 +96,8 @@ final class PosixDirectory implements StorageDirectory {
             if (isLink(file)) {
                 // A batch writes the files it names, not what a link there points at; the client's
                 // one-by-one STOR, which follows links inside the root, is the way through a link.
-                throw new StorageException(StorageException.Reason.PERMISSION_DENIED,
+                throw new StorageException(
+                        StorageException.Reason.PERMISSION_DENIED,
                         path(name) + ": is a symbolic link; not written through.");
             }
             throw StorageException.from(e, path(name));
@@ -111,8 +115,10 @@ final class PosixDirectory implements StorageDirectory {
 
     private boolean isLink(Path file) {
         try {
-            return directory.getFileAttributeView(file, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-                    .readAttributes().isSymbolicLink();
+            return directory
+                    .getFileAttributeView(file, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                    .readAttributes()
+                    .isSymbolicLink();
         } catch (IOException e) {
             return false;
         }

@@ -31,6 +31,7 @@ public final class PosixStorage implements StorageInterface {
     private final Consumer<String> beforeOpen;
     /** Owner and group names by uid and gid: a listing would otherwise read the user database per entry. */
     private final Map<Integer, String> userNames = new ConcurrentHashMap<>();
+
     private final Map<Integer, String> groupNames = new ConcurrentHashMap<>();
     private static final String UNIX_ATTRIBUTES =
             "unix:mode,uid,gid,size,lastModifiedTime,isDirectory,isRegularFile,isSymbolicLink";
@@ -41,7 +42,7 @@ public final class PosixStorage implements StorageInterface {
      * @throws IOException if it does not exist or is not a directory
      */
     public PosixStorage(Path root) throws IOException {
-        this(root, virtualPath -> { });
+        this(root, virtualPath -> {});
     }
 
     /**
@@ -71,9 +72,9 @@ public final class PosixStorage implements StorageInterface {
     public List<FileStat> list(String virtualPath) throws StorageException {
         Path dir = resolver.resolve(virtualPath);
         if (!Files.isDirectory(dir)) {
-            throw new StorageException(Files.exists(dir) ? StorageException.Reason.NOT_A_DIRECTORY
-                    : StorageException.Reason.NOT_FOUND, virtualPath + ": " + (Files.exists(dir)
-                    ? "Not a directory." : "No such file or directory."));
+            throw new StorageException(
+                    Files.exists(dir) ? StorageException.Reason.NOT_A_DIRECTORY : StorageException.Reason.NOT_FOUND,
+                    virtualPath + ": " + (Files.exists(dir) ? "Not a directory." : "No such file or directory."));
         }
         List<FileStat> entries = new ArrayList<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
@@ -112,7 +113,8 @@ public final class PosixStorage implements StorageInterface {
             throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, virtualPath + ": Is a directory.");
         }
         beforeOpen.accept(virtualPath);
-        FileChannel channel = resolver.open(real, virtualPath, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE));
+        FileChannel channel =
+                resolver.open(real, virtualPath, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE));
         try {
             if (channel.size() > truncateTo) {
                 channel.truncate(truncateTo);
@@ -132,9 +134,9 @@ public final class PosixStorage implements StorageInterface {
     public StorageDirectory directory(String virtualPath) throws StorageException {
         Path real = resolver.resolve(virtualPath);
         if (!Files.isDirectory(real)) {
-            throw new StorageException(Files.exists(real) ? StorageException.Reason.NOT_A_DIRECTORY
-                    : StorageException.Reason.NOT_FOUND, virtualPath + ": " + (Files.exists(real)
-                    ? "Not a directory." : "No such file or directory."));
+            throw new StorageException(
+                    Files.exists(real) ? StorageException.Reason.NOT_A_DIRECTORY : StorageException.Reason.NOT_FOUND,
+                    virtualPath + ": " + (Files.exists(real) ? "Not a directory." : "No such file or directory."));
         }
         StorageDirectory linked = StorageInterface.super.directory(virtualPath);
         java.nio.file.SecureDirectoryStream<Path> open = resolver.openDirectory(real, virtualPath);
@@ -193,10 +195,14 @@ public final class PosixStorage implements StorageInterface {
         }
         Path lexical = lexicalInside(virtualPath);
         if (Files.isSymbolicLink(lexical) || !Files.isDirectory(lexical, LinkOption.NOFOLLOW_LINKS)) {
-            throw new StorageException(Files.exists(lexical, LinkOption.NOFOLLOW_LINKS)
-                    ? StorageException.Reason.NOT_A_DIRECTORY : StorageException.Reason.NOT_FOUND,
-                    virtualPath + (Files.exists(lexical, LinkOption.NOFOLLOW_LINKS)
-                            ? ": Not a directory." : ": No such file or directory."));
+            throw new StorageException(
+                    Files.exists(lexical, LinkOption.NOFOLLOW_LINKS)
+                            ? StorageException.Reason.NOT_A_DIRECTORY
+                            : StorageException.Reason.NOT_FOUND,
+                    virtualPath
+                            + (Files.exists(lexical, LinkOption.NOFOLLOW_LINKS)
+                                    ? ": Not a directory."
+                                    : ": No such file or directory."));
         }
         try {
             Files.delete(lexical);
@@ -225,13 +231,13 @@ public final class PosixStorage implements StorageInterface {
         }
         Path from = lexicalInside(fromVirtualPath);
         if (!Files.exists(from, LinkOption.NOFOLLOW_LINKS)) {
-            throw new StorageException(StorageException.Reason.NOT_FOUND,
-                    fromVirtualPath + ": No such file or directory.");
+            throw new StorageException(
+                    StorageException.Reason.NOT_FOUND, fromVirtualPath + ": No such file or directory.");
         }
         Path to = resolver.resolve(toVirtualPath);
         if (to.startsWith(from) && !to.equals(from)) {
-            throw new StorageException(StorageException.Reason.INVALID_PATH,
-                    toVirtualPath + ": Cannot move a directory into itself.");
+            throw new StorageException(
+                    StorageException.Reason.INVALID_PATH, toVirtualPath + ": Cannot move a directory into itself.");
         }
         try {
             Files.move(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -303,8 +309,8 @@ public final class PosixStorage implements StorageInterface {
             // one stat through the unix view, which gives uid and gid as numbers: the JDK's owner()
             // would look the name up in the user database (getpwuid) for every entry of a listing
             Map<String, Object> unix = Files.readAttributes(path, UNIX_ATTRIBUTES, options);
-            type = type((Boolean) unix.get("isDirectory"), (Boolean) unix.get("isRegularFile"),
-                    (Boolean) unix.get("isSymbolicLink"));
+            type = type((Boolean) unix.get("isDirectory"), (Boolean) unix.get("isRegularFile"), (Boolean)
+                    unix.get("isSymbolicLink"));
             size = (Long) unix.get("size");
             modified = ((java.nio.file.attribute.FileTime) unix.get("lastModifiedTime")).toInstant();
             mode = (Integer) unix.get("mode") & 0777; // the permission bits, as listings show them
@@ -322,8 +328,9 @@ public final class PosixStorage implements StorageInterface {
     }
 
     private static FileInfo.Type type(boolean directory, boolean regularFile, boolean symbolicLink) {
-        return directory ? FileInfo.Type.DIRECTORY : regularFile ? FileInfo.Type.FILE
-                : symbolicLink ? FileInfo.Type.SYMLINK : FileInfo.Type.OTHER;
+        return directory
+                ? FileInfo.Type.DIRECTORY
+                : regularFile ? FileInfo.Type.FILE : symbolicLink ? FileInfo.Type.SYMLINK : FileInfo.Type.OTHER;
     }
 
     /** @return the name of the file's owner (or group), "-" if it cannot be read */

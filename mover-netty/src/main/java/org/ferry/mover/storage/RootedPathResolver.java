@@ -52,7 +52,9 @@ public final class RootedPathResolver {
      *     root or is a dangling link; OTHER on an I/O error while resolving
      */
     public Path resolve(String virtualPath) throws StorageException {
-        Path lexical = virtualPath.equals("/") ? realRoot : realRoot.resolve(virtualPath.substring(1)).normalize();
+        Path lexical = virtualPath.equals("/")
+                ? realRoot
+                : realRoot.resolve(virtualPath.substring(1)).normalize();
         if (!lexical.startsWith(realRoot)) {
             throw denied(virtualPath);
         }
@@ -96,8 +98,7 @@ public final class RootedPathResolver {
      *     is not under the root; IS_A_DIRECTORY for the root itself; NOT_FOUND, NOT_A_DIRECTORY,
      *     NO_SPACE, OTHER as the open fails
      */
-    public FileChannel open(Path real, String virtualPath, Set<? extends OpenOption> options)
-            throws StorageException {
+    public FileChannel open(Path real, String virtualPath, Set<? extends OpenOption> options) throws StorageException {
         if (real.equals(realRoot)) {
             throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, virtualPath + ": Is a directory.");
         }
@@ -160,8 +161,8 @@ public final class RootedPathResolver {
                 return null; // no openat on this platform
             }
             for (; relative.toString().length() > 0 && depth < relative.getNameCount(); depth++) {
-                SecureDirectoryStream<Path> next = directory.newDirectoryStream(relative.getName(depth),
-                        LinkOption.NOFOLLOW_LINKS);
+                SecureDirectoryStream<Path> next =
+                        directory.newDirectoryStream(relative.getName(depth), LinkOption.NOFOLLOW_LINKS);
                 directory.close();
                 directory = next;
                 current = next;
@@ -175,7 +176,8 @@ public final class RootedPathResolver {
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
-            if (Files.isSymbolicLink(realRoot.resolve(relative.subpath(0, Math.min(depth + 1, relative.getNameCount()))))) {
+            if (Files.isSymbolicLink(
+                    realRoot.resolve(relative.subpath(0, Math.min(depth + 1, relative.getNameCount()))))) {
                 throw denied(virtualPath);
             }
             throw StorageException.from(e, virtualPath);
@@ -208,7 +210,7 @@ public final class RootedPathResolver {
     }
 
     private static StorageException denied(String virtualPath) {
-        return new StorageException(StorageException.Reason.PERMISSION_DENIED,
-                virtualPath + ": Permission denied (outside the root).");
+        return new StorageException(
+                StorageException.Reason.PERMISSION_DENIED, virtualPath + ": Permission denied (outside the root).");
     }
 }

@@ -41,6 +41,5 @@ public interface StorageDirectory extends AutoCloseable {
      * @throws StorageException OTHER if closing fails
      */
     @Override
-    default void close() throws StorageException {
-    }
+    default void close() throws StorageException {}
 }

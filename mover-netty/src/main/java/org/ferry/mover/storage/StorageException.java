@@ -97,7 +97,8 @@ public final class StorageException extends IOException {
             text = "Not a directory.";
         } else {
             String detail = e instanceof FileSystemException fse && fse.getReason() != null
-                    ? fse.getReason() : String.valueOf(e.getMessage());
+                    ? fse.getReason()
+                    : String.valueOf(e.getMessage());
             String lower = detail.toLowerCase(Locale.ROOT);
             if (lower.contains("no space") || lower.contains("quota") || lower.contains("too large")) {
                 reason = Reason.NO_SPACE;

@@ -1,6 +1,5 @@
 package org.ferry.mover.storage;
 
-import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
 

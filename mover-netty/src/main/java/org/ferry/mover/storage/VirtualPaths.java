@@ -11,8 +11,7 @@ import java.util.Deque;
  */
 public final class VirtualPaths {
 
-    private VirtualPaths() {
-    }
+    private VirtualPaths() {}
 
     /**
      * @param cwd the current virtual directory, absolute and normalised
@@ -33,7 +32,8 @@ public final class VirtualPaths {
             }
             if (part.equals("..")) {
                 if (parts.isEmpty()) {
-                    throw new StorageException(StorageException.Reason.PERMISSION_DENIED,
+                    throw new StorageException(
+                            StorageException.Reason.PERMISSION_DENIED,
                             path + ": Permission denied (outside the root).");
                 }
                 parts.removeLast();

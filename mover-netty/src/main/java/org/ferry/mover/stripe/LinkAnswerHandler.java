@@ -33,8 +33,8 @@ public final class LinkAnswerHandler extends SimpleChannelInboundHandler<LinkMes
             ctx.pipeline().remove(this);
             ready.complete(null);
         } else {
-            ready.completeExceptionally(new IOException("data node sent " + msg.getClass().getSimpleName()
-                    + " before authentication ended"));
+            ready.completeExceptionally(new IOException(
+                    "data node sent " + msg.getClass().getSimpleName() + " before authentication ended"));
             ctx.close();
         }
     }

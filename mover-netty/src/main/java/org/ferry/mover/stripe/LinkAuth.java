@@ -33,8 +33,8 @@ public final class LinkAuth {
      */
     public LinkAuth(byte[] secret) {
         if (secret.length < MIN_SECRET_BYTES) {
-            throw new IllegalArgumentException("the data node secret must have at least " + MIN_SECRET_BYTES
-                    + " bytes, had " + secret.length);
+            throw new IllegalArgumentException(
+                    "the data node secret must have at least " + MIN_SECRET_BYTES + " bytes, had " + secret.length);
         }
         this.secret = secret.clone();
     }

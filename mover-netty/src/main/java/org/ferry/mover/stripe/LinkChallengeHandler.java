@@ -44,13 +44,17 @@ public final class LinkChallengeHandler extends SimpleChannelInboundHandler<Link
             ctx.writeAndFlush(new LinkMessage.Ready());
             return;
         }
-        LOG.warn("rejected link connection from {}: bad authentication", ctx.channel().remoteAddress());
+        LOG.warn(
+                "rejected link connection from {}: bad authentication",
+                ctx.channel().remoteAddress());
         ctx.close();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.warn("link connection from {} failed during authentication: {}", ctx.channel().remoteAddress(),
+        LOG.warn(
+                "link connection from {} failed during authentication: {}",
+                ctx.channel().remoteAddress(),
                 cause.toString());
         ctx.close();
     }

@@ -141,9 +141,19 @@ public final class LinkCodec extends MessageToMessageCodec<ByteBuf, LinkMessage>
                 case LISTENING -> new LinkMessage.Listening(buf.readLong(), string(buf), buf.readInt());
                 case CLOSE_LISTENER -> new LinkMessage.CloseListener(buf.readLong());
                 case RECEIVE -> new LinkMessage.Receive(buf.readLong(), buf.readLong(), string(buf), buf.readLong());
-                case SEND -> new LinkMessage.Send(buf.readLong(), string(buf), buf.readLong(), buf.readLong(),
-                        buf.readInt(), buf.readInt(), buf.readInt(), string(buf), buf.readInt(), buf.readInt(),
-                        buf.readLong());
+                case SEND ->
+                    new LinkMessage.Send(
+                            buf.readLong(),
+                            string(buf),
+                            buf.readLong(),
+                            buf.readLong(),
+                            buf.readInt(),
+                            buf.readInt(),
+                            buf.readInt(),
+                            string(buf),
+                            buf.readInt(),
+                            buf.readInt(),
+                            buf.readLong());
                 case ABORT -> new LinkMessage.Abort(buf.readLong());
                 case PROGRESS -> new LinkMessage.Progress(buf.readLong(), buf.readLong(), string(buf));
                 case DONE -> new LinkMessage.Done(buf.readLong(), buf.readLong());

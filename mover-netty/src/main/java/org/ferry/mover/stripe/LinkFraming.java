@@ -11,8 +11,7 @@ import io.netty.handler.codec.LengthFieldPrepender;
  */
 public final class LinkFraming {
 
-    private LinkFraming() {
-    }
+    private LinkFraming() {}
 
     /**
      * @param pipeline a new link connection's pipeline; handlers are added last

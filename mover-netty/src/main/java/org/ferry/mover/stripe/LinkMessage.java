@@ -18,24 +18,24 @@ public sealed interface LinkMessage {
      *
      * @param nonce 32 random bytes
      */
-    record Challenge(byte[] nonce) implements LinkMessage { }
+    record Challenge(byte[] nonce) implements LinkMessage {}
 
     /**
      * Head to data node: HMAC-SHA256 of the nonce under the shared secret ({@link LinkAuth}).
      *
      * @param mac 32 bytes
      */
-    record Auth(byte[] mac) implements LinkMessage { }
+    record Auth(byte[] mac) implements LinkMessage {}
 
     /** Data node to head: authentication succeeded, requests may follow. */
-    record Ready() implements LinkMessage { }
+    record Ready() implements LinkMessage {}
 
     /**
      * Opens a passive data listener on the data node (one stripe of SPAS).
      *
      * @param id request id, also the id of the listener for {@link Receive} and {@link CloseListener}
      */
-    record Listen(long id) implements LinkMessage { }
+    record Listen(long id) implements LinkMessage {}
 
     /**
      * The listener of {@link Listen} is bound.
@@ -44,14 +44,14 @@ public sealed interface LinkMessage {
      * @param host the address to announce in the SPAS reply
      * @param port its port
      */
-    record Listening(long id, String host, int port) implements LinkMessage { }
+    record Listening(long id, String host, int port) implements LinkMessage {}
 
     /**
      * Closes a listener (a new SPAS/PASV replaced it, or the session ended).
      *
      * @param id the {@link Listen} request id
      */
-    record CloseListener(long id) implements LinkMessage { }
+    record CloseListener(long id) implements LinkMessage {}
 
     /**
      * Receives one stripe in MODE E on an open listener into a file, every block written at its
@@ -62,7 +62,7 @@ public sealed interface LinkMessage {
      * @param path virtual path under the data node's root
      * @param baseOffset added to every block offset before writing (APPE appends at the old size)
      */
-    record Receive(long id, long listenerId, String path, long baseOffset) implements LinkMessage { }
+    record Receive(long id, long listenerId, String path, long baseOffset) implements LinkMessage {}
 
     /**
      * Sends one stripe of a file in MODE E: the blocks {@code i} of the range
@@ -81,15 +81,26 @@ public sealed interface LinkMessage {
      * @param eofCount EOD count to announce in this stripe's EOF header; 0 = send no EOF, only EODs
      *     (another stripe sending to the same receiver announces the combined count)
      */
-    record Send(long id, String path, long offset, long length, int blockSizeBytes, int stripeIndex,
-            int stripeCount, String host, int port, int parallelism, long eofCount) implements LinkMessage { }
+    record Send(
+            long id,
+            String path,
+            long offset,
+            long length,
+            int blockSizeBytes,
+            int stripeIndex,
+            int stripeCount,
+            String host,
+            int port,
+            int parallelism,
+            long eofCount)
+            implements LinkMessage {}
 
     /**
      * Aborts a running {@link Send} or {@link Receive} (ABOR on the control channel).
      *
      * @param id the request id
      */
-    record Abort(long id) implements LinkMessage { }
+    record Abort(long id) implements LinkMessage {}
 
     /**
      * Progress of a transfer, for 112 perf and 111 range markers.
@@ -99,7 +110,7 @@ public sealed interface LinkMessage {
      * @param ranges byte ranges received since the last report, {@code a-b,c-d} end exclusive, or
      *     empty
      */
-    record Progress(long id, long bytes, String ranges) implements LinkMessage { }
+    record Progress(long id, long bytes, String ranges) implements LinkMessage {}
 
     /**
      * A transfer ended well.
@@ -107,7 +118,7 @@ public sealed interface LinkMessage {
      * @param id the request id
      * @param bytes bytes moved by this stripe
      */
-    record Done(long id, long bytes) implements LinkMessage { }
+    record Done(long id, long bytes) implements LinkMessage {}
 
     /**
      * A request failed.
@@ -116,5 +127,5 @@ public sealed interface LinkMessage {
      * @param replyCode the FTP reply code the head should answer with (425, 426, 451, 55x)
      * @param message human-readable reason
      */
-    record Failed(long id, int replyCode, String message) implements LinkMessage { }
+    record Failed(long id, int replyCode, String message) implements LinkMessage {}
 }

@@ -70,7 +70,8 @@ final class StripeSender extends WritabilityPump {
             while (buf.writerIndex() < length) {
                 int n = buf.writeBytes(file, position + buf.writerIndex(), length - buf.writerIndex());
                 if (n < 0) {
-                    throw new EOFException("file ended at " + (position + buf.writerIndex()) + " before the stripe's end");
+                    throw new EOFException(
+                            "file ended at " + (position + buf.writerIndex()) + " before the stripe's end");
                 }
             }
             return buf;

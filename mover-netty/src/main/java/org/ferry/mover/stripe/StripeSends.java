@@ -48,8 +48,16 @@ public final class StripeSends {
      * @return completes with the stripe's bytes once all blocks, EODs and the EOF are written;
      *     exceptionally with an IOException on a connect failure, reset or read error; cancel to abort
      */
-    public CompletableFuture<Long> send(FileChannel file, long offset, long length, StripeLayout layout,
-            int stripeIndex, InetSocketAddress target, int parallelism, long eofCount, LongConsumer progress) {
+    public CompletableFuture<Long> send(
+            FileChannel file,
+            long offset,
+            long length,
+            StripeLayout layout,
+            int stripeIndex,
+            InetSocketAddress target,
+            int parallelism,
+            long eofCount,
+            LongConsumer progress) {
         StripeTransfer transfer = new StripeTransfer(progress);
         if (parallelism < 1 || parallelism > 64) {
             transfer.fail(new IOException("parallelism must be 1..64, was " + parallelism));
@@ -62,13 +70,14 @@ public final class StripeSends {
                     .channel(NioSocketChannel.class)
                     .option(ChannelOption.TCP_NODELAY, true)
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
-                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                    .option(
+                            ChannelOption.WRITE_BUFFER_WATER_MARK,
                             new WriteBufferWaterMark(layout.blockSizeBytes(), 2 * layout.blockSizeBytes()))
                     .handler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new ModeEFrameEncoder(),
-                                    new StripeSender(file, offset, dealer, transfer));
+                            ch.pipeline()
+                                    .addLast(new ModeEFrameEncoder(), new StripeSender(file, offset, dealer, transfer));
                         }
                     })
                     .connect(target);

@@ -11,4 +11,3 @@
  * link ({@code server.dtp.DataNode}) lives with the DTPs it runs.
  */
 package org.ferry.mover.stripe;
-

@@ -34,10 +34,19 @@ class DataNodeCommandTest {
         assertThat(err.toString()).contains("at least 16 bytes");
         assertThat(run(err, "data-node", "--root", tmp.resolve("none").toString(), "--secret-file", secret.toString()))
                 .isEqualTo(2);
-        assertThat(run(err, "--root", tmp.toString(), "--anonymous", "--data-node", "127.0.0.1:7001")).isEqualTo(2);
+        assertThat(run(err, "--root", tmp.toString(), "--anonymous", "--data-node", "127.0.0.1:7001"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("--data-node-secret");
-        assertThat(run(err, "--root", tmp.toString(), "--anonymous", "--data-node", "nonsense",
-                "--data-node-secret", secret.toString())).isEqualTo(2);
+        assertThat(run(
+                        err,
+                        "--root",
+                        tmp.toString(),
+                        "--anonymous",
+                        "--data-node",
+                        "nonsense",
+                        "--data-node-secret",
+                        secret.toString()))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("bad --data-node nonsense");
     }
 }

@@ -59,30 +59,39 @@ class StripedProcessesTest {
     private int ferry(String name, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), FerryGridFtpMain.class.getName()));
+                "-Xmx256m",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                FerryGridFtpMain.class.getName()));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         processes.add(process);
         Path log = tmp.resolve(name + ".log");
         CompletableFuture<Integer> port = new CompletableFuture<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader lines = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = lines.readLine()) != null) {
-                    Files.writeString(log, line + "\n", StandardCharsets.UTF_8,
-                            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-                    Matcher m = LISTENING.matcher(line);
-                    if (m.find()) {
-                        port.complete(Integer.parseInt(m.group(2)));
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader lines = new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = lines.readLine()) != null) {
+                            Files.writeString(
+                                    log,
+                                    line + "\n",
+                                    StandardCharsets.UTF_8,
+                                    java.nio.file.StandardOpenOption.CREATE,
+                                    java.nio.file.StandardOpenOption.APPEND);
+                            Matcher m = LISTENING.matcher(line);
+                            if (m.find()) {
+                                port.complete(Integer.parseInt(m.group(2)));
+                            }
+                        }
+                    } catch (IOException e) {
+                        port.completeExceptionally(e);
                     }
-                }
-            } catch (IOException e) {
-                port.completeExceptionally(e);
-            }
-            port.completeExceptionally(new IOException(name + " exited before listening; see " + log));
-        }, "output-" + name);
+                    port.completeExceptionally(new IOException(name + " exited before listening; see " + log));
+                },
+                "output-" + name);
         reader.setDaemon(true);
         reader.start();
         return port.get(90, TimeUnit.SECONDS);
@@ -98,15 +107,42 @@ class StripedProcessesTest {
         Files.write(src.resolve("big.bin"), data);
         List<Integer> nodes = new ArrayList<>();
         for (Path root : List.of(src, src, dst, dst)) {
-            nodes.add(ferry("node" + nodes.size(), "data-node", "--port", "0", "--root", root.toString(),
-                    "--secret-file", secret.toString()));
+            nodes.add(ferry(
+                    "node" + nodes.size(),
+                    "data-node",
+                    "--port",
+                    "0",
+                    "--root",
+                    root.toString(),
+                    "--secret-file",
+                    secret.toString()));
         }
-        int source = ferry("head-src", "--port", "0", "--root", src.toString(), "--anonymous",
-                "--data-node", "127.0.0.1:" + nodes.get(0), "--data-node", "127.0.0.1:" + nodes.get(1),
-                "--data-node-secret", secret.toString());
-        int destination = ferry("head-dst", "--port", "0", "--root", dst.toString(), "--anonymous",
-                "--data-node", "127.0.0.1:" + nodes.get(2), "--data-node", "127.0.0.1:" + nodes.get(3),
-                "--data-node-secret", secret.toString());
+        int source = ferry(
+                "head-src",
+                "--port",
+                "0",
+                "--root",
+                src.toString(),
+                "--anonymous",
+                "--data-node",
+                "127.0.0.1:" + nodes.get(0),
+                "--data-node",
+                "127.0.0.1:" + nodes.get(1),
+                "--data-node-secret",
+                secret.toString());
+        int destination = ferry(
+                "head-dst",
+                "--port",
+                "0",
+                "--root",
+                dst.toString(),
+                "--anonymous",
+                "--data-node",
+                "127.0.0.1:" + nodes.get(2),
+                "--data-node",
+                "127.0.0.1:" + nodes.get(3),
+                "--data-node-secret",
+                secret.toString());
 
         try (GridFtpClient client = new GridFtpClient();
                 GridFtpSession s = client.open(GridFtpUrl.parse("ftp://anonymous:x@127.0.0.1:" + source + "/"));
@@ -114,17 +150,30 @@ class StripedProcessesTest {
             s.sendStriped("/big.bin", d, "/ferry.bin", 2, 256 * 1024, TransferListener.NONE);
         }
         assertThat(sha256(dst.resolve("ferry.bin"))).isEqualTo(sha256(src.resolve("big.bin")));
-        assertThat(stripes(source)).contains(" 0 127.0.0.1:" + nodes.get(0) + " bytes=33554432",
-                " 1 127.0.0.1:" + nodes.get(1) + " bytes=33554432");
-        assertThat(stripes(destination)).contains(" 0 127.0.0.1:" + nodes.get(2) + " bytes=33554432",
-                " 1 127.0.0.1:" + nodes.get(3) + " bytes=33554432");
+        assertThat(stripes(source))
+                .contains(
+                        " 0 127.0.0.1:" + nodes.get(0) + " bytes=33554432",
+                        " 1 127.0.0.1:" + nodes.get(1) + " bytes=33554432");
+        assertThat(stripes(destination))
+                .contains(
+                        " 0 127.0.0.1:" + nodes.get(2) + " bytes=33554432",
+                        " 1 127.0.0.1:" + nodes.get(3) + " bytes=33554432");
 
         if (Files.isExecutable(GLOBUS_URL_COPY)) {
-            Process guc = new ProcessBuilder(GLOBUS_URL_COPY.toString(), "-stripe", "-p", "2",
-                    "ftp://127.0.0.1:" + source + "/big.bin", "ftp://127.0.0.1:" + destination + "/guc.bin")
-                    .redirectErrorStream(true).redirectOutput(tmp.resolve("guc.log").toFile()).start();
+            Process guc = new ProcessBuilder(
+                            GLOBUS_URL_COPY.toString(),
+                            "-stripe",
+                            "-p",
+                            "2",
+                            "ftp://127.0.0.1:" + source + "/big.bin",
+                            "ftp://127.0.0.1:" + destination + "/guc.bin")
+                    .redirectErrorStream(true)
+                    .redirectOutput(tmp.resolve("guc.log").toFile())
+                    .start();
             assertThat(guc.waitFor(180, TimeUnit.SECONDS)).isTrue();
-            assertThat(guc.exitValue()).as(Files.readString(tmp.resolve("guc.log"))).isZero();
+            assertThat(guc.exitValue())
+                    .as(Files.readString(tmp.resolve("guc.log")))
+                    .isZero();
             assertThat(sha256(dst.resolve("guc.bin"))).isEqualTo(sha256(src.resolve("big.bin")));
             // the second 64 MiB went through the data nodes too, half each
             assertThat(stripes(source)).contains(" bytes=67108864").doesNotContain("bytes=33554432");

@@ -1,6 +1,5 @@
 package org.ferry.mover.client;
 
-import org.ferry.mover.protocol.FtpReply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +12,7 @@ import java.util.Optional;
 import org.ferry.gsi.context.SecurityContext;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.trust.ValidatedChain;
+import org.ferry.mover.protocol.FtpReply;
 import org.junit.jupiter.api.Test;
 
 /** The client's 631/632 unwrapping and ENC wrapping, with a reversible fake context (no TLS). */
@@ -20,13 +20,40 @@ class ClientGsiHandlerTest {
 
     /** "Wraps" by reversing the bytes: enough to see that every line went through the context. */
     static final class ReversingContext implements SecurityContext {
-        @Override public byte[] step(byte[] input) { return null; }
-        @Override public boolean established() { return true; }
-        @Override public byte[] wrap(byte[] plain) { return reverse(plain); }
-        @Override public byte[] unwrap(byte[] token) { return reverse(token); }
-        @Override public boolean confidential() { return true; }
-        @Override public ValidatedChain peer() { throw new IllegalStateException(); }
-        @Override public Optional<GsiCredential> delegatedCredential() { return Optional.empty(); }
+        @Override
+        public byte[] step(byte[] input) {
+            return null;
+        }
+
+        @Override
+        public boolean established() {
+            return true;
+        }
+
+        @Override
+        public byte[] wrap(byte[] plain) {
+            return reverse(plain);
+        }
+
+        @Override
+        public byte[] unwrap(byte[] token) {
+            return reverse(token);
+        }
+
+        @Override
+        public boolean confidential() {
+            return true;
+        }
+
+        @Override
+        public ValidatedChain peer() {
+            throw new IllegalStateException();
+        }
+
+        @Override
+        public Optional<GsiCredential> delegatedCredential() {
+            return Optional.empty();
+        }
 
         static byte[] reverse(byte[] in) {
             byte[] out = new byte[in.length];
@@ -44,8 +71,10 @@ class ClientGsiHandlerTest {
     @Test
     void multiLine632ReplyBecomesThePlainReply() {
         EmbeddedChannel ch = new EmbeddedChannel(new ClientGsiHandler(new ReversingContext()));
-        ch.writeInbound(FtpReply.fromWire(List.of("632-" + token("211-Extensions supported\r\n"),
-                "632-" + token(" PARALLEL\r\n"), "632 " + token("211 End.\r\n"))));
+        ch.writeInbound(FtpReply.fromWire(List.of(
+                "632-" + token("211-Extensions supported\r\n"),
+                "632-" + token(" PARALLEL\r\n"),
+                "632 " + token("211 End.\r\n"))));
         FtpReply plain = ch.readInbound();
         assertThat(plain.code()).isEqualTo(211);
         assertThat(plain.lines()).containsExactly("Extensions supported", " PARALLEL", "End.");
@@ -63,7 +92,8 @@ class ClientGsiHandlerTest {
     void clearSuccessRepliesAreRefusedButClearFailuresPass() {
         EmbeddedChannel ch = new EmbeddedChannel(new ClientGsiHandler(new ReversingContext()));
         assertThatThrownBy(() -> ch.writeInbound(FtpReply.fromWire(List.of("226 Transfer Complete."))))
-                .isInstanceOf(CorruptedFrameException.class).hasMessageContaining("unprotected reply");
+                .isInstanceOf(CorruptedFrameException.class)
+                .hasMessageContaining("unprotected reply");
         EmbeddedChannel ch2 = new EmbeddedChannel(new ClientGsiHandler(new ReversingContext()));
         ch2.writeInbound(FtpReply.fromWire(List.of("535 Failed to unwrap command")));
         assertThat(((FtpReply) ch2.readInbound()).code()).isEqualTo(535);

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DataChannelSecurityTest {
     @TempDir
     Path tmp;
+
     FerryGsiServer ferry;
     Path root;
     GsiCredential user;
@@ -66,18 +67,25 @@ class DataChannelSecurityTest {
                 TransferOptions.extendedBlock(4), // default: DCAU A, PROT C
                 TransferOptions.STREAM,
                 TransferOptions.extendedBlock(3).withDataChannelAuthentication(DataChannelAuthentication.NONE),
-                TransferOptions.extendedBlock(2).withDataChannelAuthentication(
-                        DataChannelAuthentication.subject(user.identity())).withProtection(ProtectionLevel.PRIVATE));
+                TransferOptions.extendedBlock(2)
+                        .withDataChannelAuthentication(DataChannelAuthentication.subject(user.identity()))
+                        .withProtection(ProtectionLevel.PRIVATE));
         try (LeakCapture leaks = LeakCapture.open();
-             GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), ferry.clientSecurity(user));
-             GridFtpSession session = client.open(url())) {
+                GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), ferry.clientSecurity(user));
+                GridFtpSession session = client.open(url())) {
             int i = 0;
             for (TransferOptions options : cells) {
                 String name = "/f" + i++ + ".bin";
-                assertThat(session.upload(local, name, options, TransferListener.NONE)).as(options + " up").isEqualTo(data.length);
-                assertThat(Files.readAllBytes(root.resolve(name.substring(1)))).as(options + " up").isEqualTo(data);
+                assertThat(session.upload(local, name, options, TransferListener.NONE))
+                        .as(options + " up")
+                        .isEqualTo(data.length);
+                assertThat(Files.readAllBytes(root.resolve(name.substring(1))))
+                        .as(options + " up")
+                        .isEqualTo(data);
                 Path back = tmp.resolve("back" + i + ".bin");
-                assertThat(session.download(name, back, options, TransferListener.NONE)).as(options + " down").isEqualTo(data.length);
+                assertThat(session.download(name, back, options, TransferListener.NONE))
+                        .as(options + " down")
+                        .isEqualTo(data.length);
                 assertThat(Files.readAllBytes(back)).as(options + " down").isEqualTo(data);
             }
             assertThat(session.list("/")).hasSize(cells.size()); // listing under the last setting
@@ -93,15 +101,20 @@ class DataChannelSecurityTest {
         Files.createFile(root.resolve("empty.bin"));
         Path local = Files.createFile(tmp.resolve("empty-local.bin"));
         try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), ferry.clientSecurity(user));
-             GridFtpSession session = client.open(url())) {
+                GridFtpSession session = client.open(url())) {
             for (ProtectionLevel level : ProtectionLevel.values()) {
                 TransferOptions options = TransferOptions.STREAM.withProtection(level);
                 Path back = tmp.resolve("empty-back-" + level.code());
-                assertThat(session.download("/empty.bin", back, options, TransferListener.NONE)).as(level + " down").isZero();
-                assertThat(back).as(level + " down").isEmptyFile();
-                assertThat(session.upload(local, "/empty-up-" + level.code(), options, TransferListener.NONE)).as(level + " up")
+                assertThat(session.download("/empty.bin", back, options, TransferListener.NONE))
+                        .as(level + " down")
                         .isZero();
-                assertThat(root.resolve("empty-up-" + level.code())).as(level + " up").isEmptyFile();
+                assertThat(back).as(level + " down").isEmptyFile();
+                assertThat(session.upload(local, "/empty-up-" + level.code(), options, TransferListener.NONE))
+                        .as(level + " up")
+                        .isZero();
+                assertThat(root.resolve("empty-up-" + level.code()))
+                        .as(level + " up")
+                        .isEmptyFile();
             }
             assertThat(session.list("/empty-dir")).as("listing: DCAU A, PROT C").isEmpty();
         }
@@ -115,7 +128,7 @@ class DataChannelSecurityTest {
         Files.write(local, data);
         TransferOptions priv = TransferOptions.extendedBlock(3).withProtection(ProtectionLevel.PRIVATE);
         try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), ferry.clientSecurity(user));
-             GridFtpSession opened = client.open(url())) {
+                GridFtpSession opened = client.open(url())) {
             DefaultGridFtpSession session = (DefaultGridFtpSession) opened;
             session.upload(local, "/a.bin", priv, TransferListener.NONE);
             int setups = session.dataSetups();
@@ -143,20 +156,23 @@ class DataChannelSecurityTest {
         try {
             DataChannels data = new DataChannels(group, DataChannels.DEFAULT_BLOCK_SIZE_BYTES, Duration.ofSeconds(20));
             ControlChannel control = ControlChannel.connect(group, "localhost", ferry.port(), Duration.ofSeconds(20));
-            try (GridFtpSession session = DefaultGridFtpSession.login(url(), control, data,
-                    login.newInitiator("localhost", ferry.port()), other)) {
+            try (GridFtpSession session = DefaultGridFtpSession.login(
+                    url(), control, data, login.newInitiator("localhost", ferry.port()), other)) {
                 // S: we accept the server's Data User; the server still wants Data User from us.
                 TransferOptions options = TransferOptions.extendedBlock(2)
                         .withDataChannelAuthentication(DataChannelAuthentication.subject(user.identity()));
                 assertThatThrownBy(() -> session.upload(local, "/x.bin", options, TransferListener.NONE))
                         .satisfies(e -> System.out.println("refused as expected: " + e.getMessage()))
-                        .hasMessageContaining("426").hasMessageContaining("data channel authentication")
+                        .hasMessageContaining("426")
+                        .hasMessageContaining("data channel authentication")
                         .hasMessageContaining("/O=Grid/OU=Dcau/CN=Other User is not the expected identity");
             }
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
-        assertThat(root.resolve("x.bin")).satisfiesAnyOf(p -> assertThat(p).doesNotExist(), p -> assertThat(p).isEmptyFile());
+        assertThat(root.resolve("x.bin"))
+                .satisfiesAnyOf(
+                        p -> assertThat(p).doesNotExist(), p -> assertThat(p).isEmptyFile());
     }
 
     @Test
@@ -167,7 +183,7 @@ class DataChannelSecurityTest {
         Path local = tmp.resolve("big.bin");
         Files.write(local, data);
         try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(60), ferry.clientSecurity(user));
-             GridFtpSession session = client.open(url())) {
+                GridFtpSession session = client.open(url())) {
             StringBuilder table = new StringBuilder("Ferry client -> Ferry server, " + mib + " MiB upload, loopback, "
                     + Runtime.getRuntime().availableProcessors() + " cores, Netty leak detection "
                     + io.netty.util.ResourceLeakDetector.getLevel()

@@ -1,8 +1,5 @@
 package org.ferry.mover.client;
 
-import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.protocol.FtpCommandEncoder;
-import org.ferry.mover.protocol.FtpReplyDecoder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,6 +8,9 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.LineBasedFrameDecoder;
 import java.nio.charset.StandardCharsets;
+import org.ferry.mover.protocol.FtpCommandEncoder;
+import org.ferry.mover.protocol.FtpReply;
+import org.ferry.mover.protocol.FtpReplyDecoder;
 import org.junit.jupiter.api.Test;
 
 /** {@link FtpReplyDecoder} behind a line splitter, as in the control channel (RFC 959 section 4.2). */
@@ -59,7 +59,8 @@ class FtpReplyDecoderTest {
         FtpReply reply = ch.readInbound();
         assertThat(reply.code()).isEqualTo(550);
         assertThat(reply.lines()).hasSize(4);
-        assertThat(reply.text()).isEqualTo("GlobusError: v=1 c=PATH_NOT_FOUND\nGridFTP-Errno: 2\n200 not the end\nEnd.");
+        assertThat(reply.text())
+                .isEqualTo("GlobusError: v=1 c=PATH_NOT_FOUND\nGridFTP-Errno: 2\n200 not the end\nEnd.");
         assertThat(ch.finish()).isFalse();
     }
 
@@ -102,7 +103,8 @@ class FtpReplyDecoderTest {
     /** Found by ReplyParsingFuzzTest: Character.isDigit let "\u0662\u0660\u0660 x" decode as a 200 reply. */
     @Test
     void nonAsciiDigitsAreNoReplyCode() {
-        assertThatThrownBy(() -> write("\u0662\u0660\u0660 ok\r\n")).isInstanceOf(DecoderException.class)
+        assertThatThrownBy(() -> write("\u0662\u0660\u0660 ok\r\n"))
+                .isInstanceOf(DecoderException.class)
                 .hasMessageContaining("without a code");
         assertThatThrownBy(() -> write("\uff12\uff10\uff10 ok\r\n")).isInstanceOf(DecoderException.class);
         assertThat(ch.finishAndReleaseAll()).isFalse();

@@ -38,6 +38,7 @@ public final class GlobusGridFtpServer implements AutoCloseable {
     public static final Path BINARY = Paths.get("/usr/sbin/globus-gridftp-server");
     /** The unprivileged account anonymous sessions run as when the tests run as root. */
     public static final String USER = "gsuser";
+
     private static final Pattern LISTENING = Pattern.compile("Server listening at .*:(\\d+)");
 
     private final Process process;
@@ -77,8 +78,17 @@ public final class GlobusGridFtpServer implements AutoCloseable {
      * @throws IOException if it does not start within 20 s
      */
     public static GlobusGridFtpServer start(List<String> extraOptions) throws IOException {
-        List<String> command = new ArrayList<>(List.of(BINARY.toString(), "-aa", "-p", "0",
-                "-control-interface", "127.0.0.1", "-data-interface", "127.0.0.1", "-d", "error",
+        List<String> command = new ArrayList<>(List.of(
+                BINARY.toString(),
+                "-aa",
+                "-p",
+                "0",
+                "-control-interface",
+                "127.0.0.1",
+                "-data-interface",
+                "127.0.0.1",
+                "-d",
+                "error",
                 "-disable-usage-stats")); // fork mode: -no-fork serves a single connection, then exits
         command.addAll(extraOptions);
         if (runningAsRoot()) {
@@ -104,9 +114,11 @@ public final class GlobusGridFtpServer implements AutoCloseable {
      */
     static GlobusGridFtpServer startGsi(GsiTestPki pki, Path dir, String userCn) throws IOException {
         if (!available() && "true".equals(System.getenv("CI"))) {
-            throw new AssertionError("globus-gridftp-server missing (apt-get install -y globus-gridftp-server-progs); CI=true");
+            throw new AssertionError(
+                    "globus-gridftp-server missing (apt-get install -y globus-gridftp-server-progs); CI=true");
         }
-        Assumptions.assumeTrue(available(), "globus-gridftp-server not installed: apt-get install -y globus-gridftp-server-progs");
+        Assumptions.assumeTrue(
+                available(), "globus-gridftp-server not installed: apt-get install -y globus-gridftp-server-progs");
         Assumptions.assumeTrue(runningAsRoot(), "GSI mode setuids to the mapped user: needs root");
         ensureUser();
         // After login the session runs as USER and still reads the CA directory (DCAU handshakes).
@@ -120,12 +132,28 @@ public final class GlobusGridFtpServer implements AutoCloseable {
         GsiTestPki.writePemFiles(pki.host(), dir.resolve("hostcert.pem"), dir.resolve("hostkey.pem"));
         Files.writeString(dir.resolve("grid-mapfile"), pki.gridMapLine(userCn, USER));
         Path root = createRoot();
-        return launch(List.of(BINARY.toString(), "-p", "0", "-control-interface", "127.0.0.1",
-                "-data-interface", "127.0.0.1", "-d", "error", "-disable-usage-stats"),
-                Map.of("X509_CERT_DIR", pki.trustDirectory().toString(),
-                        "X509_USER_CERT", dir.resolve("hostcert.pem").toString(),
-                        "X509_USER_KEY", dir.resolve("hostkey.pem").toString(),
-                        "GRIDMAP", dir.resolve("grid-mapfile").toString()), root);
+        return launch(
+                List.of(
+                        BINARY.toString(),
+                        "-p",
+                        "0",
+                        "-control-interface",
+                        "127.0.0.1",
+                        "-data-interface",
+                        "127.0.0.1",
+                        "-d",
+                        "error",
+                        "-disable-usage-stats"),
+                Map.of(
+                        "X509_CERT_DIR",
+                        pki.trustDirectory().toString(),
+                        "X509_USER_CERT",
+                        dir.resolve("hostcert.pem").toString(),
+                        "X509_USER_KEY",
+                        dir.resolve("hostkey.pem").toString(),
+                        "GRIDMAP",
+                        dir.resolve("grid-mapfile").toString()),
+                root);
     }
 
     private static GlobusGridFtpServer launch(List<String> command, Map<String, String> environment, Path root)
@@ -134,23 +162,25 @@ public final class GlobusGridFtpServer implements AutoCloseable {
         builder.environment().putAll(environment);
         Process process = builder.start();
         CompletableFuture<Integer> port = new CompletableFuture<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader out = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    Matcher m = LISTENING.matcher(line);
-                    if (m.find()) {
-                        port.complete(Integer.parseInt(m.group(1)));
-                    } else {
-                        System.out.println("[globus-gridftp-server] " + line);
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader out = new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = out.readLine()) != null) {
+                            Matcher m = LISTENING.matcher(line);
+                            if (m.find()) {
+                                port.complete(Integer.parseInt(m.group(1)));
+                            } else {
+                                System.out.println("[globus-gridftp-server] " + line);
+                            }
+                        }
+                    } catch (IOException e) {
+                        port.completeExceptionally(e);
                     }
-                }
-            } catch (IOException e) {
-                port.completeExceptionally(e);
-            }
-            port.completeExceptionally(new IOException("globus-gridftp-server exited before listening"));
-        }, "globus-gridftp-server-output");
+                    port.completeExceptionally(new IOException("globus-gridftp-server exited before listening"));
+                },
+                "globus-gridftp-server-output");
         reader.setDaemon(true);
         reader.start();
         try {
@@ -178,7 +208,8 @@ public final class GlobusGridFtpServer implements AutoCloseable {
         if (!runningAsRoot()) {
             return;
         }
-        UserPrincipal user = path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(USER);
+        UserPrincipal user =
+                path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(USER);
         try (Stream<Path> all = Files.walk(path)) {
             for (Path p : (Iterable<Path>) all::iterator) {
                 Files.setOwner(p, user);

@@ -44,7 +44,8 @@ class GridFtpClientFailureTest {
         server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
         CompletableFuture.runAsync(() -> {
             try (Socket s = server.accept()) {
-                script.accept(new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8)),
+                script.accept(
+                        new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8)),
                         s.getOutputStream());
                 testEnded.await(); // keep the connection open while the client waits
             } catch (Exception e) {
@@ -80,7 +81,8 @@ class GridFtpClientFailureTest {
             read(in);
             say(out, "530-Login incorrect.\r\n530 End.\r\n");
         });
-        assertThatThrownBy(() -> client.open(url.withPath("/"))).isInstanceOf(GridFtpReplyException.class)
+        assertThatThrownBy(() -> client.open(url.withPath("/")))
+                .isInstanceOf(GridFtpReplyException.class)
                 .satisfies(e -> {
                     assertThat(((GridFtpReplyException) e).replyCode()).isEqualTo(530);
                     assertThat(((GridFtpReplyException) e).isTransient()).isFalse();
@@ -94,7 +96,8 @@ class GridFtpClientFailureTest {
             say(out, "220 ready\r\n");
             read(in); // USER, never answered
         });
-        assertThatThrownBy(() -> client.open(url)).isInstanceOf(SocketTimeoutException.class)
+        assertThatThrownBy(() -> client.open(url))
+                .isInstanceOf(SocketTimeoutException.class)
                 .hasMessageContaining("USER");
     }
 
@@ -107,6 +110,7 @@ class GridFtpClientFailureTest {
     @Test
     void unsupportedSchemeIsRefused() {
         assertThatThrownBy(() -> client.open(GridFtpUrl.parse("gsiftp://127.0.0.1:1/")))
-                .isInstanceOf(IOException.class).hasMessageContaining("gsiftp");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("gsiftp");
     }
 }

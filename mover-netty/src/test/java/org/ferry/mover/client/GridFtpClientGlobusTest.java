@@ -42,7 +42,8 @@ class GridFtpClientGlobusTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Assumptions.assumeTrue(GlobusGridFtpServer.available(),
+        Assumptions.assumeTrue(
+                GlobusGridFtpServer.available(),
                 "globus-gridftp-server not installed at " + GlobusGridFtpServer.BINARY + ": skipping interop tests");
         serverA = GlobusGridFtpServer.start();
         serverB = GlobusGridFtpServer.start();
@@ -85,21 +86,34 @@ class GridFtpClientGlobusTest {
     void listsNamesWithSpacesAndUtf8() throws Exception {
         try (GridFtpSession session = client.open(serverA.url())) {
             List<FileInfo> entries = session.list(rootA.resolve("list dir").toString());
-            assertThat(entries).extracting(FileInfo::name).containsExactlyInAnyOrder(
-                    "plain.txt", "with space.txt", "héllo wörld.txt", "日本語.dat", "sub dir");
-            FileInfo plain = entries.stream().filter(e -> e.name().equals("plain.txt")).findFirst().orElseThrow();
+            assertThat(entries)
+                    .extracting(FileInfo::name)
+                    .containsExactlyInAnyOrder("plain.txt", "with space.txt", "héllo wörld.txt", "日本語.dat", "sub dir");
+            FileInfo plain = entries.stream()
+                    .filter(e -> e.name().equals("plain.txt"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(plain.type()).isEqualTo(FileInfo.Type.FILE);
             assertThat(plain.sizeBytes()).isEqualTo(5);
             assertThat(plain.unixMode()).isEqualTo(0640);
             assertThat(plain.modified()).isEqualTo(Instant.parse("2024-02-29T12:34:56Z"));
-            assertThat(entries.stream().filter(e -> e.name().equals("sub dir")).findFirst().orElseThrow().isDirectory())
+            assertThat(entries.stream()
+                            .filter(e -> e.name().equals("sub dir"))
+                            .findFirst()
+                            .orElseThrow()
+                            .isDirectory())
                     .isTrue();
-            assertThat(entries.stream().filter(e -> e.name().equals("日本語.dat")).findFirst().orElseThrow().sizeBytes())
+            assertThat(entries.stream()
+                            .filter(e -> e.name().equals("日本語.dat"))
+                            .findFirst()
+                            .orElseThrow()
+                            .sizeBytes())
                     .isEqualTo("nihongo!".getBytes(StandardCharsets.UTF_8).length);
             assertThatThrownBy(() -> session.list(rootA.resolve("missing").toString()))
                     .isInstanceOf(NoSuchFileException.class);
             // the session still works after a failed listing
-            assertThat(session.list(rootA.resolve("list dir/sub dir").toString())).isEmpty();
+            assertThat(session.list(rootA.resolve("list dir/sub dir").toString()))
+                    .isEmpty();
         }
     }
 
@@ -111,8 +125,9 @@ class GridFtpClientGlobusTest {
             assertThat(file.name()).isEqualTo(path);
             assertThat(file.type()).isEqualTo(FileInfo.Type.FILE);
             assertThat(file.sizeBytes()).isEqualTo(10);
-            assertThat(file.modified()).isEqualTo(
-                    Files.getLastModifiedTime(rootA.resolve("list dir/with space.txt")).toInstant()
+            assertThat(file.modified())
+                    .isEqualTo(Files.getLastModifiedTime(rootA.resolve("list dir/with space.txt"))
+                            .toInstant()
                             .truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
             assertThat(session.stat(rootA.toString()).isDirectory()).isTrue();
             assertThatThrownBy(() -> session.stat(rootA.resolve("nope").toString()))
@@ -127,8 +142,10 @@ class GridFtpClientGlobusTest {
             session.makeDirectory(dir);
             assertThat(Files.isDirectory(rootA.resolve("made here"))).isTrue();
             assertThat(session.stat(dir).type()).isEqualTo(FileInfo.Type.DIRECTORY);
-            assertThatThrownBy(() -> session.makeDirectory(dir)).isInstanceOf(GridFtpReplyException.class)
-                    .satisfies(e -> assertThat(((GridFtpReplyException) e).replyCode()).isBetween(500, 599));
+            assertThatThrownBy(() -> session.makeDirectory(dir))
+                    .isInstanceOf(GridFtpReplyException.class)
+                    .satisfies(e ->
+                            assertThat(((GridFtpReplyException) e).replyCode()).isBetween(500, 599));
             Path victim = rootA.resolve("victim.txt");
             Files.writeString(victim, "bye");
             GlobusGridFtpServer.chown(victim);
@@ -142,12 +159,14 @@ class GridFtpClientGlobusTest {
         try (GridFtpSession session = client.open(serverA.url())) {
             String path = rootA.resolve("big.bin").toString();
             byte[] bytes = Files.readAllBytes(bigFile);
-            String md5 = HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(bytes));
+            String md5 =
+                    HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(bytes));
             assertThat(session.checksum("MD5", path)).isEqualTo(md5);
             Adler32 adler = new Adler32();
             adler.update(bytes);
             assertThat(session.checksum("adler32", path)).isEqualTo(String.format("%08x", adler.getValue()));
-            String sha256 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            String sha256 = HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
             assertThat(session.checksum("SHA256", path)).isEqualTo(sha256);
         }
     }
@@ -183,8 +202,9 @@ class GridFtpClientGlobusTest {
             long again = session.download(remote, downloaded, options, TransferListener.NONE);
             assertThat(again).isEqualTo(BIG);
             assertThat(Files.mismatch(bigFile, downloaded)).isEqualTo(-1);
-            assertThatThrownBy(() -> session.download(rootA.resolve("absent.bin").toString(), downloaded, options,
-                    TransferListener.NONE)).isInstanceOf(GridFtpReplyException.class);
+            assertThatThrownBy(() -> session.download(
+                            rootA.resolve("absent.bin").toString(), downloaded, options, TransferListener.NONE))
+                    .isInstanceOf(GridFtpReplyException.class);
         }
     }
 
@@ -195,7 +215,9 @@ class GridFtpClientGlobusTest {
             Path downloaded = local.resolve("mixed.bin");
             assertThat(session.download(remote, downloaded, TransferOptions.extendedBlock(2), TransferListener.NONE))
                     .isEqualTo(BIG);
-            assertThat(session.list(rootA.toString())).extracting(FileInfo::name).contains("big.bin");
+            assertThat(session.list(rootA.toString()))
+                    .extracting(FileInfo::name)
+                    .contains("big.bin");
             assertThat(session.download(remote, downloaded, TransferOptions.extendedBlock(3), TransferListener.NONE))
                     .isEqualTo(BIG);
             assertThat(Files.mismatch(bigFile, downloaded)).isEqualTo(-1);
@@ -220,26 +242,38 @@ class GridFtpClientGlobusTest {
     }
 
     private void thirdParty(TransferOptions options, String tag) throws Exception {
-        try (GridFtpSession source = client.open(serverA.url()); GridFtpSession dest = client.open(serverB.url())) {
+        try (GridFtpSession source = client.open(serverA.url());
+                GridFtpSession dest = client.open(serverB.url())) {
             Path target = rootB.resolve("3rd-" + tag + ".bin");
             long start = System.nanoTime();
-            long moved = source.sendTo(rootA.resolve("big.bin").toString(), dest, target.toString(), options,
-                    TransferListener.NONE);
+            long moved = source.sendTo(
+                    rootA.resolve("big.bin").toString(), dest, target.toString(), options, TransferListener.NONE);
             report("third-party " + tag, start);
             assertThat(moved).isEqualTo(BIG);
             assertThat(Files.mismatch(bigFile, target)).isEqualTo(-1);
-            assertThatThrownBy(() -> source.sendTo(rootA.resolve("absent").toString(), dest, target.toString(),
-                    options, TransferListener.NONE)).isInstanceOf(NoSuchFileException.class);
+            assertThatThrownBy(() -> source.sendTo(
+                            rootA.resolve("absent").toString(),
+                            dest,
+                            target.toString(),
+                            options,
+                            TransferListener.NONE))
+                    .isInstanceOf(NoSuchFileException.class);
             assertThat(dest.stat(target.toString()).sizeBytes()).isEqualTo(BIG);
             // a destination failure (no such directory) fails the transfer with the destination's reply
-            assertThatThrownBy(() -> source.sendTo(rootA.resolve("big.bin").toString(), dest,
-                    rootB.resolve("no such dir/x.bin").toString(), options, TransferListener.NONE))
-                    .isInstanceOf(GridFtpReplyException.class).hasMessageStartingWith("STOR ");
+            assertThatThrownBy(() -> source.sendTo(
+                            rootA.resolve("big.bin").toString(),
+                            dest,
+                            rootB.resolve("no such dir/x.bin").toString(),
+                            options,
+                            TransferListener.NONE))
+                    .isInstanceOf(GridFtpReplyException.class)
+                    .hasMessageStartingWith("STOR ");
             // the destination session stays usable; globus closes the source's control connection on ABOR
             assertThat(dest.stat(target.toString()).sizeBytes()).isEqualTo(BIG);
         }
         try (GridFtpSession again = client.open(serverA.url())) {
-            assertThat(again.stat(rootA.resolve("big.bin").toString()).sizeBytes()).isEqualTo(BIG);
+            assertThat(again.stat(rootA.resolve("big.bin").toString()).sizeBytes())
+                    .isEqualTo(BIG);
         }
     }
 

@@ -32,8 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
 class GsiDataChannelGlobusServerTest {
     @RegisterExtension
     final GlobusServerForFerry globus = new GlobusServerForFerry("DcauSrv", "Dcau Client");
+
     @TempDir
     Path tmp;
+
     Path root;
     GridFtpServer ferry;
     Path ferryRoot;
@@ -42,7 +44,8 @@ class GsiDataChannelGlobusServerTest {
     void start() throws Exception {
         root = globus.root();
         ferryRoot = Files.createDirectory(tmp.resolve("ferry-root"));
-        ferry = GridFtpServer.start(GridFtpServerConfig.loopback(ferryRoot),
+        ferry = GridFtpServer.start(
+                GridFtpServerConfig.loopback(ferryRoot),
                 globus.pki().serverSecurity(globus.pki().gridMapLine("Dcau Client", GlobusGridFtpServer.USER)));
     }
 
@@ -74,14 +77,20 @@ class GsiDataChannelGlobusServerTest {
         Path local = tmp.resolve("local.bin");
         Files.write(local, data);
         try (GridFtpClient client = client();
-             GridFtpSession session = client.open(globus.url())) {
+                GridFtpSession session = client.open(globus.url())) {
             int i = 0;
             for (TransferOptions options : cells()) {
                 String remote = root + "/c" + i++ + ".bin";
-                assertThat(session.upload(local, remote, options, TransferListener.NONE)).as(options + " up").isEqualTo(data.length);
-                assertThat(Files.readAllBytes(Path.of(remote))).as(options + " up").isEqualTo(data);
+                assertThat(session.upload(local, remote, options, TransferListener.NONE))
+                        .as(options + " up")
+                        .isEqualTo(data.length);
+                assertThat(Files.readAllBytes(Path.of(remote)))
+                        .as(options + " up")
+                        .isEqualTo(data);
                 Path back = tmp.resolve("back" + i + ".bin");
-                assertThat(session.download(remote, back, options, TransferListener.NONE)).as(options + " down").isEqualTo(data.length);
+                assertThat(session.download(remote, back, options, TransferListener.NONE))
+                        .as(options + " down")
+                        .isEqualTo(data.length);
                 assertThat(Files.readAllBytes(back)).as(options + " down").isEqualTo(data);
             }
         }
@@ -94,19 +103,26 @@ class GsiDataChannelGlobusServerTest {
         Files.write(root.resolve("from-globus.bin"), data);
         GlobusGridFtpServer.chown(root);
         Files.write(ferryRoot.resolve("from-ferry.bin"), data);
-        List<TransferOptions> cells = List.of(TransferOptions.extendedBlock(4),
+        List<TransferOptions> cells = List.of(
+                TransferOptions.extendedBlock(4),
                 TransferOptions.extendedBlock(4).withProtection(ProtectionLevel.PRIVATE),
                 TransferOptions.STREAM.withProtection(ProtectionLevel.SAFE));
         try (GridFtpClient client = client();
-             GridFtpSession theirs = client.open(globus.url());
-             GridFtpSession ours = client.open(GridFtpUrl.parse("gsiftp://localhost:" + ferry.port() + "/"))) {
+                GridFtpSession theirs = client.open(globus.url());
+                GridFtpSession ours = client.open(GridFtpUrl.parse("gsiftp://localhost:" + ferry.port() + "/"))) {
             int i = 0;
             for (TransferOptions options : cells) {
                 String cell = options + " #" + i;
-                theirs.sendTo(root + "/from-globus.bin", ours, "/to-ferry" + i + ".bin", options, TransferListener.NONE);
-                assertThat(Files.readAllBytes(ferryRoot.resolve("to-ferry" + i + ".bin"))).as("globus -> ferry " + cell).isEqualTo(data);
-                ours.sendTo("/from-ferry.bin", theirs, root + "/to-globus" + i + ".bin", options, TransferListener.NONE);
-                assertThat(Files.readAllBytes(root.resolve("to-globus" + i + ".bin"))).as("ferry -> globus " + cell).isEqualTo(data);
+                theirs.sendTo(
+                        root + "/from-globus.bin", ours, "/to-ferry" + i + ".bin", options, TransferListener.NONE);
+                assertThat(Files.readAllBytes(ferryRoot.resolve("to-ferry" + i + ".bin")))
+                        .as("globus -> ferry " + cell)
+                        .isEqualTo(data);
+                ours.sendTo(
+                        "/from-ferry.bin", theirs, root + "/to-globus" + i + ".bin", options, TransferListener.NONE);
+                assertThat(Files.readAllBytes(root.resolve("to-globus" + i + ".bin")))
+                        .as("ferry -> globus " + cell)
+                        .isEqualTo(data);
                 i++;
             }
         }
@@ -133,7 +149,8 @@ class GsiDataChannelGlobusServerTest {
                 }
                 cmd.addAll(List.of("file://" + local, "gsiftp://localhost:" + globus.port() + root + "/big.bin"));
                 ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-                pb.environment().put("X509_CERT_DIR", globus.pki().trustDirectory().toString());
+                pb.environment()
+                        .put("X509_CERT_DIR", globus.pki().trustDirectory().toString());
                 pb.environment().put("X509_USER_PROXY", proxyFile.toString());
                 long start = System.nanoTime();
                 Process process = pb.start();
@@ -142,7 +159,8 @@ class GsiDataChannelGlobusServerTest {
                 assertThat(process.exitValue()).as(out).isZero();
                 double seconds = (System.nanoTime() - start) / 1e9;
                 String prot = level.isEmpty() ? "C" : level.equals("-dcsafe") ? "S" : "P";
-                table.append(String.format("  PROT %s p=%s: %7.1f MiB/s (process start included)%n", prot, p, mib / seconds));
+                table.append(String.format(
+                        "  PROT %s p=%s: %7.1f MiB/s (process start included)%n", prot, p, mib / seconds));
             }
         }
         System.out.print(table);

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GsiGlobusServerTest {
     @RegisterExtension
     final GlobusServerForFerry globus = new GlobusServerForFerry("GlobusSrv", "Ferry Client");
+
     @TempDir
     Path tmp;
 
@@ -30,12 +31,16 @@ class GsiGlobusServerTest {
         Files.write(globus.root().resolve("g.bin"), data);
         GlobusGridFtpServer.chown(globus.root());
         try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), globus.clientSecurity());
-             GridFtpSession session = client.open(globus.url())) {
-            assertThat(session.list(globus.root().toString())).extracting(FileInfo::name).contains("g.bin");
+                GridFtpSession session = client.open(globus.url())) {
+            assertThat(session.list(globus.root().toString()))
+                    .extracting(FileInfo::name)
+                    .contains("g.bin");
             Path local = tmp.resolve("g.copy");
-            assertThat(session.download(globus.root() + "/g.bin", local, TransferOptions.STREAM, TransferListener.NONE)).isEqualTo(data.length);
+            assertThat(session.download(globus.root() + "/g.bin", local, TransferOptions.STREAM, TransferListener.NONE))
+                    .isEqualTo(data.length);
             assertThat(Files.readAllBytes(local)).isEqualTo(data);
-            assertThat(session.upload(local, globus.root() + "/up.bin", TransferOptions.extendedBlock(2), TransferListener.NONE))
+            assertThat(session.upload(
+                            local, globus.root() + "/up.bin", TransferOptions.extendedBlock(2), TransferListener.NONE))
                     .isEqualTo(data.length);
         }
         assertThat(Files.readAllBytes(globus.root().resolve("up.bin"))).isEqualTo(data);
@@ -43,8 +48,13 @@ class GsiGlobusServerTest {
 
     @Test
     void ferryClientRefusesAGlobusServerWithAnotherName() throws Exception {
-        GsiClientSecurity security = new GsiClientSecurity(globus.proxy(), globus.pki().validator(), globus.pki().trust(), org.ferry.gsi.context.DelegationMode.LIMITED,
-                Duration.ofHours(1), "/O=Grid/OU=GlobusSrv/CN=host/not-this-one");
+        GsiClientSecurity security = new GsiClientSecurity(
+                globus.proxy(),
+                globus.pki().validator(),
+                globus.pki().trust(),
+                org.ferry.gsi.context.DelegationMode.LIMITED,
+                Duration.ofHours(1),
+                "/O=Grid/OU=GlobusSrv/CN=host/not-this-one");
         try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), security)) {
             assertThatThrownBy(() -> client.open(globus.url()))
                     .hasMessageContaining("GSI authentication with localhost failed")

@@ -13,8 +13,9 @@ class MlsxParserTest {
     void globusFileEntry() {
         FileInfo info = MlsxParser.parse("Type=file;Modify=20261122023845;Size=3;Perm=awr;UNIX.mode=0644;"
                 + "UNIX.owner=gsuser;Unique=fe00-9840d2; héllo wörld.txt");
-        assertThat(info).isEqualTo(new FileInfo("héllo wörld.txt", FileInfo.Type.FILE, 3,
-                Instant.parse("2026-11-22T02:38:45Z"), 0644));
+        assertThat(info)
+                .isEqualTo(new FileInfo(
+                        "héllo wörld.txt", FileInfo.Type.FILE, 3, Instant.parse("2026-11-22T02:38:45Z"), 0644));
     }
 
     @Test
@@ -34,8 +35,8 @@ class MlsxParserTest {
 
     @Test
     void globusSymlinkKeepsTheTargetsType() {
-        FileInfo link = MlsxParser.parse("Type=dir;Modify=20261122023858;Size=4096;UNIX.mode=0755;"
-                + "UNIX.slink=/tmp/gs-try/d%20ir; dirlink");
+        FileInfo link = MlsxParser.parse(
+                "Type=dir;Modify=20261122023858;Size=4096;UNIX.mode=0755;" + "UNIX.slink=/tmp/gs-try/d%20ir; dirlink");
         assertThat(link.type()).isEqualTo(FileInfo.Type.DIRECTORY);
         assertThat(link.name()).isEqualTo("dirlink");
     }

@@ -23,7 +23,8 @@ class ModeECachingClientTest extends TwoFerryServers {
             Files.write(sourceRoot.resolve("f" + i), files[i]);
         }
         int[] parallelism = {4, 4, 2, 3};
-        try (DefaultGridFtpSession src = open(source); DefaultGridFtpSession dst = open(destination)) {
+        try (DefaultGridFtpSession src = open(source);
+                DefaultGridFtpSession dst = open(destination)) {
             for (int i = 0; i < files.length; i++) {
                 TransferOptions options = TransferOptions.extendedBlock(parallelism[i]);
                 Path local = tmp.resolve("l" + i);
@@ -32,18 +33,29 @@ class ModeECachingClientTest extends TwoFerryServers {
             }
             assertThat(src.dataSetups()).as("PORTs for 4 downloads").isEqualTo(1);
             for (int i = 0; i < files.length; i++) {
-                dst.upload(tmp.resolve("l" + i), "/u" + i, TransferOptions.extendedBlock(parallelism[i]),
+                dst.upload(
+                        tmp.resolve("l" + i),
+                        "/u" + i,
+                        TransferOptions.extendedBlock(parallelism[i]),
                         TransferListener.NONE);
-                assertThat(Files.readAllBytes(destinationRoot.resolve("u" + i))).as("upload %d", i).isEqualTo(files[i]);
+                assertThat(Files.readAllBytes(destinationRoot.resolve("u" + i)))
+                        .as("upload %d", i)
+                        .isEqualTo(files[i]);
             }
             assertThat(dst.dataSetups()).as("PASVs for 4 uploads").isEqualTo(1);
             for (int i = 0; i < files.length; i++) {
-                src.sendTo("/f" + i, dst, "/t" + i, TransferOptions.extendedBlock(parallelism[i]), TransferListener.NONE);
-                assertThat(Files.readAllBytes(destinationRoot.resolve("t" + i))).as("third-party %d", i)
+                src.sendTo(
+                        "/f" + i, dst, "/t" + i, TransferOptions.extendedBlock(parallelism[i]), TransferListener.NONE);
+                assertThat(Files.readAllBytes(destinationRoot.resolve("t" + i)))
+                        .as("third-party %d", i)
                         .isEqualTo(files[i]);
             }
-            assertThat(src.dataSetups()).as("PORTs: 1 for downloads, 1 for third-party").isEqualTo(2);
-            assertThat(dst.dataSetups()).as("PASVs: 1 for uploads, 1 for third-party").isEqualTo(2);
+            assertThat(src.dataSetups())
+                    .as("PORTs: 1 for downloads, 1 for third-party")
+                    .isEqualTo(2);
+            assertThat(dst.dataSetups())
+                    .as("PASVs: 1 for uploads, 1 for third-party")
+                    .isEqualTo(2);
             // a listing (stream mode) in between drops the cache; the next transfer sets up again
             dst.list("/");
             src.sendTo("/f0", dst, "/t9", TransferOptions.extendedBlock(2), TransferListener.NONE);

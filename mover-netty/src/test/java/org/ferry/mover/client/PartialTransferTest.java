@@ -31,12 +31,15 @@ class PartialTransferTest extends TwoFerryServers {
 
     @Test
     void thirdPartyAndTwoPartyWindowsInBothModes() throws Exception {
-        try (GridFtpSession src = open(source); GridFtpSession dst = open(destination)) {
-            for (TransferOptions options : new TransferOptions[] {TransferOptions.STREAM, TransferOptions.extendedBlock(3)}) {
+        try (GridFtpSession src = open(source);
+                GridFtpSession dst = open(destination)) {
+            for (TransferOptions options :
+                    new TransferOptions[] {TransferOptions.STREAM, TransferOptions.extendedBlock(3)}) {
                 Files.write(destinationRoot.resolve("t"), old);
                 assertThat(src.sendPartTo("/f", 1_234_567, 2_000_000, dst, "/t", options, TransferListener.NONE))
                         .isEqualTo(2_000_000);
-                assertThat(Files.readAllBytes(destinationRoot.resolve("t"))).isEqualTo(spliced(old, 1_234_567, 2_000_000));
+                assertThat(Files.readAllBytes(destinationRoot.resolve("t")))
+                        .isEqualTo(spliced(old, 1_234_567, 2_000_000));
 
                 Path local = tmp.resolve("local-" + options.mode());
                 Files.write(local, old);

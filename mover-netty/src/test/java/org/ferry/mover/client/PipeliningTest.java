@@ -59,20 +59,36 @@ class PipeliningTest extends TwoFerryServers {
             up.add(new FilePair(local.resolve("d" + i).toString(), "/u" + i));
             total += contents.get(i).length;
         }
-        try (DefaultGridFtpSession src = open(source); DefaultGridFtpSession dst = open(destination)) {
+        try (DefaultGridFtpSession src = open(source);
+                DefaultGridFtpSession dst = open(destination)) {
             Completions completions = new Completions();
-            assertThat(src.sendAll(third, dst, TransferOptions.extendedBlock(2), 8, completions)).isEqualTo(total);
-            assertThat(completions.files).containsExactlyElementsOf(third.stream().map(FilePair::source).toList());
+            assertThat(src.sendAll(third, dst, TransferOptions.extendedBlock(2), 8, completions))
+                    .isEqualTo(total);
+            assertThat(completions.files)
+                    .containsExactlyElementsOf(
+                            third.stream().map(FilePair::source).toList());
             assertThat(completions.bytes).isEqualTo(total);
-            assertThat(src.downloadAll(down, TransferOptions.extendedBlock(3), 10, TransferListener.NONE)).isEqualTo(total);
-            assertThat(dst.uploadAll(up, TransferOptions.extendedBlock(2), 5, TransferListener.NONE)).isEqualTo(total);
+            assertThat(src.downloadAll(down, TransferOptions.extendedBlock(3), 10, TransferListener.NONE))
+                    .isEqualTo(total);
+            assertThat(dst.uploadAll(up, TransferOptions.extendedBlock(2), 5, TransferListener.NONE))
+                    .isEqualTo(total);
             for (int i = 0; i < contents.size(); i++) {
-                assertThat(Files.readAllBytes(destinationRoot.resolve("t" + i))).as("t%d", i).isEqualTo(contents.get(i));
-                assertThat(Files.readAllBytes(local.resolve("d" + i))).as("d%d", i).isEqualTo(contents.get(i));
-                assertThat(Files.readAllBytes(destinationRoot.resolve("u" + i))).as("u%d", i).isEqualTo(contents.get(i));
+                assertThat(Files.readAllBytes(destinationRoot.resolve("t" + i)))
+                        .as("t%d", i)
+                        .isEqualTo(contents.get(i));
+                assertThat(Files.readAllBytes(local.resolve("d" + i)))
+                        .as("d%d", i)
+                        .isEqualTo(contents.get(i));
+                assertThat(Files.readAllBytes(destinationRoot.resolve("u" + i)))
+                        .as("u%d", i)
+                        .isEqualTo(contents.get(i));
             }
-            assertThat(src.dataSetups()).as("one PORT for the third-party batch, one for the downloads").isEqualTo(2);
-            assertThat(dst.dataSetups()).as("one PASV for the third-party batch, one for the uploads").isEqualTo(2);
+            assertThat(src.dataSetups())
+                    .as("one PORT for the third-party batch, one for the downloads")
+                    .isEqualTo(2);
+            assertThat(dst.dataSetups())
+                    .as("one PASV for the third-party batch, one for the uploads")
+                    .isEqualTo(2);
             // stream mode: the same API, files one by one
             assertThat(src.sendAll(third.subList(0, 3), dst, TransferOptions.STREAM, 4, TransferListener.NONE))
                     .isEqualTo(contents.get(0).length + contents.get(1).length + contents.get(2).length);
@@ -85,10 +101,12 @@ class PipeliningTest extends TwoFerryServers {
         for (int i = 0; i < 10; i++) {
             files.add(new FilePair("/f" + i, i == 6 ? "/no/such/dir/t6" : "/t" + i));
         }
-        try (DefaultGridFtpSession src = open(source); DefaultGridFtpSession dst = open(destination)) {
+        try (DefaultGridFtpSession src = open(source);
+                DefaultGridFtpSession dst = open(destination)) {
             Completions completions = new Completions();
             assertThatThrownBy(() -> src.sendAll(files, dst, TransferOptions.extendedBlock(2), 4, completions))
-                    .isInstanceOf(GridFtpReplyException.class).hasMessageContaining("/no/such/dir/t6");
+                    .isInstanceOf(GridFtpReplyException.class)
+                    .hasMessageContaining("/no/such/dir/t6");
             assertThat(completions.files).containsExactly("/f0", "/f1", "/f2", "/f3", "/f4", "/f5");
             for (int i = 0; i < 6; i++) {
                 assertThat(Files.readAllBytes(destinationRoot.resolve("t" + i))).isEqualTo(contents.get(i));
@@ -96,8 +114,12 @@ class PipeliningTest extends TwoFerryServers {
             // both sessions are in step: a plain transfer works
             src.sendTo("/f9", dst, "/again", TransferOptions.extendedBlock(2), TransferListener.NONE);
             assertThat(Files.readAllBytes(destinationRoot.resolve("again"))).isEqualTo(contents.get(9));
-            assertThatThrownBy(() -> src.sendAll(List.of(new FilePair("/missing", "/x")), dst,
-                    TransferOptions.extendedBlock(1), 2, TransferListener.NONE))
+            assertThatThrownBy(() -> src.sendAll(
+                            List.of(new FilePair("/missing", "/x")),
+                            dst,
+                            TransferOptions.extendedBlock(1),
+                            2,
+                            TransferListener.NONE))
                     .isInstanceOf(java.nio.file.NoSuchFileException.class);
         }
     }

@@ -1,7 +1,5 @@
 package org.ferry.mover.client;
 
-import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.protocol.FtpReplyDecoder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
@@ -25,6 +23,8 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import org.ferry.mover.protocol.FileInfo;
+import org.ferry.mover.protocol.FtpReply;
+import org.ferry.mover.protocol.FtpReplyDecoder;
 import org.ferry.mover.testing.LeakCapture;
 
 /**
@@ -57,7 +57,9 @@ class ReplyParsingFuzzTest {
     }
 
     @Property(tries = 300, seed = "20261122")
-    void wellFormedRepliesDecodeExactly(@ForAll("replies") List<List<String>> wireReplies, @ForAll boolean bareLf,
+    void wellFormedRepliesDecodeExactly(
+            @ForAll("replies") List<List<String>> wireReplies,
+            @ForAll boolean bareLf,
             @ForAll("cuts") List<Integer> cuts) {
         ByteArrayOutputStream wire = new ByteArrayOutputStream();
         List<FtpReply> replies = new ArrayList<>();
@@ -80,7 +82,8 @@ class ReplyParsingFuzzTest {
     }
 
     @Property(tries = 400, seed = "20261122")
-    void garbageDecodesToCodedRepliesOrFailsClearly(@ForAll("garbage") byte[] input, @ForAll("cuts") List<Integer> cuts) {
+    void garbageDecodesToCodedRepliesOrFailsClearly(
+            @ForAll("garbage") byte[] input, @ForAll("cuts") List<Integer> cuts) {
         EmbeddedChannel channel = channel();
         List<ByteBuf> written = feed(channel, input, cuts);
         try {
@@ -149,8 +152,11 @@ class ReplyParsingFuzzTest {
 
     @Provide
     Arbitrary<List<Integer>> cuts() {
-        return Arbitraries.oneOf(Arbitraries.integers().between(1, 3), Arbitraries.integers().between(1, 400))
-                .list().ofMaxSize(20);
+        return Arbitraries.oneOf(
+                        Arbitraries.integers().between(1, 3),
+                        Arbitraries.integers().between(1, 400))
+                .list()
+                .ofMaxSize(20);
     }
 
     private static Arbitrary<String> text() {
@@ -162,7 +168,8 @@ class ReplyParsingFuzzTest {
         Arbitrary<Integer> codes = Arbitraries.integers().between(100, 599);
         Arbitrary<List<String>> single = Combinators.combine(codes, text(), Arbitraries.of(true, false))
                 .as((code, text, bare) -> List.of(bare ? "" + code : code + " " + text));
-        Arbitrary<List<String>> multi = Combinators.combine(codes, text(), bodyLines(), text(), Arbitraries.of(true, false))
+        Arbitrary<List<String>> multi = Combinators.combine(
+                        codes, text(), bodyLines(), text(), Arbitraries.of(true, false))
                 .as((code, first, body, last, bare) -> {
                     List<String> lines = new ArrayList<>();
                     lines.add(code + "-" + first);
@@ -177,42 +184,68 @@ class ReplyParsingFuzzTest {
     }
 
     private static Arbitrary<List<String>> bodyLines() {
-        Arbitrary<String> coded = Combinators.combine(Arbitraries.integers().between(100, 599),
-                Arbitraries.of(" ", "-"), text()).as((c, sep, t) -> c + sep + t);
+        Arbitrary<String> coded = Combinators.combine(
+                        Arbitraries.integers().between(100, 599), Arbitraries.of(" ", "-"), text())
+                .as((c, sep, t) -> c + sep + t);
         return Arbitraries.oneOf(text().map(t -> " " + t), text(), coded).list().ofMaxSize(5);
     }
 
     @Provide
     Arbitrary<byte[]> garbage() {
         // Mostly plausible line starts, so that decoding gets past the first line often.
-        Arbitrary<String> start = Arbitraries.of("200 ", "211-", "211 ", "112-", "226", "550-", " ", "", "099 x",
-                "999 ", "12", "\u0662\u0660\u0660 ", "\uff11\uff12\uff13 ", "\u0663\u0660\u0660-", "2\u00b2\u00b3 ",
-                "abc", "200\t", "\0");
-        Arbitrary<String> rest = Arbitraries.oneOf(Arbitraries.strings().ofMaxLength(8),
-                Arbitraries.of("x".repeat(MAX_LINE_BYTES + 1), "\r", "\u00e9"));
+        Arbitrary<String> start = Arbitraries.of(
+                "200 ",
+                "211-",
+                "211 ",
+                "112-",
+                "226",
+                "550-",
+                " ",
+                "",
+                "099 x",
+                "999 ",
+                "12",
+                "\u0662\u0660\u0660 ",
+                "\uff11\uff12\uff13 ",
+                "\u0663\u0660\u0660-",
+                "2\u00b2\u00b3 ",
+                "abc",
+                "200\t",
+                "\0");
+        Arbitrary<String> rest = Arbitraries.oneOf(
+                Arbitraries.strings().ofMaxLength(8), Arbitraries.of("x".repeat(MAX_LINE_BYTES + 1), "\r", "\u00e9"));
         Arbitrary<String> end = Arbitraries.of("\r\n", "\n", "\r\r\n", "");
         Arbitrary<String> line = Combinators.combine(start, rest, end).as((a, b, c) -> a + b + c);
         return line.list().ofMaxSize(12).map(list -> String.join("", list).getBytes(StandardCharsets.UTF_8));
     }
 
     /** A generated fact line and what it must parse to. */
-    record Entry(String line, FileInfo expected) { }
+    record Entry(String line, FileInfo expected) {}
 
     @Provide
     Arbitrary<Entry> entries() {
         Arbitrary<String[]> type = Arbitraries.of(
-                new String[] {"file", "FILE"}, new String[] {"dir", "DIRECTORY"}, new String[] {"cdir", "CURRENT_DIRECTORY"},
-                new String[] {"pdir", "PARENT_DIRECTORY"}, new String[] {"slink", "SYMLINK"},
-                new String[] {"OS.unix=slink:/x", "SYMLINK"}, new String[] {"fifo", "OTHER"});
+                new String[] {"file", "FILE"},
+                new String[] {"dir", "DIRECTORY"},
+                new String[] {"cdir", "CURRENT_DIRECTORY"},
+                new String[] {"pdir", "PARENT_DIRECTORY"},
+                new String[] {"slink", "SYMLINK"},
+                new String[] {"OS.unix=slink:/x", "SYMLINK"},
+                new String[] {"fifo", "OTHER"});
         Arbitrary<Long> size = Arbitraries.longs().between(0, Long.MAX_VALUE);
-        Arbitrary<Instant> modified = Arbitraries.longs().between(0, 253402300799L).map(Instant::ofEpochSecond);
+        Arbitrary<Instant> modified =
+                Arbitraries.longs().between(0, 253402300799L).map(Instant::ofEpochSecond);
         Arbitrary<Integer> mode = Arbitraries.integers().between(0, 07777);
-        Arbitrary<String> name = Arbitraries.strings().withChars("ab .;=\u00e9-/").ofMinLength(1).ofMaxLength(12);
+        Arbitrary<String> name =
+                Arbitraries.strings().withChars("ab .;=\u00e9-/").ofMinLength(1).ofMaxLength(12);
         Arbitrary<String> caseOf = Arbitraries.of("lower", "upper", "mixed");
         return Combinators.combine(type, size, modified, mode, name, caseOf).as((t, s, m, u, n, c) -> {
             String line = fact("Type", c) + "=" + t[0] + ";" + fact("Size", c) + "=" + s + ";"
-                    + fact("Modify", c) + "=" + java.time.format.DateTimeFormatter.ofPattern("yyyyMMddHHmmss")
-                            .withZone(java.time.ZoneOffset.UTC).format(m) + ";"
+                    + fact("Modify", c) + "="
+                    + java.time.format.DateTimeFormatter.ofPattern("yyyyMMddHHmmss")
+                            .withZone(java.time.ZoneOffset.UTC)
+                            .format(m)
+                    + ";"
                     + fact("UNIX.mode", c) + "=0" + Integer.toOctalString(u) + ";" + fact("Perm", c) + "=r; " + n;
             return new Entry(line, new FileInfo(n, FileInfo.Type.valueOf(t[1]), s, m, u));
         });
@@ -229,12 +262,30 @@ class ReplyParsingFuzzTest {
     @Provide
     Arbitrary<String> factGarbage() {
         Arbitrary<String> key = Arbitraries.of("type", "Size", "MODIFY", "unix.mode", "perm", "", "=", "x");
-        Arbitrary<String> value = Arbitraries.oneOf(Arbitraries.of("file", "dir", "OS.unix=slink", "-1", "-0777",
-                "99999999999999999999", "0x10", "20250101", "20251301000000", "20250101000000.",
-                "20250101000000.-5", "20250101000000.123456789123", "99991231235959.9", "\0", "+5", "0777",
-                "7777777777", "-9223372036854775808", ""), Arbitraries.strings().ofMaxLength(4));
-        Arbitrary<String> fact = Combinators.combine(key, Arbitraries.of("=", "", "=="), value)
-                .as((k, eq, v) -> k + eq + v);
+        Arbitrary<String> value = Arbitraries.oneOf(
+                Arbitraries.of(
+                        "file",
+                        "dir",
+                        "OS.unix=slink",
+                        "-1",
+                        "-0777",
+                        "99999999999999999999",
+                        "0x10",
+                        "20250101",
+                        "20251301000000",
+                        "20250101000000.",
+                        "20250101000000.-5",
+                        "20250101000000.123456789123",
+                        "99991231235959.9",
+                        "\0",
+                        "+5",
+                        "0777",
+                        "7777777777",
+                        "-9223372036854775808",
+                        ""),
+                Arbitraries.strings().ofMaxLength(4));
+        Arbitrary<String> fact =
+                Combinators.combine(key, Arbitraries.of("=", "", "=="), value).as((k, eq, v) -> k + eq + v);
         Arbitrary<String> facts = fact.list().ofMaxSize(6).map(list -> String.join(";", list));
         Arbitrary<String> tail = Arbitraries.of(" name", "; name with spaces", ";", "", " ", "  two", ";\u00e9 x");
         return Combinators.combine(facts, tail).as((f, t) -> f + t);

@@ -52,11 +52,12 @@ class RestartTest extends TwoFerryServers {
 
     @Test
     void modeEResumeSendsOnlyTheMissingRangesIntoThePartialFile() throws Exception {
-        List<ByteRange> done = List.of(new ByteRange(0, 1 << 20), new ByteRange(3 << 20, 5 << 20),
-                new ByteRange(20_000_000, 30_000_001));
+        List<ByteRange> done = List.of(
+                new ByteRange(0, 1 << 20), new ByteRange(3 << 20, 5 << 20), new ByteRange(20_000_000, 30_000_001));
         partialDestination(done);
         RestartMarkers markers = new RestartMarkers();
-        try (GridFtpSession src = open(source); GridFtpSession dst = open(destination)) {
+        try (GridFtpSession src = open(source);
+                GridFtpSession dst = open(destination)) {
             src.resumeSendTo("/big.bin", dst, "/big.bin", TransferOptions.extendedBlock(3), done, markers);
         }
         assertThat(Files.readAllBytes(destinationRoot.resolve("big.bin"))).isEqualTo(data);
@@ -68,7 +69,8 @@ class RestartTest extends TwoFerryServers {
     void streamResumeContinuesAfterThePrefix() throws Exception {
         List<ByteRange> done = List.of(new ByteRange(0, 7_777_777));
         partialDestination(done);
-        try (GridFtpSession src = open(source); GridFtpSession dst = open(destination)) {
+        try (GridFtpSession src = open(source);
+                GridFtpSession dst = open(destination)) {
             src.resumeSendTo("/big.bin", dst, "/big.bin", TransferOptions.STREAM, done, TransferListener.NONE);
         }
         assertThat(Files.readAllBytes(destinationRoot.resolve("big.bin"))).isEqualTo(data);
@@ -102,8 +104,10 @@ class RestartTest extends TwoFerryServers {
         dst.close();
 
         RestartMarkers again = new RestartMarkers();
-        try (GridFtpSession src2 = open(source); GridFtpSession dst2 = open(destination)) {
-            src2.resumeSendTo("/huge.bin", dst2, "/huge.bin", TransferOptions.extendedBlock(4), markers.ranges(), again);
+        try (GridFtpSession src2 = open(source);
+                GridFtpSession dst2 = open(destination)) {
+            src2.resumeSendTo(
+                    "/huge.bin", dst2, "/huge.bin", TransferOptions.extendedBlock(4), markers.ranges(), again);
         }
         assertThat(Files.size(destinationRoot.resolve("huge.bin"))).isEqualTo(size);
         assertThat(md5(destinationRoot.resolve("huge.bin"))).isEqualTo(expected);

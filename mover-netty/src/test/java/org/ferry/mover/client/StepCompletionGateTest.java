@@ -1,12 +1,11 @@
 package org.ferry.mover.client;
 
-import org.ferry.mover.protocol.FtpReply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.EOFException;
-import java.util.List;
+import org.ferry.mover.protocol.FtpReply;
 import org.junit.jupiter.api.Test;
 
 /** When a pipelined batch's session thread is woken: {@link StepCompletionGate} behind {@link ReplyQueue}s. */
@@ -34,7 +33,9 @@ class StepCompletionGateTest {
 
         sourceChannel.writeInbound(reply(150), reply(226), reply(150), reply(226));
         sinkChannel.writeInbound(reply(150), reply(226));
-        assertThat(woken(wakeup)).as("one step answered by both sides of two asked for").isFalse();
+        assertThat(woken(wakeup))
+                .as("one step answered by both sides of two asked for")
+                .isFalse();
         sinkChannel.writeInbound(reply(150), reply(112), reply(226));
         assertThat(woken(wakeup)).as("both sides answered two steps").isTrue();
         assertThat(gate.completed()).isEqualTo(2);
@@ -60,7 +61,8 @@ class StepCompletionGateTest {
 
         sourceChannel.close();
         assertThat(woken(wakeup)).as("the source's connection closed").isTrue();
-        assertThatThrownBy(() -> source.poll(0)).isInstanceOf(java.io.IOException.class)
+        assertThatThrownBy(() -> source.poll(0))
+                .isInstanceOf(java.io.IOException.class)
                 .hasCauseInstanceOf(EOFException.class);
     }
 }

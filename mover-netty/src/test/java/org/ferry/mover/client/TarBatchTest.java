@@ -51,25 +51,36 @@ class TarBatchTest extends TwoFerryServers {
         long total = 0;
         for (Map.Entry<String, byte[]> file : contents.entrySet()) {
             // half the sizes known from a listing, half asked with SIZE
-            files.add(files.size() % 2 == 0 ? new FilePair(file.getKey(), file.getKey())
-                    : new FilePair(file.getKey(), file.getKey(), file.getValue().length));
+            files.add(
+                    files.size() % 2 == 0
+                            ? new FilePair(file.getKey(), file.getKey())
+                            : new FilePair(file.getKey(), file.getKey(), file.getValue().length));
             total += file.getValue().length;
         }
         try (LeakCapture leaks = LeakCapture.open();
-                DefaultGridFtpSession src = open(source); DefaultGridFtpSession dst = open(destination)) {
+                DefaultGridFtpSession src = open(source);
+                DefaultGridFtpSession dst = open(destination)) {
             PipeliningTest.Completions completions = new PipeliningTest.Completions();
-            assertThat(src.sendAll(files, dst, TransferOptions.extendedBlock(2), 4, completions)).isEqualTo(total);
+            assertThat(src.sendAll(files, dst, TransferOptions.extendedBlock(2), 4, completions))
+                    .isEqualTo(total);
             assertThat(completions.files).containsExactlyInAnyOrderElementsOf(contents.keySet());
             assertThat(completions.bytes).isEqualTo(total);
             assertThat(src.tarSteps()).as("one tar step per directory pair").isEqualTo(2);
             for (Map.Entry<String, byte[]> file : contents.entrySet()) {
-                assertThat(Files.readAllBytes(destinationRoot.resolve(file.getKey().substring(1))))
-                        .as(file.getKey()).isEqualTo(file.getValue());
+                assertThat(Files.readAllBytes(
+                                destinationRoot.resolve(file.getKey().substring(1))))
+                        .as(file.getKey())
+                        .isEqualTo(file.getValue());
             }
             // the cached connections stay usable: a second batch, without tar streams, reuses them
             int setups = src.dataSetups();
-            assertThat(src.sendAll(files.subList(0, 10), dst, TransferOptions.extendedBlock(2).withTarStreams(false), 4,
-                    TransferListener.NONE)).isPositive();
+            assertThat(src.sendAll(
+                            files.subList(0, 10),
+                            dst,
+                            TransferOptions.extendedBlock(2).withTarStreams(false),
+                            4,
+                            TransferListener.NONE))
+                    .isPositive();
             assertThat(src.tarSteps()).isEqualTo(2);
             assertThat(src.dataSetups()).isEqualTo(setups);
             leaks.assertNoLeaks();
@@ -87,16 +98,22 @@ class TarBatchTest extends TwoFerryServers {
         }
         String missing = "/one/gone";
         files.add(3, new FilePair(missing, missing, 100)); // a size from a stale listing
-        try (DefaultGridFtpSession src = open(source); DefaultGridFtpSession dst = open(destination)) {
+        try (DefaultGridFtpSession src = open(source);
+                DefaultGridFtpSession dst = open(destination)) {
             PipeliningTest.Completions completions = new PipeliningTest.Completions();
             assertThatThrownBy(() -> src.sendAll(files, dst, TransferOptions.extendedBlock(1), 4, completions))
-                    .isInstanceOf(GridFtpReplyException.class).hasMessageContaining("RETR " + missing);
+                    .isInstanceOf(GridFtpReplyException.class)
+                    .hasMessageContaining("RETR " + missing);
             assertThat(src.tarSteps()).isEqualTo(1);
             // the files before the missing one moved one by one after the tar step failed
-            assertThat(completions.files).containsExactly(files.get(0).source(), files.get(1).source(),
-                    files.get(2).source());
+            assertThat(completions.files)
+                    .containsExactly(
+                            files.get(0).source(),
+                            files.get(1).source(),
+                            files.get(2).source());
             for (int i = 0; i < 3; i++) {
-                assertThat(Files.readAllBytes(destinationRoot.resolve(files.get(i).destination().substring(1))))
+                assertThat(Files.readAllBytes(destinationRoot.resolve(
+                                files.get(i).destination().substring(1))))
                         .isEqualTo(contents.get(files.get(i).source()));
             }
             // the sessions are in step

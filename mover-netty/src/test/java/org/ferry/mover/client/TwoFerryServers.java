@@ -3,8 +3,8 @@ package org.ferry.mover.client;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.ferry.mover.server.pi.Authenticator;
 import org.ferry.mover.server.GridFtpServer;
+import org.ferry.mover.server.pi.Authenticator;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,6 +21,7 @@ abstract class TwoFerryServers {
 
     @TempDir
     Path tmp;
+
     Path sourceRoot;
     Path destinationRoot;
     GridFtpServer source;

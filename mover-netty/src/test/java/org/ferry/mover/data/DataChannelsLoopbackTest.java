@@ -30,8 +30,10 @@ class DataChannelsLoopbackTest {
     private static final int SIZE = 50 << 20;
 
     private static EventLoopGroup group;
+
     @TempDir
     static Path dir;
+
     private static Path source;
 
     @BeforeAll
@@ -53,20 +55,23 @@ class DataChannelsLoopbackTest {
         AtomicLong progress = new AtomicLong();
         try (PassiveListener listener = channels.listen(LOOPBACK);
                 FileChannel in = FileChannel.open(source);
-                FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                FileChannel out = FileChannel.open(
+                        target,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
                         StandardOpenOption.TRUNCATE_EXISTING)) {
             DataEndpoint passive = new DataEndpoint.Passive(listener);
             DataEndpoint active = new DataEndpoint.Active(listener.address());
             long start = System.nanoTime();
-            var received = channels.receive(DataSink.toFile(out, 0), senderListens ? active : passive, modeE,
-                    progress::set);
-            var sent = channels.send(DataSource.ofWholeFile(in), senderListens ? passive : active, modeE,
-                    parallelism, null);
+            var received =
+                    channels.receive(DataSink.toFile(out, 0), senderListens ? active : passive, modeE, progress::set);
+            var sent = channels.send(
+                    DataSource.ofWholeFile(in), senderListens ? passive : active, modeE, parallelism, null);
             long bytes = received.get(60, TimeUnit.SECONDS);
             assertThat(sent.get(60, TimeUnit.SECONDS)).isEqualTo(SIZE);
             double seconds = (System.nanoTime() - start) / 1e9;
-            System.out.printf("%s p=%d: %.0f MiB/s%n", modeE ? "MODE E" : "stream", parallelism,
-                    SIZE / 1048576.0 / seconds);
+            System.out.printf(
+                    "%s p=%d: %.0f MiB/s%n", modeE ? "MODE E" : "stream", parallelism, SIZE / 1048576.0 / seconds);
             assertThat(progress.get()).isEqualTo(SIZE);
             return bytes;
         }
@@ -82,7 +87,8 @@ class DataChannelsLoopbackTest {
     @Test
     void modeEWithOddBlockSizeAndOneConnection() throws Exception {
         Path target = dir.resolve("modee1.bin");
-        assertThat(transfer(new DataChannels(group, 100_003), true, 1, false, target)).isEqualTo(SIZE);
+        assertThat(transfer(new DataChannels(group, 100_003), true, 1, false, target))
+                .isEqualTo(SIZE);
         assertThat(Files.mismatch(source, target)).isEqualTo(-1);
     }
 
@@ -107,8 +113,8 @@ class DataChannelsLoopbackTest {
         try (PassiveListener listener = channels.listen(LOOPBACK)) {
             DataSink.MemorySink sink = DataSink.toMemory();
             // the sender connects before the receiver is set up: the listener queues the connection
-            var sent = channels.send(DataSource.ofBytes(listing), new DataEndpoint.Active(listener.address()),
-                    true, 1, null);
+            var sent = channels.send(
+                    DataSource.ofBytes(listing), new DataEndpoint.Active(listener.address()), true, 1, null);
             NettyPassiveListener queue = (NettyPassiveListener) listener;
             awaitTrue(() -> queue.waitingConnections() == 1, "the sender's connection queued");
             var received = channels.receive(sink, new DataEndpoint.Passive(listener), true, null);
@@ -128,15 +134,16 @@ class DataChannelsLoopbackTest {
                 out.write(new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 100, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3});
                 out.flush();
             }
-            assertThatThrownBy(() -> received.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+            assertThatThrownBy(() -> received.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
                     .hasCauseInstanceOf(IOException.class);
         }
     }
 
     @Test
     void idleTransfersFail() throws Exception {
-        DataChannels channels = new DataChannels(group, DataChannels.DEFAULT_BLOCK_SIZE_BYTES,
-                java.time.Duration.ofMillis(200));
+        DataChannels channels =
+                new DataChannels(group, DataChannels.DEFAULT_BLOCK_SIZE_BYTES, java.time.Duration.ofMillis(200));
         try (PassiveListener listener = channels.listen(LOOPBACK)) {
             // nobody connects
             var received = channels.receive(DataSink.toMemory(), new DataEndpoint.Passive(listener), true, null);
@@ -174,7 +181,8 @@ class DataChannelsLoopbackTest {
     void listenWorksFromAnEventLoopThread() throws Exception {
         DataChannels channels = new DataChannels(group);
         for (int i = 0; i < 8; i++) { // hit every loop of the group, including the one binding
-            PassiveListener listener = group.next().submit(() -> channels.listen(LOOPBACK)).get(5, TimeUnit.SECONDS);
+            PassiveListener listener =
+                    group.next().submit(() -> channels.listen(LOOPBACK)).get(5, TimeUnit.SECONDS);
             assertThat(listener.address().getPort()).isPositive();
             listener.close();
         }
@@ -183,8 +191,8 @@ class DataChannelsLoopbackTest {
     @Test
     void modeEReceiveMustListen() {
         DataChannels channels = new DataChannels(group);
-        var received = channels.receive(DataSink.toMemory(),
-                new DataEndpoint.Active(new java.net.InetSocketAddress(LOOPBACK, 9)), true, null);
+        var received = channels.receive(
+                DataSink.toMemory(), new DataEndpoint.Active(new java.net.InetSocketAddress(LOOPBACK, 9)), true, null);
         assertThatThrownBy(() -> received.get(1, TimeUnit.SECONDS)).hasCauseInstanceOf(IOException.class);
     }
 
@@ -197,8 +205,12 @@ class DataChannelsLoopbackTest {
         // (a TCP self-connect), and then the send succeeds.
         try (Socket bound = new Socket()) {
             bound.bind(new java.net.InetSocketAddress(LOOPBACK, 0));
-            var sent = channels.send(DataSource.ofBytes(new byte[10]),
-                    new DataEndpoint.Active((java.net.InetSocketAddress) bound.getLocalSocketAddress()), true, 2, null);
+            var sent = channels.send(
+                    DataSource.ofBytes(new byte[10]),
+                    new DataEndpoint.Active((java.net.InetSocketAddress) bound.getLocalSocketAddress()),
+                    true,
+                    2,
+                    null);
             assertThatThrownBy(() -> sent.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IOException.class);
         }
     }
@@ -208,11 +220,13 @@ class DataChannelsLoopbackTest {
         DataChannels channels = new DataChannels(group).withSocketBuffers(0, 1 << 20);
         var accepted = new java.util.concurrent.CompletableFuture<io.netty.channel.Channel>();
         try (PassiveListener listener = channels.listen(LOOPBACK);
-                java.net.Socket socket = new java.net.Socket(LOOPBACK, listener.address().getPort())) {
+                java.net.Socket socket =
+                        new java.net.Socket(LOOPBACK, listener.address().getPort())) {
             ((NettyPassiveListener) listener).attach(accepted::complete, () -> false);
             io.netty.channel.Channel channel = accepted.get(5, TimeUnit.SECONDS);
             // Linux reports twice the requested size; the default (tcp_rmem) is far smaller
-            assertThat(channel.config().getOption(io.netty.channel.ChannelOption.SO_RCVBUF)).isGreaterThanOrEqualTo(1 << 20);
+            assertThat(channel.config().getOption(io.netty.channel.ChannelOption.SO_RCVBUF))
+                    .isGreaterThanOrEqualTo(1 << 20);
             channel.close();
         }
         assertThatThrownBy(() -> channels.withSocketBuffers(-1, 0)).isInstanceOf(IllegalArgumentException.class);

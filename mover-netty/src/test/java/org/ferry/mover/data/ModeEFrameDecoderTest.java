@@ -43,8 +43,11 @@ class ModeEFrameDecoderTest {
     @Test
     void twoBlocksAndEndInOneRead() {
         EmbeddedChannel ch = new EmbeddedChannel(new ModeEFrameDecoder());
-        ByteBuf all = Unpooled.wrappedBuffer(header(0, 2, 0), Unpooled.wrappedBuffer(new byte[] {7, 8}),
-                header(0, 1, 2), Unpooled.wrappedBuffer(new byte[] {9}),
+        ByteBuf all = Unpooled.wrappedBuffer(
+                header(0, 2, 0),
+                Unpooled.wrappedBuffer(new byte[] {7, 8}),
+                header(0, 1, 2),
+                Unpooled.wrappedBuffer(new byte[] {9}),
                 header(ModeEHeader.EOF | ModeEHeader.EOD, 0, 3));
         ch.writeInbound(all);
         assertThat((ModeEHeader) ch.readInbound()).isEqualTo(ModeEHeader.data(2, 0));
@@ -78,7 +81,8 @@ class ModeEFrameDecoderTest {
     void rejectsUnsupportedDescriptor() {
         EmbeddedChannel ch = new EmbeddedChannel(new ModeEFrameDecoder());
         assertThatThrownBy(() -> ch.writeInbound(header(ModeEHeader.RESTART_MARKER, 0, 0)))
-                .isInstanceOf(DecoderException.class).hasMessageContaining("descriptor");
+                .isInstanceOf(DecoderException.class)
+                .hasMessageContaining("descriptor");
         // after a rejection further input is discarded, not parsed
         ch.writeInbound(header(0, 1, 0));
         assertThat((Object) ch.readInbound()).isNull();
@@ -91,7 +95,8 @@ class ModeEFrameDecoderTest {
         assertThatThrownBy(() -> ch.writeInbound(header(0, -1, 0))).isInstanceOf(DecoderException.class);
         ch.finishAndReleaseAll();
         EmbeddedChannel limited = new EmbeddedChannel(new ModeEFrameDecoder(100));
-        assertThatThrownBy(() -> limited.writeInbound(header(0, 10, 95))).isInstanceOf(DecoderException.class)
+        assertThatThrownBy(() -> limited.writeInbound(header(0, 10, 95)))
+                .isInstanceOf(DecoderException.class)
                 .hasMessageContaining("beyond limit");
         limited.finishAndReleaseAll();
         EmbeddedChannel overflow = new EmbeddedChannel(new ModeEFrameDecoder());

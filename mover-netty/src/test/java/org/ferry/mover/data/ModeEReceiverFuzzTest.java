@@ -48,8 +48,16 @@ import org.ferry.mover.testing.LeakCapture;
 class ModeEReceiverFuzzTest {
 
     private enum Corruption {
-        RESERVED_DESCRIPTOR_BITS, NEGATIVE_COUNT, OFFSET_BEYOND_RANGE, COUNT_BEYOND_RANGE, TRUNCATED,
-        EOF_COUNT_TOO_HIGH, EOF_COUNT_ZERO, EOF_COUNT_HUGE, DATA_AFTER_EOD, SECOND_EOF_AFTER_EOD
+        RESERVED_DESCRIPTOR_BITS,
+        NEGATIVE_COUNT,
+        OFFSET_BEYOND_RANGE,
+        COUNT_BEYOND_RANGE,
+        TRUNCATED,
+        EOF_COUNT_TOO_HIGH,
+        EOF_COUNT_ZERO,
+        EOF_COUNT_HUGE,
+        DATA_AFTER_EOD,
+        SECOND_EOF_AFTER_EOD
     }
 
     private LeakCapture leaks;
@@ -84,8 +92,8 @@ class ModeEReceiverFuzzTest {
     }
 
     @Property(tries = 600, seed = "20261122")
-    void corruptedTransfersFailCleanly(@ForAll("contents") byte[] content, @ForAll long seed,
-            @ForAll Corruption corruption) {
+    void corruptedTransfersFailCleanly(
+            @ForAll("contents") byte[] content, @ForAll long seed, @ForAll Corruption corruption) {
         Random random = new Random(seed);
         List<List<Frame>> connections = validTransfer(content, random);
         List<byte[]> streams = corrupt(connections, corruption, content.length, random);
@@ -98,9 +106,11 @@ class ModeEReceiverFuzzTest {
             receiver.transfer.failWhenIdle(timers, Duration.ofMillis(20));
             assertThat(receiver.transfer.result()).failsWithin(Duration.ofSeconds(5));
         }
-        assertThat(receiver.transfer.isDone()).as("transfer ended once every connection closed").isTrue();
-        boolean mayEndAfterSuccess = corruption == Corruption.DATA_AFTER_EOD
-                || corruption == Corruption.SECOND_EOF_AFTER_EOD;
+        assertThat(receiver.transfer.isDone())
+                .as("transfer ended once every connection closed")
+                .isTrue();
+        boolean mayEndAfterSuccess =
+                corruption == Corruption.DATA_AFTER_EOD || corruption == Corruption.SECOND_EOF_AFTER_EOD;
         if (mayEndAfterSuccess && !receiver.transfer.result().isCompletedExceptionally()) {
             assertThat(receiver.target).isEqualTo(content); // the trailing block was not written
         } else {
@@ -147,7 +157,8 @@ class ModeEReceiverFuzzTest {
                 if (random.nextBoolean()) {
                     frames.add(new Frame(ModeEHeader.EOF | ModeEHeader.EOD | close, 0, connectionCount, new byte[0]));
                 } else { // EOF alone, anywhere before the EOD
-                    frames.add(random.nextInt(frames.size() + 1),
+                    frames.add(
+                            random.nextInt(frames.size() + 1),
                             new Frame(ModeEHeader.EOF, 0, connectionCount, new byte[0]));
                     frames.add(new Frame(ModeEHeader.EOD | close, 0, 0, new byte[0]));
                 }
@@ -171,8 +182,8 @@ class ModeEReceiverFuzzTest {
         return streams;
     }
 
-    private static List<byte[]> corrupt(List<List<Frame>> connections, Corruption corruption, int length,
-            Random random) {
+    private static List<byte[]> corrupt(
+            List<List<Frame>> connections, Corruption corruption, int length, Random random) {
         int victim = random.nextInt(connections.size());
         List<Frame> frames = connections.get(victim);
         int eofConnection = -1;
@@ -186,21 +197,39 @@ class ModeEReceiverFuzzTest {
         int at = random.nextInt(frames.size());
         Frame f = frames.get(at);
         switch (corruption) {
-            case RESERVED_DESCRIPTOR_BITS -> frames.set(at, new Frame(f.descriptor()
-                    | new int[] {ModeEHeader.EOR, ModeEHeader.SUSPECT_ERRORS, ModeEHeader.RESTART_MARKER}[random.nextInt(3)],
-                    f.count(), f.offset(), f.payload()));
-            case NEGATIVE_COUNT -> frames.set(at, new Frame(f.descriptor(), f.count() | Long.MIN_VALUE, f.offset(),
-                    f.payload()));
-            case OFFSET_BEYOND_RANGE -> frames.add(at, new Frame(0, 1,
-                    length + (random.nextBoolean() ? random.nextInt(10) : Long.MAX_VALUE - length - 1), new byte[1]));
-            case COUNT_BEYOND_RANGE -> frames.add(at, new Frame(0, length + 1 + random.nextInt(1 << 20), 0,
-                    new byte[0]));
+            case RESERVED_DESCRIPTOR_BITS ->
+                frames.set(
+                        at,
+                        new Frame(
+                                f.descriptor()
+                                        | new int[] {
+                                                    ModeEHeader.EOR,
+                                                    ModeEHeader.SUSPECT_ERRORS,
+                                                    ModeEHeader.RESTART_MARKER
+                                                }
+                                                [random.nextInt(3)],
+                                f.count(),
+                                f.offset(),
+                                f.payload()));
+            case NEGATIVE_COUNT ->
+                frames.set(at, new Frame(f.descriptor(), f.count() | Long.MIN_VALUE, f.offset(), f.payload()));
+            case OFFSET_BEYOND_RANGE ->
+                frames.add(
+                        at,
+                        new Frame(
+                                0,
+                                1,
+                                length + (random.nextBoolean() ? random.nextInt(10) : Long.MAX_VALUE - length - 1),
+                                new byte[1]));
+            case COUNT_BEYOND_RANGE ->
+                frames.add(at, new Frame(0, length + 1 + random.nextInt(1 << 20), 0, new byte[0]));
             case EOF_COUNT_TOO_HIGH, EOF_COUNT_ZERO, EOF_COUNT_HUGE -> {
                 List<Frame> eofFrames = connections.get(eofConnection);
                 for (int i = 0; i < eofFrames.size(); i++) {
                     Frame e = eofFrames.get(i);
                     if ((e.descriptor() & ModeEHeader.EOF) != 0) {
-                        long count = corruption == Corruption.EOF_COUNT_ZERO ? 0
+                        long count = corruption == Corruption.EOF_COUNT_ZERO
+                                ? 0
                                 : corruption == Corruption.EOF_COUNT_HUGE
                                         ? (random.nextBoolean() ? -1L : ModeEEndTracker.MAX_EOD_COUNT + 1)
                                         : connections.size() + 1 + random.nextInt(3);
@@ -212,12 +241,12 @@ class ModeEReceiverFuzzTest {
                 byte[] inverted = new byte[Math.max(1, Math.min(length, 5))];
                 java.util.Arrays.fill(inverted, (byte) 0x5a);
                 long offset = length == 0 ? 0 : random.nextInt(Math.max(1, length - inverted.length + 1));
-                frames.add(new Frame(0, length == 0 ? 0 : inverted.length, offset,
-                        length == 0 ? new byte[0] : inverted));
+                frames.add(
+                        new Frame(0, length == 0 ? 0 : inverted.length, offset, length == 0 ? new byte[0] : inverted));
             }
-            case SECOND_EOF_AFTER_EOD -> frames.add(new Frame(ModeEHeader.EOF | ModeEHeader.EOD, 0,
-                    connections.size(), new byte[0]));
-            case TRUNCATED -> { } // below, on bytes
+            case SECOND_EOF_AFTER_EOD ->
+                frames.add(new Frame(ModeEHeader.EOF | ModeEHeader.EOD, 0, connections.size(), new byte[0]));
+            case TRUNCATED -> {} // below, on bytes
             default -> throw new IllegalStateException(corruption.name());
         }
         List<byte[]> streams = serialize(connections);
@@ -260,8 +289,10 @@ class ModeEReceiverFuzzTest {
         void run(List<byte[]> streams, Random random) {
             int[] positions = new int[streams.size()];
             for (int i = 0; i < streams.size(); i++) {
-                EmbeddedChannel channel = new EmbeddedChannel(new ModeEFrameDecoder(maxEndOffset),
-                        new ModeEBlockWriter(sink, transfer), new ModeEEodCounter(tracker, transfer));
+                EmbeddedChannel channel = new EmbeddedChannel(
+                        new ModeEFrameDecoder(maxEndOffset),
+                        new ModeEBlockWriter(sink, transfer),
+                        new ModeEEodCounter(tracker, transfer));
                 transfer.register(channel);
                 channels.add(channel);
             }
@@ -300,9 +331,13 @@ class ModeEReceiverFuzzTest {
         void assertClean() {
             assertThat(violations).isEmpty();
             for (EmbeddedChannel channel : channels) {
-                assertThat(channel.finishAndReleaseAll()).as("nothing left unconsumed in the pipeline").isFalse();
+                assertThat(channel.finishAndReleaseAll())
+                        .as("nothing left unconsumed in the pipeline")
+                        .isFalse();
             }
-            assertThat(written).allSatisfy(buf -> assertThat(buf.refCnt()).as("input buffer released").isZero());
+            assertThat(written)
+                    .allSatisfy(buf ->
+                            assertThat(buf.refCnt()).as("input buffer released").isZero());
         }
     }
 

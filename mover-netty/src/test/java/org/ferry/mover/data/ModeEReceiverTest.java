@@ -23,15 +23,15 @@ class ModeEReceiverTest {
     private final ModeEEndTracker tracker = new ModeEEndTracker(transfer);
 
     private EmbeddedChannel connection() {
-        EmbeddedChannel ch = new EmbeddedChannel(new ModeEFrameDecoder(), new ModeEBlockWriter(sink, transfer),
-                new ModeEEodCounter(tracker, transfer));
+        EmbeddedChannel ch = new EmbeddedChannel(
+                new ModeEFrameDecoder(), new ModeEBlockWriter(sink, transfer), new ModeEEodCounter(tracker, transfer));
         transfer.register(ch);
         return ch;
     }
 
     private static ByteBuf block(int descriptor, long offset, byte... data) {
-        return Unpooled.wrappedBuffer(ModeEFrameDecoderTest.header(descriptor, data.length, offset),
-                Unpooled.wrappedBuffer(data));
+        return Unpooled.wrappedBuffer(
+                ModeEFrameDecoderTest.header(descriptor, data.length, offset), Unpooled.wrappedBuffer(data));
     }
 
     private static ByteBuf end(int descriptor, long offset) {
@@ -75,12 +75,14 @@ class ModeEReceiverTest {
     @Test
     void truncatedBlockFailsTheTransfer() {
         EmbeddedChannel a = connection();
-        ByteBuf partial = Unpooled.wrappedBuffer(ModeEFrameDecoderTest.header(0, 8, 0),
-                Unpooled.wrappedBuffer(new byte[3]));
+        ByteBuf partial =
+                Unpooled.wrappedBuffer(ModeEFrameDecoderTest.header(0, 8, 0), Unpooled.wrappedBuffer(new byte[3]));
         a.writeInbound(partial);
         a.close();
-        assertThatThrownBy(() -> transfer.result().get()).isInstanceOf(ExecutionException.class)
-                .hasCauseInstanceOf(IOException.class).hasMessageContaining("before EOD");
+        assertThatThrownBy(() -> transfer.result().get())
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(IOException.class)
+                .hasMessageContaining("before EOD");
         a.finishAndReleaseAll();
     }
 
@@ -88,7 +90,8 @@ class ModeEReceiverTest {
     void badDescriptorFailsTheTransfer() {
         EmbeddedChannel a = connection();
         a.writeInbound(end(0x80, 0));
-        assertThatThrownBy(() -> transfer.result().get()).hasCauseInstanceOf(IOException.class)
+        assertThatThrownBy(() -> transfer.result().get())
+                .hasCauseInstanceOf(IOException.class)
                 .hasMessageContaining("descriptor");
         assertThat(a.isOpen()).isFalse();
         a.finishAndReleaseAll();
@@ -109,7 +112,9 @@ class ModeEReceiverTest {
         DataSink broken = (ByteBuffer data, long offset) -> {
             throw new IOException("disk full");
         };
-        EmbeddedChannel a = new EmbeddedChannel(new ModeEFrameDecoder(), new ModeEBlockWriter(broken, failing),
+        EmbeddedChannel a = new EmbeddedChannel(
+                new ModeEFrameDecoder(),
+                new ModeEBlockWriter(broken, failing),
                 new ModeEEodCounter(new ModeEEndTracker(failing), failing));
         a.writeInbound(block(0, 0, (byte) 1));
         assertThatThrownBy(() -> failing.result().get()).hasMessageContaining("disk full");

@@ -30,7 +30,8 @@ class PositionalMemorySinkTest {
     void aBlockPastTheLimitFailsTheTransfer() throws IOException {
         PositionalMemorySink sink = DataSink.toMemory(1000);
         sink.write(ByteBuffer.allocate(1000), 0);
-        assertThatThrownBy(() -> sink.write(ByteBuffer.allocate(1), 1000)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> sink.write(ByteBuffer.allocate(1), 1000))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("1000-byte limit");
         assertThatThrownBy(() -> sink.write(ByteBuffer.allocate(1), -5)).isInstanceOf(IOException.class);
         assertThat(sink.length()).isEqualTo(1000);

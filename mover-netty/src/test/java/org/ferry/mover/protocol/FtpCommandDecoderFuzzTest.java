@@ -50,25 +50,35 @@ class FtpCommandDecoderFuzzTest {
     }
 
     @Property(tries = 400, seed = "20261122")
-    void arbitraryBytesSplitArbitrarilyDecodeLikeWholeLines(@ForAll("controlBytes") byte[] input,
-            @ForAll("cuts") List<Integer> cuts) {
+    void arbitraryBytesSplitArbitrarilyDecodeLikeWholeLines(
+            @ForAll("controlBytes") byte[] input, @ForAll("cuts") List<Integer> cuts) {
         assertDecodesLikeReference(new FtpCommandDecoder(MAX_LINE_BYTES), MAX_LINE_BYTES, MAX_LINE_BYTES, input, cuts);
     }
 
     @Property(tries = 400, seed = "20261124")
-    void securityCommandsGetTheirLargerLimit(@ForAll("securityBytes") byte[] input, @ForAll("cuts") List<Integer> cuts) {
-        assertDecodesLikeReference(new FtpCommandDecoder(MAX_LINE_BYTES, 3 * MAX_LINE_BYTES), MAX_LINE_BYTES,
-                3 * MAX_LINE_BYTES, input, cuts);
+    void securityCommandsGetTheirLargerLimit(
+            @ForAll("securityBytes") byte[] input, @ForAll("cuts") List<Integer> cuts) {
+        assertDecodesLikeReference(
+                new FtpCommandDecoder(MAX_LINE_BYTES, 3 * MAX_LINE_BYTES),
+                MAX_LINE_BYTES,
+                3 * MAX_LINE_BYTES,
+                input,
+                cuts);
     }
 
     @Property(tries = 100, seed = "20261122")
-    void defaultLimitWithLinesAroundFourKilobytes(@ForAll("longLines") byte[] input, @ForAll("cuts") List<Integer> cuts) {
-        assertDecodesLikeReference(new FtpCommandDecoder(), FtpCommandDecoder.DEFAULT_MAX_LINE_BYTES,
-                FtpCommandDecoder.DEFAULT_MAX_SECURITY_LINE_BYTES, input, cuts);
+    void defaultLimitWithLinesAroundFourKilobytes(
+            @ForAll("longLines") byte[] input, @ForAll("cuts") List<Integer> cuts) {
+        assertDecodesLikeReference(
+                new FtpCommandDecoder(),
+                FtpCommandDecoder.DEFAULT_MAX_LINE_BYTES,
+                FtpCommandDecoder.DEFAULT_MAX_SECURITY_LINE_BYTES,
+                input,
+                cuts);
     }
 
-    private static void assertDecodesLikeReference(FtpCommandDecoder decoder, int maxLineBytes,
-            int maxSecurityLineBytes, byte[] input, List<Integer> cuts) {
+    private static void assertDecodesLikeReference(
+            FtpCommandDecoder decoder, int maxLineBytes, int maxSecurityLineBytes, byte[] input, List<Integer> cuts) {
         EmbeddedChannel channel = new EmbeddedChannel(decoder);
         List<ByteBuf> written = new ArrayList<>();
         int position = 0;
@@ -84,7 +94,9 @@ class FtpCommandDecoderFuzzTest {
             decoded.add((FtpCommand) message);
         }
         assertThat(decoded).containsExactlyElementsOf(reference(input, maxLineBytes, maxSecurityLineBytes));
-        assertThat(written).allSatisfy(buf -> assertThat(buf.refCnt()).as("input buffer released").isZero());
+        assertThat(written)
+                .allSatisfy(buf ->
+                        assertThat(buf.refCnt()).as("input buffer released").isZero());
     }
 
     private static int write(EmbeddedChannel channel, List<ByteBuf> written, byte[] input, int from, int to) {
@@ -112,7 +124,8 @@ class FtpCommandDecoderFuzzTest {
             int end = i > start && input[i - 1] == '\r' ? i - 1 : i;
             String head = new String(input, start, Math.min(5, i - start), StandardCharsets.ISO_8859_1)
                     .toUpperCase(java.util.Locale.ROOT);
-            boolean security = java.util.stream.Stream.of("ADAT ", "MIC ", "CONF ", "ENC ").anyMatch(head::startsWith);
+            boolean security =
+                    java.util.stream.Stream.of("ADAT ", "MIC ", "CONF ", "ENC ").anyMatch(head::startsWith);
             if (end - start > (security ? maxSecurityLineBytes : maxLineBytes)) {
                 commands.add(FtpCommand.overlong());
             } else {
@@ -127,29 +140,51 @@ class FtpCommandDecoderFuzzTest {
     Arbitrary<byte[]> controlBytes() {
         // Pieces with the bytes that matter to framing and decoding, glued together at random.
         Arbitrary<byte[]> piece = Arbitraries.oneOf(
-                Arbitraries.of("\r\n", "\n", "\r", "\0", "\r\r\n", " ", "NOOP", "retr ", "STOR a/../b", "USER x",
-                        "PASS secret", "\u00e9\u4e2d", "\ud83d\ude00").map(s -> s.getBytes(StandardCharsets.UTF_8)),
-                Arbitraries.of(new byte[] {(byte) 0xff}, new byte[] {(byte) 0xc3}, new byte[] {(byte) 0xe2, (byte) 0x82},
-                        new byte[] {(byte) 0xed, (byte) 0xa0, (byte) 0x80}, new byte[] {(byte) 0xc0, (byte) 0xaf}),
+                Arbitraries.of(
+                                "\r\n",
+                                "\n",
+                                "\r",
+                                "\0",
+                                "\r\r\n",
+                                " ",
+                                "NOOP",
+                                "retr ",
+                                "STOR a/../b",
+                                "USER x",
+                                "PASS secret",
+                                "\u00e9\u4e2d",
+                                "\ud83d\ude00")
+                        .map(s -> s.getBytes(StandardCharsets.UTF_8)),
+                Arbitraries.of(
+                        new byte[] {(byte) 0xff},
+                        new byte[] {(byte) 0xc3},
+                        new byte[] {(byte) 0xe2, (byte) 0x82},
+                        new byte[] {(byte) 0xed, (byte) 0xa0, (byte) 0x80},
+                        new byte[] {(byte) 0xc0, (byte) 0xaf}),
                 Arbitraries.bytes().array(byte[].class).ofMaxSize(8),
-                Arbitraries.integers().between(MAX_LINE_BYTES - 2, 3 * MAX_LINE_BYTES).map(n -> {
-                    byte[] run = new byte[n];
-                    Arrays.fill(run, (byte) 'x');
-                    return run;
-                }));
+                Arbitraries.integers()
+                        .between(MAX_LINE_BYTES - 2, 3 * MAX_LINE_BYTES)
+                        .map(n -> {
+                            byte[] run = new byte[n];
+                            Arrays.fill(run, (byte) 'x');
+                            return run;
+                        }));
         return piece.list().ofMaxSize(40).map(FtpCommandDecoderFuzzTest::concat);
     }
 
     @Provide
     Arbitrary<byte[]> securityBytes() {
         // Lines that start with a security verb (or almost) followed by runs around both limits.
-        Arbitrary<byte[]> verb = Arbitraries.of("ADAT ", "adat ", "MIC ", "Conf ", "ENC ", "ADA", "MICX ", "ENC", "NOOP ")
+        Arbitrary<byte[]> verb = Arbitraries.of(
+                        "ADAT ", "adat ", "MIC ", "Conf ", "ENC ", "ADA", "MICX ", "ENC", "NOOP ")
                 .map(v -> v.getBytes(StandardCharsets.US_ASCII));
-        Arbitrary<byte[]> run = Arbitraries.integers().between(MAX_LINE_BYTES - 8, 4 * MAX_LINE_BYTES).map(n -> {
-            byte[] bytes = new byte[n];
-            Arrays.fill(bytes, (byte) 'Q');
-            return bytes;
-        });
+        Arbitrary<byte[]> run = Arbitraries.integers()
+                .between(MAX_LINE_BYTES - 8, 4 * MAX_LINE_BYTES)
+                .map(n -> {
+                    byte[] bytes = new byte[n];
+                    Arrays.fill(bytes, (byte) 'Q');
+                    return bytes;
+                });
         Arbitrary<byte[]> end = Arbitraries.of("\r\n", "\n", "\r", "").map(e -> e.getBytes(StandardCharsets.US_ASCII));
         Arbitrary<byte[]> line = Combinators.combine(verb, run, end).as((v, r, e) -> concat(List.of(v, r, e)));
         return line.list().ofMinSize(1).ofMaxSize(6).map(FtpCommandDecoderFuzzTest::concat);
@@ -158,20 +193,29 @@ class FtpCommandDecoderFuzzTest {
     @Provide
     Arbitrary<byte[]> longLines() {
         int max = FtpCommandDecoder.DEFAULT_MAX_LINE_BYTES;
-        Arbitrary<byte[]> line = Arbitraries.integers().between(max - 3, max + 3).flatMap(n ->
-                Arbitraries.of("\n", "\r\n", "\r\r\n", "").map(end -> {
+        Arbitrary<byte[]> line = Arbitraries.integers()
+                .between(max - 3, max + 3)
+                .flatMap(n -> Arbitraries.of("\n", "\r\n", "\r\r\n", "").map(end -> {
                     byte[] text = new byte[n];
                     Arrays.fill(text, (byte) 'A');
                     return concat(List.of(text, end.getBytes(StandardCharsets.US_ASCII)));
                 }));
-        Arbitrary<byte[]> shortLine = Arbitraries.of("NOOP\r\n", "PWD\n").map(s -> s.getBytes(StandardCharsets.US_ASCII));
-        return Arbitraries.oneOf(line, shortLine).list().ofMinSize(1).ofMaxSize(5).map(FtpCommandDecoderFuzzTest::concat);
+        Arbitrary<byte[]> shortLine =
+                Arbitraries.of("NOOP\r\n", "PWD\n").map(s -> s.getBytes(StandardCharsets.US_ASCII));
+        return Arbitraries.oneOf(line, shortLine)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(5)
+                .map(FtpCommandDecoderFuzzTest::concat);
     }
 
     @Provide
     Arbitrary<List<Integer>> cuts() {
-        return Arbitraries.oneOf(Arbitraries.integers().between(1, 3), Arbitraries.integers().between(1, 5000))
-                .list().ofMaxSize(30);
+        return Arbitraries.oneOf(
+                        Arbitraries.integers().between(1, 3),
+                        Arbitraries.integers().between(1, 5000))
+                .list()
+                .ofMaxSize(30);
     }
 
     private static byte[] concat(List<byte[]> pieces) {

@@ -40,6 +40,7 @@ class TarModuleTest {
         assertThatThrownBy(() -> TarModule.parse("TAR=\"a%2Fb\" /d")).hasMessageContaining("plain file name");
         assertThatThrownBy(() -> TarModule.parse("TAR=\"a//b\" /d")).hasMessageContaining("plain file name");
         assertThatThrownBy(() -> TarModule.parse("TAR=\"%zz\" /d")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> TarModule.retrieveArgument(List.of("a/b"), "/d")).hasMessageContaining("a/b");
+        assertThatThrownBy(() -> TarModule.retrieveArgument(List.of("a/b"), "/d"))
+                .hasMessageContaining("a/b");
     }
 }

@@ -37,6 +37,7 @@ class ChunkRunnerTest {
 
     @TempDir
     Path tmp;
+
     private Path sourceRoot;
     private Path destinationRoot;
     private GridFtpServer source;
@@ -49,9 +50,11 @@ class ChunkRunnerTest {
         sourceRoot = Files.createDirectory(tmp.resolve("src"));
         destinationRoot = Files.createDirectory(tmp.resolve("dst"));
         // the source sends at most 32 MiB/s: a 64 MiB file is still moving when the test cuts it
-        source = GridFtpServer.start(GridFtpServerConfig.loopback(sourceRoot).withAuthenticator(ALICE)
+        source = GridFtpServer.start(GridFtpServerConfig.loopback(sourceRoot)
+                .withAuthenticator(ALICE)
                 .withDataRateLimit(32L << 20));
-        destination = GridFtpServer.start(GridFtpServerConfig.loopback(destinationRoot).withAuthenticator(ALICE)
+        destination = GridFtpServer.start(GridFtpServerConfig.loopback(destinationRoot)
+                .withAuthenticator(ALICE)
                 .withMarkerInterval(Duration.ofMillis(100)));
         client = new GridFtpClient();
         lanes = Executors.newCachedThreadPool();
@@ -94,10 +97,14 @@ class ChunkRunnerTest {
         assertThat(listener.faults).isEmpty();
         assertThat(listener.arrived).hasSameSizeAs(files);
         for (FileTransfer file : files) {
-            assertThat(Files.mismatch(sourceRoot.resolve(file.sourcePath().substring(1)),
-                    destinationRoot.resolve(file.destinationPath().substring(1)))).as(file.sourcePath()).isEqualTo(-1);
+            assertThat(Files.mismatch(
+                            sourceRoot.resolve(file.sourcePath().substring(1)),
+                            destinationRoot.resolve(file.destinationPath().substring(1))))
+                    .as(file.sourcePath())
+                    .isEqualTo(-1);
         }
-        assertThat(listener.bytes.get()).isEqualTo(files.stream().mapToLong(FileTransfer::sizeBytes).sum());
+        assertThat(listener.bytes.get())
+                .isEqualTo(files.stream().mapToLong(FileTransfer::sizeBytes).sum());
     }
 
     @Test
@@ -112,7 +119,9 @@ class ChunkRunnerTest {
 
         // the destination acknowledged part of the file: cut its control session, as a server
         // restart or a broken network would
-        assertThat(listener.firstMarker.await(60, TimeUnit.SECONDS)).as("a restart marker").isTrue();
+        assertThat(listener.firstMarker.await(60, TimeUnit.SECONDS))
+                .as("a restart marker")
+                .isTrue();
         List<ByteRange> seenBeforeTheCut = listener.lastAcknowledged;
         listener.sessions.get(1).close(); // the lane opened the source first, then the destination
 
@@ -121,13 +130,17 @@ class ChunkRunnerTest {
         assertThat(listener.resumes).hasSize(1);
         List<ByteRange> skipped = listener.resumes.get(0);
         long skippedBytes = skipped.stream().mapToLong(ByteRange::length).sum();
-        assertThat(skippedBytes).as("bytes the second attempt did not send again").isPositive()
+        assertThat(skippedBytes)
+                .as("bytes the second attempt did not send again")
+                .isPositive()
                 .isLessThan(data.length);
         for (ByteRange seen : seenBeforeTheCut) {
             assertThat(skipped.stream().anyMatch(r -> r.start() <= seen.start() && seen.end() <= r.end()))
-                    .as("%s skipped, acknowledged before the cut: %s", skipped, seen).isTrue();
+                    .as("%s skipped, acknowledged before the cut: %s", skipped, seen)
+                    .isTrue();
         }
-        assertThat(Files.mismatch(sourceRoot.resolve("cut.bin"), destinationRoot.resolve("cut.bin"))).isEqualTo(-1);
+        assertThat(Files.mismatch(sourceRoot.resolve("cut.bin"), destinationRoot.resolve("cut.bin")))
+                .isEqualTo(-1);
         assertThat(listener.arrived).containsExactly(file);
         assertThat(listener.bytes.get()).isEqualTo(data.length);
     }
@@ -153,8 +166,7 @@ class ChunkRunnerTest {
         }
 
         @Override
-        public void sessionClosed(GridFtpSession session) {
-        }
+        public void sessionClosed(GridFtpSession session) {}
 
         @Override
         public void onBytes(long delta) {

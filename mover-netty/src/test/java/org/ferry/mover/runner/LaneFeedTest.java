@@ -50,7 +50,8 @@ class LaneFeedTest {
         List<FileTransfer> chunk = new ArrayList<>(files(300, 1000));
         chunk.addAll(files(3, LaneFeed.BATCH_FILE_MAX_BYTES + 1));
         List<LaneFeed.Work> works = drain(new LaneFeed(chunk, 3, 20));
-        List<FileTransfer> handedOut = works.stream().flatMap(w -> w.files().stream()).toList();
+        List<FileTransfer> handedOut =
+                works.stream().flatMap(w -> w.files().stream()).toList();
         assertThat(handedOut).hasSameSizeAs(chunk).containsExactlyInAnyOrderElementsOf(chunk);
         // small files keep the chunk's order (a big file met by a batch goes back to the queue's end)
         assertThat(handedOut.subList(0, 300)).containsExactlyElementsOf(chunk.subList(0, 300));
@@ -69,13 +70,15 @@ class LaneFeedTest {
     @Test
     void batchesStayWithinTheFileAndByteLimits() {
         // one lane: its share is everything, but a batch stops at 200 files
-        assertThat(drain(new LaneFeed(files(500, 10), 1, 20))).extracting(w -> w.files().size())
+        assertThat(drain(new LaneFeed(files(500, 10), 1, 20)))
+                .extracting(w -> w.files().size())
                 .containsExactly(200, 200, 100);
         // 16 MiB files: about 256 MiB per batch
         List<LaneFeed.Work> works = drain(new LaneFeed(files(40, LaneFeed.BATCH_FILE_MAX_BYTES), 1, 20));
         assertThat(works).extracting(w -> w.files().size()).containsExactly(16, 16, 8);
         // a few files: the share is at least the pipelining, so small chunks are not cut finer
-        assertThat(drain(new LaneFeed(files(12, 10), 2, 10))).extracting(w -> w.files().size())
+        assertThat(drain(new LaneFeed(files(12, 10), 2, 10)))
+                .extracting(w -> w.files().size())
                 .containsExactly(10, 2);
     }
 

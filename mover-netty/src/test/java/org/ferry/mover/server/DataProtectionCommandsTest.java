@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DataProtectionCommandsTest {
     @TempDir
     Path tmp;
+
     FerryGsiServer ferry;
 
     @BeforeEach
@@ -35,7 +36,8 @@ class DataProtectionCommandsTest {
     }
 
     RawGsiSession login(DelegationMode delegation) throws Exception {
-        RawGsiSession session = new RawGsiSession(ferry.port(), ferry.pki().proxy("Prot User"), ferry.pki(), delegation);
+        RawGsiSession session =
+                new RawGsiSession(ferry.port(), ferry.pki().proxy("Prot User"), ferry.pki(), delegation);
         session.login();
         return session;
     }
@@ -53,7 +55,8 @@ class DataProtectionCommandsTest {
             assertThat(s.command("PBSZ 4294967296")).isEqualTo("501 Bad value for PBSZ: 4294967296");
             assertThat(s.command("PBSZ x")).isEqualTo("501 Bad value for PBSZ: x");
             for (String level : List.of("C", "S", "P", "p")) {
-                assertThat(s.command("PROT " + level)).isEqualTo("200 Protection level set to " + level.toUpperCase() + ".");
+                assertThat(s.command("PROT " + level))
+                        .isEqualTo("200 Protection level set to " + level.toUpperCase() + ".");
             }
             assertThat(s.command("PROT E")).isEqualTo("536 E protection level not supported.");
         }
@@ -66,8 +69,9 @@ class DataProtectionCommandsTest {
             assertThat(s.command("MODE E")).startsWith("200 ");
             assertThat(s.command("SPAS")).startsWith("229-");
             // DCAU A is in force after the delegating login: the stripes would carry plain data
-            assertThat(s.command("STOR /s")).isEqualTo(
-                    "504 Striped transfers carry no data channel authentication or protection: send DCAU N and PROT C first.");
+            assertThat(s.command("STOR /s"))
+                    .isEqualTo(
+                            "504 Striped transfers carry no data channel authentication or protection: send DCAU N and PROT C first.");
             assertThat(s.command("SPOR 127,0,0,1,4,1")).startsWith("200 ");
             assertThat(s.command("RETR /f")).startsWith("504 Striped transfers carry no");
             assertThat(s.command("DCAU N")).isEqualTo("200 DCAU N.");
@@ -76,7 +80,10 @@ class DataProtectionCommandsTest {
             assertThat(s.command("STOR /s")).startsWith("504 Striped transfers carry no");
             assertThat(s.command("PROT C")).startsWith("200 ");
             String spas = s.command("SPAS");
-            String[] numbers = spas.substring(spas.indexOf('\n') + 1).strip().split("\\s")[0].split(",");
+            String[] numbers = spas.substring(spas.indexOf('\n') + 1)
+                    .strip()
+                    .split("\\s")[0]
+                    .split(",");
             int port = Integer.parseInt(numbers[4]) * 256 + Integer.parseInt(numbers[5]);
             s.send(s.protect("STOR /s"));
             try (Socket data = new Socket("127.0.0.1", port)) {
@@ -96,7 +103,8 @@ class DataProtectionCommandsTest {
                 } while (reply.startsWith("1") || !reply.matches("\\d{3} .*"));
                 assertThat(reply).startsWith("226 ");
             }
-            assertThat(java.nio.file.Files.readString(ferry.root().resolve("s"))).isEqualTo("striped");
+            assertThat(java.nio.file.Files.readString(ferry.root().resolve("s")))
+                    .isEqualTo("striped");
         }
     }
 
@@ -107,14 +115,17 @@ class DataProtectionCommandsTest {
             for (String level : List.of("C", "S", "P")) {
                 assertThat(s.command("PROT " + level)).startsWith("200 ");
                 String pasv = s.command("PASV");
-                String[] numbers = pasv.substring(pasv.indexOf('(') + 1, pasv.indexOf(')')).split(",");
+                String[] numbers =
+                        pasv.substring(pasv.indexOf('(') + 1, pasv.indexOf(')')).split(",");
                 int port = Integer.parseInt(numbers[4]) * 256 + Integer.parseInt(numbers[5]);
                 s.send(s.protect("MLSD /"));
                 try (Socket data = new Socket("127.0.0.1", port)) {
                     assertThat(s.unwrap(s.readLine())).startsWith("150 ");
                     data.getOutputStream().write("no TLS here\r\n".getBytes(StandardCharsets.US_ASCII));
-                    assertThat(s.unwrap(s.readLine())).as("PROT " + level)
-                            .startsWith("426 ").contains("data channel authentication with");
+                    assertThat(s.unwrap(s.readLine()))
+                            .as("PROT " + level)
+                            .startsWith("426 ")
+                            .contains("data channel authentication with");
                 }
             }
         }

@@ -1,6 +1,5 @@
 package org.ferry.mover.server;
 
-import org.ferry.mover.server.pi.GridFtpServerConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
@@ -11,6 +10,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.net.ftp.FTP;
 import org.apache.commons.net.ftp.FTPClient;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,13 +27,14 @@ class DataRateLimitTest {
 
     @TempDir
     Path root;
+
     private GridFtpServer server;
     private FTPClient ftp;
 
     @BeforeEach
     void start() throws Exception {
-        server = GridFtpServer.start(GridFtpServerConfig.loopback(root).withAnonymousAllowed(true)
-                .withDataRateLimit(LIMIT));
+        server = GridFtpServer.start(
+                GridFtpServerConfig.loopback(root).withAnonymousAllowed(true).withDataRateLimit(LIMIT));
         ftp = new FTPClient();
         ftp.setDefaultTimeout(30_000);
         ftp.connect("127.0.0.1", server.port());

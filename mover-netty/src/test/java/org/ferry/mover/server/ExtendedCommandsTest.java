@@ -57,12 +57,15 @@ class ExtendedCommandsTest extends ServerTestSupport {
         assertThat(send("SCKS MD5 00000000000000000000000000000000")).isEqualTo(200);
         assertThat(ftp.storeFile("up.bin", new ByteArrayInputStream(data))).isFalse();
         assertThat(ftp.getReplyCode()).as(ftp.getReplyString()).isEqualTo(550);
-        assertThat(ftp.getReplyString()).contains("GridFTP-Computed-Checksum: " + hex("MD5", data, 0, data.length))
+        assertThat(ftp.getReplyString())
+                .contains("GridFTP-Computed-Checksum: " + hex("MD5", data, 0, data.length))
                 .contains("GridFTP-Expected-Checksum: 00000000000000000000000000000000");
-        assertThat(send("SCKS SHA256 " + hex("SHA-256", data, 0, data.length).toUpperCase())).isEqualTo(200);
+        assertThat(send("SCKS SHA256 " + hex("SHA-256", data, 0, data.length).toUpperCase()))
+                .isEqualTo(200);
         assertThat(ftp.storeFile("up.bin", new ByteArrayInputStream(data))).isTrue();
         // SCKS applied to that STOR only
-        assertThat(ftp.storeFile("up2.bin", new ByteArrayInputStream(new byte[] {1}))).isTrue();
+        assertThat(ftp.storeFile("up2.bin", new ByteArrayInputStream(new byte[] {1})))
+                .isTrue();
         assertThat(send("SCKS FOO 12")).isEqualTo(504);
         assertAlive();
     }
@@ -79,7 +82,8 @@ class ExtendedCommandsTest extends ServerTestSupport {
         // commons-net has no ERET: drive it as a raw data command
         assertThat(ftp.pasv()).isEqualTo(227);
         String reply = ftp.getReplyString();
-        var m = java.util.regex.Pattern.compile("\\((\\d+),(\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\)").matcher(reply);
+        var m = java.util.regex.Pattern.compile("\\((\\d+),(\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\)")
+                .matcher(reply);
         assertThat(m.find()).isTrue();
         int port = Integer.parseInt(m.group(5)) * 256 + Integer.parseInt(m.group(6));
         try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
@@ -91,7 +95,8 @@ class ExtendedCommandsTest extends ServerTestSupport {
         assertThat(window.toByteArray()).isEqualTo(Arrays.copyOfRange(data, 1000, 3500));
         // ESTO A: write 3 bytes at 10 into the existing file, nothing else changes
         assertThat(ftp.pasv()).isEqualTo(227);
-        m = java.util.regex.Pattern.compile("\\((\\d+),(\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\)").matcher(ftp.getReplyString());
+        m = java.util.regex.Pattern.compile("\\((\\d+),(\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\)")
+                .matcher(ftp.getReplyString());
         assertThat(m.find()).isTrue();
         port = Integer.parseInt(m.group(5)) * 256 + Integer.parseInt(m.group(6));
         try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
@@ -115,8 +120,16 @@ class ExtendedCommandsTest extends ServerTestSupport {
     @Test
     void bufferCommandsAreAccepted() throws Exception {
         login();
-        for (String command : new String[] {"SBUF 262144", "SITE RETRBUFSIZE 131072", "SITE RBUFSZ 1",
-                "SITE RBUFSIZ 2", "SITE STORBUFSIZE 3", "SITE SBUFSZ 4", "SITE SBUFSIZ 5", "SITE SBUF 65536"}) {
+        for (String command : new String[] {
+            "SBUF 262144",
+            "SITE RETRBUFSIZE 131072",
+            "SITE RBUFSZ 1",
+            "SITE RBUFSIZ 2",
+            "SITE STORBUFSIZE 3",
+            "SITE SBUFSZ 4",
+            "SITE SBUFSIZ 5",
+            "SITE SBUF 65536"
+        }) {
             assertThat(send(command)).as(command).isEqualTo(200);
         }
         assertThat(send("SITE RETRBUFSIZE x")).isEqualTo(501);
@@ -158,7 +171,10 @@ class ExtendedCommandsTest extends ServerTestSupport {
         String[] lines = ftp.getReplyStrings();
         assertThat(lines[0]).isEqualTo("250-Contents of /");
         assertThat(lines[lines.length - 1]).isEqualTo("250 End.");
-        assertThat(String.join("\n", lines)).contains("Type=file;").contains(" f.bin").contains("Type=dir;")
+        assertThat(String.join("\n", lines))
+                .contains("Type=file;")
+                .contains(" f.bin")
+                .contains("Type=dir;")
                 .contains("Size=1000003;");
         assertThat(send("MLSC /f.bin")).isEqualTo(550);
         assertThat(send("STAT")).isEqualTo(212);

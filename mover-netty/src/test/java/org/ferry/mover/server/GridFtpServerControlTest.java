@@ -1,6 +1,5 @@
 package org.ferry.mover.server;
 
-import org.ferry.mover.server.pi.GridFtpServerConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
@@ -16,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.zip.Adler32;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.Test;
 
 class GridFtpServerControlTest extends ServerTestSupport {
@@ -64,9 +64,22 @@ class GridFtpServerControlTest extends ServerTestSupport {
         assertThat(lines[0]).isEqualTo("211-Extensions supported");
         assertThat(lines[lines.length - 1]).isEqualTo("211 End.");
         List<String> features = new ArrayList<>(List.of(lines).subList(1, lines.length - 1));
-        assertThat(features).containsExactlyInAnyOrder(" MDTM", " SIZE", " REST STREAM",
-                " MLST Type*;Size*;Modify*;Perm*;UNIX.mode*;", " PARALLEL", " UTF8", " CKSM MD5;ADLER32;SHA1;SHA256;SHA512;", " ERET", " ESTO", " TARSTREAM",
-                " SBUF", " MFMT", " SPAS", " SPOR");
+        assertThat(features)
+                .containsExactlyInAnyOrder(
+                        " MDTM",
+                        " SIZE",
+                        " REST STREAM",
+                        " MLST Type*;Size*;Modify*;Perm*;UNIX.mode*;",
+                        " PARALLEL",
+                        " UTF8",
+                        " CKSM MD5;ADLER32;SHA1;SHA256;SHA512;",
+                        " ERET",
+                        " ESTO",
+                        " TARSTREAM",
+                        " SBUF",
+                        " MFMT",
+                        " SPAS",
+                        " SPOR");
     }
 
     @Test
@@ -117,9 +130,11 @@ class GridFtpServerControlTest extends ServerTestSupport {
         assertThat(send("SITE HELP")).isEqualTo(214);
         assertThat(ftp.getReplyStrings()[0]).isEqualTo("214-The following commands are recognized:");
         assertThat(ftp.getReplyString()).contains("SITE CLIENTINFO").contains("RETR");
-        assertThat(send("SITE CLIENTINFO scheme=ftp;appname=\"globus-url-copy\";appver=\"10.4\";")).isEqualTo(250);
+        assertThat(send("SITE CLIENTINFO scheme=ftp;appname=\"globus-url-copy\";appver=\"10.4\";"))
+                .isEqualTo(250);
         assertThat(send("OPTS RETR Parallelism=4,4,4;")).isEqualTo(200);
-        assertThat(send("opts retr parallelism=2,2,2;StripeLayout=Blocked;BlockSize=1048576;")).isEqualTo(200);
+        assertThat(send("opts retr parallelism=2,2,2;StripeLayout=Blocked;BlockSize=1048576;"))
+                .isEqualTo(200);
         assertThat(send("OPTS RETR Parallelism=4,4,4")).isEqualTo(500);
         assertThat(send("OPTS RETR Bogus=1;")).isEqualTo(500);
         assertThat(send("OPTS UTF8 ON")).isEqualTo(200);
@@ -173,7 +188,8 @@ class GridFtpServerControlTest extends ServerTestSupport {
         new java.util.Random(7).nextBytes(data);
         Files.write(root.resolve("data.bin"), data);
         Files.setLastModifiedTime(root.resolve("data.bin"), FileTime.from(Instant.parse("2026-11-22T10:15:30Z")));
-        Files.setPosixFilePermissions(root.resolve("data.bin"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(
+                root.resolve("data.bin"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
 
         assertThat(send("SIZE data.bin")).isEqualTo(213);
         assertThat(ftp.getReplyString().strip()).isEqualTo("213 300000");
@@ -185,7 +201,8 @@ class GridFtpServerControlTest extends ServerTestSupport {
         assertThat(send("MLST data.bin")).isEqualTo(250);
         String[] mlst = ftp.getReplyStrings();
         assertThat(mlst[0]).isEqualTo("250-status of data.bin");
-        assertThat(mlst[1]).isEqualTo(" Type=file;Size=300000;Modify=20261122101530;Perm=adfwr;UNIX.mode=0644; /data.bin");
+        assertThat(mlst[1])
+                .isEqualTo(" Type=file;Size=300000;Modify=20261122101530;Perm=adfwr;UNIX.mode=0644; /data.bin");
         assertThat(mlst[2]).isEqualTo("250 End.");
         var parsed = ftp.mlistFile("/data.bin");
         assertThat(parsed.getSize()).isEqualTo(300_000);
@@ -195,7 +212,8 @@ class GridFtpServerControlTest extends ServerTestSupport {
 
         MessageDigest md5 = MessageDigest.getInstance("MD5");
         assertThat(send("CKSM MD5 0 -1 /data.bin")).isEqualTo(213);
-        assertThat(ftp.getReplyString().strip()).isEqualTo("213 " + HexFormat.of().formatHex(md5.digest(data)));
+        assertThat(ftp.getReplyString().strip())
+                .isEqualTo("213 " + HexFormat.of().formatHex(md5.digest(data)));
         Adler32 adler = new Adler32();
         adler.update(data);
         assertThat(send("CKSM adler32 0 -1 data.bin")).isEqualTo(213);
@@ -222,11 +240,24 @@ class GridFtpServerControlTest extends ServerTestSupport {
         assertThat(ftp.changeWorkingDirectory("etc")).isFalse();
         assertThat(ftp.getReplyCode()).isEqualTo(550);
         assertThat(ftp.printWorkingDirectory()).isEqualTo("/");
-        for (String command : List.of("SIZE ../outside/secret.txt", "SIZE /../../etc/passwd", "SIZE passwd",
-                "SIZE etc/passwd", "MDTM out/secret.txt", "MLST etc", "MLST out/secret.txt",
-                "CKSM MD5 0 -1 passwd", "CKSM MD5 0 -1 ../outside/secret.txt", "MKD ../outside/new",
-                "MKD out/new", "DELE ../outside/secret.txt", "DELE out/secret.txt", "RMD ../outside",
-                "RNFR ../outside/secret.txt", "RNFR out/secret.txt", "CWD out")) {
+        for (String command : List.of(
+                "SIZE ../outside/secret.txt",
+                "SIZE /../../etc/passwd",
+                "SIZE passwd",
+                "SIZE etc/passwd",
+                "MDTM out/secret.txt",
+                "MLST etc",
+                "MLST out/secret.txt",
+                "CKSM MD5 0 -1 passwd",
+                "CKSM MD5 0 -1 ../outside/secret.txt",
+                "MKD ../outside/new",
+                "MKD out/new",
+                "DELE ../outside/secret.txt",
+                "DELE out/secret.txt",
+                "RMD ../outside",
+                "RNFR ../outside/secret.txt",
+                "RNFR out/secret.txt",
+                "CWD out")) {
             assertThat(send(command)).as(command).isEqualTo(550);
         }
         Files.writeString(root.resolve("mine.txt"), "mine");
@@ -263,18 +294,21 @@ class GridFtpServerControlTest extends ServerTestSupport {
     void pipelinedCommandsAreAnsweredInOrder() throws Exception {
         try (Socket socket = new Socket("127.0.0.1", server.port())) {
             socket.setSoTimeout(10_000);
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader in =
+                    new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
             OutputStream out = socket.getOutputStream();
             assertThat(in.readLine()).startsWith("220 ");
             out.write(("NOOP\r\nPWD\r\nUSER alice\r\nPASS wonderland\nPWD\r\nBOGUS\r\nMKD d\r\nCWD d\r\nPWD\r\n"
-                    + "X".repeat(5000) + "\r\nQUIT\r\n").getBytes(StandardCharsets.UTF_8));
+                            + "X".repeat(5000) + "\r\nQUIT\r\n")
+                    .getBytes(StandardCharsets.UTF_8));
             out.flush();
             List<String> replies = new ArrayList<>();
             String line;
             while ((line = in.readLine()) != null) {
                 replies.add(line);
             }
-            assertThat(replies).extracting(r -> r.substring(0, 3))
+            assertThat(replies)
+                    .extracting(r -> r.substring(0, 3))
                     .containsExactly("200", "530", "331", "230", "257", "500", "257", "250", "257", "500", "221");
             assertThat(replies.get(8)).startsWith("257 \"/d\"");
         }
@@ -283,12 +317,13 @@ class GridFtpServerControlTest extends ServerTestSupport {
     @Test
     void idleSessionsAreClosedWith421() throws Exception {
         server.close();
-        server = GridFtpServer.start(GridFtpServerConfig.loopback(root).withAnonymousAllowed(true)
+        server = GridFtpServer.start(GridFtpServerConfig.loopback(root)
+                .withAnonymousAllowed(true)
                 .withIdleTimeout(java.time.Duration.ofMillis(300)));
         try (Socket socket = new Socket("127.0.0.1", server.port())) {
             socket.setSoTimeout(5_000);
-            var in = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
-                    java.nio.charset.StandardCharsets.UTF_8));
+            var in = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(socket.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
             assertThat(in.readLine()).startsWith("220 ");
             assertThat(in.readLine()).startsWith("421 ");
             assertThat(in.readLine()).isNull();

@@ -51,20 +51,24 @@ class GridFtpServerDataTest extends ServerTestSupport {
         assertThat(ftp.retrieveFile("src.bin", tail)).isTrue();
         assertThat(tail.toByteArray()).isEqualTo(Arrays.copyOfRange(data, 400_000, data.length));
 
-        assertThat(ftp.storeFile("up.bin", new ByteArrayInputStream(Arrays.copyOf(data, 300_000)))).isTrue();
+        assertThat(ftp.storeFile("up.bin", new ByteArrayInputStream(Arrays.copyOf(data, 300_000))))
+                .isTrue();
         assertThat(Files.readAllBytes(root.resolve("up.bin"))).isEqualTo(Arrays.copyOf(data, 300_000));
         ftp.setRestartOffset(300_000);
         assertThat(ftp.storeFile("up.bin", new ByteArrayInputStream(Arrays.copyOfRange(data, 300_000, data.length))))
                 .isTrue();
         assertThat(Files.readAllBytes(root.resolve("up.bin"))).isEqualTo(data);
 
-        assertThat(ftp.appendFile("up.bin", new ByteArrayInputStream(new byte[] {9, 8}))).isTrue();
+        assertThat(ftp.appendFile("up.bin", new ByteArrayInputStream(new byte[] {9, 8})))
+                .isTrue();
         assertThat(Files.size(root.resolve("up.bin"))).isEqualTo(data.length + 2L);
-        assertThat(ftp.appendFile("fresh.bin", new ByteArrayInputStream(new byte[] {7}))).isTrue();
+        assertThat(ftp.appendFile("fresh.bin", new ByteArrayInputStream(new byte[] {7})))
+                .isTrue();
         assertThat(Files.readAllBytes(root.resolve("fresh.bin"))).containsExactly(7);
 
         // overwrite without REST truncates
-        assertThat(ftp.storeFile("up.bin", new ByteArrayInputStream(new byte[] {1, 2, 3}))).isTrue();
+        assertThat(ftp.storeFile("up.bin", new ByteArrayInputStream(new byte[] {1, 2, 3})))
+                .isTrue();
         assertThat(Files.readAllBytes(root.resolve("up.bin"))).containsExactly(1, 2, 3);
         assertThat(ftp.retrieveFile("/missing", new ByteArrayOutputStream())).isFalse();
         assertThat(ftp.getReplyCode()).isEqualTo(550);
@@ -110,7 +114,11 @@ class GridFtpServerDataTest extends ServerTestSupport {
         assertThat(ftp.listNames("*.txt")).containsExactly("one.txt");
         FTPFile[] list = ftp.listFiles("/");
         assertThat(list).extracting(FTPFile::getName).contains("one.txt", "sub", "two.dat");
-        assertThat(Arrays.stream(list).filter(f -> f.getName().equals("two.dat")).findFirst().orElseThrow().getSize())
+        assertThat(Arrays.stream(list)
+                        .filter(f -> f.getName().equals("two.dat"))
+                        .findFirst()
+                        .orElseThrow()
+                        .getSize())
                 .isEqualTo(2);
         assertThat(ftp.mlistDir("/one.txt")).isEmpty();
         assertThat(ftp.getReplyCode()).isEqualTo(550);
@@ -127,11 +135,14 @@ class GridFtpServerDataTest extends ServerTestSupport {
         Files.createSymbolicLink(root.resolve("out"), outside);
         assertThat(ftp.retrieveFile("passwd", new ByteArrayOutputStream())).isFalse();
         assertThat(ftp.getReplyCode()).isEqualTo(550);
-        assertThat(ftp.retrieveFile("../outside/secret.txt", new ByteArrayOutputStream())).isFalse();
+        assertThat(ftp.retrieveFile("../outside/secret.txt", new ByteArrayOutputStream()))
+                .isFalse();
         assertThat(ftp.getReplyCode()).isEqualTo(550);
-        assertThat(ftp.storeFile("out/new.txt", new ByteArrayInputStream(new byte[] {1}))).isFalse();
+        assertThat(ftp.storeFile("out/new.txt", new ByteArrayInputStream(new byte[] {1})))
+                .isFalse();
         assertThat(ftp.getReplyCode()).isEqualTo(550);
-        assertThat(ftp.storeFile("/../outside/secret.txt", new ByteArrayInputStream(new byte[] {1}))).isFalse();
+        assertThat(ftp.storeFile("/../outside/secret.txt", new ByteArrayInputStream(new byte[] {1})))
+                .isFalse();
         assertThat(ftp.getReplyCode()).isEqualTo(550);
         assertThat(Files.readString(outside.resolve("secret.txt"))).isEqualTo("top secret");
         try (var files = Files.list(outside)) {
@@ -164,7 +175,8 @@ class GridFtpServerDataTest extends ServerTestSupport {
         int port = Integer.parseInt(m.group(5)) * 256 + Integer.parseInt(m.group(6));
         assertThat(ftp.sendCommand("STOR", "modee.bin")).isEqualTo(150);
         // connections: each sends alternate 64 KiB blocks out of order, then EOD; the first also EOF(2)
-        try (Socket a = new Socket("127.0.0.1", port); Socket b = new Socket("127.0.0.1", port)) {
+        try (Socket a = new Socket("127.0.0.1", port);
+                Socket b = new Socket("127.0.0.1", port)) {
             DataOutputStream outA = new DataOutputStream(a.getOutputStream());
             DataOutputStream outB = new DataOutputStream(b.getOutputStream());
             List<long[]> blocks = new ArrayList<>();
@@ -203,8 +215,11 @@ class GridFtpServerDataTest extends ServerTestSupport {
             }
             String all = String.join("", replies);
             assertThat(ftp.getReplyCode()).as(all).isEqualTo(226);
-            assertThat(all).contains("112-Perf Marker").contains(" Stripe Bytes Transferred: " + data.length)
-                    .contains("112 End.").contains("111 Range Marker 0-" + data.length);
+            assertThat(all)
+                    .contains("112-Perf Marker")
+                    .contains(" Stripe Bytes Transferred: " + data.length)
+                    .contains("112 End.")
+                    .contains("111 Range Marker 0-" + data.length);
         }
         assertThat(Files.readAllBytes(root.resolve("modee.bin"))).isEqualTo(data);
         assertAlive();
@@ -221,7 +236,8 @@ class GridFtpServerDataTest extends ServerTestSupport {
         ExecutorService pool = Executors.newCachedThreadPool();
         try (ServerSocket listener = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
             int port = listener.getLocalPort();
-            assertThat(send("PORT 127,0,0,1," + (port >> 8) + "," + (port & 0xff))).isEqualTo(200);
+            assertThat(send("PORT 127,0,0,1," + (port >> 8) + "," + (port & 0xff)))
+                    .isEqualTo(200);
             byte[] received = new byte[data.length];
             Future<Integer> receiving = pool.submit(() -> receiveModeE(listener, received, pool));
             assertThat(send("RETR big.bin")).isEqualTo(150);
@@ -342,9 +358,10 @@ class GridFtpServerDataTest extends ServerTestSupport {
     private static void awaitSize(java.nio.file.Path file, long size) throws Exception {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
         while (!(Files.exists(file) && Files.size(file) >= size)) {
-            assertThat(System.nanoTime()).as("%s did not reach %d bytes", file, size).isLessThan(deadline);
+            assertThat(System.nanoTime())
+                    .as("%s did not reach %d bytes", file, size)
+                    .isLessThan(deadline);
             Thread.sleep(5);
         }
     }
-
 }

@@ -1,7 +1,5 @@
 package org.ferry.mover.server;
 
-import org.ferry.mover.server.pi.Authenticator;
-import org.ferry.mover.server.pi.GridFtpServerConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,6 +16,8 @@ import org.ferry.mover.client.GridFtpUrl;
 import org.ferry.mover.client.TransferListener;
 import org.ferry.mover.client.TransferOptions;
 import org.ferry.mover.protocol.FileInfo;
+import org.ferry.mover.server.pi.Authenticator;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +28,7 @@ class GridFtpServerFerryClientTest {
 
     @TempDir
     Path tmp;
+
     Path sourceRoot;
     Path destinationRoot;
     GridFtpServer source;
@@ -40,7 +41,8 @@ class GridFtpServerFerryClientTest {
         destinationRoot = Files.createDirectory(tmp.resolve("dst"));
         Authenticator alice = (u, p) -> u.equals("alice") && p.equals("pw");
         source = GridFtpServer.start(GridFtpServerConfig.loopback(sourceRoot).withAuthenticator(alice));
-        destination = GridFtpServer.start(GridFtpServerConfig.loopback(destinationRoot).withAuthenticator(alice));
+        destination = GridFtpServer.start(
+                GridFtpServerConfig.loopback(destinationRoot).withAuthenticator(alice));
         client = new GridFtpClient();
     }
 
@@ -61,24 +63,30 @@ class GridFtpServerFerryClientTest {
         new Random(5).nextBytes(data);
         Files.write(sourceRoot.resolve("a.bin"), data);
         Path local = tmp.resolve("local.bin");
-        try (GridFtpSession src = open(source); GridFtpSession dst = open(destination)) {
+        try (GridFtpSession src = open(source);
+                GridFtpSession dst = open(destination)) {
             for (TransferOptions options : List.of(TransferOptions.STREAM, TransferOptions.extendedBlock(4))) {
                 Files.deleteIfExists(local);
-                assertThat(src.download("/a.bin", local, options, TransferListener.NONE)).isEqualTo(data.length);
+                assertThat(src.download("/a.bin", local, options, TransferListener.NONE))
+                        .isEqualTo(data.length);
                 assertThat(Files.readAllBytes(local)).isEqualTo(data);
                 String name = "/up-" + options.mode() + ".bin";
-                assertThat(dst.upload(local, name, options, TransferListener.NONE)).isEqualTo(data.length);
-                assertThat(Files.readAllBytes(destinationRoot.resolve(name.substring(1)))).isEqualTo(data);
+                assertThat(dst.upload(local, name, options, TransferListener.NONE))
+                        .isEqualTo(data.length);
+                assertThat(Files.readAllBytes(destinationRoot.resolve(name.substring(1))))
+                        .isEqualTo(data);
                 String third = "/third-" + options.mode() + ".bin";
                 src.sendTo("/a.bin", dst, third, options, TransferListener.NONE);
-                assertThat(Files.readAllBytes(destinationRoot.resolve(third.substring(1)))).isEqualTo(data);
+                assertThat(Files.readAllBytes(destinationRoot.resolve(third.substring(1))))
+                        .isEqualTo(data);
             }
             dst.makeDirectory("/dir");
             List<FileInfo> entries = dst.list("/");
             assertThat(entries).extracting(FileInfo::name).contains("dir", "up-STREAM.bin", "third-EXTENDED_BLOCK.bin");
             assertThat(dst.stat("/third-STREAM.bin").sizeBytes()).isEqualTo(data.length);
             assertThat(dst.checksum("MD5", "/third-STREAM.bin"))
-                    .isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data)));
+                    .isEqualTo(HexFormat.of()
+                            .formatHex(MessageDigest.getInstance("MD5").digest(data)));
             dst.delete("/up-STREAM.bin");
             assertThat(Files.exists(destinationRoot.resolve("up-STREAM.bin"))).isFalse();
             assertThatThrownBy(() -> src.stat("/../../etc/passwd")).isInstanceOf(IOException.class);

@@ -1,6 +1,5 @@
 package org.ferry.mover.server;
 
-import org.ferry.mover.server.pi.GridFtpServerConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -35,6 +34,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.BeforeProperty;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.ferry.mover.testing.LeakCapture;
 
 /**
@@ -134,14 +134,17 @@ class GridFtpServerFuzzTest {
                         .replace("{p1}", Integer.toString(activeListener.getLocalPort() >> 8))
                         .replace("{p2}", Integer.toString(activeListener.getLocalPort() & 0xff)));
             }
-            assertThat(session.command("NOOP").code()).as("session alive after %s", commands).isEqualTo(200);
+            assertThat(session.command("NOOP").code())
+                    .as("session alive after %s", commands)
+                    .isEqualTo(200);
         }
-        assertThat(digestOutsideRoot()).as("nothing beside the root changed after %s", commands)
+        assertThat(digestOutsideRoot())
+                .as("nothing beside the root changed after %s", commands)
                 .isEqualTo(outsideBefore);
     }
 
     /** One reply: its code and raw lines. */
-    private record Reply(int code, List<String> lines) { }
+    private record Reply(int code, List<String> lines) {}
 
     /** A raw control connection that checks reply syntax and serves data connections on 150. */
     private final class Session implements AutoCloseable {
@@ -252,7 +255,11 @@ class GridFtpServerFuzzTest {
         }
 
         private static byte[] header(int descriptor, long count, long offset) {
-            return ByteBuffer.allocate(17).put((byte) descriptor).putLong(count).putLong(offset).array();
+            return ByteBuffer.allocate(17)
+                    .put((byte) descriptor)
+                    .putLong(count)
+                    .putLong(offset)
+                    .array();
         }
 
         /** Reads one reply and asserts RFC 959 section 4.2 syntax: CRLF lines, NNN-...NNN . */
@@ -267,7 +274,9 @@ class GridFtpServerFuzzTest {
                 do {
                     line = line();
                     lines.add(line);
-                    assertThat(lines.size()).as("multi-line reply %d ends", code).isLessThan(10_000);
+                    assertThat(lines.size())
+                            .as("multi-line reply %d ends", code)
+                            .isLessThan(10_000);
                 } while (!line.startsWith(code + " "));
             }
             return new Reply(code, lines);
@@ -314,46 +323,157 @@ class GridFtpServerFuzzTest {
 
     @Provide
     Arbitrary<List<String>> sequences() {
-        Arbitrary<String> path = Arbitraries.of("", ".", "..", "../outside", "../outside/secret.txt",
-                "/../outside/secret.txt", "/..", "/", "//", "sub/../../outside/x", "escape", "escape/secret.txt",
-                "escape/new.txt", "escape/dir", "escape-file", "dangling", "dangling/x", "sub/up", "sub/up/secret.txt",
-                "sub/up/new", "sub", "sub/file.txt", "new.txt", "newdir", "newdir/f", "/etc/passwd", "a\0b",
-                "x".repeat(300), "y".repeat(5000), "%2e%2e/outside", "sub//./file.txt", "\u00e9t\u00e9 \u4e2d",
-                "sp ace", "~", "*", "-la");
-        Arbitrary<String> pathVerb = Arbitraries.of("CWD", "MKD", "RMD", "DELE", "RNFR", "RNTO", "SIZE", "MDTM",
-                "MLST", "MLSD", "LIST", "NLST", "RETR", "STOR", "APPE", "cwd", "stor", "Retr");
+        Arbitrary<String> path = Arbitraries.of(
+                "",
+                ".",
+                "..",
+                "../outside",
+                "../outside/secret.txt",
+                "/../outside/secret.txt",
+                "/..",
+                "/",
+                "//",
+                "sub/../../outside/x",
+                "escape",
+                "escape/secret.txt",
+                "escape/new.txt",
+                "escape/dir",
+                "escape-file",
+                "dangling",
+                "dangling/x",
+                "sub/up",
+                "sub/up/secret.txt",
+                "sub/up/new",
+                "sub",
+                "sub/file.txt",
+                "new.txt",
+                "newdir",
+                "newdir/f",
+                "/etc/passwd",
+                "a\0b",
+                "x".repeat(300),
+                "y".repeat(5000),
+                "%2e%2e/outside",
+                "sub//./file.txt",
+                "\u00e9t\u00e9 \u4e2d",
+                "sp ace",
+                "~",
+                "*",
+                "-la");
+        Arbitrary<String> pathVerb = Arbitraries.of(
+                "CWD", "MKD", "RMD", "DELE", "RNFR", "RNTO", "SIZE", "MDTM", "MLST", "MLSD", "LIST", "NLST", "RETR",
+                "STOR", "APPE", "cwd", "stor", "Retr");
         Arbitrary<String> pathCommand = Combinators.combine(pathVerb, path).as((v, p) -> v + " " + p);
         Arbitrary<String> other = Arbitraries.of(
-                "PASV", "EPSV", "EPSV ALL", "EPSV 1", "EPSV 3", "PASV x",
-                "PORT 127,0,0,1,{p1},{p2}", "PORT 127,0,0,1,0,1", "PORT 1,2,3", "PORT 256,0,0,1,1,1",
-                "PORT -1,0,0,1,1,1", "PORT a,b,c,d,e,f", "PORT 127,0,0,1,0,0", "PORT", "PORT 127,0,0,1,999,1",
-                "EPRT |1|127.0.0.1|{port}|", "EPRT |2|::1|1|", "EPRT |3|x|1|", "EPRT ||||", "EPRT |1|999.1.1.1|1|",
-                "EPRT |1|127.0.0.1|0|", "EPRT |1|127.0.0.1|70000|", "EPRT x", "EPRT", "EPRT |1|1.2.3|1|",
-                "REST 100", "REST 0", "REST -1", "REST abc", "REST 0-10,20-30", "REST 10-5", "REST 99999999999999999999",
-                "REST 1-2,", "REST",
-                "OPTS UTF8 ON", "OPTS RETR Parallelism=4,4,4;", "OPTS RETR Parallelism=0;", "OPTS RETR markers=-1;",
-                "OPTS RETR", "OPTS RETR ;", "OPTS MLST type;", "OPTS garbage", "OPTS RETR Parallelism=99999999999;",
-                "OPTS RETR markers=1;", "OPTS", "OPTS RETR =;=;",
-                "MODE E", "MODE S", "MODE X", "MODE", "MODE e", "TYPE I", "TYPE A", "TYPE L 8", "TYPE Z", "TYPE",
-                "STRU F", "STRU R", "SBUF -1", "SBUF 1048576", "SBUF x", "ALLO 100", "ALLO -5", "ALLO x",
-                "CKSM MD5 0 -1 sub/file.txt", "CKSM ADLER32 5 9223372036854775807 sub/file.txt", "CKSM MD5 -1 -1 f",
-                "CKSM CRC 0 -1 sub/file.txt", "CKSM MD5 0 -1 ../outside/secret.txt",
-                "CKSM MD5 0 -1 escape/secret.txt", "CKSM x", "CKSM MD5 99 -1 sub/file.txt",
-                "SITE HELP", "SITE CLIENTINFO appname=x", "SITE CHMOD 777 x", "SITE", "FEAT", "HELP", "HELP RETR",
-                "SYST", "NOOP", "PWD", "CDUP", "ABOR", "USER alice", "PASS nope", "PASS", "USER", "XYZZY", "",
-                " ", "\0", "NOOP\0x", "RETR\tsub/file.txt");
+                "PASV",
+                "EPSV",
+                "EPSV ALL",
+                "EPSV 1",
+                "EPSV 3",
+                "PASV x",
+                "PORT 127,0,0,1,{p1},{p2}",
+                "PORT 127,0,0,1,0,1",
+                "PORT 1,2,3",
+                "PORT 256,0,0,1,1,1",
+                "PORT -1,0,0,1,1,1",
+                "PORT a,b,c,d,e,f",
+                "PORT 127,0,0,1,0,0",
+                "PORT",
+                "PORT 127,0,0,1,999,1",
+                "EPRT |1|127.0.0.1|{port}|",
+                "EPRT |2|::1|1|",
+                "EPRT |3|x|1|",
+                "EPRT ||||",
+                "EPRT |1|999.1.1.1|1|",
+                "EPRT |1|127.0.0.1|0|",
+                "EPRT |1|127.0.0.1|70000|",
+                "EPRT x",
+                "EPRT",
+                "EPRT |1|1.2.3|1|",
+                "REST 100",
+                "REST 0",
+                "REST -1",
+                "REST abc",
+                "REST 0-10,20-30",
+                "REST 10-5",
+                "REST 99999999999999999999",
+                "REST 1-2,",
+                "REST",
+                "OPTS UTF8 ON",
+                "OPTS RETR Parallelism=4,4,4;",
+                "OPTS RETR Parallelism=0;",
+                "OPTS RETR markers=-1;",
+                "OPTS RETR",
+                "OPTS RETR ;",
+                "OPTS MLST type;",
+                "OPTS garbage",
+                "OPTS RETR Parallelism=99999999999;",
+                "OPTS RETR markers=1;",
+                "OPTS",
+                "OPTS RETR =;=;",
+                "MODE E",
+                "MODE S",
+                "MODE X",
+                "MODE",
+                "MODE e",
+                "TYPE I",
+                "TYPE A",
+                "TYPE L 8",
+                "TYPE Z",
+                "TYPE",
+                "STRU F",
+                "STRU R",
+                "SBUF -1",
+                "SBUF 1048576",
+                "SBUF x",
+                "ALLO 100",
+                "ALLO -5",
+                "ALLO x",
+                "CKSM MD5 0 -1 sub/file.txt",
+                "CKSM ADLER32 5 9223372036854775807 sub/file.txt",
+                "CKSM MD5 -1 -1 f",
+                "CKSM CRC 0 -1 sub/file.txt",
+                "CKSM MD5 0 -1 ../outside/secret.txt",
+                "CKSM MD5 0 -1 escape/secret.txt",
+                "CKSM x",
+                "CKSM MD5 99 -1 sub/file.txt",
+                "SITE HELP",
+                "SITE CLIENTINFO appname=x",
+                "SITE CHMOD 777 x",
+                "SITE",
+                "FEAT",
+                "HELP",
+                "HELP RETR",
+                "SYST",
+                "NOOP",
+                "PWD",
+                "CDUP",
+                "ABOR",
+                "USER alice",
+                "PASS nope",
+                "PASS",
+                "USER",
+                "XYZZY",
+                "",
+                " ",
+                "\0",
+                "NOOP\0x",
+                "RETR\tsub/file.txt");
         // A transfer needs an endpoint first: PASV/EPSV or PORT/EPRT to the test's listener, maybe
         // a mode or restart, then the transfer verb, so that data connections really open.
-        Arbitrary<String> endpoint = Arbitraries.of("PASV", "EPSV", "PORT 127,0,0,1,{p1},{p2}",
-                "EPRT |1|127.0.0.1|{port}|");
-        Arbitrary<String> setup = Arbitraries.of("MODE E", "MODE S", "REST 10", "REST 0-5", "OPTS RETR Parallelism=3;",
-                "TYPE I", "NOOP");
+        Arbitrary<String> endpoint =
+                Arbitraries.of("PASV", "EPSV", "PORT 127,0,0,1,{p1},{p2}", "EPRT |1|127.0.0.1|{port}|");
+        Arbitrary<String> setup =
+                Arbitraries.of("MODE E", "MODE S", "REST 10", "REST 0-5", "OPTS RETR Parallelism=3;", "TYPE I", "NOOP");
         Arbitrary<String> transferVerb = Arbitraries.of("STOR", "APPE", "RETR", "LIST", "NLST", "MLSD");
-        Arbitrary<List<String>> transfer = Combinators.combine(endpoint, setup, transferVerb, path)
-                .as((e, m, v, p) -> List.of(e, m, v + " " + p));
+        Arbitrary<List<String>> transfer =
+                Combinators.combine(endpoint, setup, transferVerb, path).as((e, m, v, p) -> List.of(e, m, v + " " + p));
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(3, pathCommand.map(List::of)), net.jqwik.api.Tuple.of(2, other.map(List::of)),
-                net.jqwik.api.Tuple.of(2, transfer))
-                .list().ofMaxSize(8).map(groups -> groups.stream().flatMap(List::stream).toList());
+                        net.jqwik.api.Tuple.of(3, pathCommand.map(List::of)),
+                        net.jqwik.api.Tuple.of(2, other.map(List::of)),
+                        net.jqwik.api.Tuple.of(2, transfer))
+                .list()
+                .ofMaxSize(8)
+                .map(groups -> groups.stream().flatMap(List::stream).toList());
     }
 }

@@ -1,7 +1,5 @@
 package org.ferry.mover.server;
 
-import org.ferry.mover.server.pi.GridFtpServerConfig;
-import org.ferry.mover.server.pi.GsiServerSecurity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,8 +19,8 @@ import org.ferry.gsi.context.DelegationMode;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.gridmap.GridMap;
 import org.ferry.gsi.gridmap.GridMapAuthorizer;
-import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GridFtpReplyException;
@@ -32,6 +30,8 @@ import org.ferry.mover.client.GsiClientSecurity;
 import org.ferry.mover.client.TransferListener;
 import org.ferry.mover.client.TransferOptions;
 import org.ferry.mover.protocol.FileInfo;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.ferry.mover.server.pi.GsiServerSecurity;
 import org.ferry.mover.testing.FerryGsiServer;
 import org.ferry.mover.testing.GsiTestPki;
 import org.ferry.mover.testing.RawGsiSession;
@@ -50,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GsiControlChannelTest {
     @TempDir
     Path tmp;
+
     FerryGsiServer ferry;
 
     @BeforeEach
@@ -63,7 +64,8 @@ class GsiControlChannelTest {
     }
 
     GridFtpClient client(String cn) throws Exception {
-        return new GridFtpClient(Duration.ofSeconds(30), ferry.clientSecurity(ferry.pki().proxy(cn)));
+        return new GridFtpClient(
+                Duration.ofSeconds(30), ferry.clientSecurity(ferry.pki().proxy(cn)));
     }
 
     @Test
@@ -72,10 +74,11 @@ class GsiControlChannelTest {
         new Random(7).nextBytes(data);
         Files.write(ferry.root().resolve("f.bin"), data);
         try (GridFtpClient client = client("Mapped User");
-             GridFtpSession session = client.open(ferry.url())) {
+                GridFtpSession session = client.open(ferry.url())) {
             assertThat(session.list("/")).extracting(FileInfo::name).contains("f.bin");
             Path local = tmp.resolve("f.copy");
-            assertThat(session.download("/f.bin", local, TransferOptions.STREAM, TransferListener.NONE)).isEqualTo(data.length);
+            assertThat(session.download("/f.bin", local, TransferOptions.STREAM, TransferListener.NONE))
+                    .isEqualTo(data.length);
             assertThat(Files.readAllBytes(local)).isEqualTo(data);
             session.makeDirectory("/made-over-gsi");
         }
@@ -88,7 +91,8 @@ class GsiControlChannelTest {
             assertThatThrownBy(() -> client.open(ferry.url()))
                     .isInstanceOf(GridFtpReplyException.class)
                     .hasMessageContaining("530")
-                    .hasMessageContaining("Login incorrect. : Gridmap lookup failure: Could not map /O=Grid/OU=Mover/CN=Stranger");
+                    .hasMessageContaining(
+                            "Login incorrect. : Gridmap lookup failure: Could not map /O=Grid/OU=Mover/CN=Stranger");
         }
     }
 
@@ -105,16 +109,20 @@ class GsiControlChannelTest {
 
     @Test
     void anExpiredProxyIsRefusedAtAuthWithTheExpiry() throws Exception {
-        GsiCredential user = ferry.pki().user("Mapped User", Instant.now().minus(Duration.ofDays(30)),
-                Instant.now().plus(Duration.ofDays(1)));
+        GsiCredential user = ferry.pki()
+                .user(
+                        "Mapped User",
+                        Instant.now().minus(Duration.ofDays(30)),
+                        Instant.now().plus(Duration.ofDays(1)));
         Clock lastWeek = Clock.fixed(Instant.now().minus(Duration.ofDays(7)), ZoneOffset.UTC);
         GsiCredential expired = new BcProxyFactory(new BouncyCastleProvider(), lastWeek, new SecureRandom())
                 .createProxy(user, ProxyRequest.impersonation());
         assertLoginRefused(ferry.clientSecurity(expired))
                 .isInstanceOf(GridFtpReplyException.class)
                 .hasMessageContaining("530")
-                .hasMessageContaining("GSS authentication failed: certificate chain of /O=Grid/OU=Mover/CN=Mapped User/CN="
-                        + expired.certificate().getSerialNumber() + " rejected: Certificate has expired on:");
+                .hasMessageContaining(
+                        "GSS authentication failed: certificate chain of /O=Grid/OU=Mover/CN=Mapped User/CN="
+                                + expired.certificate().getSerialNumber() + " rejected: Certificate has expired on:");
     }
 
     @Test
@@ -127,8 +135,10 @@ class GsiControlChannelTest {
         assertLoginRefused(ferry.clientSecurity(proxy))
                 .isInstanceOf(GridFtpReplyException.class)
                 .hasMessageContaining("530")
-                .hasMessageContaining("GSS authentication failed: certificate chain of /O=Grid/OU=Mover/CN=Mapped User/CN="
-                        + proxy.certificate().getSerialNumber() + " rejected: Signature of a certificate is invalid");
+                .hasMessageContaining(
+                        "GSS authentication failed: certificate chain of /O=Grid/OU=Mover/CN=Mapped User/CN="
+                                + proxy.certificate().getSerialNumber()
+                                + " rejected: Signature of a certificate is invalid");
     }
 
     @Test
@@ -138,7 +148,8 @@ class GsiControlChannelTest {
             assertLoginRefused(ferry.clientSecurity(proxy))
                     .isInstanceOf(GridFtpReplyException.class)
                     .hasMessageContaining("530")
-                    .hasMessageContaining("GSS authentication failed: certificate chain of /O=Grid/OU=Rogue/CN=Mapped User/CN=")
+                    .hasMessageContaining(
+                            "GSS authentication failed: certificate chain of /O=Grid/OU=Rogue/CN=Mapped User/CN=")
                     .hasMessageContaining("No trusted CA certificate was found for the certificate chain");
         }
     }
@@ -149,11 +160,17 @@ class GsiControlChannelTest {
         ferry.pki().ca().revoke(user.certificate());
         // The validator reads the CRL when made: a server started after the revocation.
         try (CanlChainValidator fresh = new CanlChainValidator(ferry.pki().trustDirectory());
-             GridFtpServer server = GridFtpServer.start(GridFtpServerConfig.loopback(ferry.root()),
-                     new GsiServerSecurity(ferry.pki().host(), fresh, ferry.pki().trust(),
-                             new GridMapAuthorizer(GridMap.parse(ferry.pki().gridMapLine("Mapped User", "mapped")))));
-             GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30),
-                     ferry.clientSecurity(new BcProxyFactory().createProxy(user, ProxyRequest.impersonation())))) {
+                GridFtpServer server = GridFtpServer.start(
+                        GridFtpServerConfig.loopback(ferry.root()),
+                        new GsiServerSecurity(
+                                ferry.pki().host(),
+                                fresh,
+                                ferry.pki().trust(),
+                                new GridMapAuthorizer(
+                                        GridMap.parse(ferry.pki().gridMapLine("Mapped User", "mapped")))));
+                GridFtpClient client = new GridFtpClient(
+                        Duration.ofSeconds(30),
+                        ferry.clientSecurity(new BcProxyFactory().createProxy(user, ProxyRequest.impersonation())))) {
             assertThatThrownBy(() -> client.open(GridFtpUrl.parse("gsiftp://localhost:" + server.port() + "/")))
                     .satisfies(e -> System.out.println("refused as expected: " + e.getMessage()))
                     .isInstanceOf(GridFtpReplyException.class)
@@ -165,24 +182,25 @@ class GsiControlChannelTest {
 
     @Test
     void aLimitedProxyCannotDelegateTheFullProxyAsked() throws Exception {
-        GsiCredential limited = new BcProxyFactory().createProxy(ferry.pki().user("Mapped User"), ProxyRequest.limited());
-        GsiClientSecurity full = new GsiClientSecurity(limited, ferry.pki().validator(), ferry.pki().trust(),
-                DelegationMode.FULL, Duration.ofHours(1), null);
+        GsiCredential limited =
+                new BcProxyFactory().createProxy(ferry.pki().user("Mapped User"), ProxyRequest.limited());
+        GsiClientSecurity full = new GsiClientSecurity(
+                limited, ferry.pki().validator(), ferry.pki().trust(), DelegationMode.FULL, Duration.ofHours(1), null);
         assertLoginRefused(full)
                 .isInstanceOf(IOException.class)
                 .hasMessage("GSI authentication with localhost failed: delegation failed: Can't sign a non-limited,"
                         + " non-independent proxy with a limited proxy");
         // The same proxy delegating a limited one, as globus-url-copy does, logs in.
         try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), ferry.clientSecurity(limited));
-             GridFtpSession session = client.open(ferry.url())) {
+                GridFtpSession session = client.open(ferry.url())) {
             assertThat(session.list("/")).isEmpty();
         }
     }
 
     @Test
     void repliesAreWrappedAndClearCommandsRefusedAfterAuthentication() throws Exception {
-        try (RawGsiSession s = new RawGsiSession(ferry.port(), ferry.pki().proxy("Mapped User"), ferry.pki(),
-                DelegationMode.NONE)) {
+        try (RawGsiSession s =
+                new RawGsiSession(ferry.port(), ferry.pki().proxy("Mapped User"), ferry.pki(), DelegationMode.NONE)) {
             assertThat(s.auth()).isEqualTo("334 Using authentication type; ADAT must follow.");
             String line;
             do {

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GsiDataChannelGlobusTest {
     @RegisterExtension
     final GlobusUserOfFerry guc = new GlobusUserOfFerry("GucInterop", "Guc User", "guc");
+
     @TempDir
     Path tmp;
 
@@ -36,17 +37,22 @@ class GsiDataChannelGlobusTest {
         String base = guc.base();
         for (String mode : MODES) {
             for (String parallel : List.of("", "4")) {
-                String cell = "[" + (mode.isEmpty() ? "default" : mode) + (parallel.isEmpty() ? " stream" : " -p " + parallel) + "]";
+                String cell = "[" + (mode.isEmpty() ? "default" : mode)
+                        + (parallel.isEmpty() ? " stream" : " -p " + parallel) + "]";
                 Path local = tmp.resolve("out" + mode + parallel + ".bin");
                 GlobusUser.Result down = guc.user().run(command(mode, parallel, base + "/in.bin", "file://" + local));
-                assertThat(down.exitCode()).as(cell + " download: " + down.output()).isZero();
+                assertThat(down.exitCode())
+                        .as(cell + " download: " + down.output())
+                        .isZero();
                 assertThat(Files.readAllBytes(local)).as(cell + " download").isEqualTo(data);
                 assertThat(down.output()).as(cell).contains(expectedReply(mode));
 
                 String remote = "up" + mode + parallel + ".bin";
                 GlobusUser.Result up = guc.user().run(command(mode, parallel, "file://" + local, base + "/" + remote));
                 assertThat(up.exitCode()).as(cell + " upload: " + up.output()).isZero();
-                assertThat(Files.readAllBytes(guc.ferry().root().resolve(remote))).as(cell + " upload").isEqualTo(data);
+                assertThat(Files.readAllBytes(guc.ferry().root().resolve(remote)))
+                        .as(cell + " upload")
+                        .isEqualTo(data);
             }
         }
     }
@@ -66,8 +72,8 @@ class GsiDataChannelGlobusTest {
     @Test
     void featAdvertisesDcau() throws Exception {
         Files.writeString(guc.ferry().root().resolve("f.txt"), "x");
-        GlobusUser.Result r = guc.user().run("globus-url-copy", "-dbg", guc.base() + "/f.txt",
-                "file://" + tmp.resolve("f.txt"));
+        GlobusUser.Result r =
+                guc.user().run("globus-url-copy", "-dbg", guc.base() + "/f.txt", "file://" + tmp.resolve("f.txt"));
         assertThat(r.exitCode()).as(r.output()).isZero();
         assertThat(r.output()).contains(" DCAU");
     }

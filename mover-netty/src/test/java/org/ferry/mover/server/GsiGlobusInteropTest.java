@@ -1,6 +1,5 @@
 package org.ferry.mover.server;
 
-import org.ferry.mover.server.pi.GridFtpServerConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -8,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.ferry.mover.testing.GlobusUser;
 import org.ferry.mover.testing.GlobusUserOfFerry;
 import org.junit.jupiter.api.Test;
@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GsiGlobusInteropTest {
     @RegisterExtension
     final GlobusUserOfFerry guc = new GlobusUserOfFerry("GucInterop", "Guc User", "guc");
+
     @TempDir
     Path tmp;
 
@@ -70,11 +71,15 @@ class GsiGlobusInteropTest {
 
     @Test
     void unmappedUserSeesTheGridmapError() throws Exception {
-        try (GridFtpServer other = GridFtpServer.start(GridFtpServerConfig.loopback(guc.ferry().root()),
+        try (GridFtpServer other = GridFtpServer.start(
+                GridFtpServerConfig.loopback(guc.ferry().root()),
                 guc.ferry().pki().serverSecurity("\"/O=Other/CN=x\" x\n"))) {
-            GlobusUser.Result r = guc.user().run("globus-url-copy", "-list", "gsiftp://localhost:" + other.port() + "/");
+            GlobusUser.Result r =
+                    guc.user().run("globus-url-copy", "-list", "gsiftp://localhost:" + other.port() + "/");
             assertThat(r.exitCode()).isNotZero();
-            assertThat(r.output()).contains("530").contains("Gridmap lookup failure: Could not map /O=Grid/OU=GucInterop/CN=Guc User");
+            assertThat(r.output())
+                    .contains("530")
+                    .contains("Gridmap lookup failure: Could not map /O=Grid/OU=GucInterop/CN=Guc User");
         }
     }
 }

@@ -1,12 +1,12 @@
 package org.ferry.mover.server;
 
-import org.ferry.mover.server.pi.GridFtpServerConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.ferry.gsi.context.DelegationMode;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.ferry.mover.testing.FerryGsiServer;
 import org.ferry.mover.testing.RawGsiSession;
 import org.junit.jupiter.api.AfterEach;
@@ -26,6 +26,7 @@ class GsiLoginSequenceTest {
 
     @TempDir
     Path tmp;
+
     FerryGsiServer ferry;
 
     @BeforeEach
@@ -82,8 +83,8 @@ class GsiLoginSequenceTest {
     @Test
     void withClearTextLoginsAllowedOnlyTheExchangeItselfIsGuarded() throws Exception {
         GridFtpServerConfig config = GridFtpServerConfig.loopback(ferry.root()).withAnonymousAllowed(true);
-        try (GridFtpServer both = GridFtpServer.start(config,
-                ferry.pki().serverSecurity(ferry.pki().gridMapLine("Seq User", "seq")))) {
+        try (GridFtpServer both = GridFtpServer.start(
+                config, ferry.pki().serverSecurity(ferry.pki().gridMapLine("Seq User", "seq")))) {
             try (RawGsiSession s = connect(both.port())) {
                 s.send("FEAT");
                 assertThat(s.readLine()).startsWith("211-");

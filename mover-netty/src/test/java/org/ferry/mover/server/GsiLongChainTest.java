@@ -12,8 +12,8 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Map;
 import org.ferry.gsi.credential.GsiCredential;
-import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.protocol.FtpCommandDecoder;
@@ -33,6 +33,7 @@ class GsiLongChainTest {
 
     @TempDir
     Path tmp;
+
     FerryGsiServer ferry;
 
     @BeforeEach
@@ -55,7 +56,9 @@ class GsiLongChainTest {
         }
         assertThat(proxy.chain()).hasSize(5); // three proxies, the user, the intermediate CA
         // the chain alone, in base64, is longer than an ordinary command line may be
-        long chainBytes = proxy.chain().stream().mapToLong(GsiLongChainTest::encodedLength).sum();
+        long chainBytes = proxy.chain().stream()
+                .mapToLong(GsiLongChainTest::encodedLength)
+                .sum();
         assertThat(chainBytes * 4 / 3).isGreaterThan(FtpCommandDecoder.DEFAULT_MAX_LINE_BYTES);
 
         try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30), ferry.clientSecurity(proxy));
@@ -69,8 +72,8 @@ class GsiLongChainTest {
     void anAdatLinePastTheBoundIsRefusedAndTheSessionGoesOn() throws Exception {
         try (Socket socket = new Socket("127.0.0.1", ferry.port())) {
             socket.setSoTimeout(30_000);
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
-                    StandardCharsets.US_ASCII));
+            BufferedReader in =
+                    new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
             OutputStream out = socket.getOutputStream();
             assertThat(in.readLine()).startsWith("220");
             out.write(("AUTH GSSAPI\r\n").getBytes(StandardCharsets.US_ASCII));

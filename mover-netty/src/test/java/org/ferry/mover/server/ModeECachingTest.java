@@ -1,6 +1,5 @@
 package org.ferry.mover.server;
 
-import org.ferry.mover.server.pi.GridFtpServerConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
@@ -18,11 +17,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +39,7 @@ class ModeECachingTest {
 
     @TempDir
     Path root;
+
     GridFtpServer server;
     Socket control;
     BufferedReader in;
@@ -47,7 +47,8 @@ class ModeECachingTest {
 
     @BeforeEach
     void start() throws IOException {
-        server = GridFtpServer.start(GridFtpServerConfig.loopback(root).withAnonymousAllowed(true)
+        server = GridFtpServer.start(GridFtpServerConfig.loopback(root)
+                .withAnonymousAllowed(true)
                 .withMarkerInterval(Duration.ofSeconds(30)));
         control = new Socket("127.0.0.1", server.port());
         control.setSoTimeout(10_000);
@@ -72,7 +73,8 @@ class ModeECachingTest {
         String pasv = command("PASV");
         int port = pasvPort(pasv);
         send("STOR /f0");
-        try (Socket a = new Socket("127.0.0.1", port); Socket b = new Socket("127.0.0.1", port)) {
+        try (Socket a = new Socket("127.0.0.1", port);
+                Socket b = new Socket("127.0.0.1", port)) {
             assertThat(reply()).startsWith("150");
             sendModeE(files[0], a, b, 2);
             assertThat(finalReply()).startsWith("226");
@@ -115,7 +117,8 @@ class ModeECachingTest {
         assertThat(command("OPTS RETR Parallelism=2,2,2;")).startsWith("200");
         try (ServerSocket listener = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
             int port = listener.getLocalPort();
-            assertThat(command("PORT 127,0,0,1," + (port >> 8) + "," + (port & 0xff))).startsWith("200");
+            assertThat(command("PORT 127,0,0,1," + (port >> 8) + "," + (port & 0xff)))
+                    .startsWith("200");
             send("RETR /one");
             assertThat(reply()).startsWith("150");
             List<Socket> sockets = List.of(listener.accept(), listener.accept());

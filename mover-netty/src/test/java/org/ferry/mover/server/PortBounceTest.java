@@ -47,7 +47,8 @@ class PortBounceTest extends ServerTestSupport {
         try (ServerSocket victim = privilegedListener()) {
             login();
             int port = victim != null ? victim.getLocalPort() : 25;
-            assertThat(send("PORT 127,0,0,1," + (port >> 8) + "," + (port & 0xff))).isEqualTo(504);
+            assertThat(send("PORT 127,0,0,1," + (port >> 8) + "," + (port & 0xff)))
+                    .isEqualTo(504);
             assertThat(send("RETR mail.txt")).isEqualTo(425); // no endpoint: nothing was accepted
             if (victim != null) {
                 victim.setSoTimeout(500);

@@ -36,6 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ProtectedChannelTamperingTest {
     @TempDir
     Path tmp;
+
     FerryGsiServer ferry;
 
     @BeforeEach
@@ -49,8 +50,8 @@ class ProtectedChannelTamperingTest {
     }
 
     RawGsiSession login() throws Exception {
-        RawGsiSession session = new RawGsiSession(ferry.port(), ferry.pki().proxy("Honest User"), ferry.pki(),
-                DelegationMode.NONE);
+        RawGsiSession session =
+                new RawGsiSession(ferry.port(), ferry.pki().proxy("Honest User"), ferry.pki(), DelegationMode.NONE);
         session.login();
         return session;
     }
@@ -69,7 +70,8 @@ class ProtectedChannelTamperingTest {
             byte[] record = s.wrap("MKD /made-by-" + verb);
             record[5 + (record.length - 5) / 2] ^= 0x01; // one bit of the ciphertext, past the record header
             s.send(verb + " " + Base64.getEncoder().encodeToString(record));
-            assertThat(s.readLine()).as("clear: nothing can be protected any more")
+            assertThat(s.readLine())
+                    .as("clear: nothing can be protected any more")
                     .startsWith("535 Failed security check: cannot verify protected message: ");
             assertThat(s.readLine()).as("the server closed the session").isNull();
         }
@@ -97,7 +99,8 @@ class ProtectedChannelTamperingTest {
         try (RawGsiSession s = login()) {
             byte[] record = s.wrap("MKD /half");
             s.send("ENC " + Base64.getEncoder().encodeToString(Arrays.copyOf(record, record.length / 2)));
-            assertThat(s.readLine()).startsWith("535 Failed security check: cannot verify protected message: truncated TLS record");
+            assertThat(s.readLine())
+                    .startsWith("535 Failed security check: cannot verify protected message: truncated TLS record");
             assertThat(s.readLine()).isNull();
         }
         assertThat(ferry.root().resolve("half")).doesNotExist();
@@ -108,7 +111,8 @@ class ProtectedChannelTamperingTest {
     void aTokenThatIsNotBase64Gets501AndTheSessionGoesOn() throws Exception {
         try (RawGsiSession s = login()) {
             s.send("MIC not*base64!");
-            assertThat(s.unwrap(s.readLine())).isEqualTo("501 Syntax error in parameters or arguments: MIC token is not base64.");
+            assertThat(s.unwrap(s.readLine()))
+                    .isEqualTo("501 Syntax error in parameters or arguments: MIC token is not base64.");
             assertThat(s.command("MKD /after")).startsWith("257 ");
         }
         assertThat(ferry.root().resolve("after")).isDirectory();
@@ -117,9 +121,9 @@ class ProtectedChannelTamperingTest {
     @Test
     void anAlteredReplyFailsTheClientsCommandWithAClearIoException() throws Exception {
         try (TamperingRelay relay = new TamperingRelay(ferry.port());
-             GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30),
-                     ferry.clientSecurity(ferry.pki().proxy("Honest User")));
-             GridFtpSession session = client.open(GridFtpUrl.parse("gsiftp://localhost:" + relay.port() + "/"))) {
+                GridFtpClient client = new GridFtpClient(
+                        Duration.ofSeconds(30), ferry.clientSecurity(ferry.pki().proxy("Honest User")));
+                GridFtpSession session = client.open(GridFtpUrl.parse("gsiftp://localhost:" + relay.port() + "/"))) {
             session.makeDirectory("/before");
             relay.tamperWithNextProtectedReply();
             assertThatThrownBy(() -> session.makeDirectory("/during"))
@@ -127,7 +131,9 @@ class ProtectedChannelTamperingTest {
                     .hasMessageContaining("protected 632 reply from localhost/127.0.0.1:" + relay.port())
                     .hasMessageContaining("failed the security check (altered or replayed on the way?)")
                     .hasMessageContaining("cannot verify protected message");
-            assertThatThrownBy(() -> session.makeDirectory("/after")).as("the session is over").isInstanceOf(IOException.class);
+            assertThatThrownBy(() -> session.makeDirectory("/after"))
+                    .as("the session is over")
+                    .isInstanceOf(IOException.class);
         }
         assertThat(ferry.root().resolve("before")).isDirectory();
         assertThat(ferry.root().resolve("after")).doesNotExist();

@@ -1,6 +1,5 @@
 package org.ferry.mover.server;
 
-import org.ferry.mover.server.pi.GridFtpServerConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -9,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.commons.net.ftp.FTPClient;
 import org.apache.commons.net.ftp.FTPReply;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,6 +18,7 @@ abstract class ServerTestSupport {
 
     @TempDir
     Path tmp;
+
     Path root;
     Path outside;
     GridFtpServer server;

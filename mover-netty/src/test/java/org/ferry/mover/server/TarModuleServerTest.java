@@ -113,7 +113,9 @@ class TarModuleServerTest extends ServerTestSupport {
         assertThat(retrieve("ERET TAR=\"ok/leak\" /d", stream)).isEqualTo(550);
         assertThat(ftp.getReplyString()).contains("Permission denied");
         assertThat(stream.toString(StandardCharsets.ISO_8859_1)).doesNotContain("top secret");
-        assertThat(retrieve("ERET TAR=\"inside\" /d", stream)).as("a link inside the root is followed").isEqualTo(226);
+        assertThat(retrieve("ERET TAR=\"inside\" /d", stream))
+                .as("a link inside the root is followed")
+                .isEqualTo(226);
         assertThat(send("ERET TAR=\"..\" /d")).isEqualTo(501);
         assertThat(send("ERET TAR=\"\" /d")).isEqualTo(501);
         assertThat(send("ERET TAR=\"a\"")).isEqualTo(501);
@@ -132,7 +134,8 @@ class TarModuleServerTest extends ServerTestSupport {
         files.put("zero", new byte[0]);
         assertThat(store("ESTO " + TarModule.storeArgument("/in"), tar(files))).isEqualTo(226);
         for (Map.Entry<String, byte[]> file : files.entrySet()) {
-            assertThat(Files.readAllBytes(root.resolve("in").resolve(file.getKey()))).isEqualTo(file.getValue());
+            assertThat(Files.readAllBytes(root.resolve("in").resolve(file.getKey())))
+                    .isEqualTo(file.getValue());
         }
     }
 
@@ -154,7 +157,9 @@ class TarModuleServerTest extends ServerTestSupport {
         }
         attacks.add(link.toByteArray());
         for (int i = 0; i < attacks.size(); i++) {
-            assertThat(store("ESTO TAR=\"\" /in", attacks.get(i))).as("attack %d", i).isEqualTo(553);
+            assertThat(store("ESTO TAR=\"\" /in", attacks.get(i)))
+                    .as("attack %d", i)
+                    .isEqualTo(553);
         }
         // a symbolic link already in the directory is not written through
         assertThat(store("ESTO TAR=\"\" /in", tar(Map.of("trap", "overwritten".getBytes(StandardCharsets.UTF_8)))))
@@ -166,8 +171,10 @@ class TarModuleServerTest extends ServerTestSupport {
             assertThat(listing.readAllBytes()).hasSize(10);
         }
         // garbage is a malformed stream, not a crash
-        assertThat(store("ESTO TAR=\"\" /in", "this is not a tar stream at all".repeat(40)
-                .getBytes(StandardCharsets.UTF_8))).isIn(451, 553);
+        assertThat(store(
+                        "ESTO TAR=\"\" /in",
+                        "this is not a tar stream at all".repeat(40).getBytes(StandardCharsets.UTF_8)))
+                .isIn(451, 553);
         assertAlive();
     }
 }

@@ -20,7 +20,8 @@ class RootedPathResolverTest {
         assertThat(VirtualPaths.resolve("/a", "/x//y/")).isEqualTo("/x/y");
         assertThat(VirtualPaths.resolve("/a", "")).isEqualTo("/a");
         assertThatThrownBy(() -> VirtualPaths.resolve("/", "..")).isInstanceOf(StorageException.class);
-        assertThatThrownBy(() -> VirtualPaths.resolve("/a", "/../../etc/passwd")).isInstanceOf(StorageException.class);
+        assertThatThrownBy(() -> VirtualPaths.resolve("/a", "/../../etc/passwd"))
+                .isInstanceOf(StorageException.class);
         assertThatThrownBy(() -> VirtualPaths.resolve("/", "a/../../b")).isInstanceOf(StorageException.class);
     }
 

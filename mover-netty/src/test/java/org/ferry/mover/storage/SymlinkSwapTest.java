@@ -26,6 +26,7 @@ class SymlinkSwapTest {
 
     @TempDir
     Path tmp;
+
     Path root;
     Path outside;
 
@@ -59,7 +60,8 @@ class SymlinkSwapTest {
         PosixStorage storage = storage(path -> swap(root.resolve("d/e"), outside));
         assertThatThrownBy(() -> storage.openForRead("/d/e/secret.txt"))
                 .isInstanceOf(StorageException.class)
-                .extracting(e -> ((StorageException) e).reason()).isEqualTo(StorageException.Reason.PERMISSION_DENIED);
+                .extracting(e -> ((StorageException) e).reason())
+                .isEqualTo(StorageException.Reason.PERMISSION_DENIED);
     }
 
     @Test
@@ -77,7 +79,8 @@ class SymlinkSwapTest {
         PosixStorage storage = storage(path -> swap(root.resolve("plain.txt"), outside.resolve("secret.txt")));
         assertThatThrownBy(() -> storage.openForWrite("/plain.txt", 0))
                 .isInstanceOf(StorageException.class)
-                .extracting(e -> ((StorageException) e).reason()).isEqualTo(StorageException.Reason.PERMISSION_DENIED);
+                .extracting(e -> ((StorageException) e).reason())
+                .isEqualTo(StorageException.Reason.PERMISSION_DENIED);
         assertThat(outside.resolve("secret.txt")).hasContent("top secret"); // not truncated
     }
 
@@ -106,7 +109,8 @@ class SymlinkSwapTest {
         try (FileChannel in = storage.openForRead("/alias/e/secret.txt")) {
             ByteBuffer buffer = ByteBuffer.allocate(100);
             in.read(buffer);
-            assertThat(new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8)).isEqualTo("harmless");
+            assertThat(new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8))
+                    .isEqualTo("harmless");
         }
         try (FileChannel out = storage.openForWrite("/alias/e/new.txt", 0)) {
             out.write(ByteBuffer.wrap("new".getBytes(StandardCharsets.UTF_8)));
@@ -117,9 +121,13 @@ class SymlinkSwapTest {
         }
         assertThat(root.resolve("plain.txt")).hasContent("har");
         assertThatThrownBy(() -> storage.openForRead("/d")).isInstanceOf(StorageException.class);
-        assertThatThrownBy(() -> storage.openForRead("/missing.txt")).isInstanceOf(StorageException.class)
-                .extracting(e -> ((StorageException) e).reason()).isEqualTo(StorageException.Reason.NOT_FOUND);
-        assertThatThrownBy(() -> storage.openForWrite("/nodir/x.txt", 0)).isInstanceOf(StorageException.class)
-                .extracting(e -> ((StorageException) e).reason()).isEqualTo(StorageException.Reason.NOT_FOUND);
+        assertThatThrownBy(() -> storage.openForRead("/missing.txt"))
+                .isInstanceOf(StorageException.class)
+                .extracting(e -> ((StorageException) e).reason())
+                .isEqualTo(StorageException.Reason.NOT_FOUND);
+        assertThatThrownBy(() -> storage.openForWrite("/nodir/x.txt", 0))
+                .isInstanceOf(StorageException.class)
+                .extracting(e -> ((StorageException) e).reason())
+                .isEqualTo(StorageException.Reason.NOT_FOUND);
     }
 }

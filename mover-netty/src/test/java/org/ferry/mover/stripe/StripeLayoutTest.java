@@ -37,7 +37,8 @@ class StripeLayoutTest {
                         assertThat(layout.stripeOf(offset)).isEqualTo(s);
                         counted += Math.min(100, length - offset);
                     }
-                    assertThat(layout.stripeLength(s, length)).as("stripe %d of %d, length %d", s, stripes, length)
+                    assertThat(layout.stripeLength(s, length))
+                            .as("stripe %d of %d, length %d", s, stripes, length)
                             .isEqualTo(counted);
                     total += counted;
                 }
@@ -51,6 +52,7 @@ class StripeLayoutTest {
         assertThatThrownBy(() -> new StripeLayout(0, 1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new StripeLayout(1, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new StripeLayout((64 << 20) + 1, 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new StripeLayout(10, 2).blockOffset(2, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new StripeLayout(10, 2).blockOffset(2, 0))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -58,7 +58,9 @@ public final class FerryGsiServer implements AutoCloseable {
         new TreeMap<>(accountsByCn).forEach((cn, account) -> gridMap.append(pki.gridMapLine(cn, account)));
         Path root = Files.createDirectories(dir.resolve("root"));
         try {
-            return new FerryGsiServer(pki, root,
+            return new FerryGsiServer(
+                    pki,
+                    root,
                     GridFtpServer.start(GridFtpServerConfig.loopback(root), pki.serverSecurity(gridMap.toString())));
         } catch (Exception e) {
             pki.close();

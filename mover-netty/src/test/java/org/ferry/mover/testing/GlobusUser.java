@@ -33,7 +33,7 @@ public final class GlobusUser {
      * @param exitCode the exit status
      * @param output standard output and error, interleaved
      */
-    public record Result(int exitCode, String output) { }
+    public record Result(int exitCode, String output) {}
 
     private final Map<String, String> environment;
     private final Map<String, String> proxyInitEnvironment;
@@ -75,8 +75,11 @@ public final class GlobusUser {
         require("grid-proxy-init", "globus-proxy-utils");
         Files.createDirectories(dir);
         GsiTestPki.writePemFiles(pki.user(cn), dir.resolve("usercert.pem"), dir.resolve("userkey.pem"));
-        Map<String, String> tools = Map.of("X509_CERT_DIR", pki.trustDirectory().toString(),
-                "X509_USER_PROXY", dir.resolve("proxy").toString());
+        Map<String, String> tools = Map.of(
+                "X509_CERT_DIR",
+                pki.trustDirectory().toString(),
+                "X509_USER_PROXY",
+                dir.resolve("proxy").toString());
         Map<String, String> proxyInit = new HashMap<>(tools);
         proxyInit.put("X509_USER_CERT", dir.resolve("usercert.pem").toString());
         proxyInit.put("X509_USER_KEY", dir.resolve("userkey.pem").toString());
@@ -119,7 +122,8 @@ public final class GlobusUser {
         // output to a file, not a pipe read to its end first: that read would outlast the timeout
         Path output = Files.createTempFile("globus-run", ".out");
         try {
-            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+            ProcessBuilder pb =
+                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
             pb.environment().keySet().removeAll(List.of("X509_USER_CERT", "X509_USER_KEY"));
             pb.environment().putAll(environment);
             Process p = pb.start();

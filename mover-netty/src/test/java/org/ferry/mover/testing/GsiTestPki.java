@@ -25,8 +25,8 @@ import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.credential.PemFiles;
 import org.ferry.gsi.gridmap.GridMap;
 import org.ferry.gsi.gridmap.GridMapAuthorizer;
-import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.OpensslTrustDirectory;
 import org.ferry.mover.server.pi.GsiServerSecurity;
@@ -47,8 +47,8 @@ public final class GsiTestPki implements AutoCloseable {
     private final OpensslTrustDirectory trust;
     private final GsiCredential host;
 
-    private GsiTestPki(String unit, TestPki pki, CanlChainValidator validator, OpensslTrustDirectory trust,
-            GsiCredential host) {
+    private GsiTestPki(
+            String unit, TestPki pki, CanlChainValidator validator, OpensslTrustDirectory trust, GsiCredential host) {
         this.unit = unit;
         this.pki = pki;
         this.validator = validator;
@@ -80,8 +80,8 @@ public final class GsiTestPki implements AutoCloseable {
     public static GsiTestPki create(Path dir, String unit, int caKeyBits) throws Exception {
         TestPki pki = TestPki.create(dir, unit, caKeyBits);
         GsiCredential host = pki.ca.issueHostCredential("host/localhost", pki.ca.newSetupKey());
-        return new GsiTestPki(unit, pki, new CanlChainValidator(pki.trustDir()),
-                OpensslTrustDirectory.load(pki.trustDir()), host);
+        return new GsiTestPki(
+                unit, pki, new CanlChainValidator(pki.trustDir()), OpensslTrustDirectory.load(pki.trustDir()), host);
     }
 
     /** @return the CA (to revoke, or to issue odd certificates) */
@@ -179,35 +179,35 @@ public final class GsiTestPki implements AutoCloseable {
      */
     public GsiCredential userUnderIntermediateCa(String cn, int keyBits) throws Exception {
         OnlineCa ca = pki.ca;
-        GsiCredential root = PemFiles.readCredential(pki.dir.resolve("ca/cacert.pem"),
-                pki.dir.resolve("ca/private/cakey.pem"), null);
+        GsiCredential root = PemFiles.readCredential(
+                pki.dir.resolve("ca/cacert.pem"), pki.dir.resolve("ca/private/cakey.pem"), null);
         KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
         generator.initialize(4096);
         KeyPair intermediateKeys = generator.generateKeyPair();
         Instant now = Instant.now();
         JcaX509ExtensionUtils utils = new JcaX509ExtensionUtils();
         X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
-                ca.caCertificate(), BigInteger.valueOf(now.toEpochMilli()),
-                Date.from(now.minusSeconds(300)), Date.from(now.plusSeconds(86_400)),
-                ca.subjectFor(unit + " Intermediate CA"), intermediateKeys.getPublic())
-                .addExtension(Extension.basicConstraints, true,
-                        new BasicConstraints(0))
-                .addExtension(Extension.keyUsage, true,
-                        new KeyUsage(KeyUsage.keyCertSign
-                                | KeyUsage.cRLSign))
-                .addExtension(Extension.subjectKeyIdentifier, false,
+                        ca.caCertificate(), BigInteger.valueOf(now.toEpochMilli()),
+                        Date.from(now.minusSeconds(300)), Date.from(now.plusSeconds(86_400)),
+                        ca.subjectFor(unit + " Intermediate CA"), intermediateKeys.getPublic())
+                .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
+                .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
+                .addExtension(
+                        Extension.subjectKeyIdentifier,
+                        false,
                         utils.createSubjectKeyIdentifier(intermediateKeys.getPublic()))
-                .addExtension(Extension.authorityKeyIdentifier, false,
+                .addExtension(
+                        Extension.authorityKeyIdentifier,
+                        false,
                         utils.createAuthorityKeyIdentifier(ca.caCertificate()));
         X509Certificate intermediate = new JcaX509CertificateConverter()
-                .getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withRSA")
-                        .build(root.privateKey())));
-        CertificateIssuer issuer = new CertificateIssuer(intermediate,
-                intermediateKeys.getPrivate(), new BouncyCastleProvider());
+                .getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withRSA").build(root.privateKey())));
+        CertificateIssuer issuer =
+                new CertificateIssuer(intermediate, intermediateKeys.getPrivate(), new BouncyCastleProvider());
         generator.initialize(keyBits);
         KeyPair userKeys = generator.generateKeyPair();
-        X509Certificate user = issuer.issue(ca.subjectFor(cn), userKeys.getPublic(),
-                now.minusSeconds(300), now.plusSeconds(86_400), List.of());
+        X509Certificate user = issuer.issue(
+                ca.subjectFor(cn), userKeys.getPublic(), now.minusSeconds(300), now.plusSeconds(86_400), List.of());
         return new GsiCredential(userKeys.getPrivate(), List.of(user, intermediate));
     }
 

@@ -34,8 +34,7 @@ public final class LeakCapture implements AutoCloseable {
         }
     };
 
-    private LeakCapture() {
-    }
+    private LeakCapture() {}
 
     /**
      * Flushes leak reports pending from earlier tests (they go to the log, not to this capture),

@@ -47,8 +47,8 @@ public final class RawGsiSession implements AutoCloseable {
      */
     public RawGsiSession(int port, GsiCredential credential, GsiTestPki pki, DelegationMode delegation)
             throws IOException, GsiContextException {
-        context = GsiSecurityContext.initiator(credential, pki.validator(), pki.trust(), "localhost", port, null,
-                delegation, Duration.ofHours(1));
+        context = GsiSecurityContext.initiator(
+                credential, pki.validator(), pki.trust(), "localhost", port, null, delegation, Duration.ofHours(1));
         socket = new Socket("127.0.0.1", port);
         socket.setSoTimeout(READ_TIMEOUT_MILLIS);
         in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
@@ -100,7 +100,8 @@ public final class RawGsiSession implements AutoCloseable {
         send("ADAT " + Base64.getEncoder().encodeToString(nextToken));
         String line = readLine();
         if (line != null && line.matches("[23]35 ADAT=.*")) {
-            nextToken = context.step(Base64.getDecoder().decode(line.substring(9).strip()));
+            nextToken =
+                    context.step(Base64.getDecoder().decode(line.substring(9).strip()));
         }
         return line;
     }
@@ -182,7 +183,8 @@ public final class RawGsiSession implements AutoCloseable {
      */
     public String unwrap(String line) throws GsiContextException {
         assertThat(line).matches("63[123][ -].*");
-        return new String(context.unwrap(Base64.getDecoder().decode(line.substring(4))), StandardCharsets.UTF_8).strip();
+        return new String(context.unwrap(Base64.getDecoder().decode(line.substring(4))), StandardCharsets.UTF_8)
+                .strip();
     }
 
     @Override

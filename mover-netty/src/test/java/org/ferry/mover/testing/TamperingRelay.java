@@ -56,8 +56,8 @@ public final class TamperingRelay implements AutoCloseable {
             Thread up = new Thread(() -> copy(client, server), "tampering-relay-up");
             up.setDaemon(true);
             up.start();
-            BufferedReader replies = new BufferedReader(
-                    new InputStreamReader(server.getInputStream(), StandardCharsets.ISO_8859_1));
+            BufferedReader replies =
+                    new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.ISO_8859_1));
             OutputStream toClient = client.getOutputStream();
             String line;
             while ((line = replies.readLine()) != null) {

@@ -3,10 +3,8 @@ package org.ferry.scheduler.execution;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.runner.ChunkRequest;
@@ -14,7 +12,6 @@ import org.ferry.mover.runner.ChunkRunner;
 import org.ferry.mover.runner.MoverFault;
 import org.ferry.mover.runner.RetryPolicy;
 import org.ferry.scheduler.TransferProperties;
-import org.ferry.mover.runner.ChunkTuning;
 import org.ferry.scheduler.queue.TransferChunk;
 import org.ferry.scheduler.queue.WorkQueue;
 import org.slf4j.Logger;
@@ -55,8 +52,13 @@ public class ChunkWorker implements SmartLifecycle {
      * @param client opens sessions
      * @param properties worker thread count, attempts and back-off
      */
-    public ChunkWorker(WorkQueue queue, TaskExecutions executions, TaskCompletion completion, TaskRecorder recorder,
-            GridFtpClient client, TransferProperties properties) {
+    public ChunkWorker(
+            WorkQueue queue,
+            TaskExecutions executions,
+            TaskCompletion completion,
+            TaskRecorder recorder,
+            GridFtpClient client,
+            TransferProperties properties) {
         this.queue = queue;
         this.executions = executions;
         this.completion = completion;
@@ -121,8 +123,12 @@ public class ChunkWorker implements SmartLifecycle {
         if (execution == null || execution.isStopped()) {
             return; // the task ended (cancelled, failed) or runs elsewhere: drop the chunk
         }
-        ChunkRequest request = new ChunkRequest(execution.source().url(), execution.destination().url(),
-                chunk.files(), chunk.tuning(), execution.verifyChecksum());
+        ChunkRequest request = new ChunkRequest(
+                execution.source().url(),
+                execution.destination().url(),
+                chunk.files(),
+                chunk.tuning(),
+                execution.verifyChecksum());
         MoverFault fatal = runner.run(request, new TaskChunkListener(execution, recorder, completion));
         if (fatal != null && !execution.isStopped()) {
             log.error("Chunk {} of task {} failed: {}", chunk.chunkId(), chunk.taskId(), fatal.description());

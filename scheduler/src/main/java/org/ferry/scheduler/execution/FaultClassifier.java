@@ -11,8 +11,7 @@ import org.ferry.scheduler.plan.PlanningException;
  */
 public final class FaultClassifier {
 
-    private FaultClassifier() {
-    }
+    private FaultClassifier() {}
 
     /**
      * @param failure what went wrong

@@ -76,9 +76,16 @@ public class TaskCoordinator implements SmartLifecycle {
      * @param client opens sessions for planning
      * @param properties limits and intervals
      */
-    public TaskCoordinator(TaskRepository tasks, TransferItemRepository items, EndpointRepository endpoints,
-            TaskExecutions executions, TaskRecorder recorder, TaskCompletion completion, WorkQueue queue,
-            GridFtpClient client, TransferProperties properties) {
+    public TaskCoordinator(
+            TaskRepository tasks,
+            TransferItemRepository items,
+            EndpointRepository endpoints,
+            TaskExecutions executions,
+            TaskRecorder recorder,
+            TaskCompletion completion,
+            WorkQueue queue,
+            GridFtpClient client,
+            TransferProperties properties) {
         this.tasks = tasks;
         this.items = items;
         this.endpoints = endpoints;
@@ -104,8 +111,8 @@ public class TaskCoordinator implements SmartLifecycle {
             thread.setDaemon(true);
             return thread;
         });
-        ticker.scheduleWithFixedDelay(this::tick, properties.flushIntervalMillis(), properties.flushIntervalMillis(),
-                TimeUnit.MILLISECONDS);
+        ticker.scheduleWithFixedDelay(
+                this::tick, properties.flushIntervalMillis(), properties.flushIntervalMillis(), TimeUnit.MILLISECONDS);
         running = true;
     }
 
@@ -167,8 +174,11 @@ public class TaskCoordinator implements SmartLifecycle {
         }
         TaskExecution execution;
         try {
-            execution = new TaskExecution(taskId, login(task.getSourceEndpointId(), task.getSourceEndpoint()),
-                    login(task.getDestinationEndpointId(), task.getDestinationEndpoint()), task.isVerifyChecksum(),
+            execution = new TaskExecution(
+                    taskId,
+                    login(task.getSourceEndpointId(), task.getSourceEndpoint()),
+                    login(task.getDestinationEndpointId(), task.getDestinationEndpoint()),
+                    task.isVerifyChecksum(),
                     task.getDeadline());
         } catch (PlanningException e) {
             recorder.fail(taskId, new Fault(e.code(), e.getMessage()));
@@ -214,7 +224,8 @@ public class TaskCoordinator implements SmartLifecycle {
             GridFtpSession destination = null;
             try {
                 source = execution.track(client.open(execution.source().url()));
-                destination = execution.track(client.open(execution.destination().url()));
+                destination =
+                        execution.track(client.open(execution.destination().url()));
                 return new TaskPlanner(source, destination, task.getSyncLevel(), alreadyTransferred).plan(taskItems);
             } catch (PlanningException e) {
                 Fault fault = new Fault(e.code(), e.getMessage());
@@ -225,8 +236,10 @@ public class TaskCoordinator implements SmartLifecycle {
                 if (execution.isStopped()) {
                     return null;
                 }
-                Fault fault = FaultClassifier.classify(e, "Listing the source and preparing the destination"
-                        + " (attempt " + attempt + " of " + properties.maxAttempts() + ")");
+                Fault fault = FaultClassifier.classify(
+                        e,
+                        "Listing the source and preparing the destination" + " (attempt " + attempt + " of "
+                                + properties.maxAttempts() + ")");
                 recorder.fault(execution, fault);
                 if (attempt >= properties.maxAttempts()) {
                     completion.fail(execution, fault);
@@ -264,8 +277,10 @@ public class TaskCoordinator implements SmartLifecycle {
     }
 
     private EndpointLogin login(UUID endpointId, String name) throws PlanningException {
-        Endpoint endpoint = endpoints.findById(endpointId).orElseThrow(() -> new PlanningException(
-                EventCode.ENDPOINT_ERROR, "Endpoint " + name + " no longer exists"));
+        Endpoint endpoint = endpoints
+                .findById(endpointId)
+                .orElseThrow(() ->
+                        new PlanningException(EventCode.ENDPOINT_ERROR, "Endpoint " + name + " no longer exists"));
         try {
             return EndpointLogin.of(endpoint);
         } catch (IllegalArgumentException e) {

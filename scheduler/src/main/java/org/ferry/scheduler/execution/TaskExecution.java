@@ -56,8 +56,8 @@ public final class TaskExecution {
      * @param verifyChecksum compare checksums after each file
      * @param deadline the task's deadline or null
      */
-    public TaskExecution(UUID taskId, EndpointLogin source, EndpointLogin destination, boolean verifyChecksum,
-            Instant deadline) {
+    public TaskExecution(
+            UUID taskId, EndpointLogin source, EndpointLogin destination, boolean verifyChecksum, Instant deadline) {
         this.taskId = taskId;
         this.source = source;
         this.destination = destination;
@@ -207,8 +207,8 @@ public final class TaskExecution {
      * @return bytes, files, failed subtasks, faults
      */
     Deltas drainDeltas() {
-        return new Deltas(bytesDelta.getAndSet(0), filesDelta.getAndSet(0), failedDelta.getAndSet(0),
-                faultsDelta.getAndSet(0));
+        return new Deltas(
+                bytesDelta.getAndSet(0), filesDelta.getAndSet(0), failedDelta.getAndSet(0), faultsDelta.getAndSet(0));
     }
 
     /** @return files that arrived since the last call */

@@ -2,8 +2,8 @@ package org.ferry.scheduler.execution;
 
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.TaskEvent;
@@ -35,7 +35,10 @@ public class TaskRecorder {
      * @param transferredFiles arrived-file store
      * @param properties progress interval
      */
-    public TaskRecorder(TaskRepository tasks, TaskEventRepository events, TransferredFileRepository transferredFiles,
+    public TaskRecorder(
+            TaskRepository tasks,
+            TaskEventRepository events,
+            TransferredFileRepository transferredFiles,
             TransferProperties properties) {
         this.tasks = tasks;
         this.events = events;
@@ -93,8 +96,14 @@ public class TaskRecorder {
      */
     public boolean planned(TaskExecution execution, TransferPlan plan) {
         execution.startTotals(plan.bytesDone(), plan.filesDone());
-        return tasks.recordPlan(execution.taskId(), plan.files(), plan.directories(), plan.filesDone(),
-                plan.bytesDone(), plan.filesSkipped()) > 0;
+        return tasks.recordPlan(
+                        execution.taskId(),
+                        plan.files(),
+                        plan.directories(),
+                        plan.filesDone(),
+                        plan.bytesDone(),
+                        plan.filesSkipped())
+                > 0;
     }
 
     /** @return destination path to size of the files earlier runs of the task moved */
@@ -120,8 +129,14 @@ public class TaskRecorder {
         synchronized (execution) {
             TaskExecution.Deltas deltas = execution.drainDeltas();
             if (!deltas.isEmpty()) {
-                tasks.addCounters(execution.taskId(), deltas.bytes(), deltas.files(), 0, deltas.files(),
-                        deltas.failed(), deltas.faults());
+                tasks.addCounters(
+                        execution.taskId(),
+                        deltas.bytes(),
+                        deltas.files(),
+                        0,
+                        deltas.files(),
+                        deltas.failed(),
+                        deltas.faults());
             }
             List<TransferredFile> arrived = execution.drainArrived();
             if (!arrived.isEmpty()) {
@@ -136,9 +151,14 @@ public class TaskRecorder {
             long bytes = execution.bytesTotal();
             long files = execution.filesTotal();
             boolean moved = bytes != execution.lastProgressBytes || files != execution.lastProgressFiles;
-            if (progressEvent && moved && now - execution.lastProgressMillis >= progressIntervalMillis
+            if (progressEvent
+                    && moved
+                    && now - execution.lastProgressMillis >= progressIntervalMillis
                     && !execution.isStopped()) {
-                eventWhileActive(execution.taskId(), EventCode.PROGRESS, "Progress update",
+                eventWhileActive(
+                        execution.taskId(),
+                        EventCode.PROGRESS,
+                        "Progress update",
                         "{\"bytes_transferred\":" + bytes + ",\"files_transferred\":" + files + "}");
                 execution.lastProgressMillis = now;
                 execution.lastProgressBytes = bytes;
@@ -163,7 +183,10 @@ public class TaskRecorder {
             if (tasks.finish(taskId, TaskStatus.SUCCEEDED, null, null, now) == 0) {
                 return false;
             }
-            event(taskId, EventCode.SUCCEEDED, "The task completed successfully",
+            event(
+                    taskId,
+                    EventCode.SUCCEEDED,
+                    "The task completed successfully",
                     "{\"bytes_transferred\":" + execution.bytesTotal() + ",\"files_transferred\":"
                             + execution.filesTotal() + "}");
             return true;

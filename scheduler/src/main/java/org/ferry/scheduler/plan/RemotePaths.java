@@ -3,8 +3,7 @@ package org.ferry.scheduler.plan;
 /** Joins and splits absolute GridFTP paths ({@code /} separated). */
 public final class RemotePaths {
 
-    private RemotePaths() {
-    }
+    private RemotePaths() {}
 
     /** @return {@code directory/name}, without doubling the slash of {@code /} */
     public static String child(String directory, String name) {

@@ -17,8 +17,7 @@ public final class SyncCheck {
         boolean equal() throws IOException;
     }
 
-    private SyncCheck() {
-    }
+    private SyncCheck() {}
 
     /**
      * @param level the sync level, or null to always copy
@@ -36,8 +35,10 @@ public final class SyncCheck {
         return switch (level) {
             case EXISTS -> false;
             case SIZE -> source.sizeBytes() != destination.sizeBytes();
-            case MTIME -> source.modified() == null || destination.modified() == null
-                    || source.modified().isAfter(destination.modified());
+            case MTIME ->
+                source.modified() == null
+                        || destination.modified() == null
+                        || source.modified().isAfter(destination.modified());
             case CHECKSUM -> source.sizeBytes() != destination.sizeBytes() || !checksums.equal();
         };
     }

@@ -46,7 +46,10 @@ public final class TaskPlanner {
      * @param alreadyTransferred destination path to size of files an earlier run moved (resume);
      *     such a file is not moved again if the destination still has that size
      */
-    public TaskPlanner(GridFtpSession source, GridFtpSession destination, SyncLevel syncLevel,
+    public TaskPlanner(
+            GridFtpSession source,
+            GridFtpSession destination,
+            SyncLevel syncLevel,
             Map<String, Long> alreadyTransferred) {
         this.source = source;
         this.destination = destination;
@@ -74,8 +77,8 @@ public final class TaskPlanner {
     private void planDirectory(String sourcePath, String destinationPath) throws IOException, PlanningException {
         FileInfo root = source.stat(sourcePath);
         if (!root.isDirectory()) {
-            throw new PlanningException(EventCode.NOT_A_DIRECTORY,
-                    "Recursive item source " + sourcePath + " is not a directory");
+            throw new PlanningException(
+                    EventCode.NOT_A_DIRECTORY, "Recursive item source " + sourcePath + " is not a directory");
         }
         boolean created = ensureDirectory(destinationPath);
         crawl(sourcePath, destinationPath, created);
@@ -103,7 +106,8 @@ public final class TaskPlanner {
                     destination.makeDirectory(destinationPath);
                     created = true;
                 } else if (!there.isDirectory()) {
-                    throw new PlanningException(EventCode.NOT_A_DIRECTORY,
+                    throw new PlanningException(
+                            EventCode.NOT_A_DIRECTORY,
                             "Destination " + destinationPath + " exists and is not a directory");
                 }
                 crawl(sourcePath, destinationPath, created);
@@ -114,13 +118,14 @@ public final class TaskPlanner {
     private void planFile(String sourcePath, String destinationPath) throws IOException, PlanningException {
         FileInfo file = source.stat(sourcePath);
         if (file.isDirectory()) {
-            throw new PlanningException(EventCode.NOT_A_FILE,
-                    "Source " + sourcePath + " is a directory; transfer it as a recursive item");
+            throw new PlanningException(
+                    EventCode.NOT_A_FILE, "Source " + sourcePath + " is a directory; transfer it as a recursive item");
         }
         ensureDirectory(RemotePaths.parent(destinationPath));
         FileInfo there = statOrNull(destination, destinationPath);
         if (there != null && there.isDirectory()) {
-            throw new PlanningException(EventCode.IS_A_DIRECTORY,
+            throw new PlanningException(
+                    EventCode.IS_A_DIRECTORY,
                     "Destination " + destinationPath + " is a directory; name the destination file");
         }
         candidate(sourcePath, destinationPath, file, there);
@@ -130,14 +135,21 @@ public final class TaskPlanner {
             throws IOException {
         files++;
         Long doneBytes = alreadyTransferred.get(destinationPath);
-        if (doneBytes != null && there != null && there.isFile() && there.sizeBytes() == doneBytes
+        if (doneBytes != null
+                && there != null
+                && there.isFile()
+                && there.sizeBytes() == doneBytes
                 && doneBytes == file.sizeBytes()) {
             filesDone++;
             bytesDone += doneBytes;
             return;
         }
-        boolean copy = SyncCheck.needsCopy(syncLevel, file, there, () -> source.checksum(CHECKSUM_ALGORITHM, sourcePath)
-                .equalsIgnoreCase(destination.checksum(CHECKSUM_ALGORITHM, destinationPath)));
+        boolean copy = SyncCheck.needsCopy(
+                syncLevel,
+                file,
+                there,
+                () -> source.checksum(CHECKSUM_ALGORITHM, sourcePath)
+                        .equalsIgnoreCase(destination.checksum(CHECKSUM_ALGORITHM, destinationPath)));
         if (copy) {
             toTransfer.add(new FileTransfer(sourcePath, destinationPath, file.sizeBytes()));
         } else {
@@ -153,8 +165,8 @@ public final class TaskPlanner {
         FileInfo there = statOrNull(destination, path);
         if (there != null) {
             if (!there.isDirectory()) {
-                throw new PlanningException(EventCode.NOT_A_DIRECTORY,
-                        "Destination " + path + " exists and is not a directory");
+                throw new PlanningException(
+                        EventCode.NOT_A_DIRECTORY, "Destination " + path + " exists and is not a directory");
             }
             return false;
         }

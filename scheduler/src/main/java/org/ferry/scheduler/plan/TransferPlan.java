@@ -13,6 +13,10 @@ import org.ferry.mover.runner.FileTransfer;
  * @param filesDone files a previous run of this task already moved (resume)
  * @param bytesDone their bytes
  */
-public record TransferPlan(List<FileTransfer> toTransfer, long files, long directories, long filesSkipped,
-        long filesDone, long bytesDone) {
-}
+public record TransferPlan(
+        List<FileTransfer> toTransfer,
+        long files,
+        long directories,
+        long filesSkipped,
+        long filesDone,
+        long bytesDone) {}

@@ -1,9 +1,9 @@
 package org.ferry.scheduler.queue;
 
-import org.ferry.mover.runner.ChunkTuning;
-import org.ferry.mover.runner.FileTransfer;
 import java.util.List;
 import java.util.UUID;
+import org.ferry.mover.runner.ChunkTuning;
+import org.ferry.mover.runner.FileTransfer;
 
 /**
  * A work-queue message: some files of one task and how to move them. Identified by task id and

@@ -18,28 +18,38 @@ class SyncCheckTest {
 
     @Test
     void noSyncLevelAlwaysCopies() throws IOException {
-        assertThat(SyncCheck.needsCopy(null, file(1, T0), file(1, T0), () -> true)).isTrue();
+        assertThat(SyncCheck.needsCopy(null, file(1, T0), file(1, T0), () -> true))
+                .isTrue();
     }
 
     @Test
     void absentDestinationIsCopiedAtEveryLevel() throws IOException {
         for (SyncLevel level : SyncLevel.values()) {
-            assertThat(SyncCheck.needsCopy(level, file(1, T0), null, () -> true)).isTrue();
+            assertThat(SyncCheck.needsCopy(level, file(1, T0), null, () -> true))
+                    .isTrue();
         }
     }
 
     @Test
     void levelsCompareWhatTheyName() throws IOException {
-        assertThat(SyncCheck.needsCopy(SyncLevel.EXISTS, file(1, T0), file(2, T0), () -> false)).isFalse();
-        assertThat(SyncCheck.needsCopy(SyncLevel.SIZE, file(1, T0), file(2, T0), () -> true)).isTrue();
-        assertThat(SyncCheck.needsCopy(SyncLevel.SIZE, file(2, T0.plusSeconds(9)), file(2, T0), () -> false)).isFalse();
-        assertThat(SyncCheck.needsCopy(SyncLevel.MTIME, file(2, T0.plusSeconds(1)), file(2, T0), () -> true)).isTrue();
+        assertThat(SyncCheck.needsCopy(SyncLevel.EXISTS, file(1, T0), file(2, T0), () -> false))
+                .isFalse();
+        assertThat(SyncCheck.needsCopy(SyncLevel.SIZE, file(1, T0), file(2, T0), () -> true))
+                .isTrue();
+        assertThat(SyncCheck.needsCopy(SyncLevel.SIZE, file(2, T0.plusSeconds(9)), file(2, T0), () -> false))
+                .isFalse();
+        assertThat(SyncCheck.needsCopy(SyncLevel.MTIME, file(2, T0.plusSeconds(1)), file(2, T0), () -> true))
+                .isTrue();
         // an older source is not copied
-        assertThat(SyncCheck.needsCopy(SyncLevel.MTIME, file(2, T0), file(2, T0.plusSeconds(1)), () -> true)).isFalse();
-        assertThat(SyncCheck.needsCopy(SyncLevel.CHECKSUM, file(2, T0), file(2, T0), () -> true)).isFalse();
-        assertThat(SyncCheck.needsCopy(SyncLevel.CHECKSUM, file(2, T0), file(2, T0), () -> false)).isTrue();
+        assertThat(SyncCheck.needsCopy(SyncLevel.MTIME, file(2, T0), file(2, T0.plusSeconds(1)), () -> true))
+                .isFalse();
+        assertThat(SyncCheck.needsCopy(SyncLevel.CHECKSUM, file(2, T0), file(2, T0), () -> true))
+                .isFalse();
+        assertThat(SyncCheck.needsCopy(SyncLevel.CHECKSUM, file(2, T0), file(2, T0), () -> false))
+                .isTrue();
         assertThat(SyncCheck.needsCopy(SyncLevel.CHECKSUM, file(2, T0), file(3, T0), () -> {
-            throw new AssertionError("sizes differ: no checksum needed");
-        })).isTrue();
+                    throw new AssertionError("sizes differ: no checksum needed");
+                }))
+                .isTrue();
     }
 }

@@ -61,10 +61,16 @@ public class AdminBootstrap implements SmartInitializingSingleton {
             Files.deleteIfExists(file);
             if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
                 // created 600 from the start, so the token is never readable by others, not even briefly
-                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.createFile(
+                        file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             }
-            Files.writeString(file, token + "\n", StandardCharsets.US_ASCII, StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+            Files.writeString(
+                    file,
+                    token + "\n",
+                    StandardCharsets.US_ASCII,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the admin token file " + file, e);
         }

@@ -12,8 +12,7 @@ public final class TokenHasher {
 
     private static final int TOKEN_BYTES = 32;
 
-    private TokenHasher() {
-    }
+    private TokenHasher() {}
 
     /** @return lowercase hex SHA-256 of the token's UTF-8 bytes */
     public static String hash(String token) {

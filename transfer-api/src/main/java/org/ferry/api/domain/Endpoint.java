@@ -41,8 +41,7 @@ public class Endpoint {
     private Instant createdTime;
 
     /** For JPA. */
-    protected Endpoint() {
-    }
+    protected Endpoint() {}
 
     /**
      * @param ownerName the owning user's name

@@ -105,8 +105,7 @@ public class Task {
     private String fatalErrorDescription;
 
     /** For JPA. */
-    protected Task() {
-    }
+    protected Task() {}
 
     /**
      * A new ACTIVE, queued transfer task with zero counters.
@@ -120,8 +119,15 @@ public class Task {
      * @param syncLevel optional sync level
      * @param verifyChecksum compare MD5 checksums after each file
      */
-    public Task(String submissionId, String ownerName, String label, Instant deadline, Endpoint source,
-            Endpoint destination, SyncLevel syncLevel, boolean verifyChecksum) {
+    public Task(
+            String submissionId,
+            String ownerName,
+            String label,
+            Instant deadline,
+            Endpoint source,
+            Endpoint destination,
+            SyncLevel syncLevel,
+            boolean verifyChecksum) {
         this.id = UUID.randomUUID();
         this.submissionId = submissionId;
         this.ownerName = ownerName;

@@ -41,8 +41,7 @@ public class TaskEvent {
     private Instant time;
 
     /** For JPA. */
-    protected TaskEvent() {
-    }
+    protected TaskEvent() {}
 
     /**
      * @param taskId the task

@@ -30,8 +30,7 @@ public class TransferItem {
     private boolean recursive;
 
     /** For JPA. */
-    protected TransferItem() {
-    }
+    protected TransferItem() {}
 
     /**
      * @param taskId owning task

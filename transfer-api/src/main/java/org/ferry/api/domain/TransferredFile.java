@@ -31,8 +31,7 @@ public class TransferredFile {
     private Instant completionTime;
 
     /** For JPA. */
-    protected TransferredFile() {
-    }
+    protected TransferredFile() {}
 
     /**
      * @param taskId owning task

@@ -25,8 +25,7 @@ public class UserAccount {
     private Instant createdTime;
 
     /** For JPA. */
-    protected UserAccount() {
-    }
+    protected UserAccount() {}
 
     /**
      * @param name user name, the owner part of canonical endpoint names

@@ -26,8 +26,8 @@ public record EndpointLogin(String canonicalName, GridFtpUrl url) {
         if (password.isEmpty() && "anonymous".equals(endpoint.getUsername())) {
             password = ANONYMOUS_PASSWORD;
         }
-        GridFtpUrl url = new GridFtpUrl(parsed.scheme(), parsed.host(), parsed.port(), endpoint.getUsername(),
-                password, "/");
+        GridFtpUrl url =
+                new GridFtpUrl(parsed.scheme(), parsed.host(), parsed.port(), endpoint.getUsername(), password, "/");
         return new EndpointLogin(endpoint.getCanonicalName(), url);
     }
 

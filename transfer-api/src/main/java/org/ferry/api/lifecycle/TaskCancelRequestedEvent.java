@@ -8,5 +8,4 @@ import java.util.UUID;
  *
  * @param taskId the cancelled task
  */
-public record TaskCancelRequestedEvent(UUID taskId) {
-}
+public record TaskCancelRequestedEvent(UUID taskId) {}

@@ -8,5 +8,4 @@ import java.util.UUID;
  *
  * @param taskId the new task
  */
-public record TaskSubmittedEvent(UUID taskId) {
-}
+public record TaskSubmittedEvent(UUID taskId) {}

@@ -47,8 +47,13 @@ public interface TaskRepository extends JpaRepository<Task, UUID> {
             + " t.subtasksSucceeded = t.subtasksSucceeded + :succeeded,"
             + " t.subtasksFailed = t.subtasksFailed + :failed,"
             + " t.faults = t.faults + :faults where t.id = :id")
-    int addCounters(@Param("id") UUID id, @Param("bytes") long bytes, @Param("files") long files,
-            @Param("skipped") long skipped, @Param("succeeded") long succeeded, @Param("failed") long failed,
+    int addCounters(
+            @Param("id") UUID id,
+            @Param("bytes") long bytes,
+            @Param("files") long files,
+            @Param("skipped") long skipped,
+            @Param("succeeded") long succeeded,
+            @Param("failed") long failed,
             @Param("faults") long faults);
 
     /**
@@ -63,8 +68,13 @@ public interface TaskRepository extends JpaRepository<Task, UUID> {
             + " t.filesTransferred = :filesDone, t.bytesTransferred = :bytesDone, t.filesSkipped = :skipped,"
             + " t.subtasksSucceeded = :filesDone + :skipped, t.subtasksFailed = 0"
             + " where t.id = :id and t.status = org.ferry.api.domain.TaskStatus.ACTIVE")
-    int recordPlan(@Param("id") UUID id, @Param("files") long files, @Param("directories") long directories,
-            @Param("filesDone") long filesDone, @Param("bytesDone") long bytesDone, @Param("skipped") long skipped);
+    int recordPlan(
+            @Param("id") UUID id,
+            @Param("files") long files,
+            @Param("directories") long directories,
+            @Param("filesDone") long filesDone,
+            @Param("bytesDone") long bytesDone,
+            @Param("skipped") long skipped);
 
     /**
      * Marks work as begun: sets the start time (first time only) and {@code nice_status = OK}.
@@ -114,6 +124,10 @@ public interface TaskRepository extends JpaRepository<Task, UUID> {
     @Query("update Task t set t.status = :status, t.niceStatus = null, t.completionTime = :now,"
             + " t.fatalErrorCode = :code, t.fatalErrorDescription = :description"
             + " where t.id = :id and t.status = org.ferry.api.domain.TaskStatus.ACTIVE")
-    int finish(@Param("id") UUID id, @Param("status") TaskStatus status, @Param("code") String fatalErrorCode,
-            @Param("description") String fatalErrorDescription, @Param("now") Instant now);
+    int finish(
+            @Param("id") UUID id,
+            @Param("status") TaskStatus status,
+            @Param("code") String fatalErrorCode,
+            @Param("description") String fatalErrorDescription,
+            @Param("now") Instant now);
 }

@@ -1,11 +1,9 @@
 package org.ferry.api.service;
 
-
 /** Checks and normalizes the absolute paths clients send. */
 public final class ApiPaths {
 
-    private ApiPaths() {
-    }
+    private ApiPaths() {}
 
     /**
      * @param field the JSON field or parameter, for the error

@@ -55,11 +55,12 @@ public class EndpointService {
         String owner = canonicalName.substring(0, hash);
         String name = canonicalName.substring(hash + 1);
         if (!owner.equals(caller)) {
-            throw ApiException.badRequest("canonical_name",
-                    "canonical_name must start with your user name: " + caller + "#" + name);
+            throw ApiException.badRequest(
+                    "canonical_name", "canonical_name must start with your user name: " + caller + "#" + name);
         }
         if (name.length() > MAX_NAME_CHARS || !name.matches("[\\p{L}\\p{N}._~+-]+")) {
-            throw ApiException.badRequest("canonical_name",
+            throw ApiException.badRequest(
+                    "canonical_name",
                     "the endpoint name must be 1-" + MAX_NAME_CHARS + " letters, digits or . _ ~ + -");
         }
         String url = string(body, "url", true);
@@ -79,8 +80,12 @@ public class EndpointService {
             throw ApiException.conflict("canonical_name", "An endpoint named " + canonicalName + " exists");
         }
         String normalizedUrl = parsed.scheme() + "://" + parsed.host() + ":" + parsed.port();
-        return endpoints.save(new Endpoint(owner, name, normalizedUrl,
-                username == null || username.isEmpty() ? "anonymous" : username, password == null ? "" : password));
+        return endpoints.save(new Endpoint(
+                owner,
+                name,
+                normalizedUrl,
+                username == null || username.isEmpty() ? "anonymous" : username,
+                password == null ? "" : password));
     }
 
     /**
@@ -95,7 +100,8 @@ public class EndpointService {
      */
     @Transactional
     public Endpoint register(String owner, String name, String url, String username, String password) {
-        Endpoint endpoint = endpoints.findByCanonicalName(owner + "#" + name)
+        Endpoint endpoint = endpoints
+                .findByCanonicalName(owner + "#" + name)
                 .orElseGet(() -> new Endpoint(owner, name, url, username, password));
         endpoint.updateLogin(url, username, password);
         return endpoints.save(endpoint);

@@ -48,8 +48,12 @@ public class TaskService {
      * @param endpoints endpoint lookup
      * @param publisher where lifecycle events go
      */
-    public TaskService(TaskRepository tasks, TransferItemRepository items, TaskEventRepository events,
-            EndpointService endpoints, ApplicationEventPublisher publisher) {
+    public TaskService(
+            TaskRepository tasks,
+            TransferItemRepository items,
+            TaskEventRepository events,
+            EndpointService endpoints,
+            ApplicationEventPublisher publisher) {
         this.tasks = tasks;
         this.items = items;
         this.events = events;
@@ -63,8 +67,7 @@ public class TaskService {
      * @param task the task (new, or the earlier one with the same submission id)
      * @param duplicate true if the submission id had been used before
      */
-    public record Submission(Task task, boolean duplicate) {
-    }
+    public record Submission(Task task, boolean duplicate) {}
 
     /**
      * Stores an ACTIVE task and its items and queues it. A submission id used before returns the
@@ -79,15 +82,24 @@ public class TaskService {
      */
     @Transactional
     public Submission submit(String caller, TransferRequest request) {
-        String submissionId = request.submissionId() != null ? request.submissionId() : UUID.randomUUID().toString();
+        String submissionId = request.submissionId() != null
+                ? request.submissionId()
+                : UUID.randomUUID().toString();
         Optional<Submission> duplicate = findDuplicate(caller, submissionId);
         if (duplicate.isPresent()) {
             return duplicate.get();
         }
         Endpoint source = endpoints.resolve(caller, request.sourceEndpoint(), "source_endpoint");
         Endpoint destination = endpoints.resolve(caller, request.destinationEndpoint(), "destination_endpoint");
-        Task task = tasks.saveAndFlush(new Task(submissionId, caller, request.label(), request.deadline(), source,
-                destination, request.syncLevel(), request.verifyChecksum()));
+        Task task = tasks.saveAndFlush(new Task(
+                submissionId,
+                caller,
+                request.label(),
+                request.deadline(),
+                source,
+                destination,
+                request.syncLevel(),
+                request.verifyChecksum()));
         List<TransferItem> rows = new ArrayList<>();
         for (int i = 0; i < request.items().size(); i++) {
             TransferRequest.Item item = request.items().get(i);
@@ -127,7 +139,8 @@ public class TaskService {
         } catch (IllegalArgumentException e) {
             throw ApiException.notFound("task_id", "Task '" + taskId + "' not found");
         }
-        return tasks.findById(id).filter(t -> t.getOwnerName().equals(caller))
+        return tasks.findById(id)
+                .filter(t -> t.getOwnerName().equals(caller))
                 .orElseThrow(() -> ApiException.notFound("task_id", "Task '" + taskId + "' not found"));
     }
 
@@ -143,7 +156,8 @@ public class TaskService {
     public Page<Task> list(String caller, String filter, int limit, int offset) {
         Set<TaskStatus> statuses = statusFilter(filter);
         Pageable page = new OffsetPage(offset, limit, Sort.by(Sort.Direction.DESC, "requestTime"));
-        return statuses == null ? tasks.findByOwnerName(caller, page)
+        return statuses == null
+                ? tasks.findByOwnerName(caller, page)
                 : tasks.findByOwnerNameAndStatusIn(caller, statuses, page);
     }
 
@@ -210,8 +224,8 @@ public class TaskService {
     @Transactional
     public boolean cancel(String caller, String taskId) {
         Task task = get(caller, taskId);
-        int changed = tasks.finish(task.getId(), TaskStatus.FAILED, EventCode.CANCELED.name(), CANCELED_DESCRIPTION,
-                Instant.now());
+        int changed = tasks.finish(
+                task.getId(), TaskStatus.FAILED, EventCode.CANCELED.name(), CANCELED_DESCRIPTION, Instant.now());
         if (changed == 0) {
             return false;
         }

@@ -16,8 +16,15 @@ import org.ferry.api.domain.SyncLevel;
  * @param verifyChecksum compare checksums after each file
  * @param items at least one item
  */
-public record TransferRequest(String submissionId, String sourceEndpoint, String destinationEndpoint, String label,
-        Instant deadline, SyncLevel syncLevel, boolean verifyChecksum, List<Item> items) {
+public record TransferRequest(
+        String submissionId,
+        String sourceEndpoint,
+        String destinationEndpoint,
+        String label,
+        Instant deadline,
+        SyncLevel syncLevel,
+        boolean verifyChecksum,
+        List<Item> items) {
 
     /**
      * One {@code DATA[]} entry.
@@ -26,6 +33,5 @@ public record TransferRequest(String submissionId, String sourceEndpoint, String
      * @param destinationPath absolute, normalized destination path
      * @param recursive whether the source is a directory
      */
-    public record Item(String sourcePath, String destinationPath, boolean recursive) {
-    }
+    public record Item(String sourcePath, String destinationPath, boolean recursive) {}
 }

@@ -48,8 +48,8 @@ public class TransferRequestParser {
         SyncLevel syncLevel = syncLevel(body.get("sync_level"));
         boolean verifyChecksum = optionalBoolean(body, "verify_checksum", "verify_checksum");
         List<TransferRequest.Item> items = items(body.get("DATA"));
-        return new TransferRequest(submissionId, source, destination, label, deadline, syncLevel, verifyChecksum,
-                items);
+        return new TransferRequest(
+                submissionId, source, destination, label, deadline, syncLevel, verifyChecksum, items);
     }
 
     private static List<TransferRequest.Item> items(Object data) {
@@ -71,10 +71,10 @@ public class TransferRequestParser {
             @SuppressWarnings("unchecked")
             Map<String, Object> item = (Map<String, Object>) raw;
             expectDataType(item, prefix + ".DATA_TYPE", "transfer_item");
-            String sourcePath = ApiPaths.absolute(prefix + ".source_path",
-                    stringField(item, "source_path", prefix + ".source_path"));
-            String destinationPath = ApiPaths.absolute(prefix + ".destination_path",
-                    stringField(item, "destination_path", prefix + ".destination_path"));
+            String sourcePath = ApiPaths.absolute(
+                    prefix + ".source_path", stringField(item, "source_path", prefix + ".source_path"));
+            String destinationPath = ApiPaths.absolute(
+                    prefix + ".destination_path", stringField(item, "destination_path", prefix + ".destination_path"));
             boolean recursive = optionalBoolean(item, "recursive", prefix + ".recursive");
             items.add(new TransferRequest.Item(sourcePath, destinationPath, recursive));
         }

@@ -51,15 +51,21 @@ public class BearerTokenFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         Optional<UserAccount> user = authenticate(request.getHeader("Authorization"));
         if (user.isEmpty()) {
-            ApiError body = ApiError.of(HttpStatus.UNAUTHORIZED, "AuthenticationFailed",
-                    "Missing or invalid bearer token (Authorization: Bearer <token>)", null, request.getRequestURI());
+            ApiError body = ApiError.of(
+                    HttpStatus.UNAUTHORIZED,
+                    "AuthenticationFailed",
+                    "Missing or invalid bearer token (Authorization: Bearer <token>)",
+                    null,
+                    request.getRequestURI());
             response.setStatus(HttpStatus.UNAUTHORIZED.value());
             response.setHeader("WWW-Authenticate", "Bearer");
             response.setContentType(MediaType.APPLICATION_JSON_VALUE);
             response.getOutputStream().write(json.writeValueAsBytes(body.body()));
             return;
         }
-        request.setAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE, new AuthenticatedUser(user.get().getName()));
+        request.setAttribute(
+                AuthenticatedUser.REQUEST_ATTRIBUTE,
+                new AuthenticatedUser(user.get().getName()));
         chain.doFilter(request, response);
     }
 

@@ -18,8 +18,7 @@ import org.ferry.mover.protocol.FileInfo;
  */
 public final class Documents {
 
-    private Documents() {
-    }
+    private Documents() {}
 
     /** @return the endpoint document (never the password) */
     public static Map<String, Object> endpoint(Endpoint endpoint) {
@@ -108,11 +107,13 @@ public final class Documents {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("DATA_TYPE", "file");
         doc.put("name", info.name());
-        doc.put("type", switch (info.type()) {
-            case DIRECTORY -> "dir";
-            case SYMLINK -> "link";
-            default -> "file";
-        });
+        doc.put(
+                "type",
+                switch (info.type()) {
+                    case DIRECTORY -> "dir";
+                    case SYMLINK -> "link";
+                    default -> "file";
+                });
         doc.put("size", info.sizeBytes());
         doc.put("last_modified", ApiTime.format(info.modified()));
         doc.put("permissions", info.unixMode() < 0 ? null : String.format("%04o", info.unixMode()));

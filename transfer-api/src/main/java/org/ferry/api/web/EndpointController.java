@@ -42,21 +42,24 @@ public class EndpointController {
     /** {@code POST /endpoint}: 201 with the endpoint document; 400 names the field, 409 if taken. */
     @PostMapping("/endpoint")
     @ResponseStatus(HttpStatus.CREATED)
-    public Map<String, Object> create(@RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
+    public Map<String, Object> create(
+            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
             @RequestBody Map<String, Object> body) {
         return Documents.endpoint(endpoints.create(caller.name(), body));
     }
 
     /** {@code GET /endpoint/{id or name}}: the endpoint document, or 404. */
     @GetMapping("/endpoint/{endpoint}")
-    public Map<String, Object> show(@RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
+    public Map<String, Object> show(
+            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
             @PathVariable("endpoint") String endpoint) {
         return Documents.endpoint(endpoints.resolve(caller.name(), endpoint, "endpoint_id"));
     }
 
     /** {@code DELETE /endpoint/{id or name}}: result {@code Deleted}, or 404. */
     @DeleteMapping("/endpoint/{endpoint}")
-    public Map<String, Object> delete(@RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
+    public Map<String, Object> delete(
+            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
             @PathVariable("endpoint") String endpoint) {
         endpoints.delete(caller.name(), endpoint);
         return Documents.result("Deleted", "Endpoint deleted successfully");
@@ -64,14 +67,16 @@ public class EndpointController {
 
     /** {@code GET /endpoint_search}: the caller's endpoints matching {@code filter_fulltext}. */
     @GetMapping("/endpoint_search")
-    public Map<String, Object> search(@RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
+    public Map<String, Object> search(
+            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
             @RequestParam(name = "filter_fulltext", required = false) String fulltext,
             @RequestParam(name = "limit", defaultValue = "100") int limit,
             @RequestParam(name = "offset", defaultValue = "0") int offset) {
         Paging.limit(limit, MAX_SEARCH_LIMIT);
         Paging.offset(offset);
         List<Endpoint> all = endpoints.search(caller.name(), fulltext);
-        List<Map<String, Object>> page = all.stream().skip(offset).limit(limit).map(Documents::endpoint).toList();
+        List<Map<String, Object>> page =
+                all.stream().skip(offset).limit(limit).map(Documents::endpoint).toList();
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("DATA_TYPE", "endpoint_list");
         doc.put("DATA", page);
@@ -87,14 +92,16 @@ public class EndpointController {
      * path is missing, 502 {@code EndpointError} with the server's reply for other GridFTP failures.
      */
     @GetMapping("/operation/endpoint/{endpoint}/ls")
-    public Map<String, Object> ls(@RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
+    public Map<String, Object> ls(
+            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
             @PathVariable("endpoint") String endpoint,
             @RequestParam(name = "path", defaultValue = "/") String path) {
         Endpoint target = endpoints.resolve(caller.name(), endpoint, "endpoint_id");
         String directory = ApiPaths.absolute("path", path);
         List<Map<String, Object>> files = listings.list(target, directory).stream()
                 .filter(f -> !f.name().equals(".") && !f.name().equals(".."))
-                .map(Documents::file).toList();
+                .map(Documents::file)
+                .toList();
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("DATA_TYPE", "file_list");
         doc.put("endpoint", target.getCanonicalName());

@@ -5,8 +5,7 @@ import org.ferry.api.service.ApiException;
 /** Checks {@code limit}/{@code offset} query parameters. */
 final class Paging {
 
-    private Paging() {
-    }
+    private Paging() {}
 
     /**
      * @return the limit

@@ -68,7 +68,8 @@ public class TaskController {
             submission = tasks.submit(caller.name(), request);
         } catch (DataIntegrityViolationException raced) {
             // a concurrent post with the same submission id committed first
-            Optional<TaskService.Submission> earlier = request.submissionId() == null ? Optional.empty()
+            Optional<TaskService.Submission> earlier = request.submissionId() == null
+                    ? Optional.empty()
                     : tasks.findDuplicate(caller.name(), request.submissionId());
             submission = earlier.orElseThrow(() -> raced);
         }
@@ -89,19 +90,25 @@ public class TaskController {
 
     /** {@code GET /task_list}: the caller's tasks, newest first. */
     @GetMapping("/task_list")
-    public Map<String, Object> taskList(@RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
+    public Map<String, Object> taskList(
+            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
             @RequestParam(name = "limit", defaultValue = "10") int limit,
             @RequestParam(name = "offset", defaultValue = "0") int offset,
             @RequestParam(name = "filter", required = false) String filter) {
         Page<Task> page = tasks.list(caller.name(), filter, Paging.limit(limit, MAX_LIMIT), Paging.offset(offset));
         Instant now = Instant.now();
-        return list("task_list", page.getContent().stream().map(t -> Documents.task(t, now)).toList(), limit, offset,
+        return list(
+                "task_list",
+                page.getContent().stream().map(t -> Documents.task(t, now)).toList(),
+                limit,
+                offset,
                 page.getTotalElements());
     }
 
     /** {@code GET /task/{id}}: the task document, or 404. */
     @GetMapping("/task/{taskId}")
-    public Map<String, Object> task(@RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
+    public Map<String, Object> task(
+            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
             @PathVariable("taskId") String taskId) {
         return Documents.task(tasks.get(caller.name(), taskId), Instant.now());
     }
@@ -114,15 +121,20 @@ public class TaskController {
             @RequestParam(name = "limit", defaultValue = "100") int limit,
             @RequestParam(name = "offset", defaultValue = "0") int offset,
             @RequestParam(name = "filter", required = false) String filter) {
-        Page<TaskEvent> page = tasks.events(caller.name(), taskId, filter, Paging.limit(limit, MAX_LIMIT),
-                Paging.offset(offset));
-        return list("event_list", page.getContent().stream().map(Documents::event).toList(), limit, offset,
+        Page<TaskEvent> page =
+                tasks.events(caller.name(), taskId, filter, Paging.limit(limit, MAX_LIMIT), Paging.offset(offset));
+        return list(
+                "event_list",
+                page.getContent().stream().map(Documents::event).toList(),
+                limit,
+                offset,
                 page.getTotalElements());
     }
 
     /** {@code POST /task/{id}/cancel}: code {@code Canceled}, or {@code TaskComplete} if it had ended. */
     @PostMapping("/task/{taskId}/cancel")
-    public Map<String, Object> cancel(@RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
+    public Map<String, Object> cancel(
+            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
             @PathVariable("taskId") String taskId) {
         if (tasks.cancel(caller.name(), taskId)) {
             return Documents.result("Canceled", "The task has been cancelled successfully.");
@@ -130,8 +142,8 @@ public class TaskController {
         return Documents.result("TaskComplete", "The task had already ended.");
     }
 
-    private static Map<String, Object> list(String dataType, List<Map<String, Object>> data, int limit, int offset,
-            long total) {
+    private static Map<String, Object> list(
+            String dataType, List<Map<String, Object>> data, int limit, int offset, long total) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("DATA_TYPE", dataType);
         doc.put("DATA", data);

@@ -1,10 +1,5 @@
 package org.ferry.gsi.proxy.factory;
 
-import org.ferry.gsi.proxy.ProxyCertificates;
-import org.ferry.gsi.proxy.ProxyPolicyKind;
-import org.ferry.gsi.proxy.ProxyOids;
-import org.ferry.gsi.proxy.ProxyFormat;
-import org.ferry.gsi.proxy.ProxyRequest;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.file.Path;
@@ -44,6 +39,11 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.credential.PemFiles;
+import org.ferry.gsi.proxy.ProxyCertificates;
+import org.ferry.gsi.proxy.ProxyFormat;
+import org.ferry.gsi.proxy.ProxyOids;
+import org.ferry.gsi.proxy.ProxyPolicyKind;
+import org.ferry.gsi.proxy.ProxyRequest;
 
 /**
  * {@link ProxyFactory} on Bouncy Castle, making RFC 3820 proxies the way Globus'
@@ -131,25 +131,30 @@ public final class BcProxyFactory implements ProxyFactory {
             }
         });
         BigInteger serial = globusSerial(publicKey);
-        X500Name issuerName = X500Name.getInstance(issuerCert.getSubjectX500Principal().getEncoded());
+        X500Name issuerName =
+                X500Name.getInstance(issuerCert.getSubjectX500Principal().getEncoded());
         X500Name subject = appendCn(issuerName, serial.toString());
         Instant now = clock.instant();
         Instant notAfter = now.plus(request.lifetime());
         if (issuerCert.getNotAfter().toInstant().isBefore(notAfter)) {
             notAfter = issuerCert.getNotAfter().toInstant();
         }
-        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(issuerName, serial,
-                Date.from(now.minus(CLOCK_SKEW)), Date.from(notAfter), subject, publicKey);
+        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                issuerName, serial, Date.from(now.minus(CLOCK_SKEW)), Date.from(notAfter), subject, publicKey);
         try {
             builder.addExtension(ProxyOids.PROXY_CERT_INFO_RFC, true, proxyCertInfo(request));
             builder.addExtension(Extension.keyUsage, true, keyUsage(issuerCert));
             byte[] eku = issuerCert.getExtensionValue(Extension.extendedKeyUsage.getId());
             if (eku != null) {
                 boolean critical = issuerCert.getCriticalExtensionOIDs().contains(Extension.extendedKeyUsage.getId());
-                builder.addExtension(Extension.extendedKeyUsage, critical, ASN1OctetString.getInstance(eku).getOctets());
+                builder.addExtension(
+                        Extension.extendedKeyUsage,
+                        critical,
+                        ASN1OctetString.getInstance(eku).getOctets());
             }
             ContentSigner signer = new JcaContentSignerBuilder(signatureAlgorithm(issuer.privateKey()))
-                    .setProvider(provider).build(issuer.privateKey());
+                    .setProvider(provider)
+                    .build(issuer.privateKey());
             return new JcaX509CertificateConverter().setProvider(provider).getCertificate(builder.build(signer));
         } catch (CertIOException | OperatorCreationException e) {
             throw new GeneralSecurityException("cannot build proxy certificate: " + e.getMessage(), e);
@@ -200,9 +205,17 @@ public final class BcProxyFactory implements ProxyFactory {
         }
         // java.security.cert bit order: 0 digitalSignature .. 8 decipherOnly; BC flags are the
         // DER bit-string values. nonRepudiation (1) and keyCertSign (5) are dropped (Globus).
-        int[] flags = {KeyUsage.digitalSignature, KeyUsage.nonRepudiation, KeyUsage.keyEncipherment,
-            KeyUsage.dataEncipherment, KeyUsage.keyAgreement, KeyUsage.keyCertSign, KeyUsage.cRLSign,
-            KeyUsage.encipherOnly, KeyUsage.decipherOnly};
+        int[] flags = {
+            KeyUsage.digitalSignature,
+            KeyUsage.nonRepudiation,
+            KeyUsage.keyEncipherment,
+            KeyUsage.dataEncipherment,
+            KeyUsage.keyAgreement,
+            KeyUsage.keyCertSign,
+            KeyUsage.cRLSign,
+            KeyUsage.encipherOnly,
+            KeyUsage.decipherOnly
+        };
         int usage = 0;
         for (int i = 0; i < Math.min(bits.length, flags.length); i++) {
             if (bits[i] && i != 1 && i != 5) {

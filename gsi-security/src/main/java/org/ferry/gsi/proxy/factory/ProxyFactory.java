@@ -1,12 +1,12 @@
 package org.ferry.gsi.proxy.factory;
 
-import org.ferry.gsi.proxy.ProxyRequest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
 import org.ferry.gsi.credential.GsiCredential;
+import org.ferry.gsi.proxy.ProxyRequest;
 
 /**
  * Creates RFC 3820 proxy certificates, as {@code grid-proxy-init} does, and signs proxies for a

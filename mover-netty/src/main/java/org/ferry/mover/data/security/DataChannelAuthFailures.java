@@ -30,7 +30,11 @@ final class DataChannelAuthFailures extends ChannelInboundHandlerAdapter {
             if (!done.isSuccess()) {
                 report(ctx, done.cause());
             } else if (requireEncryption) {
-                String suite = ctx.pipeline().get(SslHandler.class).engine().getSession().getCipherSuite();
+                String suite = ctx.pipeline()
+                        .get(SslHandler.class)
+                        .engine()
+                        .getSession()
+                        .getCipherSuite();
                 if (suite.contains("_NULL_")) {
                     report(ctx, new SSLException("PROT P needs encryption, but the peer chose " + suite));
                     ctx.close();
@@ -59,8 +63,9 @@ final class DataChannelAuthFailures extends ChannelInboundHandlerAdapter {
     }
 
     static IOException translate(ChannelHandlerContext ctx, Throwable cause) {
-        return new IOException("data channel authentication with " + ctx.channel().remoteAddress() + " failed: "
-                + innermost(cause), cause);
+        return new IOException(
+                "data channel authentication with " + ctx.channel().remoteAddress() + " failed: " + innermost(cause),
+                cause);
     }
 
     private static SSLException findSsl(Throwable t) {

@@ -61,8 +61,13 @@ public final class DataChannelSecurity {
      * @throws IllegalArgumentException if {@code authentication} is DCAU N
      * @throws GsiContextException if TLS cannot be set up with the credential
      */
-    public DataChannelSecurity(GsiCredential credential, ChainValidator validator, TrustStore trustStore,
-            DataChannelAuthentication authentication, ProtectionLevel protection) throws GsiContextException {
+    public DataChannelSecurity(
+            GsiCredential credential,
+            ChainValidator validator,
+            TrustStore trustStore,
+            DataChannelAuthentication authentication,
+            ProtectionLevel protection)
+            throws GsiContextException {
         this(credential, validator, trustStore, authentication, protection, DataChannelTls.preferredProvider());
     }
 
@@ -72,9 +77,14 @@ public final class DataChannelSecurity {
      * @param tlsProvider used under PROT S/P; PROT C always uses the JDK
      * @throws GsiContextException also if {@code tlsProvider} is OpenSSL and it does not load here
      */
-    DataChannelSecurity(GsiCredential credential, ChainValidator validator, TrustStore trustStore,
-            DataChannelAuthentication authentication, ProtectionLevel protection,
-            DataChannelTls.Provider tlsProvider) throws GsiContextException {
+    DataChannelSecurity(
+            GsiCredential credential,
+            ChainValidator validator,
+            TrustStore trustStore,
+            DataChannelAuthentication authentication,
+            ProtectionLevel protection,
+            DataChannelTls.Provider tlsProvider)
+            throws GsiContextException {
         Objects.requireNonNull(credential, "credential");
         if (!authentication.authenticates()) {
             throw new IllegalArgumentException("DCAU N needs no data channel security");
@@ -82,11 +92,12 @@ public final class DataChannelSecurity {
         this.authentication = authentication;
         this.protection = Objects.requireNonNull(protection, "protection");
         this.expectedPeer = authentication.mode() == DataChannelAuthentication.Mode.SELF
-                ? credential.identity() : authentication.subject();
+                ? credential.identity()
+                : authentication.subject();
         // one path validation per distinct peer chain, not one per data connection (p of them per transfer)
         ChainValidator recent = new RecentChainValidator(validator, VALIDATION_MEMORY, Clock.systemUTC());
-        GsiTrustManager trustManager = new GsiTrustManager(recent, trustStore,
-                chain -> DistinguishedNames.sameDn(chain.identity(), expectedPeer));
+        GsiTrustManager trustManager = new GsiTrustManager(
+                recent, trustStore, chain -> DistinguishedNames.sameDn(chain.identity(), expectedPeer));
         if (protection.tls()) {
             this.handshakeOnly = null;
             this.tls = DataChannelTls.create(credential, trustManager, tlsProvider);
@@ -126,7 +137,8 @@ public final class DataChannelSecurity {
             pipeline.addLast("dcau-regions", new FileRegionToBuffer());
             pipeline.addLast("dcau-failures", new DataChannelAuthFailures(protection == ProtectionLevel.PRIVATE));
         } else {
-            pipeline.addLast("dcau-gsi", new GsiClearHandshake(GsiEngines.newEngine(handshakeOnly, initiator), initiator));
+            pipeline.addLast(
+                    "dcau-gsi", new GsiClearHandshake(GsiEngines.newEngine(handshakeOnly, initiator), initiator));
         }
     }
 

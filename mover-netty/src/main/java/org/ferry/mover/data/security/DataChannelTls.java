@@ -77,20 +77,22 @@ final class DataChannelTls {
             return new DataChannelTls(provider, null, null, GsiEngines.dataChannelContext(own, trustManager));
         }
         if (!OpenSsl.isAvailable()) {
-            throw new GsiContextException("OpenSSL is not available for data channel TLS: "
-                    + OpenSsl.unavailabilityCause(), OpenSsl.unavailabilityCause());
+            throw new GsiContextException(
+                    "OpenSSL is not available for data channel TLS: " + OpenSsl.unavailabilityCause(),
+                    OpenSsl.unavailabilityCause());
         }
         // Our key manager rather than key and chain: given those, Netty builds a password-protected
         // KeyStore (PBKDF2), 10-20 ms per context and so per session; the caching factory converts
         // the credential for OpenSSL once, at the first handshake, not at every one.
-        KeyManagerFactory keys = new OpenSslCachingX509KeyManagerFactory(
-                new KeyManagerFactoryWrapper(GsiEngines.keyManager(own)));
+        KeyManagerFactory keys =
+                new OpenSslCachingX509KeyManagerFactory(new KeyManagerFactoryWrapper(GsiEngines.keyManager(own)));
         try {
             SslContext client = SslContextBuilder.forClient()
                     .sslProvider(SslProvider.OPENSSL)
                     .keyManager(keys)
                     .trustManager(trustManager)
-                    .endpointIdentificationAlgorithm(null) // GSI identity, not a host name (Netty 4.2 defaults to HTTPS)
+                    .endpointIdentificationAlgorithm(
+                            null) // GSI identity, not a host name (Netty 4.2 defaults to HTTPS)
                     .protocols(PROTOCOLS)
                     .build();
             SslContext server = SslContextBuilder.forServer(keys)

@@ -66,7 +66,6 @@ final class FileRegionToBuffer extends MessageToMessageEncoder<FileRegion> {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

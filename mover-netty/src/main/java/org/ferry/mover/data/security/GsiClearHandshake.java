@@ -39,7 +39,13 @@ final class GsiClearHandshake extends ChannelDuplexHandler {
     private static final byte FLAG_NO_DELEGATION = '0';
     private static final byte FLAG_DELEGATE = 'D';
 
-    private enum State { HANDSHAKE, AWAIT_BYTE, AWAIT_FLAG, DONE, FAILED }
+    private enum State {
+        HANDSHAKE,
+        AWAIT_BYTE,
+        AWAIT_FLAG,
+        DONE,
+        FAILED
+    }
 
     private final SSLEngine engine;
     private final boolean initiator;

@@ -39,8 +39,7 @@ final class RecentChainValidator implements ChainValidator {
     private final Clock clock;
     private final ConcurrentMap<List<ByteBuffer>, Accepted> accepted = new ConcurrentHashMap<>();
 
-    private record Accepted(ValidatedChain chain, Instant until) {
-    }
+    private record Accepted(ValidatedChain chain, Instant until) {}
 
     /**
      * @param delegate validates chains not remembered
@@ -68,15 +67,16 @@ final class RecentChainValidator implements ChainValidator {
             // compute() locks the entry: connections presenting this chain meanwhile wait for this one
             // validation instead of repeating it
             return accepted.compute(key, (k, old) -> {
-                if (old != null && now.isBefore(old.until())) {
-                    return old;
-                }
-                try {
-                    return new Accepted(delegate.validate(chain), until(chain, now));
-                } catch (CertificateValidationException e) {
-                    throw new Rejected(e);
-                }
-            }).chain();
+                        if (old != null && now.isBefore(old.until())) {
+                            return old;
+                        }
+                        try {
+                            return new Accepted(delegate.validate(chain), until(chain, now));
+                        } catch (CertificateValidationException e) {
+                            throw new Rejected(e);
+                        }
+                    })
+                    .chain();
         } catch (Rejected r) {
             throw r.cause;
         }

@@ -1,7 +1,7 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 
 /**
  * ABOR (RFC 959 section 4.1.3). The control channel handler cancels a running transfer as soon as

@@ -1,15 +1,14 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.util.Base64;
 import org.ferry.gsi.context.GsiContextException;
 import org.ferry.gsi.context.SecurityContext;
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.GsiAuthenticationGate;
 import org.ferry.mover.server.pi.GsiProtectionHandler;
-import org.ferry.mover.server.pi.GsiServerSecurity;
 
 /**
  * ADAT base64-token (RFC 2228 section 3; RFC 2228 section 3 (AUTH, ADAT) with the GSI mechanism step 2): feeds the token to the
@@ -51,7 +50,8 @@ public final class AdatHandler implements CommandHandler {
             ctx.session().securityContext(null);
             throw new FtpException(530, e.getMessage());
         }
-        String token = reply == null || reply.length == 0 ? null : Base64.getEncoder().encodeToString(reply);
+        String token =
+                reply == null || reply.length == 0 ? null : Base64.getEncoder().encodeToString(reply);
         if (!security.established()) {
             ctx.reply(335, "ADAT=" + (token == null ? "" : token));
             return;

@@ -11,8 +11,7 @@ import org.ferry.mover.storage.StorageException;
  */
 final class Allocation {
 
-    private Allocation() {
-    }
+    private Allocation() {}
 
     /**
      * Consumes the session's ALLO size, if any, and checks that the file system has room for the

@@ -23,8 +23,7 @@ final class Checksums {
 
     private static final int BUFFER_BYTES = 256 * 1024;
 
-    private Checksums() {
-    }
+    private Checksums() {}
 
     /**
      * @param name an algorithm name in any case
@@ -53,12 +52,13 @@ final class Checksums {
         }
         MessageDigest digest;
         try {
-            digest = MessageDigest.getInstance(switch (algorithm) {
-                case "SHA1" -> "SHA-1";
-                case "SHA256" -> "SHA-256";
-                case "SHA512" -> "SHA-512";
-                default -> algorithm;
-            });
+            digest = MessageDigest.getInstance(
+                    switch (algorithm) {
+                        case "SHA1" -> "SHA-1";
+                        case "SHA256" -> "SHA-256";
+                        case "SHA512" -> "SHA-512";
+                        default -> algorithm;
+                    });
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(algorithm + " is a required JDK algorithm", e);
         }

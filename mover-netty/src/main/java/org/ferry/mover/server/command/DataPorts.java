@@ -14,8 +14,7 @@ final class DataPorts {
     /** Lowest port a data connection may go to; below are the well-known services (RFC 2577 section 3). */
     static final int FIRST_UNPRIVILEGED_PORT = 1024;
 
-    private DataPorts() {
-    }
+    private DataPorts() {}
 
     /**
      * @param text {@code h1,h2,h3,h4,p1,p2}
@@ -57,8 +56,10 @@ final class DataPorts {
      */
     static InetSocketAddress unprivileged(InetSocketAddress target) throws FtpException {
         if (target.getPort() < FIRST_UNPRIVILEGED_PORT) {
-            throw new FtpException(504, "Command not implemented for that parameter: data connections to ports below "
-                    + FIRST_UNPRIVILEGED_PORT + " are refused.");
+            throw new FtpException(
+                    504,
+                    "Command not implemented for that parameter: data connections to ports below "
+                            + FIRST_UNPRIVILEGED_PORT + " are refused.");
         }
         return target;
     }

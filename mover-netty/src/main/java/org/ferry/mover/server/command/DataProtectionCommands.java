@@ -2,17 +2,17 @@ package org.ferry.mover.server.command;
 
 import org.ferry.gsi.context.SecurityContext;
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.GsiServerSecurity;
 
 /** What DCAU, PROT and PBSZ share: the delegated-credential check and dropping cached connections. */
 final class DataProtectionCommands {
 
-    private DataProtectionCommands() {
-    }
+    private DataProtectionCommands() {}
 
     static boolean hasDelegatedCredential(CommandContext ctx) {
         SecurityContext security = ctx.session().securityContext();
-        return security != null && security.established() && security.delegatedCredential().isPresent();
+        return security != null
+                && security.established()
+                && security.delegatedCredential().isPresent();
     }
 
     /**

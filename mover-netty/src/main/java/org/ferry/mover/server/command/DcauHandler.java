@@ -1,9 +1,9 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
 import org.ferry.mover.data.security.DataChannelAuthentication;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.DataProtectionState;
 import org.ferry.mover.server.pi.FtpException;
 
@@ -35,8 +35,9 @@ public final class DcauHandler implements CommandHandler {
         }
         DataProtectionState state = ctx.session().dataProtection();
         if (wanted.authenticates() && !DataProtectionCommands.hasDelegatedCredential(ctx)) {
-            throw new FtpException(504, "DCAU " + wanted.letter()
-                    + " needs a delegated credential: delegate at login, or send DCAU N.");
+            throw new FtpException(
+                    504,
+                    "DCAU " + wanted.letter() + " needs a delegated credential: delegate at login, or send DCAU N.");
         }
         if (!wanted.equals(state.dcau(ctx.session()))) {
             state.dcau(wanted);

@@ -1,8 +1,8 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.data.PassiveListener;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
@@ -27,6 +27,7 @@ public final class EpsvHandler implements CommandHandler {
             throw new FtpException(522, "Network protocol not supported, use (1,2).");
         }
         PassiveListener listener = PasvHandler.open(ctx, ctx.localAddress());
-        ctx.reply(229, "Entering Extended Passive Mode (|||" + listener.address().getPort() + "|)");
+        ctx.reply(
+                229, "Entering Extended Passive Mode (|||" + listener.address().getPort() + "|)");
     }
 }

@@ -1,17 +1,17 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
 import org.ferry.mover.data.DataSource;
-import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.FtpException;
-import org.ferry.mover.server.transfer.TransferRunner;
-import org.ferry.mover.server.tar.TarBatchArchiver;
 import org.ferry.mover.protocol.TarModule;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.tar.TarArguments;
+import org.ferry.mover.server.tar.TarBatchArchiver;
+import org.ferry.mover.server.transfer.TransferRunner;
 import org.ferry.mover.storage.FileStat;
 
 /**

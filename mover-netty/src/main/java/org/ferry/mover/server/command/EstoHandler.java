@@ -1,19 +1,19 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
 import org.ferry.mover.data.DataSink;
+import org.ferry.mover.data.PositionalMemorySink;
+import org.ferry.mover.protocol.TarModule;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.ErrorReplies;
 import org.ferry.mover.server.pi.FtpException;
-import org.ferry.mover.storage.StorageException;
-import org.ferry.mover.server.transfer.TransferRunner;
-import org.ferry.mover.server.tar.TarBatchExtractor;
-import org.ferry.mover.protocol.TarModule;
 import org.ferry.mover.server.tar.TarArguments;
-import org.ferry.mover.data.PositionalMemorySink;
+import org.ferry.mover.server.tar.TarBatchExtractor;
+import org.ferry.mover.server.transfer.TransferRunner;
+import org.ferry.mover.storage.StorageException;
 
 /**
  * ESTO A offset path (GFD.020 "Extended Store", adjusted store module; GFD.020 "ERET"/"ESTO"): stores received bytes with {@code offset} added to every MODE E block offset (or to the

@@ -1,9 +1,9 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 
 /**
  * FEAT (RFC 2389 section 3): {@code 211-Extensions supported}, one {@code " feature"} line per
@@ -25,7 +25,8 @@ public final class FeatHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) {
-        List<String> lines = ctx.registry().features().stream().map(f -> " " + f).toList();
+        List<String> lines =
+                ctx.registry().features().stream().map(f -> " " + f).toList();
         ctx.reply(FtpReply.multiline(211, "Extensions supported", lines, "End."));
     }
 }

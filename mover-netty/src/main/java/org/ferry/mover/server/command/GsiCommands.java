@@ -1,9 +1,9 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.CommandRegistry;
 import java.util.ArrayList;
 import java.util.List;
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.CommandRegistry;
 
 /**
  * The command table of a server with GSI: the standard commands plus AUTH, ADAT, a gridmap-aware
@@ -11,8 +11,7 @@ import java.util.List;
  */
 public final class GsiCommands {
 
-    private GsiCommands() {
-    }
+    private GsiCommands() {}
 
     /** @return the standard registry with {@code AUTH}, {@code ADAT} and {@link GsiPassHandler} for PASS */
     public static CommandRegistry registry() {

@@ -1,13 +1,13 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
+import java.io.IOException;
 import org.ferry.gsi.context.SecurityContext;
 import org.ferry.gsi.gridmap.AuthorizationException;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.GsiServerSecurity;
-import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,9 +52,13 @@ public final class GsiPassHandler implements CommandHandler {
         try {
             String local = gsi.authorizer().authorize(identity, requested);
             session.user(local);
-            LOG.info("{} authenticated by GSI from {} as {}{}, mapped to {}", identity, ctx.channel().remoteAddress(),
+            LOG.info(
+                    "{} authenticated by GSI from {} as {}{}, mapped to {}",
+                    identity,
+                    ctx.channel().remoteAddress(),
                     security.peer().limited() ? "limited proxy" : "full credential",
-                    security.delegatedCredential().isPresent() ? " with delegation" : "", local);
+                    security.delegatedCredential().isPresent() ? " with delegation" : "",
+                    local);
             ctx.reply(230, "User " + local + " logged in.");
         } catch (AuthorizationException e) {
             session.loginFailed();

@@ -1,17 +1,17 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.protocol.HostPort;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.mover.data.DataEndpoint;
-import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.FtpException;
-import org.ferry.mover.server.pi.TransferMode;
+import org.ferry.mover.protocol.HostPort;
 import org.ferry.mover.server.dtp.DtpException;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.TransferMode;
 
 /**
  * PASV on a head node (RFC 959 section 4.1.2; SC'05 paper section 5): in MODE E the listener is

@@ -1,11 +1,11 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 
 /**
  * HELP [command] (RFC 959 section 4.1.3): the recognised commands, eight per line, in globus'

@@ -1,10 +1,10 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.time.Instant;
-import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.listing.ListFormatter;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.storage.StorageException;
 
 /**

@@ -13,8 +13,7 @@ import org.ferry.mover.storage.StorageException;
 /** Shared steps of MLSD, LIST and NLST: collect entries, render CRLF lines, send them. */
 final class Listings {
 
-    private Listings() {
-    }
+    private Listings() {}
 
     /**
      * Sends one line per entry over the data channel.
@@ -45,7 +44,8 @@ final class Listings {
         String path = ctx.resolve(argument);
         String name = org.ferry.mover.storage.VirtualPaths.name(path);
         if (name.matches(".*[*?\\[].*")) {
-            java.nio.file.PathMatcher matcher = java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + name);
+            java.nio.file.PathMatcher matcher =
+                    java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + name);
             return ctx.storage().list(org.ferry.mover.storage.VirtualPaths.parent(path)).stream()
                     .filter(e -> matcher.matches(java.nio.file.Path.of(e.name())))
                     .toList();

@@ -1,9 +1,9 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
-import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.listing.MlsxFormatter;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.storage.StorageException;
 
 /** MDTM path (RFC 3659 section 3): {@code 213 YYYYMMDDHHMMSS}, UTC; 550 if missing. */

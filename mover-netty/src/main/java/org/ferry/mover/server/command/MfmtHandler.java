@@ -1,11 +1,11 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.storage.StorageException;
 
@@ -42,8 +42,10 @@ public final class MfmtHandler implements CommandHandler {
         }
         String time = parts[0].length() > 14 ? parts[0].substring(0, 14) : parts[0]; // drop .sss fractions
         try {
-            ctx.storage().setModified(ctx.resolve(parts[1]),
-                    LocalDateTime.parse(time, TIME).toInstant(ZoneOffset.UTC));
+            ctx.storage()
+                    .setModified(
+                            ctx.resolve(parts[1]),
+                            LocalDateTime.parse(time, TIME).toInstant(ZoneOffset.UTC));
         } catch (DateTimeParseException e) {
             throw new FtpException(501, "Invalid time: " + parts[0]);
         }

@@ -1,7 +1,7 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.storage.StorageException;
 
 /** MKD path (RFC 959 section 4.1.3): {@code 257 "<abs path>" directory created.}; 553 if it exists. */

@@ -1,12 +1,12 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.util.ArrayList;
 import java.util.List;
 import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.listing.MlsxFormatter;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.storage.FileStat;
 import org.ferry.mover.storage.StorageException;
 

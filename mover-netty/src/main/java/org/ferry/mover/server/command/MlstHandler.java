@@ -1,10 +1,10 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
 import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.listing.MlsxFormatter;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.storage.FileStat;
 import org.ferry.mover.storage.StorageException;
 
@@ -29,7 +29,6 @@ public final class MlstHandler implements CommandHandler {
         String path = ctx.resolve(argument);
         FileStat stat = ctx.storage().stat(path);
         String shown = argument.isEmpty() ? path : argument;
-        ctx.reply(FtpReply.multiline(250, "status of " + shown,
-                List.of(" " + MlsxFormatter.line(stat, path)), "End."));
+        ctx.reply(FtpReply.multiline(250, "status of " + shown, List.of(" " + MlsxFormatter.line(stat, path)), "End."));
     }
 }

@@ -1,8 +1,8 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.util.Locale;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.TransferMode;
 

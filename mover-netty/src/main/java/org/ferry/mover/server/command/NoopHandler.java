@@ -1,7 +1,7 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 
 /** NOOP (RFC 959 section 4.1.3): {@code 200 NOOP command successful.} */
 public final class NoopHandler implements CommandHandler {

@@ -1,9 +1,9 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
 import java.util.Locale;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
@@ -27,7 +27,7 @@ public final class OptsHandler implements CommandHandler {
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException {
         String upper = argument.strip().toUpperCase(Locale.ROOT);
-        if (upper.equals("UTF8 ON") || upper.equals("UTF-8 ON") || upper.equals("UTF8") ) {
+        if (upper.equals("UTF8 ON") || upper.equals("UTF-8 ON") || upper.equals("UTF8")) {
             ctx.reply(200, "UTF8 mode enabled.");
         } else if (upper.startsWith("MLST") || upper.startsWith("MLSD")) {
             ctx.reply(200, "MLST OPTS Type;Size;Modify;Perm;UNIX.mode;");

@@ -1,9 +1,9 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
 import java.util.Locale;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
@@ -49,7 +49,7 @@ public final class OptsRetrHandler implements CommandHandler {
                 case "parallelism" -> parallelism = parseParallelism(value);
                 case "markers" -> markers = parseMarkers(value);
                 case "blocksize" -> blockSize = parseBlockSize(value);
-                case "stripelayout", "packetsize", "windowsize" -> { }
+                case "stripelayout", "packetsize", "windowsize" -> {}
                 default -> throw new FtpException(500, "OPTS failed.");
             }
         }

@@ -1,13 +1,13 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.protocol.HostPort;
-import org.ferry.mover.server.pi.CommandHandler;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.PassiveListener;
+import org.ferry.mover.protocol.HostPort;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
 
 /**

@@ -1,8 +1,8 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
 
 /**

@@ -1,8 +1,8 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.DataProtectionState;
 import org.ferry.mover.server.pi.FtpException;
 
@@ -21,8 +21,8 @@ public final class ProtHandler implements CommandHandler {
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException {
         String letter = argument.strip();
-        ProtectionLevel level = ProtectionLevel.parse(letter).orElseThrow(() ->
-                new FtpException(536, letter + " protection level not supported."));
+        ProtectionLevel level = ProtectionLevel.parse(letter)
+                .orElseThrow(() -> new FtpException(536, letter + " protection level not supported."));
         DataProtectionState state = ctx.session().dataProtection();
         if (level != state.protection()) {
             state.protection(level);

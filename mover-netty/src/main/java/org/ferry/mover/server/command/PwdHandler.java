@@ -1,7 +1,7 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 
 /** PWD (RFC 959 section 4.1.3, appendix II): {@code 257 "<cwd>" is current directory.} */
 public final class PwdHandler implements CommandHandler {

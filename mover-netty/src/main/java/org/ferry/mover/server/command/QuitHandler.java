@@ -1,7 +1,7 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 
 /** QUIT (RFC 959 section 4.1.1): {@code 221 Goodbye.} and close the control channel. */
 public final class QuitHandler implements CommandHandler {

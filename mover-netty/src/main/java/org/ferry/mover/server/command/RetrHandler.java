@@ -1,12 +1,12 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
 import org.ferry.mover.data.DataSource;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.TransferMode;
 import org.ferry.mover.server.transfer.TransferRunner;

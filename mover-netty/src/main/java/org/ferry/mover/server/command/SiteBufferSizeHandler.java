@@ -1,8 +1,8 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.util.Locale;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
@@ -15,7 +15,11 @@ import org.ferry.mover.server.pi.FtpException;
 public final class SiteBufferSizeHandler implements CommandHandler {
 
     /** Which socket buffer a verb sets. */
-    enum Buffer { RECEIVE, SEND, BOTH }
+    enum Buffer {
+        RECEIVE,
+        SEND,
+        BOTH
+    }
 
     private final String verb;
     private final Buffer buffer;

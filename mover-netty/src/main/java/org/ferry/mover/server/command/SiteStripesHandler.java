@@ -1,12 +1,12 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.util.ArrayList;
 import java.util.List;
 import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.dtp.DataTransferProcess;
 import org.ferry.mover.server.dtp.StripedDtp;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 
 /**
  * SITE STRIPES (Ferry-specific status query): lists the server's DTPs in stripe order with the
@@ -33,7 +33,8 @@ public final class SiteStripesHandler implements CommandHandler {
         List<DataTransferProcess> dtps = dtp.dtps();
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < dtps.size(); i++) {
-            lines.add(" " + i + " " + dtps.get(i).name() + " bytes=" + dtps.get(i).bytesTransferred());
+            lines.add(
+                    " " + i + " " + dtps.get(i).name() + " bytes=" + dtps.get(i).bytesTransferred());
         }
         ctx.reply(FtpReply.multiline(200, "Stripes: " + dtps.size(), lines, "End."));
     }

@@ -1,7 +1,5 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.protocol.HostPort;
-import org.ferry.mover.server.pi.CommandHandler;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -9,11 +7,13 @@ import java.util.ArrayList;
 import java.util.List;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.protocol.HostPort;
 import org.ferry.mover.server.dtp.DtpException;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * SPAS (GFD.020 "Striped Passive"; reply format in RFC 959 section 4.1.2, RFC 2428, GFD.020 "SPAS"/"SPOR"): opens one

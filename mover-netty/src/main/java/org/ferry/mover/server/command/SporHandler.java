@@ -1,11 +1,11 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
@@ -39,7 +39,8 @@ public final class SporHandler implements CommandHandler {
         }
         List<InetSocketAddress> targets = new ArrayList<>();
         for (String word : words) {
-            targets.add(DataPorts.unprivileged(word.startsWith("|") ? DataPorts.parseEprt(word) : DataPorts.parsePort(word)));
+            targets.add(DataPorts.unprivileged(
+                    word.startsWith("|") ? DataPorts.parseEprt(word) : DataPorts.parsePort(word)));
         }
         ctx.session().dataEndpoint(new DataEndpoint.Active(targets.get(0)));
         ctx.session().stripedTargets(targets);

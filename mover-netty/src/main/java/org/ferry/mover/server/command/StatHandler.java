@@ -1,11 +1,11 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
 import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.listing.ListFormatter;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.storage.FileStat;
 import org.ferry.mover.storage.StorageException;
 
@@ -29,6 +29,7 @@ public final class StatHandler implements CommandHandler {
         }
         String path = ctx.resolve(argument.strip());
         FileStat stat = ctx.storage().stat(path);
-        ctx.reply(FtpReply.multiline(213, "status of " + path, List.of(" " + ListFormatter.line(stat, java.time.Instant.now())), "End."));
+        ctx.reply(FtpReply.multiline(
+                213, "status of " + path, List.of(" " + ListFormatter.line(stat, java.time.Instant.now())), "End."));
     }
 }

@@ -1,6 +1,5 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
@@ -8,6 +7,7 @@ import org.ferry.mover.data.DataSink;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.TransferMode;
 import org.ferry.mover.server.transfer.TransferRunner;
@@ -59,8 +59,7 @@ public final class StorHandler implements CommandHandler {
     }
 
     /** SCKS: the stored file's checksum must match (GFD.047 "CKSM", INCORRECT_CHECKSUM). */
-    private static void verify(CommandContext ctx, String path, String algorithm, String expected)
-            throws FtpException {
+    private static void verify(CommandContext ctx, String path, String algorithm, String expected) throws FtpException {
         String computed;
         try (FileChannel channel = ctx.storage().openForRead(path)) { // the write channel is not readable
             computed = Checksums.compute(algorithm, channel, 0, channel.size());
@@ -68,9 +67,11 @@ public final class StorHandler implements CommandHandler {
             throw new FtpException(451, "Local error in processing: cannot compute checksum: " + e.getMessage());
         }
         if (!computed.equals(expected)) {
-            throw new FtpException(FtpReply.multiline(550, "Checksum verification failed : ", List.of(
-                    "GridFTP-Computed-Checksum: " + computed,
-                    "GridFTP-Expected-Checksum: " + expected), "End."));
+            throw new FtpException(FtpReply.multiline(
+                    550,
+                    "Checksum verification failed : ",
+                    List.of("GridFTP-Computed-Checksum: " + computed, "GridFTP-Expected-Checksum: " + expected),
+                    "End."));
         }
     }
 }

@@ -2,11 +2,11 @@ package org.ferry.mover.server.command;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.dtp.StripedTransfers;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * APPE path (RFC 959 section 4.1.3) when the listener is on the DTPs (after SPAS, or PASV on a
@@ -14,7 +14,6 @@ import org.ferry.mover.server.dtp.StripedTransfers;
  * the ordinary {@link AppeHandler}. Needs MODE E (503 otherwise); 550 for a directory.
  */
 public final class StripedAppeHandler extends StripedFallbackHandler {
-
 
     /** @param dtp the server's DTPs */
     public StripedAppeHandler(StripedDtp dtp) {

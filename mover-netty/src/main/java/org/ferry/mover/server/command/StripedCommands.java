@@ -1,10 +1,10 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.CommandRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import org.ferry.mover.server.dtp.StripedDtp;
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.CommandRegistry;
 
 /**
  * The command table of a server whose PI drives its DTPs as stripes: every standard command, plus
@@ -13,8 +13,7 @@ import org.ferry.mover.server.dtp.StripedDtp;
  */
 public final class StripedCommands {
 
-    private StripedCommands() {
-    }
+    private StripedCommands() {}
 
     /**
      * @param dtp the server's DTPs (one local DTP, or one per data node)

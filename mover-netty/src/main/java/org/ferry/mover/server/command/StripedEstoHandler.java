@@ -2,12 +2,12 @@ package org.ferry.mover.server.command;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.ControlSession;
-import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.dtp.StripedTransfers;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.ControlSession;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * {@code ESTO A <offset> <path>} (GFD.020 "ESTO"; GFD.020 "ERET"/"ESTO") when the
@@ -16,7 +16,6 @@ import org.ferry.mover.server.dtp.StripedTransfers;
  * it is the ordinary {@link EstoHandler}, which also answers every malformed argument.
  */
 public final class StripedEstoHandler extends StripedFallbackHandler {
-
 
     /** @param dtp the server's DTPs */
     public StripedEstoHandler(StripedDtp dtp) {
@@ -30,7 +29,8 @@ public final class StripedEstoHandler extends StripedFallbackHandler {
         long offset;
         try {
             offset = parts.length == 3 && parts[0].equalsIgnoreCase("A") && !parts[2].isEmpty()
-                    ? Long.parseLong(parts[1]) : -1;
+                    ? Long.parseLong(parts[1])
+                    : -1;
         } catch (NumberFormatException e) {
             offset = -1;
         }

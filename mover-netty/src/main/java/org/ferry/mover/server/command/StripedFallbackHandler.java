@@ -1,16 +1,16 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import java.util.List;
 import org.ferry.mover.data.DataEndpoint;
-import org.ferry.mover.server.pi.ControlSession;
-import org.ferry.mover.server.pi.FtpException;
-import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.DataProtectionState;
-import org.ferry.mover.server.pi.TransferMode;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
+import org.ferry.mover.server.pi.DataProtectionState;
+import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.TransferMode;
 
 /**
  * Base of a head node's striped variant of a command (the Globus striped server, SC'05 paper
@@ -60,7 +60,9 @@ abstract class StripedFallbackHandler implements CommandHandler {
      */
     static StripedPassiveListener stripedListener(ControlSession session) {
         return session.dataEndpoint() instanceof DataEndpoint.Passive passive
-                && passive.listener() instanceof StripedPassiveListener listener ? listener : null;
+                        && passive.listener() instanceof StripedPassiveListener listener
+                ? listener
+                : null;
     }
 
     /**
@@ -76,8 +78,10 @@ abstract class StripedFallbackHandler implements CommandHandler {
         }
         DataProtectionState protection = ctx.session().dataProtection();
         if (protection.dcau(ctx.session()).authenticates() || protection.protection() != ProtectionLevel.CLEAR) {
-            throw new FtpException(504, "Striped transfers carry no data channel authentication or protection:"
-                    + " send DCAU N and PROT C first.");
+            throw new FtpException(
+                    504,
+                    "Striped transfers carry no data channel authentication or protection:"
+                            + " send DCAU N and PROT C first.");
         }
     }
 }

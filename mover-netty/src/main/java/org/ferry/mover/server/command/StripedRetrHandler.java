@@ -6,13 +6,13 @@ import java.util.List;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.protocol.ByteRange;
+import org.ferry.mover.server.dtp.StripeSendRequest;
+import org.ferry.mover.server.dtp.StripedDtp;
+import org.ferry.mover.server.dtp.StripedTransfers;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.TransferMode;
-import org.ferry.mover.server.dtp.StripeSendRequest;
-import org.ferry.mover.server.dtp.StripedDtp;
-import org.ferry.mover.server.dtp.StripedTransfers;
 import org.ferry.mover.storage.FileStat;
 
 /**
@@ -25,7 +25,6 @@ import org.ferry.mover.storage.FileStat;
  * the end.
  */
 public final class StripedRetrHandler extends StripedFallbackHandler {
-
 
     /** @param dtp the server's DTPs */
     public StripedRetrHandler(StripedDtp dtp) {
@@ -68,9 +67,10 @@ public final class StripedRetrHandler extends StripedFallbackHandler {
             throw new FtpException(554, "Restart offset " + offset + " is past the end of " + path + ".");
         }
         int blockSize = session.stripeBlockSizeBytes() > 0
-                ? session.stripeBlockSizeBytes() : DataChannels.DEFAULT_BLOCK_SIZE_BYTES;
-        List<StripeSendRequest> requests = dtp.plan(path, offset, size - offset, blockSize, targets,
-                session.parallelism());
+                ? session.stripeBlockSizeBytes()
+                : DataChannels.DEFAULT_BLOCK_SIZE_BYTES;
+        List<StripeSendRequest> requests =
+                dtp.plan(path, offset, size - offset, blockSize, targets, session.parallelism());
         StripedTransfers.send(ctx, dtp, requests);
     }
 }

@@ -2,12 +2,12 @@ package org.ferry.mover.server.command;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.ControlSession;
-import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.dtp.StripedTransfers;
+import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.ControlSession;
+import org.ferry.mover.server.pi.FtpException;
 
 /**
  * STOR path after SPAS (GFD.020 "SPAS"; SC'05 paper section 5): every stripe's DTP receives what
@@ -17,7 +17,6 @@ import org.ferry.mover.server.dtp.StripedTransfers;
  * the ordinary {@link StorHandler}. Needs MODE E (503 otherwise).
  */
 public final class StripedStorHandler extends StripedFallbackHandler {
-
 
     /** @param dtp the server's DTPs */
     public StripedStorHandler(StripedDtp dtp) {

@@ -1,7 +1,7 @@
 package org.ferry.mover.server.command;
 
-import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.CommandContext;
+import org.ferry.mover.server.pi.CommandHandler;
 
 /** SYST (RFC 959 section 4.1.3): {@code 215 UNIX Type: L8}, as globus answers. */
 public final class SystHandler implements CommandHandler {

@@ -1,9 +1,5 @@
 package org.ferry.mover.server.dtp;
 
-import org.ferry.mover.stripe.LinkAuth;
-import org.ferry.mover.stripe.LinkChallengeHandler;
-import org.ferry.mover.stripe.LinkFraming;
-import org.ferry.mover.stripe.StripeSends;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -20,6 +16,10 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.storage.PosixStorage;
+import org.ferry.mover.stripe.LinkAuth;
+import org.ferry.mover.stripe.LinkChallengeHandler;
+import org.ferry.mover.stripe.LinkFraming;
+import org.ferry.mover.stripe.StripeSends;
 
 /**
  * A data node of a striped server ({@code ferry-gridftp data-node}): the DTP process of the Globus
@@ -67,15 +67,21 @@ public final class DataNode implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             LinkFraming.install(ch.pipeline());
-                            ch.pipeline().addLast("linkChallenge", new LinkChallengeHandler(auth,
-                                    () -> new DataNodeRequestHandler(dtp, bindAddress)));
+                            ch.pipeline()
+                                    .addLast(
+                                            "linkChallenge",
+                                            new LinkChallengeHandler(
+                                                    auth, () -> new DataNodeRequestHandler(dtp, bindAddress)));
                         }
                     })
-                    .bind(new InetSocketAddress(bindAddress, port)).syncUninterruptibly().channel();
+                    .bind(new InetSocketAddress(bindAddress, port))
+                    .syncUninterruptibly()
+                    .channel();
             return new DataNode(group, channel, dtp);
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-            throw new IOException("cannot bind " + bindAddress.getHostAddress() + ":" + port + ": " + e.getMessage(), e);
+            throw new IOException(
+                    "cannot bind " + bindAddress.getHostAddress() + ":" + port + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,7 +1,5 @@
 package org.ferry.mover.server.dtp;
 
-import org.ferry.mover.stripe.LinkMessage;
-import org.ferry.mover.stripe.StripeLayout;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -16,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.ferry.mover.data.PassiveListener;
 import org.ferry.mover.server.transfer.RangeTracker;
+import org.ferry.mover.stripe.LinkMessage;
+import org.ferry.mover.stripe.StripeLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,31 +55,51 @@ final class DataNodeRequestHandler extends SimpleChannelInboundHandler<LinkMessa
         } else if (msg instanceof LinkMessage.Receive m) {
             PassiveListener listener = listeners.get(m.listenerId());
             if (listener == null) {
-                ctx.writeAndFlush(new LinkMessage.Failed(m.id(), 425, "no listener " + m.listenerId() + " on this data node"));
+                ctx.writeAndFlush(
+                        new LinkMessage.Failed(m.id(), 425, "no listener " + m.listenerId() + " on this data node"));
                 return;
             }
             Reporter reporter = new Reporter(ctx, m.id());
-            track(ctx, m.id(), "receive " + m.path(), reporter, dtp.receive(listener, m.path(), m.baseOffset(), reporter));
+            track(
+                    ctx,
+                    m.id(),
+                    "receive " + m.path(),
+                    reporter,
+                    dtp.receive(listener, m.path(), m.baseOffset(), reporter));
         } else if (msg instanceof LinkMessage.Send m) {
             StripeSendRequest request;
             try {
-                request = new StripeSendRequest(m.path(), m.offset(), m.length(),
-                        new StripeLayout(m.blockSizeBytes(), m.stripeCount()), m.stripeIndex(),
-                        new InetSocketAddress(InetAddress.getByName(m.host()), m.port()), m.parallelism(), m.eofCount());
+                request = new StripeSendRequest(
+                        m.path(),
+                        m.offset(),
+                        m.length(),
+                        new StripeLayout(m.blockSizeBytes(), m.stripeCount()),
+                        m.stripeIndex(),
+                        new InetSocketAddress(InetAddress.getByName(m.host()), m.port()),
+                        m.parallelism(),
+                        m.eofCount());
             } catch (IOException | IllegalArgumentException e) {
                 ctx.writeAndFlush(new LinkMessage.Failed(m.id(), 501, "bad send request: " + e.getMessage()));
                 return;
             }
             Reporter reporter = new Reporter(ctx, m.id());
-            track(ctx, m.id(), "send stripe " + m.stripeIndex() + "/" + m.stripeCount() + " of " + m.path()
-                    + " to " + m.host() + ":" + m.port(), reporter, dtp.send(request, reporter));
+            track(
+                    ctx,
+                    m.id(),
+                    "send stripe " + m.stripeIndex() + "/" + m.stripeCount() + " of " + m.path() + " to " + m.host()
+                            + ":" + m.port(),
+                    reporter,
+                    dtp.send(request, reporter));
         } else if (msg instanceof LinkMessage.Abort m) {
             CompletableFuture<Long> transfer = transfers.get(m.id());
             if (transfer != null) {
                 transfer.cancel(true);
             }
         } else {
-            LOG.warn("unexpected {} from head {}", msg.getClass().getSimpleName(), ctx.channel().remoteAddress());
+            LOG.warn(
+                    "unexpected {} from head {}",
+                    msg.getClass().getSimpleName(),
+                    ctx.channel().remoteAddress());
         }
     }
 
@@ -88,17 +108,19 @@ final class DataNodeRequestHandler extends SimpleChannelInboundHandler<LinkMessa
             PassiveListener listener = dtp.listen(bindAddress).join();
             listeners.put(m.id(), listener);
             InetSocketAddress address = listener.address();
-            ctx.writeAndFlush(new LinkMessage.Listening(m.id(), address.getAddress().getHostAddress(), address.getPort()));
+            ctx.writeAndFlush(
+                    new LinkMessage.Listening(m.id(), address.getAddress().getHostAddress(), address.getPort()));
         } catch (IOException | RuntimeException e) {
-            ctx.writeAndFlush(new LinkMessage.Failed(m.id(), 425, "Can't open passive data listener: " + e.getMessage()));
+            ctx.writeAndFlush(
+                    new LinkMessage.Failed(m.id(), 425, "Can't open passive data listener: " + e.getMessage()));
         }
     }
 
-    private void track(ChannelHandlerContext ctx, long id, String what, Reporter reporter,
-            CompletableFuture<Long> transfer) {
+    private void track(
+            ChannelHandlerContext ctx, long id, String what, Reporter reporter, CompletableFuture<Long> transfer) {
         transfers.put(id, transfer);
-        ScheduledFuture<?> timer = ctx.executor().scheduleAtFixedRate(reporter::report,
-                PROGRESS_MILLIS, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> timer = ctx.executor()
+                .scheduleAtFixedRate(reporter::report, PROGRESS_MILLIS, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
         transfer.whenComplete((bytes, error) -> {
             timer.cancel(false);
             transfers.remove(id);
@@ -108,7 +130,8 @@ final class DataNodeRequestHandler extends SimpleChannelInboundHandler<LinkMessa
                 ctx.writeAndFlush(new LinkMessage.Done(id, bytes));
             } else {
                 DtpException failure = error instanceof CancellationException
-                        ? new DtpException(426, "Command Aborted.") : DtpException.of(error);
+                        ? new DtpException(426, "Command Aborted.")
+                        : DtpException.of(error);
                 LOG.info("{}: failed: {} {}", what, failure.replyCode(), failure.getMessage());
                 ctx.writeAndFlush(new LinkMessage.Failed(id, failure.replyCode(), failure.getMessage()));
             }

@@ -53,7 +53,8 @@ public final class DtpException extends IOException {
             StorageException se = StorageException.from(fse, "file");
             return new DtpException(ErrorReplies.of(se).code(), se.getMessage());
         }
-        if (cause instanceof IOException io && !(cause instanceof ClosedChannelException)
+        if (cause instanceof IOException io
+                && !(cause instanceof ClosedChannelException)
                 && String.valueOf(io.getMessage()).toLowerCase(Locale.ROOT).contains("no space")) {
             return new DtpException(552, "Transfer aborted: no space left on device.");
         }

@@ -40,6 +40,7 @@ public interface DtpFactory {
         }
         List<InetSocketAddress> copy = List.copyOf(nodes);
         return (group, dataChannels, storage) -> copy.stream()
-                .map(node -> (DataTransferProcess) new RemoteDtp(node, auth, group)).toList();
+                .map(node -> (DataTransferProcess) new RemoteDtp(node, auth, group))
+                .toList();
     }
 }

@@ -70,8 +70,8 @@ public final class LocalDtp implements DataTransferProcess {
     }
 
     @Override
-    public CompletableFuture<Long> receive(PassiveListener listener, String path, long baseOffset,
-            StripeProgress progress) {
+    public CompletableFuture<Long> receive(
+            PassiveListener listener, String path, long baseOffset, StripeProgress progress) {
         FileChannel file;
         try {
             // no truncation here: the PI truncated once, before any stripe started writing
@@ -87,7 +87,8 @@ public final class LocalDtp implements DataTransferProcess {
             progress.update(received.addAndGet(length), offset + "-" + (offset + length));
         };
         CompletableFuture<Long> transfer = listener instanceof CachingListener caching
-                ? dataChannels.receive(tracking, new DataEndpoint.Passive(caching.delegate()), true, null, caching.cache())
+                ? dataChannels.receive(
+                        tracking, new DataEndpoint.Passive(caching.delegate()), true, null, caching.cache())
                 : dataChannels.receive(tracking, new DataEndpoint.Passive(listener), true, null);
         return finish(transfer, file);
     }
@@ -100,9 +101,16 @@ public final class LocalDtp implements DataTransferProcess {
         } catch (IOException e) {
             return CompletableFuture.failedFuture(DtpException.of(e));
         }
-        CompletableFuture<Long> transfer = stripeSends.send(file, request.offset(), request.length(),
-                request.layout(), request.stripeIndex(), request.target(), request.parallelism(),
-                request.eofCount(), bytes -> progress.update(bytes, ""));
+        CompletableFuture<Long> transfer = stripeSends.send(
+                file,
+                request.offset(),
+                request.length(),
+                request.layout(),
+                request.stripeIndex(),
+                request.target(),
+                request.parallelism(),
+                request.eofCount(),
+                bytes -> progress.update(bytes, ""));
         return finish(transfer, file);
     }
 
@@ -120,8 +128,8 @@ public final class LocalDtp implements DataTransferProcess {
                 result.complete(bytes);
             } else {
                 Throwable cause = error instanceof java.util.concurrent.CompletionException ? error.getCause() : error;
-                result.completeExceptionally(cause instanceof java.util.concurrent.CancellationException
-                        ? cause : DtpException.of(cause));
+                result.completeExceptionally(
+                        cause instanceof java.util.concurrent.CancellationException ? cause : DtpException.of(cause));
             }
         });
         // ABOR: cancelling what the caller holds stops the data connections

@@ -46,7 +46,7 @@ public final class RemoteDtp implements DataTransferProcess {
     private Channel link; // guarded by this
 
     /** A request waiting for its answer on one link connection. */
-    private record Pending(CompletableFuture<Object> future, StripeProgress progress, Channel link) { }
+    private record Pending(CompletableFuture<Object> future, StripeProgress progress, Channel link) {}
 
     /**
      * @param node the data node's link address ({@code ferry-gridftp data-node --port})
@@ -74,8 +74,8 @@ public final class RemoteDtp implements DataTransferProcess {
     }
 
     @Override
-    public CompletableFuture<Long> receive(PassiveListener listener, String path, long baseOffset,
-            StripeProgress progress) {
+    public CompletableFuture<Long> receive(
+            PassiveListener listener, String path, long baseOffset, StripeProgress progress) {
         if (!(listener instanceof RemoteListener remote) || remote.owner() != this) {
             return CompletableFuture.failedFuture(new DtpException(451, "listener is not on data node " + name()));
         }
@@ -87,9 +87,21 @@ public final class RemoteDtp implements DataTransferProcess {
     public CompletableFuture<Long> send(StripeSendRequest r, StripeProgress progress) {
         long id = ids.incrementAndGet();
         InetSocketAddress target = r.target();
-        return transfer(id, new LinkMessage.Send(id, r.path(), r.offset(), r.length(), r.layout().blockSizeBytes(),
-                r.stripeIndex(), r.layout().stripeCount(), target.getAddress().getHostAddress(), target.getPort(),
-                r.parallelism(), r.eofCount()), progress);
+        return transfer(
+                id,
+                new LinkMessage.Send(
+                        id,
+                        r.path(),
+                        r.offset(),
+                        r.length(),
+                        r.layout().blockSizeBytes(),
+                        r.stripeIndex(),
+                        r.layout().stripeCount(),
+                        target.getAddress().getHostAddress(),
+                        target.getPort(),
+                        r.parallelism(),
+                        r.eofCount()),
+                progress);
     }
 
     private CompletableFuture<Long> transfer(long id, LinkMessage message, StripeProgress progress) {
@@ -113,13 +125,17 @@ public final class RemoteDtp implements DataTransferProcess {
         try {
             channel = link();
         } catch (IOException e) {
-            future.completeExceptionally(new DtpException(425, "data node " + name() + " unreachable: " + e.getMessage()));
+            future.completeExceptionally(
+                    new DtpException(425, "data node " + name() + " unreachable: " + e.getMessage()));
             return future;
         }
         pending.put(id, new Pending(future, progress, channel));
         channel.writeAndFlush(message).addListener(f -> {
             if (!f.isSuccess()) {
-                fail(id, new DtpException(426, "Connection to data node " + name() + " lost; transfer aborted: " + f.cause()));
+                fail(
+                        id,
+                        new DtpException(
+                                426, "Connection to data node " + name() + " lost; transfer aborted: " + f.cause()));
             }
         });
         return future;

@@ -16,6 +16,6 @@ public interface StripeProgress {
 
     /** @return a progress sink that ignores everything */
     static StripeProgress none() {
-        return (bytes, ranges) -> { };
+        return (bytes, ranges) -> {};
     }
 }

@@ -19,8 +19,15 @@ import org.ferry.mover.stripe.StripeLayout;
  *     receiver announces the combined count, so that each receiver gets exactly one EOF,
  *     GFD.020 "Extended Block Mode")
  */
-public record StripeSendRequest(String path, long offset, long length, StripeLayout layout, int stripeIndex,
-        InetSocketAddress target, int parallelism, long eofCount) {
+public record StripeSendRequest(
+        String path,
+        long offset,
+        long length,
+        StripeLayout layout,
+        int stripeIndex,
+        InetSocketAddress target,
+        int parallelism,
+        long eofCount) {
 
     /** @throws IllegalArgumentException if a number is out of range */
     public StripeSendRequest {

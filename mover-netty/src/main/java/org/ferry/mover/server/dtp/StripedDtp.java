@@ -87,8 +87,8 @@ public final class StripedDtp implements AutoCloseable {
     public StripedPassiveListener listenOn(int index, InetAddress announce) throws DtpException {
         DataTransferProcess one = dtps.get(Math.floorMod(index, dtps.size()));
         try {
-            return new StripedPassiveListener(List.of(one.listen(announce).get(LISTEN_TIMEOUT_SECONDS, TimeUnit.SECONDS)),
-                    List.of(one));
+            return new StripedPassiveListener(
+                    List.of(one.listen(announce).get(LISTEN_TIMEOUT_SECONDS, TimeUnit.SECONDS)), List.of(one));
         } catch (IOException | ExecutionException | TimeoutException e) {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             throw new DtpException(425, "Can't open passive data listener: " + cause.getMessage());
@@ -107,12 +107,11 @@ public final class StripedDtp implements AutoCloseable {
      * @param progress per-stripe progress
      * @return completes with the total bytes once every stripe completed; cancel to abort all
      */
-    public CompletableFuture<Long> receive(StripedPassiveListener listener, String path, long baseOffset,
-            StripedProgress progress) {
+    public CompletableFuture<Long> receive(
+            StripedPassiveListener listener, String path, long baseOffset, StripedProgress progress) {
         List<CompletableFuture<Long>> parts = new ArrayList<>();
         for (int i = 0; i < listener.stripes().size(); i++) {
-            parts.add(listener.dtps().get(i).receive(listener.stripes().get(i), path, baseOffset,
-                    progress.stripe(i)));
+            parts.add(listener.dtps().get(i).receive(listener.stripes().get(i), path, baseOffset, progress.stripe(i)));
         }
         return all(parts);
     }
@@ -128,8 +127,13 @@ public final class StripedDtp implements AutoCloseable {
      * @param parallelism connections per stripe
      * @return one request per stripe; request {@code k} runs on DTP {@code k mod D}
      */
-    public List<StripeSendRequest> plan(String path, long offset, long length, int blockSizeBytes,
-            List<InetSocketAddress> targets, int parallelism) {
+    public List<StripeSendRequest> plan(
+            String path,
+            long offset,
+            long length,
+            int blockSizeBytes,
+            List<InetSocketAddress> targets,
+            int parallelism) {
         int receivers = targets.size();
         int stripes = Math.max(receivers, dtps.size());
         StripeLayout layout = new StripeLayout(blockSizeBytes, stripes);
@@ -139,8 +143,8 @@ public final class StripedDtp implements AutoCloseable {
             // stripes target, target + R, target + 2R, ... share this address; the first announces them all
             int sharing = (stripes - 1 - target) / receivers + 1;
             long eofCount = k < receivers ? (long) sharing * parallelism : 0;
-            requests.add(new StripeSendRequest(path, offset, length, layout, k, targets.get(target), parallelism,
-                    eofCount));
+            requests.add(
+                    new StripeSendRequest(path, offset, length, layout, k, targets.get(target), parallelism, eofCount));
         }
         return requests;
     }
@@ -169,7 +173,8 @@ public final class StripedDtp implements AutoCloseable {
                 if (error != null) {
                     result.completeExceptionally(error);
                 } else if (parts.stream().allMatch(p -> p.isDone() && !p.isCompletedExceptionally())) {
-                    result.complete(parts.stream().mapToLong(CompletableFuture::join).sum());
+                    result.complete(
+                            parts.stream().mapToLong(CompletableFuture::join).sum());
                 }
             });
         }

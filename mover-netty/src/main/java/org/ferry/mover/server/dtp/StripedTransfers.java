@@ -32,8 +32,7 @@ public final class StripedTransfers {
 
     private static final Logger LOG = LoggerFactory.getLogger(StripedTransfers.class);
 
-    private StripedTransfers() {
-    }
+    private StripedTransfers() {}
 
     /**
      * Sends a file range striped to the receiver addresses.
@@ -44,8 +43,7 @@ public final class StripedTransfers {
      * @return bytes sent
      * @throws FtpException 426 when aborted, else the failing stripe's reply code
      */
-    public static long send(CommandContext ctx, StripedDtp dtp, List<StripeSendRequest> requests)
-            throws FtpException {
+    public static long send(CommandContext ctx, StripedDtp dtp, List<StripeSendRequest> requests) throws FtpException {
         StripedProgress progress = new StripedProgress(requests.size());
         long markerMillis = ctx.session().sendMarkerSeconds() * 1000L;
         return run(ctx, dtp, progress, markerMillis, false, () -> dtp.send(requests, progress));
@@ -62,10 +60,16 @@ public final class StripedTransfers {
      * @return bytes received
      * @throws FtpException 426 when aborted, else the failing stripe's reply code
      */
-    public static long receive(CommandContext ctx, StripedDtp dtp, StripedPassiveListener listener, String path,
-            long baseOffset) throws FtpException {
+    public static long receive(
+            CommandContext ctx, StripedDtp dtp, StripedPassiveListener listener, String path, long baseOffset)
+            throws FtpException {
         StripedProgress progress = new StripedProgress(listener.stripes().size());
-        return run(ctx, dtp, progress, ctx.config().markerInterval().toMillis(), true,
+        return run(
+                ctx,
+                dtp,
+                progress,
+                ctx.config().markerInterval().toMillis(),
+                true,
                 () -> dtp.receive(listener, path, baseOffset, progress));
     }
 
@@ -73,17 +77,25 @@ public final class StripedTransfers {
         CompletableFuture<Long> start();
     }
 
-    private static long run(CommandContext ctx, StripedDtp dtp, StripedProgress progress, long markerMillis,
-            boolean ranges, Starter starter) throws FtpException {
+    private static long run(
+            CommandContext ctx,
+            StripedDtp dtp,
+            StripedProgress progress,
+            long markerMillis,
+            boolean ranges,
+            Starter starter)
+            throws FtpException {
         ControlSession session = ctx.session();
         // an ABOR from the moment the client can see 150 stops the transfer, however it races the start
-        CompletableFuture<Long> future = TransferStart.begin(session, () -> ctx.reply(150, "Beginning transfer."),
-                starter::start);
+        CompletableFuture<Long> future =
+                TransferStart.begin(session, () -> ctx.reply(150, "Beginning transfer."), starter::start);
         ScheduledFuture<?> timer = null;
         boolean succeeded = false;
         if (markerMillis > 0) {
-            timer = ctx.channel().eventLoop().scheduleAtFixedRate(() -> markers(ctx, progress, ranges),
-                    markerMillis, markerMillis, TimeUnit.MILLISECONDS);
+            timer = ctx.channel()
+                    .eventLoop()
+                    .scheduleAtFixedRate(
+                            () -> markers(ctx, progress, ranges), markerMillis, markerMillis, TimeUnit.MILLISECONDS);
         }
         try {
             long bytes = future.get();
@@ -91,8 +103,13 @@ public final class StripedTransfers {
                 timer.cancel(false);
                 markers(ctx, progress, ranges);
             }
-            LOG.info("striped transfer of {} bytes over {} stripes; DTP totals: {}", bytes, progress.stripes(),
-                    dtp.dtps().stream().map(d -> d.name() + "=" + d.bytesTransferred()).toList());
+            LOG.info(
+                    "striped transfer of {} bytes over {} stripes; DTP totals: {}",
+                    bytes,
+                    progress.stripes(),
+                    dtp.dtps().stream()
+                            .map(d -> d.name() + "=" + d.bytesTransferred())
+                            .toList());
             ctx.reply(226, "Transfer Complete.");
             succeeded = true;
             return bytes;
@@ -143,10 +160,14 @@ public final class StripedTransfers {
      */
     public static FtpReply perf(long epochMillis, int stripeIndex, int stripeCount, long bytes) {
         String timestamp = (epochMillis / 1000) + "." + ((epochMillis % 1000) / 100);
-        return FtpReply.multiline(112, "Perf Marker", List.of(
-                " Timestamp: " + timestamp,
-                " Stripe Index: " + stripeIndex,
-                " Stripe Bytes Transferred: " + bytes,
-                " Total Stripe Count: " + stripeCount), "End.");
+        return FtpReply.multiline(
+                112,
+                "Perf Marker",
+                List.of(
+                        " Timestamp: " + timestamp,
+                        " Stripe Index: " + stripeIndex,
+                        " Stripe Bytes Transferred: " + bytes,
+                        " Total Stripe Count: " + stripeCount),
+                "End.");
     }
 }

@@ -19,8 +19,7 @@ public final class ListFormatter {
     private static final DateTimeFormatter OLD =
             DateTimeFormatter.ofPattern("MMM dd  yyyy", Locale.ROOT).withZone(ZoneOffset.UTC);
 
-    private ListFormatter() {
-    }
+    private ListFormatter() {}
 
     /**
      * @param stat the entry
@@ -29,10 +28,18 @@ public final class ListFormatter {
      */
     public static String line(FileStat stat, Instant now) {
         Instant modified = stat.modified();
-        boolean recent = modified.isAfter(now.minus(180, ChronoUnit.DAYS)) && !modified.isAfter(now.plus(1, ChronoUnit.DAYS));
-        return String.format(Locale.ROOT, "%s %3d %-8s %-8s %12d %s %s", permissions(stat),
-                stat.isDirectory() ? 2 : 1, stat.owner(), stat.group(), stat.sizeBytes(),
-                (recent ? RECENT : OLD).format(modified), stat.name());
+        boolean recent =
+                modified.isAfter(now.minus(180, ChronoUnit.DAYS)) && !modified.isAfter(now.plus(1, ChronoUnit.DAYS));
+        return String.format(
+                Locale.ROOT,
+                "%s %3d %-8s %-8s %12d %s %s",
+                permissions(stat),
+                stat.isDirectory() ? 2 : 1,
+                stat.owner(),
+                stat.group(),
+                stat.sizeBytes(),
+                (recent ? RECENT : OLD).format(modified),
+                stat.name());
     }
 
     private static String permissions(FileStat stat) {

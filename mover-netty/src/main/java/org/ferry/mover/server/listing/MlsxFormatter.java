@@ -16,10 +16,10 @@ public final class MlsxFormatter {
     public static final String FEATURE = "MLST Type*;Size*;Modify*;Perm*;UNIX.mode*;";
 
     /** RFC 3659 section 2.3 time-val, UTC, whole seconds: also the MDTM reply format. */
-    public static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
+    public static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
 
-    private MlsxFormatter() {
-    }
+    private MlsxFormatter() {}
 
     /**
      * @param stat the entry
@@ -30,10 +30,14 @@ public final class MlsxFormatter {
         StringBuilder sb = new StringBuilder();
         sb.append("Type=").append(type(stat)).append(';');
         sb.append("Size=").append(stat.sizeBytes()).append(';');
-        sb.append("Modify=").append(TIME.format(stat.modified().truncatedTo(ChronoUnit.SECONDS))).append(';');
+        sb.append("Modify=")
+                .append(TIME.format(stat.modified().truncatedTo(ChronoUnit.SECONDS)))
+                .append(';');
         sb.append("Perm=").append(perm(stat)).append(';');
         if (stat.unixMode() >= 0) {
-            sb.append("UNIX.mode=").append(String.format("%04o", stat.unixMode())).append(';');
+            sb.append("UNIX.mode=")
+                    .append(String.format("%04o", stat.unixMode()))
+                    .append(';');
         }
         return sb.append(' ').append(name).toString();
     }

@@ -33,8 +33,13 @@ public final class CommandContext {
      * @param registry the command table (for FEAT and HELP)
      * @param channel the control channel
      */
-    public CommandContext(ControlSession session, StorageInterface storage, DataChannels dataChannels,
-            GridFtpServerConfig config, CommandRegistry registry, Channel channel) {
+    public CommandContext(
+            ControlSession session,
+            StorageInterface storage,
+            DataChannels dataChannels,
+            GridFtpServerConfig config,
+            CommandRegistry registry,
+            Channel channel) {
         this.session = Objects.requireNonNull(session, "session");
         this.storage = Objects.requireNonNull(storage, "storage");
         this.dataChannels = Objects.requireNonNull(dataChannels, "dataChannels");
@@ -60,7 +65,8 @@ public final class CommandContext {
      * @throws IllegalStateException if DCAU A/S is in force but TLS cannot be set up
      */
     public DataChannels dataChannels() {
-        return dataChannels.withSocketBuffers(session.sendBufferBytes(), session.receiveBufferBytes())
+        return dataChannels
+                .withSocketBuffers(session.sendBufferBytes(), session.receiveBufferBytes())
                 .secured(session.dataProtection().security(session));
     }
 

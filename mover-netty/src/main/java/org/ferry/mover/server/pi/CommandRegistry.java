@@ -20,7 +20,7 @@ import org.ferry.mover.protocol.FtpCommand;
 public final class CommandRegistry {
 
     /** A handler found for a command, with the argument it should get. */
-    public record Resolved(CommandHandler handler, String argument) { }
+    public record Resolved(CommandHandler handler, String argument) {}
 
     private final Map<String, CommandHandler> handlers;
 

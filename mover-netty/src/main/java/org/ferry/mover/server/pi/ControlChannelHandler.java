@@ -43,8 +43,11 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
      * @param worker runs commands off the event loop (shared by sessions; each session is serial)
      * @param banner text of the 220 greeting
      */
-    public ControlChannelHandler(Function<io.netty.channel.Channel, CommandContext> contextFactory,
-            CommandRegistry registry, Executor worker, String banner) {
+    public ControlChannelHandler(
+            Function<io.netty.channel.Channel, CommandContext> contextFactory,
+            CommandRegistry registry,
+            Executor worker,
+            String banner) {
         this.contextFactory = contextFactory;
         this.dispatcher = new CommandDispatcher(registry);
         this.worker = worker;
@@ -63,7 +66,9 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
         LOG.debug("{} <- {}", ctx.channel().remoteAddress(), command);
         if (queue.size() >= MAX_QUEUED_COMMANDS) {
             queue.addLast(() -> context.reply(500, "Pipeline queue full."));
-        } else if (!command.tooLong() && "ABOR".equals(command.verb()) && context.session().abortTransfer()) {
+        } else if (!command.tooLong()
+                && "ABOR".equals(command.verb())
+                && context.session().abortTransfer()) {
             queue.addFirst(() -> dispatcher.dispatch(context, command));
         } else {
             queue.addLast(() -> dispatcher.dispatch(context, command));

@@ -1,10 +1,10 @@
 package org.ferry.mover.server.pi;
 
 import java.net.InetSocketAddress;
-import java.util.List;
 import java.time.Duration;
-import org.ferry.gsi.context.SecurityContext;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.ferry.gsi.context.SecurityContext;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.ModeECache;
 import org.ferry.mover.data.PassiveListener;

@@ -80,8 +80,9 @@ public final class DataProtectionState {
             return null;
         }
         if (built == null) {
-            GsiCredential credential = delegated(session).orElseThrow(() -> new IllegalStateException(
-                    "DCAU " + mode.letter() + " needs a delegated credential"));
+            GsiCredential credential = delegated(session)
+                    .orElseThrow(
+                            () -> new IllegalStateException("DCAU " + mode.letter() + " needs a delegated credential"));
             GsiServerSecurity gsi = session.gsi();
             try {
                 built = new DataChannelSecurity(credential, gsi.validator(), gsi.trustStore(), mode, protection);

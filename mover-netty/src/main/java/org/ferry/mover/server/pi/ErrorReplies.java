@@ -8,8 +8,7 @@ import org.ferry.mover.storage.StorageException;
  */
 public final class ErrorReplies {
 
-    private ErrorReplies() {
-    }
+    private ErrorReplies() {}
 
     /**
      * @param e the failure

@@ -1,10 +1,10 @@
 package org.ferry.mover.server.pi;
 
-import org.ferry.mover.server.GridFtpServer;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import org.ferry.mover.server.GridFtpServer;
 
 /**
  * Settings of an embedded or stand-alone GridFTP server.
@@ -21,8 +21,14 @@ import java.util.Objects;
  * @param dataRateLimitBytesPerSecond cap on the data the whole server sends and, separately,
  *     receives over all its data connections, in bytes per second; 0 for none (the default)
  */
-public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, boolean anonymousAllowed,
-        Authenticator authenticator, Duration markerInterval, Duration idleTimeout,
+public record GridFtpServerConfig(
+        InetAddress bindAddress,
+        int port,
+        Path root,
+        boolean anonymousAllowed,
+        Authenticator authenticator,
+        Duration markerInterval,
+        Duration idleTimeout,
         long dataRateLimitBytesPerSecond) {
 
     /**
@@ -38,7 +44,10 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port out of range: " + port);
         }
-        if (markerInterval.isZero() || markerInterval.isNegative() || idleTimeout.isZero() || idleTimeout.isNegative()) {
+        if (markerInterval.isZero()
+                || markerInterval.isNegative()
+                || idleTimeout.isZero()
+                || idleTimeout.isNegative()) {
             throw new IllegalArgumentException("durations must be positive");
         }
         if (dataRateLimitBytesPerSecond < 0) {
@@ -51,8 +60,14 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      *
      * @throws IllegalArgumentException as the canonical constructor
      */
-    public GridFtpServerConfig(InetAddress bindAddress, int port, Path root, boolean anonymousAllowed,
-            Authenticator authenticator, Duration markerInterval, Duration idleTimeout) {
+    public GridFtpServerConfig(
+            InetAddress bindAddress,
+            int port,
+            Path root,
+            boolean anonymousAllowed,
+            Authenticator authenticator,
+            Duration markerInterval,
+            Duration idleTimeout) {
         this(bindAddress, port, root, anonymousAllowed, authenticator, markerInterval, idleTimeout, 0);
     }
 
@@ -73,8 +88,14 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      * @return the configuration
      */
     public static GridFtpServerConfig loopback(Path root) {
-        return new GridFtpServerConfig(InetAddress.getLoopbackAddress(), 0, root, false,
-                Authenticator.denyAll(), Duration.ofSeconds(5), Duration.ofSeconds(600));
+        return new GridFtpServerConfig(
+                InetAddress.getLoopbackAddress(),
+                0,
+                root,
+                false,
+                Authenticator.denyAll(),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(600));
     }
 
     /**
@@ -82,8 +103,15 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      * @return a copy with another bind address
      */
     public GridFtpServerConfig withBindAddress(InetAddress value) {
-        return new GridFtpServerConfig(value, port, root, anonymousAllowed, authenticator, markerInterval,
-                idleTimeout, dataRateLimitBytesPerSecond);
+        return new GridFtpServerConfig(
+                value,
+                port,
+                root,
+                anonymousAllowed,
+                authenticator,
+                markerInterval,
+                idleTimeout,
+                dataRateLimitBytesPerSecond);
     }
 
     /**
@@ -91,8 +119,15 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      * @return a copy with another port
      */
     public GridFtpServerConfig withPort(int value) {
-        return new GridFtpServerConfig(bindAddress, value, root, anonymousAllowed, authenticator, markerInterval,
-                idleTimeout, dataRateLimitBytesPerSecond);
+        return new GridFtpServerConfig(
+                bindAddress,
+                value,
+                root,
+                anonymousAllowed,
+                authenticator,
+                markerInterval,
+                idleTimeout,
+                dataRateLimitBytesPerSecond);
     }
 
     /**
@@ -100,8 +135,15 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      * @return a copy with anonymous logins allowed or not
      */
     public GridFtpServerConfig withAnonymousAllowed(boolean value) {
-        return new GridFtpServerConfig(bindAddress, port, root, value, authenticator, markerInterval,
-                idleTimeout, dataRateLimitBytesPerSecond);
+        return new GridFtpServerConfig(
+                bindAddress,
+                port,
+                root,
+                value,
+                authenticator,
+                markerInterval,
+                idleTimeout,
+                dataRateLimitBytesPerSecond);
     }
 
     /**
@@ -109,8 +151,15 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      * @return a copy with another authenticator
      */
     public GridFtpServerConfig withAuthenticator(Authenticator value) {
-        return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, value, markerInterval,
-                idleTimeout, dataRateLimitBytesPerSecond);
+        return new GridFtpServerConfig(
+                bindAddress,
+                port,
+                root,
+                anonymousAllowed,
+                value,
+                markerInterval,
+                idleTimeout,
+                dataRateLimitBytesPerSecond);
     }
 
     /**
@@ -118,8 +167,15 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      * @return a copy with another marker interval
      */
     public GridFtpServerConfig withMarkerInterval(Duration value) {
-        return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, authenticator, value,
-                idleTimeout, dataRateLimitBytesPerSecond);
+        return new GridFtpServerConfig(
+                bindAddress,
+                port,
+                root,
+                anonymousAllowed,
+                authenticator,
+                value,
+                idleTimeout,
+                dataRateLimitBytesPerSecond);
     }
 
     /**
@@ -127,8 +183,15 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      * @return a copy with another idle timeout
      */
     public GridFtpServerConfig withIdleTimeout(Duration value) {
-        return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, authenticator, markerInterval,
-                value, dataRateLimitBytesPerSecond);
+        return new GridFtpServerConfig(
+                bindAddress,
+                port,
+                root,
+                anonymousAllowed,
+                authenticator,
+                markerInterval,
+                value,
+                dataRateLimitBytesPerSecond);
     }
 
     /**
@@ -136,7 +199,7 @@ public record GridFtpServerConfig(InetAddress bindAddress, int port, Path root, 
      * @return a copy with another data rate limit
      */
     public GridFtpServerConfig withDataRateLimit(long bytesPerSecond) {
-        return new GridFtpServerConfig(bindAddress, port, root, anonymousAllowed, authenticator, markerInterval,
-                idleTimeout, bytesPerSecond);
+        return new GridFtpServerConfig(
+                bindAddress, port, root, anonymousAllowed, authenticator, markerInterval, idleTimeout, bytesPerSecond);
     }
 }

@@ -19,8 +19,7 @@ public final class GsiAuthenticationGate {
     /** globus-gridftp-server's reply to a command that needs GSI authentication first. */
     public static final FtpReply MUST_AUTHENTICATE = FtpReply.of(530, "Must perform GSSAPI authentication.");
 
-    private GsiAuthenticationGate() {
-    }
+    private GsiAuthenticationGate() {}
 
     /**
      * @param ctx the session (its channel carries the GSI settings and context)

@@ -51,16 +51,21 @@ public final class GsiProtectionHandler extends ChannelDuplexHandler {
                 try {
                     token = Base64.getDecoder().decode(command.argument().strip());
                 } catch (IllegalArgumentException e) {
-                    ctx.channel().writeAndFlush(FtpReply.of(501, "Syntax error in parameters or arguments: "
-                            + command.verb() + " token is not base64."));
+                    ctx.channel()
+                            .writeAndFlush(FtpReply.of(
+                                    501,
+                                    "Syntax error in parameters or arguments: " + command.verb()
+                                            + " token is not base64."));
                     return;
                 }
                 byte[] plain;
                 try {
                     plain = context.unwrap(token);
                 } catch (GsiContextException e) {
-                    LOG.warn("protected command from {} failed the security check, closing: {}",
-                            ctx.channel().remoteAddress(), e.getMessage());
+                    LOG.warn(
+                            "protected command from {} failed the security check, closing: {}",
+                            ctx.channel().remoteAddress(),
+                            e.getMessage());
                     // Clear (written from here, it skips this handler's wrapping): the TLS session failed.
                     ctx.writeAndFlush(FtpReply.of(535, "Failed security check: " + e.getMessage()))
                             .addListener(ChannelFutureListener.CLOSE);
@@ -75,8 +80,12 @@ public final class GsiProtectionHandler extends ChannelDuplexHandler {
                 ctx.fireChannelRead(FtpCommand.parse(line));
             }
             // Through the whole pipeline, so it is wrapped like any other reply.
-            default -> ctx.channel().writeAndFlush(FtpReply.of(533, "Command protection level denied for reason: "
-                    + "GSSAPI protected commands required."));
+            default ->
+                ctx.channel()
+                        .writeAndFlush(FtpReply.of(
+                                533,
+                                "Command protection level denied for reason: "
+                                        + "GSSAPI protected commands required."));
         }
     }
 
@@ -91,8 +100,10 @@ public final class GsiProtectionHandler extends ChannelDuplexHandler {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < lines.length; i++) {
             byte[] token = context.wrap(lines[i].getBytes(StandardCharsets.UTF_8));
-            out.append(code).append(i < lines.length - 1 ? '-' : ' ')
-                    .append(Base64.getEncoder().encodeToString(token)).append("\r\n");
+            out.append(code)
+                    .append(i < lines.length - 1 ? '-' : ' ')
+                    .append(Base64.getEncoder().encodeToString(token))
+                    .append("\r\n");
         }
         ByteBuf buf = ByteBufUtil.writeAscii(ctx.alloc(), out);
         ctx.write(buf, promise);

@@ -20,8 +20,8 @@ import org.ferry.gsi.trust.TrustStore;
  * @param trustStore     CA certificates
  * @param authorizer     maps the client's identity to a local user
  */
-public record GsiServerSecurity(GsiCredential hostCredential, ChainValidator validator, TrustStore trustStore,
-        GridMapAuthorizer authorizer) {
+public record GsiServerSecurity(
+        GsiCredential hostCredential, ChainValidator validator, TrustStore trustStore, GridMapAuthorizer authorizer) {
 
     /** @throws NullPointerException if a component is null */
     public GsiServerSecurity {

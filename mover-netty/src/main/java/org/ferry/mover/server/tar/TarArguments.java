@@ -6,8 +6,7 @@ import org.ferry.mover.server.pi.FtpException;
 /** Parses the TAR module's argument for ERET and ESTO, answering a malformed one as globus does. */
 public final class TarArguments {
 
-    private TarArguments() {
-    }
+    private TarArguments() {}
 
     /**
      * @param argument the text after ERET or ESTO, {@code TAR="..." path}

@@ -103,8 +103,10 @@ public final class TarBatchArchiver {
     }
 
     private FtpException tooBig(int files, String directory) {
-        return new FtpException(552, "Tar batch of " + files + " files in " + directory
-                + " exceeds this server's limit of " + maxBytes + " bytes.");
+        return new FtpException(
+                552,
+                "Tar batch of " + files + " files in " + directory + " exceeds this server's limit of " + maxBytes
+                        + " bytes.");
     }
 
     /** Copies exactly {@code size} bytes: the header already promised that many. */

@@ -1,7 +1,7 @@
 package org.ferry.mover.server.tar;
 
-import java.io.InputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -9,8 +9,8 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.tar.TarConstants;
 import org.ferry.mover.protocol.TarModule;
 import org.ferry.mover.server.pi.FtpException;
-import org.ferry.mover.storage.StorageInterface;
 import org.ferry.mover.storage.StorageDirectory;
+import org.ferry.mover.storage.StorageInterface;
 
 /**
  * Unpacks the tar stream of {@code ESTO TAR} (see {@link org.ferry.mover.protocol.TarModule}) into

@@ -8,8 +8,7 @@ import org.ferry.mover.protocol.FtpReply;
  */
 public final class Markers {
 
-    private Markers() {
-    }
+    private Markers() {}
 
     /**
      * A performance marker for a single-stripe server.
@@ -20,11 +19,15 @@ public final class Markers {
      */
     public static FtpReply perf(long epochMillis, long bytesTransferred) {
         String timestamp = (epochMillis / 1000) + "." + ((epochMillis % 1000) / 100);
-        return FtpReply.multiline(112, "Perf Marker", List.of(
-                " Timestamp: " + timestamp,
-                " Stripe Index: 0",
-                " Stripe Bytes Transferred: " + bytesTransferred,
-                " Total Stripe Count: 1"), "End.");
+        return FtpReply.multiline(
+                112,
+                "Perf Marker",
+                List.of(
+                        " Timestamp: " + timestamp,
+                        " Stripe Index: 0",
+                        " Stripe Bytes Transferred: " + bytesTransferred,
+                        " Total Stripe Count: 1"),
+                "End.");
     }
 
     /**

@@ -5,10 +5,10 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.FileSystemException;
-import java.util.concurrent.CancellationException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -42,8 +42,7 @@ import org.ferry.mover.storage.StorageException;
  */
 public final class TransferRunner {
 
-    private TransferRunner() {
-    }
+    private TransferRunner() {}
 
     /**
      * Sends {@code source} to the client, with 112 perf markers if the client asked for them
@@ -61,8 +60,15 @@ public final class TransferRunner {
         DataEndpoint endpoint = endpoint(session, modeE, true);
         long markerMillis = session.sendMarkerSeconds() * 1000L;
         boolean reusing = modeE && session.dataCache().hasSending();
-        return run(ctx, markerMillis, null, 0, reusing, null, progress -> ctx.dataChannels()
-                .send(source, endpoint, modeE, session.parallelism(), progress, session.dataCache()));
+        return run(
+                ctx,
+                markerMillis,
+                null,
+                0,
+                reusing,
+                null,
+                progress -> ctx.dataChannels()
+                        .send(source, endpoint, modeE, session.parallelism(), progress, session.dataCache()));
     }
 
     /**
@@ -108,9 +114,15 @@ public final class TransferRunner {
         long perfMillis = modeE ? orDefault(session.perfMarkerInterval(), defaultInterval) : 0;
         long restartMillis = modeE ? orDefault(session.restartMarkerInterval(), defaultInterval) : 0;
         boolean reusing = modeE && session.dataCache().hasReceiving();
-        return run(ctx, perfMillis, restartMillis > 0 ? ranges : null, restartMillis, reusing, verifier,
-                progress -> ctx.dataChannels().receive(modeE ? tracking : sink, endpoint, modeE, progress,
-                        session.dataCache()));
+        return run(
+                ctx,
+                perfMillis,
+                restartMillis > 0 ? ranges : null,
+                restartMillis,
+                reusing,
+                verifier,
+                progress -> ctx.dataChannels()
+                        .receive(modeE ? tracking : sink, endpoint, modeE, progress, session.dataCache()));
     }
 
     /**
@@ -126,8 +138,7 @@ public final class TransferRunner {
         endpoint(session, session.mode() == TransferMode.EXTENDED_BLOCK, sending);
     }
 
-    private static DataEndpoint endpoint(ControlSession session, boolean modeE, boolean sending)
-            throws FtpException {
+    private static DataEndpoint endpoint(ControlSession session, boolean modeE, boolean sending) throws FtpException {
         DataEndpoint endpoint = session.dataEndpoint();
         if (endpoint == null) {
             throw new FtpException(425, "Can't open data connection: send PASV, EPSV, PORT or EPRT first.");
@@ -150,19 +161,29 @@ public final class TransferRunner {
         return (value == null ? fallback : value).toMillis();
     }
 
-    private static long run(CommandContext ctx, long perfMillis, RangeTracker ranges, long restartMillis,
-            boolean reusing, Verifier verifier, Starter starter) throws FtpException {
+    private static long run(
+            CommandContext ctx,
+            long perfMillis,
+            RangeTracker ranges,
+            long restartMillis,
+            boolean reusing,
+            Verifier verifier,
+            Starter starter)
+            throws FtpException {
         ControlSession session = ctx.session();
         AtomicLong bytes = new AtomicLong();
         CompletableFuture<Long> future;
         try {
-            future = TransferStart.begin(session, () -> {
-                if (reusing) {
-                    ctx.reply(125, "Beginning transfer; reusing existing data connection.");
-                } else {
-                    ctx.reply(150, "Beginning transfer.");
-                }
-            }, () -> starter.start(bytes::set));
+            future = TransferStart.begin(
+                    session,
+                    () -> {
+                        if (reusing) {
+                            ctx.reply(125, "Beginning transfer; reusing existing data connection.");
+                        } else {
+                            ctx.reply(150, "Beginning transfer.");
+                        }
+                    },
+                    () -> starter.start(bytes::set));
         } catch (RuntimeException e) {
             session.dataEndpoint(null);
             throw new FtpException(451, "Data transfer failed to start: " + e);
@@ -171,15 +192,26 @@ public final class TransferRunner {
         boolean reusable = false;
         AtomicBoolean perfSent = new AtomicBoolean();
         if (perfMillis > 0) {
-            timers.add(ctx.channel().eventLoop().scheduleAtFixedRate(() -> {
-                perfSent.set(true);
-                ctx.reply(Markers.perf(System.currentTimeMillis(), bytes.get()));
-            }, perfMillis, perfMillis, TimeUnit.MILLISECONDS));
+            timers.add(ctx.channel()
+                    .eventLoop()
+                    .scheduleAtFixedRate(
+                            () -> {
+                                perfSent.set(true);
+                                ctx.reply(Markers.perf(System.currentTimeMillis(), bytes.get()));
+                            },
+                            perfMillis,
+                            perfMillis,
+                            TimeUnit.MILLISECONDS));
         }
         AtomicBoolean rangeSent = new AtomicBoolean();
         if (ranges != null) {
-            timers.add(ctx.channel().eventLoop().scheduleAtFixedRate(() -> rangeSent.compareAndSet(false,
-                    sendRangeMarker(ctx, ranges)), restartMillis, restartMillis, TimeUnit.MILLISECONDS));
+            timers.add(ctx.channel()
+                    .eventLoop()
+                    .scheduleAtFixedRate(
+                            () -> rangeSent.compareAndSet(false, sendRangeMarker(ctx, ranges)),
+                            restartMillis,
+                            restartMillis,
+                            TimeUnit.MILLISECONDS));
         }
         try {
             long transferred = future.get();
@@ -254,8 +286,11 @@ public final class TransferRunner {
         if (cause instanceof FileSystemException fse) {
             return new FtpException(ErrorReplies.of(StorageException.from(fse, "file")));
         }
-        if (cause instanceof IOException io && !(cause instanceof ClosedChannelException)
-                && String.valueOf(io.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("no space")) {
+        if (cause instanceof IOException io
+                && !(cause instanceof ClosedChannelException)
+                && String.valueOf(io.getMessage())
+                        .toLowerCase(java.util.Locale.ROOT)
+                        .contains("no space")) {
             return new FtpException(552, "Transfer aborted: no space left on device.");
         }
         if (cause instanceof IOException) {

@@ -15,8 +15,7 @@ import org.ferry.mover.server.pi.ControlSession;
  */
 public final class TransferStart {
 
-    private TransferStart() {
-    }
+    private TransferStart() {}
 
     /**
      * @param session the session whose active transfer this becomes
@@ -26,8 +25,8 @@ public final class TransferStart {
      * @param <T> the transfer's result
      * @return the running transfer, now the session's active one, cancelled if an ABOR came
      */
-    public static <T> CompletableFuture<T> begin(ControlSession session, Runnable preliminaryReply,
-            Supplier<CompletableFuture<T>> starter) {
+    public static <T> CompletableFuture<T> begin(
+            ControlSession session, Runnable preliminaryReply, Supplier<CompletableFuture<T>> starter) {
         CompletableFuture<T> placeholder = new CompletableFuture<>();
         session.activeTransfer(placeholder);
         preliminaryReply.run();

@@ -19,12 +19,12 @@ import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.proxy.ProxyRequest;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.OpensslTrustDirectory;
-import org.ferry.mover.testing.GsiTestPki;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.data.DataSource;
 import org.ferry.mover.data.PassiveListener;
+import org.ferry.mover.testing.GsiTestPki;
 import org.ferry.mover.testing.LeakCapture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -47,6 +47,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class DataChannelTlsTest {
     @TempDir
     static Path tmp;
+
     static GsiTestPki pki;
     static CanlChainValidator validator;
     static OpensslTrustDirectory trust;
@@ -79,8 +80,9 @@ class DataChannelTlsTest {
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
-    static DataChannelSecurity security(GsiCredential own, DataChannelAuthentication dcau, ProtectionLevel level,
-            DataChannelTls.Provider provider) throws Exception {
+    static DataChannelSecurity security(
+            GsiCredential own, DataChannelAuthentication dcau, ProtectionLevel level, DataChannelTls.Provider provider)
+            throws Exception {
         return new DataChannelSecurity(own, validator, trust, dcau, level, provider);
     }
 
@@ -94,10 +96,15 @@ class DataChannelTlsTest {
     void boringSslEncryptsWhereItsNativeLibraryShips() throws Exception {
         assumeTrue(nativeLibraryShipped(), "netty-tcnative-boringssl-static ships Linux x86_64/aarch64 here");
         assertThat(DataChannelTls.preferredProvider()).isEqualTo(DataChannelTls.Provider.OPENSSL);
-        assertThat(new DataChannelSecurity(alice, validator, trust, DataChannelAuthentication.SELF,
-                ProtectionLevel.PRIVATE).tlsProvider()).isEqualTo(DataChannelTls.Provider.OPENSSL);
-        assertThat(new DataChannelSecurity(alice, validator, trust, DataChannelAuthentication.SELF,
-                ProtectionLevel.CLEAR).tlsProvider()).as("PROT C: JDK handshake only").isNull();
+        assertThat(new DataChannelSecurity(
+                                alice, validator, trust, DataChannelAuthentication.SELF, ProtectionLevel.PRIVATE)
+                        .tlsProvider())
+                .isEqualTo(DataChannelTls.Provider.OPENSSL);
+        assertThat(new DataChannelSecurity(
+                                alice, validator, trust, DataChannelAuthentication.SELF, ProtectionLevel.CLEAR)
+                        .tlsProvider())
+                .as("PROT C: JDK handshake only")
+                .isNull();
     }
 
     /** Moves 3 MB of random bytes in MODE E over {@code p} connections; returns what arrived. */
@@ -109,8 +116,8 @@ class DataChannelTlsTest {
         DataChannels plain = new DataChannels(group, 256 * 1024, Duration.ofSeconds(30));
         try (PassiveListener listener = plain.listen(InetAddress.getLoopbackAddress())) {
             var in = plain.secured(receiver).receive(sink, new DataEndpoint.Passive(listener), true, null);
-            var out = plain.secured(sender).send(DataSource.ofBytes(data), new DataEndpoint.Active(listener.address()),
-                    true, p, null);
+            var out = plain.secured(sender)
+                    .send(DataSource.ofBytes(data), new DataEndpoint.Active(listener.address()), true, p, null);
             assertThat(out.get(60, TimeUnit.SECONDS)).isEqualTo(data.length);
             assertThat(in.get(60, TimeUnit.SECONDS)).isEqualTo(data.length);
         }
@@ -120,13 +127,15 @@ class DataChannelTlsTest {
 
     @ParameterizedTest(name = "{0} connects to {1}, PROT {2}")
     @CsvSource({"OPENSSL, JDK, P", "JDK, OPENSSL, P", "OPENSSL, OPENSSL, P", "OPENSSL, JDK, S", "JDK, OPENSSL, S"})
-    void boringSslAndJdkPeersInteroperateInBothRoles(DataChannelTls.Provider connecting,
-            DataChannelTls.Provider accepting, char prot) throws Exception {
+    void boringSslAndJdkPeersInteroperateInBothRoles(
+            DataChannelTls.Provider connecting, DataChannelTls.Provider accepting, char prot) throws Exception {
         assumeTrue(DataChannelTls.preferredProvider() == DataChannelTls.Provider.OPENSSL, "BoringSSL loads here");
         ProtectionLevel level = ProtectionLevel.parse(String.valueOf(prot)).orElseThrow();
         try (LeakCapture leaks = LeakCapture.open()) {
-            transfer(security(alice, DataChannelAuthentication.SELF, level, connecting),
-                    security(alice, DataChannelAuthentication.SELF, level, accepting), 3);
+            transfer(
+                    security(alice, DataChannelAuthentication.SELF, level, connecting),
+                    security(alice, DataChannelAuthentication.SELF, level, accepting),
+                    3);
             leaks.assertNoLeaks();
         }
     }
@@ -135,9 +144,17 @@ class DataChannelTlsTest {
     void acceptingSideRefusesAnotherIdentity() throws Exception {
         assumeTrue(DataChannelTls.preferredProvider() == DataChannelTls.Provider.OPENSSL, "BoringSSL loads here");
         // Bob connects and accepts Alice (DCAU S); Alice's DCAU A wants Alice and refuses Bob.
-        assertRefused(security(bob, DataChannelAuthentication.subject(alice.identity()), ProtectionLevel.PRIVATE,
-                DataChannelTls.Provider.OPENSSL),
-                security(alice, DataChannelAuthentication.SELF, ProtectionLevel.PRIVATE, DataChannelTls.Provider.OPENSSL),
+        assertRefused(
+                security(
+                        bob,
+                        DataChannelAuthentication.subject(alice.identity()),
+                        ProtectionLevel.PRIVATE,
+                        DataChannelTls.Provider.OPENSSL),
+                security(
+                        alice,
+                        DataChannelAuthentication.SELF,
+                        ProtectionLevel.PRIVATE,
+                        DataChannelTls.Provider.OPENSSL),
                 true);
     }
 
@@ -145,9 +162,12 @@ class DataChannelTlsTest {
     void connectingSideRefusesAnotherIdentity() throws Exception {
         assumeTrue(DataChannelTls.preferredProvider() == DataChannelTls.Provider.OPENSSL, "BoringSSL loads here");
         // Alice connects wanting Alice (DCAU A); the acceptor would take Alice, but presents Bob.
-        assertRefused(security(alice, DataChannelAuthentication.SELF, ProtectionLevel.SAFE,
-                DataChannelTls.Provider.OPENSSL),
-                security(bob, DataChannelAuthentication.subject(alice.identity()), ProtectionLevel.SAFE,
+        assertRefused(
+                security(alice, DataChannelAuthentication.SELF, ProtectionLevel.SAFE, DataChannelTls.Provider.OPENSSL),
+                security(
+                        bob,
+                        DataChannelAuthentication.subject(alice.identity()),
+                        ProtectionLevel.SAFE,
                         DataChannelTls.Provider.OPENSSL),
                 false);
     }
@@ -157,10 +177,15 @@ class DataChannelTlsTest {
             throws Exception {
         DataChannels plain = new DataChannels(group, 256 * 1024, Duration.ofSeconds(20));
         try (PassiveListener listener = plain.listen(InetAddress.getLoopbackAddress())) {
-            CompletableFuture<Long> in = plain.secured(receiver).receive((b, o) -> { }, new DataEndpoint.Passive(listener),
-                    true, null);
-            CompletableFuture<Long> out = plain.secured(sender).send(DataSource.ofBytes(new byte[100_000]),
-                    new DataEndpoint.Active(listener.address()), true, 1, null);
+            CompletableFuture<Long> in =
+                    plain.secured(receiver).receive((b, o) -> {}, new DataEndpoint.Passive(listener), true, null);
+            CompletableFuture<Long> out = plain.secured(sender)
+                    .send(
+                            DataSource.ofBytes(new byte[100_000]),
+                            new DataEndpoint.Active(listener.address()),
+                            true,
+                            1,
+                            null);
             assertThatThrownBy(() -> (acceptorRefuses ? in : out).get(30, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class)
                     .hasMessageContaining("data channel authentication")

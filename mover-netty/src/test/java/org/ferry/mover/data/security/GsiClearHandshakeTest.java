@@ -21,8 +21,8 @@ import org.ferry.gsi.ca.OnlineCa;
 import org.ferry.gsi.context.GsiEngines;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.name.DistinguishedNames;
-import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.proxy.ProxyRequest;
+import org.ferry.gsi.proxy.factory.BcProxyFactory;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.GsiTrustManager;
 import org.ferry.gsi.trust.OpensslTrustDirectory;
@@ -41,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GsiClearHandshakeTest {
     @TempDir
     static Path tmp;
+
     static OnlineCa ca;
     static CanlChainValidator validator;
     static OpensslTrustDirectory trust;
@@ -66,13 +67,22 @@ class GsiClearHandshakeTest {
         gen.initialize(2048);
         KeyPair pair = gen.generateKeyPair();
         Instant now = Instant.now();
-        var cert = ca.issuer().issue(ca.subjectFor(cn), pair.getPublic(), now.minusSeconds(300), now.plus(Duration.ofDays(1)), List.of());
-        return new BcProxyFactory().createProxy(new GsiCredential(pair.getPrivate(), List.of(cert)), ProxyRequest.limited());
+        var cert = ca.issuer()
+                .issue(
+                        ca.subjectFor(cn),
+                        pair.getPublic(),
+                        now.minusSeconds(300),
+                        now.plus(Duration.ofDays(1)),
+                        List.of());
+        return new BcProxyFactory()
+                .createProxy(new GsiCredential(pair.getPrivate(), List.of(cert)), ProxyRequest.limited());
     }
 
     static SSLEngine engine(GsiCredential own, String expectedPeer, boolean client, String protocol) throws Exception {
-        SSLContext context = GsiEngines.dataChannelContext(own,
-                new GsiTrustManager(validator, trust, chain -> DistinguishedNames.sameDn(chain.identity(), expectedPeer)));
+        SSLContext context = GsiEngines.dataChannelContext(
+                own,
+                new GsiTrustManager(
+                        validator, trust, chain -> DistinguishedNames.sameDn(chain.identity(), expectedPeer)));
         SSLEngine engine = GsiEngines.newEngine(context, client);
         engine.setEnabledProtocols(new String[] {protocol});
         return engine;
@@ -138,17 +148,31 @@ class GsiClearHandshakeTest {
                 Collector serverSide = new Collector();
                 EmbeddedChannel client = new EmbeddedChannel();
                 EmbeddedChannel server = new EmbeddedChannel();
-                server.pipeline().addLast(new GsiClearHandshake(engine(alice, alice.identity(), false, protocol), false), serverSide);
-                client.pipeline().addLast(new GsiClearHandshake(engine(alice, alice.identity(), true, protocol), true), clientSide);
+                server.pipeline()
+                        .addLast(
+                                new GsiClearHandshake(engine(alice, alice.identity(), false, protocol), false),
+                                serverSide);
+                client.pipeline()
+                        .addLast(
+                                new GsiClearHandshake(engine(alice, alice.identity(), true, protocol), true),
+                                clientSide);
                 // a sender's first block is written before authentication: held, then sent clear
                 client.writeAndFlush(Unpooled.copiedBuffer("MODE E block", StandardCharsets.US_ASCII));
                 pump(client, server);
-                assertThat(server.pipeline().get(GsiClearHandshake.class)).as(protocol).isNull();
-                assertThat(client.pipeline().get(GsiClearHandshake.class)).as(protocol).isNull();
-                assertThat(serverSide.bytes.toString(StandardCharsets.US_ASCII)).as(protocol).isEqualTo("MODE E block");
+                assertThat(server.pipeline().get(GsiClearHandshake.class))
+                        .as(protocol)
+                        .isNull();
+                assertThat(client.pipeline().get(GsiClearHandshake.class))
+                        .as(protocol)
+                        .isNull();
+                assertThat(serverSide.bytes.toString(StandardCharsets.US_ASCII))
+                        .as(protocol)
+                        .isEqualTo("MODE E block");
                 server.writeAndFlush(Unpooled.copiedBuffer("reply", StandardCharsets.US_ASCII));
                 ByteBuf raw = server.readOutbound();
-                assertThat(raw.toString(StandardCharsets.US_ASCII)).as("clear on the wire").isEqualTo("reply");
+                assertThat(raw.toString(StandardCharsets.US_ASCII))
+                        .as("clear on the wire")
+                        .isEqualTo("reply");
                 client.writeInbound(raw);
                 assertThat(clientSide.bytes.toString(StandardCharsets.US_ASCII)).isEqualTo("reply");
                 assertThat(clientSide.errors).isEmpty();
@@ -170,17 +194,24 @@ class GsiClearHandshakeTest {
             EmbeddedChannel client = new EmbeddedChannel();
             EmbeddedChannel server = new EmbeddedChannel();
             // the server holds Alice's credential and wants Alice; Bob connects, accepting Alice
-            server.pipeline().addLast(new GsiClearHandshake(engine(alice, alice.identity(), false, "TLSv1.3"), false), serverSide);
-            client.pipeline().addLast(new GsiClearHandshake(engine(bob, alice.identity(), true, "TLSv1.3"), true), clientSide);
+            server.pipeline()
+                    .addLast(
+                            new GsiClearHandshake(engine(alice, alice.identity(), false, "TLSv1.3"), false),
+                            serverSide);
+            client.pipeline()
+                    .addLast(new GsiClearHandshake(engine(bob, alice.identity(), true, "TLSv1.3"), true), clientSide);
             client.writeAndFlush(Unpooled.copiedBuffer("data", StandardCharsets.US_ASCII));
             pump(client, server);
-            assertThat(serverSide.errors).singleElement().satisfies(e -> assertThat(e.getMessage())
-                    .startsWith("data channel authentication with")
-                    .contains("peer /O=Grid/OU=Clear/CN=Bob is not the expected identity"));
+            assertThat(serverSide.errors)
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.getMessage())
+                            .startsWith("data channel authentication with")
+                            .contains("peer /O=Grid/OU=Clear/CN=Bob is not the expected identity"));
             assertThat(serverSide.bytes.isReadable()).isFalse();
             assertThat(server.isOpen()).isFalse();
-            assertThat(clientSide.errors).singleElement().satisfies(e -> assertThat(e.getMessage())
-                    .contains("data channel authentication"));
+            assertThat(clientSide.errors)
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.getMessage()).contains("data channel authentication"));
             clientSide.bytes.release();
             serverSide.bytes.release();
             client.finishAndReleaseAll();

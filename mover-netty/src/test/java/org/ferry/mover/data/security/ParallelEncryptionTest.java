@@ -6,7 +6,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import java.net.InetAddress;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Random;
@@ -41,11 +40,12 @@ class ParallelEncryptionTest extends GsiClearHandshakeTest {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(4, NioIoHandler.newFactory());
         try (LeakCapture leaks = LeakCapture.open()) {
             DataChannels plain = new DataChannels(group, 256 * 1024, Duration.ofSeconds(30));
-            DataChannels secured = plain.secured(new DataChannelSecurity(alice, validator, trust,
-                    DataChannelAuthentication.SELF, ProtectionLevel.PRIVATE));
+            DataChannels secured = plain.secured(new DataChannelSecurity(
+                    alice, validator, trust, DataChannelAuthentication.SELF, ProtectionLevel.PRIVATE));
             try (PassiveListener listener = plain.listen(InetAddress.getLoopbackAddress())) {
                 var in = secured.receive(sink, new DataEndpoint.Passive(listener), true, null);
-                var out = secured.send(DataSource.ofBytes(data), new DataEndpoint.Active(listener.address()), true, 4, null);
+                var out = secured.send(
+                        DataSource.ofBytes(data), new DataEndpoint.Active(listener.address()), true, 4, null);
                 assertThat(out.get(60, TimeUnit.SECONDS)).isEqualTo(data.length);
                 assertThat(in.get(60, TimeUnit.SECONDS)).isEqualTo(data.length);
             }

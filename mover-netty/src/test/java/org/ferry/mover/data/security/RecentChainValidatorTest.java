@@ -40,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RecentChainValidatorTest {
     @TempDir
     static Path tmp;
+
     static GsiTestPki pki;
     static CanlChainValidator canl;
     static GsiCredential alice;
@@ -154,7 +155,8 @@ class RecentChainValidatorTest {
         Counting counting = new Counting(true, 0);
         RecentChainValidator recent = new RecentChainValidator(counting, Duration.ofMinutes(5), new MovableClock());
         for (int i = 0; i < 2; i++) {
-            assertThatThrownBy(() -> recent.validate(bob.chain())).isInstanceOf(CertificateValidationException.class)
+            assertThatThrownBy(() -> recent.validate(bob.chain()))
+                    .isInstanceOf(CertificateValidationException.class)
                     .hasMessage("Bob is revoked here");
         }
         assertThat(counting.calls).hasValue(2);
@@ -171,7 +173,9 @@ class RecentChainValidatorTest {
         recent.validate(alice.chain());
         assertThat(counting.calls).as("Alice still remembered").hasValue(2);
         recent.validate(shortLived.chain());
-        assertThat(counting.calls).as("Carol's proxy expired on the moved clock").hasValue(3);
+        assertThat(counting.calls)
+                .as("Carol's proxy expired on the moved clock")
+                .hasValue(3);
         clock.now = clock.now.plus(Duration.ofMinutes(3)); // past the memory's age
         recent.validate(alice.chain());
         assertThat(counting.calls).hasValue(4);

@@ -21,7 +21,9 @@ class StripedDtpPlanTest {
     }
 
     private static List<InetSocketAddress> addresses(int n) {
-        return IntStream.range(0, n).mapToObj(i -> new InetSocketAddress("127.0.0.1", 5000 + i)).toList();
+        return IntStream.range(0, n)
+                .mapToObj(i -> new InetSocketAddress("127.0.0.1", 5000 + i))
+                .toList();
     }
 
     @Test
@@ -59,9 +61,14 @@ class StripedDtpPlanTest {
             for (int r = 1; r <= 6; r++) {
                 List<StripeSendRequest> plan = dtps(d).plan("/f", 0, 1, 1, addresses(r), 4);
                 for (InetSocketAddress address : addresses(r)) {
-                    List<StripeSendRequest> toIt = plan.stream().filter(p -> p.target().equals(address)).toList();
+                    List<StripeSendRequest> toIt = plan.stream()
+                            .filter(p -> p.target().equals(address))
+                            .toList();
                     assertThat(toIt.stream().filter(p -> p.eofCount() > 0)).hasSize(1);
-                    assertThat(toIt.stream().mapToLong(StripeSendRequest::eofCount).sum()).isEqualTo(4L * toIt.size());
+                    assertThat(toIt.stream()
+                                    .mapToLong(StripeSendRequest::eofCount)
+                                    .sum())
+                            .isEqualTo(4L * toIt.size());
                 }
             }
         }

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StripedTransferTest {
 
-    private static final LinkAuth SECRET = new LinkAuth("striping-test-secret-0123456789".getBytes(StandardCharsets.UTF_8));
+    private static final LinkAuth SECRET =
+            new LinkAuth("striping-test-secret-0123456789".getBytes(StandardCharsets.UTF_8));
     private static final int MIB = 1 << 20;
 
     @TempDir
@@ -62,8 +63,8 @@ class StripedTransferTest {
             nodes.add(node);
             links.add(node.address());
         }
-        return closeLater(GridFtpServer.start(GridFtpServerConfig.loopback(root).withAnonymousAllowed(true),
-                DtpFactory.dataNodes(links, SECRET)));
+        return closeLater(GridFtpServer.start(
+                GridFtpServerConfig.loopback(root).withAnonymousAllowed(true), DtpFactory.dataNodes(links, SECRET)));
     }
 
     private GridFtpSession open(GridFtpClient client, GridFtpServer server) throws IOException {
@@ -99,8 +100,10 @@ class StripedTransferTest {
                 assertThat(node.bytesTransferred()).as("destination data node").isEqualTo(32L * MIB);
             }
             // the same, as the head reports it to an operator
-            assertThat(siteStripes(source)).contains(" 0 127.0.0.1:" + sourceNodes.get(0).port() + " bytes=33554432",
-                    " 1 127.0.0.1:" + sourceNodes.get(1).port() + " bytes=33554432");
+            assertThat(siteStripes(source))
+                    .contains(
+                            " 0 127.0.0.1:" + sourceNodes.get(0).port() + " bytes=33554432",
+                            " 1 127.0.0.1:" + sourceNodes.get(1).port() + " bytes=33554432");
             assertThat(siteStripes(destination)).contains(" bytes=33554432", "Stripes: 2");
             leaks.assertNoLeaks();
         }
@@ -115,8 +118,8 @@ class StripedTransferTest {
         Files.write(headRoot.resolve("a.bin"), data);
         List<DataNode> nodes = new ArrayList<>();
         GridFtpServer striped = head(headRoot, nodes, 2);
-        GridFtpServer plain = closeLater(GridFtpServer.start(
-                GridFtpServerConfig.loopback(plainRoot).withAnonymousAllowed(true)));
+        GridFtpServer plain = closeLater(
+                GridFtpServer.start(GridFtpServerConfig.loopback(plainRoot).withAnonymousAllowed(true)));
         try (GridFtpClient client = new GridFtpClient();
                 GridFtpSession head = open(client, striped);
                 GridFtpSession single = open(client, plain)) {
@@ -140,8 +143,10 @@ class StripedTransferTest {
         byte[] data = new byte[3 * MIB + 1];
         new Random(3).nextBytes(data);
         Files.write(a.resolve("x.bin"), data);
-        GridFtpServer first = closeLater(GridFtpServer.start(GridFtpServerConfig.loopback(a).withAnonymousAllowed(true)));
-        GridFtpServer second = closeLater(GridFtpServer.start(GridFtpServerConfig.loopback(b).withAnonymousAllowed(true)));
+        GridFtpServer first =
+                closeLater(GridFtpServer.start(GridFtpServerConfig.loopback(a).withAnonymousAllowed(true)));
+        GridFtpServer second =
+                closeLater(GridFtpServer.start(GridFtpServerConfig.loopback(b).withAnonymousAllowed(true)));
         List<DataNode> nodes = new ArrayList<>();
         GridFtpServer striped = head(Files.createDirectory(tmp.resolve("h")), nodes, 2);
         try (GridFtpClient client = new GridFtpClient();
@@ -151,7 +156,8 @@ class StripedTransferTest {
             src.sendStriped("/x.bin", dst, "/y.bin", 4, 1 << 20, TransferListener.NONE);
             assertSameContent(b.resolve("y.bin"), data);
             // a missing file fails on the data nodes' side of the link and comes back as 550
-            assertThatThrownBy(() -> headSession.sendStriped("/missing.bin", dst, "/z.bin", 1, 1024, TransferListener.NONE))
+            assertThatThrownBy(() ->
+                            headSession.sendStriped("/missing.bin", dst, "/z.bin", 1, 1024, TransferListener.NONE))
                     .isInstanceOf(IOException.class);
         }
         FTPClient ftp = new FTPClient();
@@ -163,9 +169,11 @@ class StripedTransferTest {
             ftp.sendCommand("MODE E");
             assertThat(ftp.sendCommand("SPAS")).isEqualTo(229);
             assertThat(ftp.getReplyStrings()).hasSize(3).endsWith("229 End");
-            assertThat(ftp.sendCommand("SPOR 127,0,0,1,4,1 |1|127.0.0.1|2000|")).isEqualTo(200); // ports >= 1024 (RFC 2577)
+            assertThat(ftp.sendCommand("SPOR 127,0,0,1,4,1 |1|127.0.0.1|2000|"))
+                    .isEqualTo(200); // ports >= 1024 (RFC 2577)
             assertThat(ftp.sendCommand("SPOR 1,2,3")).isEqualTo(501);
-            assertThat(ftp.sendCommand("OPTS RETR StripeLayout=Blocked;BlockSize=0;")).isEqualTo(500);
+            assertThat(ftp.sendCommand("OPTS RETR StripeLayout=Blocked;BlockSize=0;"))
+                    .isEqualTo(500);
         } finally {
             ftp.disconnect();
         }
@@ -176,8 +184,9 @@ class StripedTransferTest {
         Path root = Files.createDirectory(tmp.resolve("r"));
         DataNode node = closeLater(DataNode.start(InetAddress.getLoopbackAddress(), 0, root, SECRET));
         LinkAuth wrong = new LinkAuth("not-the-striping-secret-at-all".getBytes(StandardCharsets.UTF_8));
-        GridFtpServer impostor = closeLater(GridFtpServer.start(GridFtpServerConfig.loopback(root)
-                .withAnonymousAllowed(true), DtpFactory.dataNodes(List.of(node.address()), wrong)));
+        GridFtpServer impostor = closeLater(GridFtpServer.start(
+                GridFtpServerConfig.loopback(root).withAnonymousAllowed(true),
+                DtpFactory.dataNodes(List.of(node.address()), wrong)));
         FTPClient ftp = new FTPClient();
         ftp.connect("127.0.0.1", impostor.port());
         try {
@@ -197,11 +206,13 @@ class StripedTransferTest {
         Path local = Files.write(tmp.resolve("local.bin"), data);
         List<DataNode> nodes = new ArrayList<>();
         GridFtpServer striped = head(root, nodes, 2);
-        try (GridFtpClient client = new GridFtpClient(); GridFtpSession session = open(client, striped)) {
+        try (GridFtpClient client = new GridFtpClient();
+                GridFtpSession session = open(client, striped)) {
             // upload: PASV in MODE E opens the listener on a data node
             session.upload(local, "/up.bin", TransferOptions.extendedBlock(2), TransferListener.NONE);
             assertSameContent(root.resolve("up.bin"), data);
-            assertThat(nodes.get(0).bytesTransferred() + nodes.get(1).bytesTransferred()).isEqualTo(data.length);
+            assertThat(nodes.get(0).bytesTransferred() + nodes.get(1).bytesTransferred())
+                    .isEqualTo(data.length);
             // download: PORT in MODE E, sent by both data nodes, one EOF for the client's listener
             Path back = tmp.resolve("back.bin");
             session.download("/up.bin", back, TransferOptions.extendedBlock(3), TransferListener.NONE);
@@ -222,19 +233,27 @@ class StripedTransferTest {
         Files.write(plainRoot.resolve("b.bin"), data);
         List<DataNode> nodes = new ArrayList<>();
         GridFtpServer striped = head(headRoot, nodes, 2);
-        GridFtpServer plain = closeLater(GridFtpServer.start(
-                GridFtpServerConfig.loopback(plainRoot).withAnonymousAllowed(true)));
+        GridFtpServer plain = closeLater(
+                GridFtpServer.start(GridFtpServerConfig.loopback(plainRoot).withAnonymousAllowed(true)));
         try (GridFtpClient client = new GridFtpClient();
                 GridFtpSession head = open(client, striped);
                 GridFtpSession single = open(client, plain)) {
             // the second and third transfer of each pair skip PASV/PORT (MODE E connection reuse)
             for (int i = 0; i < 3; i++) {
-                head.sendTo("/a.bin", single, "/from-head-" + i + ".bin", TransferOptions.extendedBlock(2),
+                head.sendTo(
+                        "/a.bin",
+                        single,
+                        "/from-head-" + i + ".bin",
+                        TransferOptions.extendedBlock(2),
                         TransferListener.NONE);
                 assertSameContent(plainRoot.resolve("from-head-" + i + ".bin"), data);
             }
             for (int i = 0; i < 3; i++) {
-                single.sendTo("/b.bin", head, "/to-head-" + i + ".bin", TransferOptions.extendedBlock(2),
+                single.sendTo(
+                        "/b.bin",
+                        head,
+                        "/to-head-" + i + ".bin",
+                        TransferOptions.extendedBlock(2),
                         TransferListener.NONE);
                 assertSameContent(headRoot.resolve("to-head-" + i + ".bin"), data);
             }
@@ -285,7 +304,8 @@ class StripedTransferTest {
                         ftp.getReply();
                     } while (ftp.getReplyCode() < 200);
                     assertThat(ftp.getReplyCode()).as(ftp.getReplyString()).isEqualTo(226);
-                    assertThat(Files.readAllBytes(root.resolve("kept-" + i + ".bin"))).isEqualTo(file);
+                    assertThat(Files.readAllBytes(root.resolve("kept-" + i + ".bin")))
+                            .isEqualTo(file);
                 }
             }
         } finally {
@@ -314,7 +334,10 @@ class StripedTransferTest {
             assertThat(ftp.sendCommand("STOR slow.bin")).isEqualTo(150);
             for (java.net.Socket socket : sockets) {
                 // one data block header announcing 1000 bytes, then only 10 of them
-                java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(17 + 10).put((byte) 0).putLong(1000).putLong(0);
+                java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(17 + 10)
+                        .put((byte) 0)
+                        .putLong(1000)
+                        .putLong(0);
                 socket.getOutputStream().write(header.array());
                 socket.getOutputStream().flush();
                 socket.setSoTimeout(10_000);
@@ -324,7 +347,9 @@ class StripedTransferTest {
             ftp.getReply();
             assertThat(ftp.getReplyCode()).isEqualTo(226);
             for (java.net.Socket socket : sockets) {
-                assertThat(socket.getInputStream().read()).as("data node closed its stripe").isEqualTo(-1);
+                assertThat(socket.getInputStream().read())
+                        .as("data node closed its stripe")
+                        .isEqualTo(-1);
             }
             assertThat(ftp.sendCommand("NOOP")).isEqualTo(200);
         } finally {
@@ -347,8 +372,8 @@ class StripedTransferTest {
         System.arraycopy(data, 0, partial, 0, done);
         Files.write(plainRoot.resolve("r.bin"), partial);
         GridFtpServer striped = head(headRoot, new ArrayList<>(), 2);
-        GridFtpServer plain = closeLater(GridFtpServer.start(
-                GridFtpServerConfig.loopback(plainRoot).withAnonymousAllowed(true)));
+        GridFtpServer plain = closeLater(
+                GridFtpServer.start(GridFtpServerConfig.loopback(plainRoot).withAnonymousAllowed(true)));
         FTPClient src = new FTPClient();
         FTPClient dst = new FTPClient();
         src.connect("127.0.0.1", striped.port());
@@ -424,12 +449,18 @@ class StripedTransferTest {
             assertThat(ftp.sendCommand("APPE log.bin")).isEqualTo(150);
             for (int stripe = 0; stripe < 2; stripe++) {
                 String[] n = lines[1 + stripe].strip().split(",");
-                try (java.net.Socket socket = new java.net.Socket("127.0.0.1",
-                        Integer.parseInt(n[4]) * 256 + Integer.parseInt(n[5]))) {
+                try (java.net.Socket socket =
+                        new java.net.Socket("127.0.0.1", Integer.parseInt(n[4]) * 256 + Integer.parseInt(n[5]))) {
                     // each stripe: one 2-byte block at its own offset, then EOF|EOD announcing 1 connection
                     java.nio.ByteBuffer frames = java.nio.ByteBuffer.allocate(17 + 2 + 17)
-                            .put((byte) 0).putLong(2).putLong(2L * stripe).put((byte) (10 + stripe)).put((byte) (20 + stripe))
-                            .put((byte) 0x48).putLong(0).putLong(1);
+                            .put((byte) 0)
+                            .putLong(2)
+                            .putLong(2L * stripe)
+                            .put((byte) (10 + stripe))
+                            .put((byte) (20 + stripe))
+                            .put((byte) 0x48)
+                            .putLong(0)
+                            .putLong(1);
                     socket.getOutputStream().write(frames.array());
                     socket.getOutputStream().flush();
                     // closing after EOD is safe: the frames are in the data node's socket buffer,
@@ -450,7 +481,8 @@ class StripedTransferTest {
     /** Compares by digest: a byte-array mismatch message would print megabytes. */
     private static void assertSameContent(Path file, byte[] expected) throws Exception {
         assertThat(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)))
-                .as("content of %s", file).isEqualTo(MessageDigest.getInstance("SHA-256").digest(expected));
+                .as("content of %s", file)
+                .isEqualTo(MessageDigest.getInstance("SHA-256").digest(expected));
     }
 
     private static String siteStripes(GridFtpServer server) throws IOException {

@@ -81,8 +81,12 @@ class TarBatchExtractorFuzzTest {
         }
         try (Stream<Path> all = Files.walk(target)) {
             for (Path p : all.filter(p -> !p.equals(target)).toList()) {
-                assertThat(p.getParent()).as("nothing below a subdirectory: %s", p).isEqualTo(target);
-                assertThat(Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)).as("%s", p).isFalse();
+                assertThat(p.getParent())
+                        .as("nothing below a subdirectory: %s", p)
+                        .isEqualTo(target);
+                assertThat(Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                        .as("%s", p)
+                        .isFalse();
             }
         }
     }
@@ -90,7 +94,9 @@ class TarBatchExtractorFuzzTest {
     /** An empty target with, sometimes, links planted in it: one out of the root, one to a sibling. */
     private void resetTarget(Random random) throws IOException {
         try (Stream<Path> paths = Files.walk(target)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).filter(p -> !p.equals(target)).toList()) {
+            for (Path p : paths.sorted(Comparator.reverseOrder())
+                    .filter(p -> !p.equals(target))
+                    .toList()) {
                 Files.delete(p);
             }
         }
@@ -100,8 +106,23 @@ class TarBatchExtractorFuzzTest {
         }
     }
 
-    private static final String[] NAMES = {"a", "b c", "trap", "up", "..", ".", "../escape", "/abs", "sub/x",
-        "../../outside/secret", "ünï", "", "x/../../y", "in", "./z"};
+    private static final String[] NAMES = {
+        "a",
+        "b c",
+        "trap",
+        "up",
+        "..",
+        ".",
+        "../escape",
+        "/abs",
+        "sub/x",
+        "../../outside/secret",
+        "ünï",
+        "",
+        "x/../../y",
+        "in",
+        "./z"
+    };
 
     private static byte[] archive(Random random) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -120,8 +141,10 @@ class TarBatchExtractorFuzzTest {
                 if (entry.isSymbolicLink() || entry.isLink()) {
                     entry.setLinkName(random.nextBoolean() ? "../../outside/secret" : "/etc/passwd");
                 }
-                byte[] content = new byte[entry.isFile() && !entry.isSymbolicLink() && !entry.isLink()
-                        && !entry.isCharacterDevice() ? random.nextInt(3000) : 0];
+                byte[] content = new byte
+                        [entry.isFile() && !entry.isSymbolicLink() && !entry.isLink() && !entry.isCharacterDevice()
+                                ? random.nextInt(3000)
+                                : 0];
                 random.nextBytes(content);
                 entry.setSize(content.length);
                 tar.putArchiveEntry(entry);

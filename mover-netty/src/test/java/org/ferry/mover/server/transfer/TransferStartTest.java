@@ -29,7 +29,7 @@ class TransferStartTest {
         ControlSession session = new ControlSession();
         CompletableFuture<Long> transfer = new CompletableFuture<>();
         AtomicReference<CompletableFuture<?>> readByAbor = new AtomicReference<>();
-        CompletableFuture<Long> started = TransferStart.begin(session, () -> { }, () -> {
+        CompletableFuture<Long> started = TransferStart.begin(session, () -> {}, () -> {
             readByAbor.set(session.activeTransfer()); // the ABOR reads the placeholder...
             return transfer;
         });
@@ -43,7 +43,7 @@ class TransferStartTest {
     void anAborAfterTheStartCancelsTheTransferDirectly() {
         ControlSession session = new ControlSession();
         CompletableFuture<Long> transfer = new CompletableFuture<>();
-        TransferStart.begin(session, () -> { }, () -> transfer);
+        TransferStart.begin(session, () -> {}, () -> transfer);
         session.activeTransfer().cancel(true);
         assertThat(transfer).isCancelled();
     }
