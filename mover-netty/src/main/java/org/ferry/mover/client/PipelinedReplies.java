@@ -155,7 +155,7 @@ final class PipelinedReplies {
                 if (finals > before) {
                     lastFinal = System.nanoTime();
                 } else if (System.nanoTime() - lastFinal > quiet.toNanos()) {
-                    DefaultGridFtpSession.abort(channel);
+                    ReplyWaiter.abort(channel);
                     return;
                 }
             }

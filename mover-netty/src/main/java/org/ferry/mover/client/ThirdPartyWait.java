@@ -1,8 +1,6 @@
 package org.ferry.mover.client;
 
 import java.io.IOException;
-import java.net.SocketTimeoutException;
-import java.time.Duration;
 import org.ferry.mover.protocol.FtpReply;
 
 /**
@@ -14,8 +12,6 @@ import org.ferry.mover.protocol.FtpReply;
  * other if it has not finished, and throws.
  */
 final class ThirdPartyWait {
-
-    private static final long POLL_MILLIS = 50;
 
     private final ControlChannel source;
     private final String sourceCommand;
@@ -37,18 +33,16 @@ final class ThirdPartyWait {
     }
 
     /**
-     * @param inactivityTimeout how long both sides may stay silent
+     * Waits with the source's reply timeout as the inactivity timeout.
+     *
      * @throws GridFtpReplyException if either side answers with a failure
      * @throws IOException on a broken connection or a timeout (both sides are sent ABOR)
      */
-    void await(Duration inactivityTimeout) throws IOException {
+    void await() throws IOException {
         FtpReply sourceFinal = null;
         FtpReply destinationFinal = null;
-        long lastSign = System.nanoTime();
-        Wakeup wakeup = new Wakeup();
-        source.wakeup(wakeup);
-        destination.wakeup(wakeup);
-        try {
+        try (ReplyWaiter waiter =
+                new ReplyWaiter(source.replyTimeout()).watch(source).watch(destination)) {
             while (sourceFinal == null || destinationFinal == null) {
                 boolean heard = false;
                 FtpReply reply;
@@ -71,25 +65,20 @@ final class ThirdPartyWait {
                     }
                 }
                 if (heard) {
-                    lastSign = System.nanoTime();
-                } else if (System.nanoTime() - lastSign > inactivityTimeout.toNanos()) {
-                    throw new SocketTimeoutException(
-                            "third-party transfer: no reply or marker for " + inactivityTimeout.toSeconds() + " s");
+                    waiter.alive();
                 } else {
-                    wakeup.await(POLL_MILLIS);
+                    waiter.checkAlive("third-party transfer");
+                    waiter.pause();
                 }
             }
         } catch (IOException e) {
             if (sourceFinal == null) {
-                DefaultGridFtpSession.abort(source);
+                ReplyWaiter.abort(source);
             }
             if (destinationFinal == null) {
-                DefaultGridFtpSession.abort(destination);
+                ReplyWaiter.abort(destination);
             }
             throw e;
-        } finally {
-            source.wakeup(null);
-            destination.wakeup(null);
         }
     }
 

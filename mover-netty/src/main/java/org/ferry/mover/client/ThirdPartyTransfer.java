@@ -1,0 +1,133 @@
+package org.ferry.mover.client;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import org.ferry.mover.protocol.ByteRange;
+
+/**
+ * One file from one server to another, this client driving both control channels (RFC 959 section
+ * 5.2, GFD.020 "Extended Block Mode"): the destination first (MODE, PASV, REST, STOR), then the
+ * source (MODE, OPTS RETR, PORT, REST, RETR), as globus-url-copy orders them. A whole file, a
+ * window (ERET P / ESTO A, GFD.020 "ERET"/"ESTO"), or a restart from the ranges the destination
+ * already has (REST, GFD.020 "Restarting"). In MODE E the pair's data connections stay cached, so
+ * the next file between the same pair needs no PASV and no PORT (the servers answer 125).
+ */
+final class ThirdPartyTransfer {
+
+    /** Period of the performance markers asked of the source, in seconds. */
+    static final int SOURCE_MARKER_SECONDS = 5;
+
+    private final SessionControl source;
+    private final SessionControl destination;
+
+    /**
+     * @param source the sending server's session
+     * @param destination the receiving server's session
+     */
+    ThirdPartyTransfer(SessionControl source, SessionControl destination) {
+        this.source = source;
+        this.destination = destination;
+    }
+
+    /**
+     * @param done ranges the destination already has (restart markers); empty for a fresh transfer
+     * @param offset first byte of a window, or -1 for the whole file
+     * @param length bytes of the window; ignored for the whole file
+     * @return the bytes of the file (or window), at least those the markers reported
+     * @throws java.nio.file.NoSuchFileException if the source has no such file
+     * @throws GridFtpReplyException if either server refuses or fails the transfer
+     * @throws IOException on a broken connection or a timeout (ABOR sent)
+     */
+    long run(
+            String sourcePath,
+            String destinationPath,
+            TransferOptions options,
+            List<ByteRange> done,
+            TransferListener listener,
+            long offset,
+            long length)
+            throws IOException {
+        long size = source.size(sourcePath); // fails early with NoSuchFileException
+        destination.protect(options); // each server authenticates with its own delegated credential
+        source.protect(options);
+        if (offset >= 0) {
+            size = Math.max(0, Math.min(length, size - offset));
+        }
+        boolean modeE = options.mode() == TransferOptions.Mode.EXTENDED_BLOCK;
+        destination.setMode(options.mode());
+        source.setMode(options.mode());
+        boolean reuse = modeE && cachedBetweenPair();
+        InetSocketAddress destinationAddress = reuse ? null : destination.pasv();
+        String rest = restCommand(done, modeE);
+        if (rest != null) {
+            destination.rest(rest); // REST goes last, right before the transfer verb, on both sides
+        }
+        String storCommand = offset >= 0 ? "ESTO A " + offset + " " + destinationPath : "STOR " + destinationPath;
+        destination.channel().send(storCommand);
+        String retrCommand = offset >= 0 ? "ERET P " + offset + " " + length + " " + sourcePath : "RETR " + sourcePath;
+        try {
+            // markers: the sending server then reports progress (112) even in stream mode, which
+            // keeps the inactivity timeout from firing during long third-party transfers
+            int streams = modeE ? options.parallelism() : 1;
+            source.setRetrOptions(SessionControl.parallelism(streams) + "markers=" + SOURCE_MARKER_SECONDS + ";");
+            if (!reuse) {
+                source.port(destinationAddress);
+            }
+            if (rest != null) {
+                source.rest(rest);
+            }
+        } catch (IOException | RuntimeException e) {
+            ReplyWaiter.abort(destination.channel());
+            destination.dropData();
+            throw e;
+        }
+        source.channel().send(retrCommand);
+        MarkerParser markers = new MarkerParser(listener);
+        try {
+            new ThirdPartyWait(source.channel(), retrCommand, destination.channel(), storCommand, markers).await();
+        } catch (IOException | RuntimeException e) {
+            source.dropData();
+            destination.dropData();
+            throw e;
+        }
+        cachePair(modeE);
+        return Math.max(size, markers.totalBytes());
+    }
+
+    /** @return whether the two servers' data connections are cached from a transfer between them */
+    boolean cachedBetweenPair() {
+        return source.cachedFor(new DataUse.SendTo(destination))
+                && destination.cachedFor(new DataUse.ReceiveFrom(source));
+    }
+
+    /** Records that the pair's connections are cached (MODE E) or gone (stream mode closes them). */
+    void cachePair(boolean cached) {
+        source.cachedFor(new DataUse.SendTo(destination), cached);
+        destination.cachedFor(new DataUse.ReceiveFrom(source), cached);
+    }
+
+    /** Drops both sides' cached connections (after a failure, their state is unknown). */
+    void dropPair() {
+        source.dropData();
+        destination.dropData();
+    }
+
+    /**
+     * The REST command for a restart from {@code done} (GFD.020 "Restarting"): in MODE E the
+     * ranges, in stream mode the offset of the first gap.
+     *
+     * @return the command, or null for a fresh transfer
+     */
+    static String restCommand(List<ByteRange> done, boolean modeE) {
+        List<ByteRange> merged = ByteRange.merge(done);
+        if (merged.isEmpty()) {
+            return null;
+        }
+        if (modeE) {
+            return "REST " + ByteRange.format(merged);
+        }
+        long prefix = ByteRange.prefix(merged);
+        return prefix == 0 ? null : "REST " + prefix;
+    }
+}
