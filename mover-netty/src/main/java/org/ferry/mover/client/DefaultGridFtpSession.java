@@ -15,6 +15,7 @@ import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.protocol.ByteRange;
+import org.ferry.mover.protocol.ClientCommands;
 import org.ferry.mover.protocol.FileInfo;
 import org.ferry.mover.protocol.FtpReply;
 
@@ -87,7 +88,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
         session.setMode(TransferOptions.Mode.STREAM); // listings come in stream mode over PASV
         InetSocketAddress address = session.pasv();
         CompletableFuture<Long> received = session.data().receive(sink, new DataEndpoint.Active(address), false, null);
-        String command = "MLSD " + directory;
+        String command = ClientCommands.mlsd(directory);
         TransferWait wait = new TransferWait(session.channel());
         FtpReply reply = wait.awaitReply(command, received, new AtomicLong(), new MarkerParser(TransferListener.NONE));
         if (reply.code() == 550) {
@@ -109,7 +110,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
 
     @Override
     public FileInfo stat(String path) throws IOException {
-        String command = "MLST " + path;
+        String command = ClientCommands.mlst(path);
         FtpReply reply = session.command(command);
         if (reply.code() == 550) {
             throw new NoSuchFileException(path, null, reply.text());
@@ -137,26 +138,23 @@ final class DefaultGridFtpSession implements GridFtpSession {
 
     @Override
     public void makeDirectory(String path) throws IOException {
-        session.expectOk("MKD " + path);
+        session.expectOk(ClientCommands.mkd(path));
     }
 
     @Override
     public void delete(String path) throws IOException {
-        session.expectOk("DELE " + path);
+        session.expectOk(ClientCommands.dele(path));
     }
 
     @Override
     public void restartMarkerInterval(int seconds) throws IOException {
-        if (seconds < 1 || seconds > 86_400) {
-            throw new IllegalArgumentException("restart marker interval must be 1..86400 s, was " + seconds);
-        }
-        session.expectOk("TREV RESTART " + seconds);
+        session.expectOk(ClientCommands.trevRestart(seconds));
     }
 
     @Override
     public String checksum(String algorithm, String path) throws IOException {
         // GridFTP CKSM <algorithm> <offset> <length> <path>; length -1 = to the end (GFD.047 "CKSM")
-        FtpReply reply = session.expectOk("CKSM " + algorithm.toUpperCase(Locale.ROOT) + " 0 -1 " + path);
+        FtpReply reply = session.expectOk(ClientCommands.cksm(algorithm, path));
         return reply.firstLineText().trim().toLowerCase(Locale.ROOT);
     }
 

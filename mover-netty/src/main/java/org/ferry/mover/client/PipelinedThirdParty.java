@@ -6,6 +6,7 @@ import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.ferry.mover.protocol.ClientCommands;
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.protocol.TarModule;
 
@@ -225,7 +226,7 @@ final class PipelinedThirdParty {
         for (int i = 0; i < files.size(); i++) {
             sizes[i] = files.get(i).sizeBytes();
             if (sizes[i] < 0) {
-                channel.send("SIZE " + files.get(i).source());
+                channel.send(ClientCommands.size(files.get(i).source()));
                 asked.add(i);
             }
         }

@@ -15,6 +15,7 @@ import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.data.DataSource;
 import org.ferry.mover.data.PassiveListener;
+import org.ferry.mover.protocol.ClientCommands;
 
 /**
  * A two-party batch in MODE E with pipelining (GridFTP pipelining, Bresnahan et al., TeraGrid
@@ -47,18 +48,25 @@ final class PipelinedTwoParty {
         session.protect(options);
         session.setMode(options.mode());
         InetSocketAddress address = session.uploadAddress(true);
-        return run(files, "STOR ", FilePair::destination, depth, listener, DataUse.UPLOAD, (file, progress) -> {
-            FileChannel in = FileChannel.open(Path.of(file.source()), StandardOpenOption.READ);
-            CompletableFuture<Long> sent = session.data()
-                    .send(
-                            DataSource.ofWholeFile(in),
-                            new DataEndpoint.Active(address),
-                            true,
-                            options.parallelism(),
-                            progress,
-                            session.dataCache());
-            return new LocalTransfer(in, sent);
-        });
+        return run(
+                files,
+                "STOR",
+                file -> ClientCommands.stor(file.destination()),
+                depth,
+                listener,
+                DataUse.UPLOAD,
+                (file, progress) -> {
+                    FileChannel in = FileChannel.open(Path.of(file.source()), StandardOpenOption.READ);
+                    CompletableFuture<Long> sent = session.data()
+                            .send(
+                                    DataSource.ofWholeFile(in),
+                                    new DataEndpoint.Active(address),
+                                    true,
+                                    options.parallelism(),
+                                    progress,
+                                    session.dataCache());
+                    return new LocalTransfer(in, sent);
+                });
     }
 
     /**
@@ -74,21 +82,28 @@ final class PipelinedTwoParty {
         session.setMode(options.mode());
         session.setRetrOptions(SessionControl.parallelism(options.parallelism()));
         PassiveListener passive = session.downloadListener();
-        return run(files, "RETR ", FilePair::source, depth, listener, DataUse.DOWNLOAD, (file, progress) -> {
-            FileChannel out = FileChannel.open(
-                    Path.of(file.destination()),
-                    StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING);
-            CompletableFuture<Long> received = session.data()
-                    .receive(
-                            DataSink.toFile(out, 0),
-                            new DataEndpoint.Passive(passive),
-                            true,
-                            progress,
-                            session.dataCache());
-            return new LocalTransfer(out, received);
-        });
+        return run(
+                files,
+                "RETR",
+                file -> ClientCommands.retr(file.source()),
+                depth,
+                listener,
+                DataUse.DOWNLOAD,
+                (file, progress) -> {
+                    FileChannel out = FileChannel.open(
+                            Path.of(file.destination()),
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.WRITE,
+                            StandardOpenOption.TRUNCATE_EXISTING);
+                    CompletableFuture<Long> received = session.data()
+                            .receive(
+                                    DataSink.toFile(out, 0),
+                                    new DataEndpoint.Passive(passive),
+                                    true,
+                                    progress,
+                                    session.dataCache());
+                    return new LocalTransfer(out, received);
+                });
     }
 
     /** The local end of one file of a batch: its open file and its data transfer. */
@@ -102,7 +117,7 @@ final class PipelinedTwoParty {
     private long run(
             List<FilePair> files,
             String verb,
-            Function<FilePair, String> remote,
+            Function<FilePair, String> command,
             int depth,
             TransferListener listener,
             DataUse use,
@@ -121,11 +136,11 @@ final class PipelinedTwoParty {
         try (ReplyWaiter waiter = new ReplyWaiter(channel.replyTimeout()).watch(channel)) {
             while (done < files.size()) {
                 while (replies.sent() < files.size() && replies.sent() - done < depth) {
-                    replies.send(verb + remote.apply(files.get(replies.sent())));
+                    replies.send(command.apply(files.get(replies.sent())));
                 }
                 if (current != null && current.data().isDone()) {
                     try (FileChannel file = current.file()) {
-                        bytes[started - 1] = wait.awaitData(verb.trim(), current.data());
+                        bytes[started - 1] = wait.awaitData(verb, current.data());
                     }
                     current = null;
                 }
@@ -145,7 +160,7 @@ final class PipelinedTwoParty {
                     lastMoved = moved.get();
                     waiter.alive();
                 }
-                waiter.checkAlive("pipelined " + verb.trim());
+                waiter.checkAlive("pipelined " + verb);
                 if (!heard && (current == null || !current.data().isDone())) {
                     waiter.pause();
                 }

@@ -9,6 +9,7 @@ import java.util.Locale;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.ModeECache;
 import org.ferry.mover.data.PassiveListener;
+import org.ferry.mover.protocol.ClientCommands;
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.protocol.HostPort;
 
@@ -120,7 +121,7 @@ final class SessionControl {
      * @throws IOException on other failures
      */
     long size(String path) throws IOException {
-        String command = "SIZE " + path;
+        String command = ClientCommands.size(path);
         FtpReply reply = command(command);
         if (reply.code() == 550) {
             throw new NoSuchFileException(path, null, reply.text());
@@ -168,7 +169,7 @@ final class SessionControl {
     void setMode(TransferOptions.Mode wanted) throws IOException {
         if (wanted != mode) {
             dropData(); // the server drops cached connections on a MODE change
-            expectOk(wanted == TransferOptions.Mode.EXTENDED_BLOCK ? "MODE E" : "MODE S");
+            expectOk(ClientCommands.mode(wanted == TransferOptions.Mode.EXTENDED_BLOCK));
             mode = wanted;
         }
     }
@@ -181,14 +182,14 @@ final class SessionControl {
      */
     void setRetrOptions(String options) throws IOException {
         if (!options.equals(retrOptions)) {
-            expectOk("OPTS RETR " + options);
+            expectOk(ClientCommands.optsRetr(options));
             retrOptions = options;
         }
     }
 
     /** @return the {@code Parallelism=} option of OPTS RETR: start, minimum and maximum all {@code n} */
     static String parallelism(int n) {
-        return "Parallelism=" + n + "," + n + "," + n + ";";
+        return ClientCommands.parallelismOption(n);
     }
 
     // ---- data connection set-up ----
@@ -224,13 +225,10 @@ final class SessionControl {
 
     /** SPOR with the stripes' addresses (GFD.020 "SPOR"): the server connects to each. */
     void spor(List<InetSocketAddress> stripes) throws IOException {
-        StringBuilder spor = new StringBuilder("SPOR");
-        for (InetSocketAddress stripe : stripes) {
-            spor.append(' ').append(HostPort.format(stripe));
-        }
+        String spor = ClientCommands.spor(stripes);
         dropData();
         dataSetups++;
-        expectOk(spor.toString());
+        expectOk(spor);
     }
 
     /** PORT (RFC 959 section 4.1.2): the server connects to {@code address} for the next transfers. */

@@ -3,6 +3,7 @@ package org.ferry.mover.client;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
+import org.ferry.mover.protocol.ClientCommands;
 
 /**
  * A striped third-party transfer (GFD.020 "SPAS"/"SPOR", "Extended Block Mode" with
@@ -42,9 +43,9 @@ final class StripedTransfer {
         long size = source.size(sourcePath); // fails early with NoSuchFileException
         destination.setMode(TransferOptions.Mode.EXTENDED_BLOCK);
         List<InetSocketAddress> stripes = destination.spas();
-        String storCommand = "STOR " + destinationPath;
+        String storCommand = ClientCommands.stor(destinationPath);
         destination.channel().send(storCommand);
-        String retrCommand = "RETR " + sourcePath;
+        String retrCommand = ClientCommands.retr(sourcePath);
         try {
             source.setMode(TransferOptions.Mode.EXTENDED_BLOCK);
             source.setRetrOptions(SessionControl.parallelism(parallelism) + "StripeLayout=Blocked;BlockSize="

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.ferry.mover.protocol.ClientCommands;
 import org.ferry.mover.protocol.TarModule;
 
 /**
@@ -75,7 +76,7 @@ final class TarBatchPlan {
     }
 
     private static Step single(FilePair file, int index) {
-        return new Step("STOR " + file.destination(), "RETR " + file.source(), List.of(index));
+        return new Step(ClientCommands.stor(file.destination()), ClientCommands.retr(file.source()), List.of(index));
     }
 
     private static boolean plain(String name) {

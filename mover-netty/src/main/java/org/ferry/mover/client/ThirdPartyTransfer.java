@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
 import org.ferry.mover.protocol.ByteRange;
+import org.ferry.mover.protocol.ClientCommands;
 
 /**
  * One file from one server to another, this client driving both control channels (RFC 959 section
@@ -59,13 +60,16 @@ final class ThirdPartyTransfer {
         source.setMode(options.mode());
         boolean reuse = modeE && cachedBetweenPair();
         InetSocketAddress destinationAddress = reuse ? null : destination.pasv();
-        String rest = restCommand(done, modeE);
+        String rest = ClientCommands.rest(done, modeE);
         if (rest != null) {
             destination.rest(rest); // REST goes last, right before the transfer verb, on both sides
         }
-        String storCommand = offset >= 0 ? "ESTO A " + offset + " " + destinationPath : "STOR " + destinationPath;
+        String storCommand = offset >= 0
+                ? ClientCommands.estoAdjusted(offset, destinationPath)
+                : ClientCommands.stor(destinationPath);
         destination.channel().send(storCommand);
-        String retrCommand = offset >= 0 ? "ERET P " + offset + " " + length + " " + sourcePath : "RETR " + sourcePath;
+        String retrCommand =
+                offset >= 0 ? ClientCommands.eretPartial(offset, length, sourcePath) : ClientCommands.retr(sourcePath);
         try {
             // markers: the sending server then reports progress (112) even in stream mode, which
             // keeps the inactivity timeout from firing during long third-party transfers
@@ -111,23 +115,5 @@ final class ThirdPartyTransfer {
     void dropPair() {
         source.dropData();
         destination.dropData();
-    }
-
-    /**
-     * The REST command for a restart from {@code done} (GFD.020 "Restarting"): in MODE E the
-     * ranges, in stream mode the offset of the first gap.
-     *
-     * @return the command, or null for a fresh transfer
-     */
-    static String restCommand(List<ByteRange> done, boolean modeE) {
-        List<ByteRange> merged = ByteRange.merge(done);
-        if (merged.isEmpty()) {
-            return null;
-        }
-        if (modeE) {
-            return "REST " + ByteRange.format(merged);
-        }
-        long prefix = ByteRange.prefix(merged);
-        return prefix == 0 ? null : "REST " + prefix;
     }
 }

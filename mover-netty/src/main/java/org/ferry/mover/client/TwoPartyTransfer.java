@@ -11,6 +11,7 @@ import java.util.function.LongConsumer;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.data.DataSource;
+import org.ferry.mover.protocol.ClientCommands;
 
 /**
  * One file between this client and a server (RFC 959 section 5.2): download with RETR or, for a
@@ -56,7 +57,8 @@ final class TwoPartyTransfer {
                         StandardOpenOption.WRITE,
                         StandardOpenOption.TRUNCATE_EXISTING)) {
             DataSink sink = DataSink.toFile(out, partial ? offset : 0);
-            String command = partial ? "ERET P " + offset + " " + length + " " + remotePath : "RETR " + remotePath;
+            String command =
+                    partial ? ClientCommands.eretPartial(offset, length, remotePath) : ClientCommands.retr(remotePath);
             TransferWait wait = new TransferWait(session.channel());
             if (options.mode() == TransferOptions.Mode.STREAM) {
                 session.setMode(TransferOptions.Mode.STREAM);
@@ -109,7 +111,8 @@ final class TwoPartyTransfer {
                             options.parallelism(),
                             progress(moved, listener),
                             modeE ? session.dataCache() : null);
-            String command = offset < 0 ? "STOR " + remotePath : "ESTO A " + offset + " " + remotePath;
+            String command =
+                    offset < 0 ? ClientCommands.stor(remotePath) : ClientCommands.estoAdjusted(offset, remotePath);
             TransferWait wait = new TransferWait(session.channel());
             if (!modeE) {
                 return wait.finish(command, sent, moved, listener);

@@ -1,31 +1,14 @@
 package org.ferry.mover.data;
 
-import io.netty.bootstrap.Bootstrap;
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.traffic.GlobalTrafficShapingHandler;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import java.util.function.LongConsumer;
-import java.util.function.Supplier;
 import org.ferry.mover.data.security.DataChannelSecurity;
 
 /**
@@ -58,12 +41,6 @@ public final class DataChannels implements AutoCloseable {
     /** Default for how long a transfer may move no bytes before it fails. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
 
-    private static final int CONNECT_TIMEOUT_MILLIS = 30_000;
-    private static final int LISTEN_BACKLOG = 128;
-    private static final int MIN_READ_BYTES = 4096;
-    private static final int INITIAL_READ_BYTES = 64 * 1024;
-    private static final int MAX_READ_BYTES = 1 << 20;
-
     private final EventLoopGroup group;
     private final int blockSizeBytes;
     private final Duration idleTimeout;
@@ -71,6 +48,7 @@ public final class DataChannels implements AutoCloseable {
     private final int receiveBufferBytes;
     private final DataChannelSecurity security;
     private final GlobalTrafficShapingHandler shaper;
+    private final DataConnections connections;
 
     /**
      * @param group event loops to run data connections on; not closed by {@link #close()}
@@ -109,6 +87,7 @@ public final class DataChannels implements AutoCloseable {
         this.receiveBufferBytes = 0;
         this.security = null;
         this.shaper = null;
+        this.connections = new DataConnections(group, blockSizeBytes, 0, 0, null, null);
     }
 
     /**
@@ -128,6 +107,8 @@ public final class DataChannels implements AutoCloseable {
         this.receiveBufferBytes = receiveBufferBytes;
         this.security = security;
         this.shaper = shaper;
+        this.connections =
+                new DataConnections(group, blockSizeBytes, sendBufferBytes, receiveBufferBytes, security, shaper);
     }
 
     /**
@@ -164,25 +145,6 @@ public final class DataChannels implements AutoCloseable {
     }
 
     /**
-     * Reads on data connections grow to {@link #MAX_READ_BYTES} when the socket keeps them full
-     * (Netty's default stops at 64 KiB): fewer read calls, payload pieces and positional writes per
-     * gigabyte; idle or slow connections shrink back.
-     */
-    private static AdaptiveRecvByteBufAllocator receiveAllocator() {
-        return new AdaptiveRecvByteBufAllocator(MIN_READ_BYTES, INITIAL_READ_BYTES, MAX_READ_BYTES);
-    }
-
-    /** Applies the socket buffer sizes to a connection before it connects or reads. */
-    private void applyBuffers(Channel ch) {
-        if (sendBufferBytes > 0) {
-            ch.config().setOption(ChannelOption.SO_SNDBUF, sendBufferBytes);
-        }
-        if (receiveBufferBytes > 0) {
-            ch.config().setOption(ChannelOption.SO_RCVBUF, receiveBufferBytes);
-        }
-    }
-
-    /**
      * @param dataSecurity DCAU/PROT for the transfers started on the result, or null for DCAU N
      * @return data channels on the same event loops whose new connections are authenticated (and
      *     protected) as {@code dataSecurity} says; this object itself when it is null
@@ -207,37 +169,7 @@ public final class DataChannels implements AutoCloseable {
      * @throws IOException if binding fails
      */
     public PassiveListener listen(InetAddress bindAddress) throws IOException {
-        // Bind with the JDK first, synchronously, then hand the bound socket to Netty: listen()
-        // never blocks on a future, so a server PI may call it from its event loop (PASV).
-        ServerSocketChannel socket = ServerSocketChannel.open();
-        try {
-            if (receiveBufferBytes > 0) {
-                // accepted sockets inherit the listener's receive buffer, which must be set before
-                // listen() for windows above 64 KiB to be negotiated
-                socket.setOption(java.net.StandardSocketOptions.SO_RCVBUF, receiveBufferBytes);
-            }
-            socket.bind(new InetSocketAddress(bindAddress, 0), LISTEN_BACKLOG);
-        } catch (IOException e) {
-            socket.close();
-            throw new IOException("cannot listen on " + bindAddress.getHostAddress() + ": " + e.getMessage(), e);
-        }
-        NettyPassiveListener listener = new NettyPassiveListener((InetSocketAddress) socket.getLocalAddress());
-        ChannelFuture registration = new ServerBootstrap()
-                .group(group)
-                .channelFactory(() -> new NioServerSocketChannel(socket))
-                .childOption(ChannelOption.AUTO_READ, false) // nothing is read before a transfer attaches
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.RCVBUF_ALLOCATOR, receiveAllocator())
-                .childHandler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        applyBuffers(ch);
-                        listener.accepted(ch);
-                    }
-                })
-                .register();
-        listener.bound(registration.channel());
-        return listener;
+        return connections.listen(bindAddress);
     }
 
     /**
@@ -286,7 +218,7 @@ public final class DataChannels implements AutoCloseable {
         SourceReader reader = new SourceReader(
                 source, security != null && security.protection().tls());
         if (!extendedBlockMode) {
-            open(endpoint, transfer, 1, () -> new StreamSender(reader, transfer));
+            connections.open(endpoint, transfer, 1, () -> new StreamSender(reader, transfer));
             return transfer.result();
         }
         if (!(endpoint instanceof DataEndpoint.Active)) {
@@ -302,17 +234,17 @@ public final class DataChannels implements AutoCloseable {
         int reused = 0;
         for (Channel channel : cached) {
             if (reused < parallelism) {
-                reuseForSending(channel, transfer, new ModeESender(reader, dealer, transfer));
+                ModeEReuse.forSending(channel, transfer, new ModeESender(reader, dealer, transfer));
                 reused++;
             } else {
                 ModeECache.closeIdle(channel); // parallelism shrank
             }
         }
-        open(
+        connections.open(
                 endpoint,
                 transfer,
                 parallelism - reused,
-                () -> new SenderPipeline(new ModeESender(reader, dealer, transfer)));
+                () -> new ModeESenderInitializer(new ModeESender(reader, dealer, transfer)));
         return transfer.result();
     }
 
@@ -348,7 +280,7 @@ public final class DataChannels implements AutoCloseable {
             DataSink sink, DataEndpoint endpoint, boolean extendedBlockMode, LongConsumer progress, ModeECache cache) {
         DataTransfer transfer = newTransfer(progress, extendedBlockMode ? cache : null, ModeECache.Direction.RECEIVE);
         if (!extendedBlockMode) {
-            open(endpoint, transfer, 1, () -> new StreamReceiver(sink, transfer));
+            connections.open(endpoint, transfer, 1, () -> new StreamReceiver(sink, transfer));
             return transfer.result();
         }
         if (!(endpoint instanceof DataEndpoint.Passive passive)) {
@@ -358,182 +290,19 @@ public final class DataChannels implements AutoCloseable {
         ModeEEndTracker tracker = new ModeEEndTracker(transfer);
         if (cache != null) {
             for (Channel channel : cache.takeAll(ModeECache.Direction.RECEIVE)) {
-                reuseForReceiving(channel, transfer, sink, tracker);
+                ModeEReuse.forReceiving(channel, transfer, sink, tracker);
             }
         }
         // Any number of connections may come (GFD.020), until the EOF count of EODs has arrived.
-        attach(
+        connections.attach(
                 (NettyPassiveListener) passive.listener(),
                 transfer,
                 Integer.MAX_VALUE,
-                () -> new ReceiverPipeline(sink, tracker, transfer));
+                () -> new ModeEReceiverInitializer(sink, tracker, transfer));
         return transfer.result();
-    }
-
-    private void open(DataEndpoint endpoint, DataTransfer transfer, int connections, Supplier<ChannelHandler> handler) {
-        if (endpoint instanceof DataEndpoint.Active active) {
-            for (int i = 0; i < connections; i++) {
-                connect(active.address(), transfer, handler.get());
-            }
-        } else if (endpoint instanceof DataEndpoint.Passive passive) {
-            attach((NettyPassiveListener) passive.listener(), transfer, connections, handler);
-        }
-    }
-
-    /** Puts a new sender on a cached sending connection; it starts at once (the channel is active). */
-    private static void reuseForSending(Channel channel, DataTransfer transfer, ModeESender sender) {
-        transfer.register(channel);
-        channel.eventLoop().execute(() -> {
-            if (!channel.isActive()) {
-                transfer.fail(
-                        new IOException("cached MODE E data connection to " + channel.remoteAddress() + " was closed"));
-                return;
-            }
-            channel.pipeline().addLast(sender);
-        });
-    }
-
-    /**
-     * Swaps a cached receiving connection's per-transfer handlers for this transfer's, then opens its
-     * gate, which replays frames that arrived early and resumes reading.
-     */
-    private static void reuseForReceiving(
-            Channel channel, DataTransfer transfer, DataSink sink, ModeEEndTracker tracker) {
-        transfer.register(channel);
-        channel.eventLoop().execute(() -> {
-            ChannelPipeline pipeline = channel.pipeline();
-            if (pipeline.get(ModeEBlockWriter.class) != null) {
-                pipeline.remove(ModeEBlockWriter.class);
-            }
-            if (pipeline.get(ModeEEodCounter.class) != null) {
-                pipeline.remove(ModeEEodCounter.class);
-            }
-            pipeline.addLast(new ModeEBlockWriter(sink, transfer), new ModeEEodCounter(tracker, transfer));
-            ChannelHandlerContext gate = pipeline.context(ModeEReceiveGate.class);
-            if (gate == null || !channel.isActive()) {
-                transfer.fail(new IOException(
-                        "cached MODE E data connection from " + channel.remoteAddress() + " was closed"));
-                return;
-            }
-            ((ModeEReceiveGate) gate.handler()).open(gate);
-        });
-    }
-
-    private void connect(InetSocketAddress address, DataTransfer transfer, ChannelHandler handler) {
-        // Register the channel with the transfer before connecting: on loopback a small transfer can
-        // connect, send and end before connect() returns, and a kept connection the transfer does
-        // not know yet would be closed instead of cached.
-        ChannelFuture registration = new Bootstrap()
-                .group(group)
-                .channel(NioSocketChannel.class)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
-                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
-                .option(ChannelOption.RCVBUF_ALLOCATOR, receiveAllocator())
-                .handler(security == null ? handler : security.initiatorInitializer(handler))
-                .register();
-        Channel channel = registration.channel();
-        applyBuffers(channel);
-        shape(channel);
-        transfer.register(channel);
-        registration.addListener(r -> {
-            if (!r.isSuccess()) {
-                transfer.fail(new IOException(
-                        "cannot open data connection to " + address + ": "
-                                + r.cause().getMessage(),
-                        r.cause()));
-                return;
-            }
-            channel.connect(address).addListener(f -> {
-                if (!f.isSuccess()) {
-                    transfer.fail(new IOException(
-                            "cannot open data connection to " + address + ": "
-                                    + f.cause().getMessage(),
-                            f.cause()));
-                }
-            });
-        });
-    }
-
-    /** Takes up to {@code connections} connections from the listener; extra ones are closed. */
-    private void attach(
-            NettyPassiveListener listener, DataTransfer transfer, int connections, Supplier<ChannelHandler> handler) {
-        AtomicInteger taken = new AtomicInteger();
-        Consumer<Channel> consumer = ch -> {
-            if (taken.getAndIncrement() >= connections || transfer.isDone()) {
-                ch.close();
-                return;
-            }
-            transfer.register(ch);
-            ch.eventLoop().execute(() -> {
-                ch.config().setWriteBufferWaterMark(waterMark());
-                shape(ch);
-                if (security != null) {
-                    security.install(ch.pipeline(), false);
-                }
-                ch.pipeline().addLast(handler.get());
-                if (!ch.isActive()) {
-                    ch.pipeline().fireChannelInactive(); // died while queued: let the handler judge
-                }
-                ch.config().setAutoRead(true);
-            });
-        };
-        transfer.result().whenComplete((bytes, error) -> listener.detach(consumer));
-        listener.attach(consumer, transfer::isDone);
-    }
-
-    /** Puts the rate limit, if any, next to the socket: it counts what goes on the wire. */
-    private void shape(Channel ch) {
-        if (shaper != null && ch.pipeline().get(GlobalTrafficShapingHandler.class) == null) {
-            ch.pipeline().addFirst(shaper);
-        }
-    }
-
-    private WriteBufferWaterMark waterMark() {
-        // Lets a couple of blocks queue per connection before writability turns off.
-        return new WriteBufferWaterMark(blockSizeBytes, 2 * blockSizeBytes);
     }
 
     /** Releases resources owned by this object (not the event loop group). */
     @Override
     public void close() {}
-
-    /** Installs the MODE E encoder and a sender on a new connection. */
-    private static final class SenderPipeline extends ChannelInitializer<Channel> {
-        private final ModeESender sender;
-
-        SenderPipeline(ModeESender sender) {
-            this.sender = sender;
-        }
-
-        @Override
-        protected void initChannel(Channel ch) {
-            ch.pipeline().addLast(new ModeEFrameEncoder(), sender);
-        }
-    }
-
-    /**
-     * Installs decoder, gate (for reuse), block writer and EOD counter on a new MODE E connection.
-     */
-    private static final class ReceiverPipeline extends ChannelInitializer<Channel> {
-        private final DataSink sink;
-        private final ModeEEndTracker tracker;
-        private final DataTransfer transfer;
-
-        ReceiverPipeline(DataSink sink, ModeEEndTracker tracker, DataTransfer transfer) {
-            this.sink = sink;
-            this.tracker = tracker;
-            this.transfer = transfer;
-        }
-
-        @Override
-        protected void initChannel(Channel ch) {
-            ch.pipeline()
-                    .addLast(
-                            new ModeEFrameDecoder(),
-                            new ModeEReceiveGate(),
-                            new ModeEBlockWriter(sink, transfer),
-                            new ModeEEodCounter(tracker, transfer));
-        }
-    }
 }

@@ -24,7 +24,6 @@ import org.ferry.mover.protocol.FtpCommandDecoder;
 import org.ferry.mover.protocol.FtpReplyEncoder;
 import org.ferry.mover.server.command.GsiCommands;
 import org.ferry.mover.server.command.StandardCommands;
-import org.ferry.mover.server.command.StripedCommands;
 import org.ferry.mover.server.dtp.DtpFactory;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.pi.CommandContext;
@@ -132,8 +131,8 @@ public final class GridFtpServer implements AutoCloseable {
         ExecutorService worker = Executors.newCachedThreadPool(daemonThreads("ferry-gridftp-pi"));
         DataChannels dataChannels = new DataChannels(group).rateLimited(shaper(group, config));
         StripedDtp stripedDtp = new StripedDtp(dtps.create(group, dataChannels, storage));
-        CommandRegistry registry = (gsi == null ? StandardCommands.registry() : GsiCommands.registry())
-                .with(StripedCommands.handlers(stripedDtp));
+        CommandRegistry registry =
+                gsi == null ? StandardCommands.registry(stripedDtp) : GsiCommands.registry(stripedDtp);
         String banner = (config.bindAddress().isAnyLocalAddress()
                         ? ""
                         : config.bindAddress().getHostAddress() + " ") + "Ferry GridFTP Server 0.1 ready.";

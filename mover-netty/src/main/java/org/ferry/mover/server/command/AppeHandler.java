@@ -3,6 +3,8 @@ package org.ferry.mover.server.command;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import org.ferry.mover.data.DataSink;
+import org.ferry.mover.server.dtp.StripedDtp;
+import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
@@ -18,6 +20,13 @@ import org.ferry.mover.storage.StorageException;
  */
 public final class AppeHandler implements CommandHandler {
 
+    private final StripedDtp dtp;
+
+    /** @param dtp the server's DTPs: APPE goes striped after SPAS, or PASV on a head node */
+    public AppeHandler(StripedDtp dtp) {
+        this.dtp = dtp;
+    }
+
     @Override
     public String verb() {
         return "APPE";
@@ -30,6 +39,9 @@ public final class AppeHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
+        if (handleStriped(ctx, argument)) {
+            return;
+        }
         if (argument.isEmpty()) {
             throw new FtpException(501, "Syntax error in parameters or arguments.");
         }
@@ -61,5 +73,30 @@ public final class AppeHandler implements CommandHandler {
             }
             return 0;
         }
+    }
+
+    /**
+     * Striped APPE: a store at the file's current size, every stripe writing its blocks there plus
+     * their offsets.
+     *
+     * @return false when the data endpoint is not on the DTPs (the plain path runs)
+     */
+    private boolean handleStriped(CommandContext ctx, String argument) throws FtpException, IOException {
+        StripedPassiveListener listener = Stripes.listener(ctx.session());
+        if (listener == null) {
+            return false;
+        }
+        if (argument.isEmpty()) {
+            throw new FtpException(501, "Syntax error in parameters or arguments.");
+        }
+        Stripes.requireStripable(ctx);
+        String path = ctx.resolve(argument);
+        long size = AppeHandler.appendOffset(ctx, path);
+        Allocation.check(ctx, path, size);
+        try (FileChannel created = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
+            // opened only to create it if missing; the DTPs write
+        }
+        TransferRunner.receiveStriped(ctx, dtp, listener, path, size);
+        return true;
     }
 }

@@ -6,8 +6,11 @@ import java.util.List;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.data.PositionalMemorySink;
 import org.ferry.mover.protocol.TarModule;
+import org.ferry.mover.server.dtp.StripedDtp;
+import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.ErrorReplies;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.tar.TarArguments;
@@ -28,6 +31,13 @@ import org.ferry.mover.storage.StorageException;
  */
 public final class EstoHandler implements CommandHandler {
 
+    private final StripedDtp dtp;
+
+    /** @param dtp the server's DTPs: ESTO A goes striped after SPAS, or PASV on a head node */
+    public EstoHandler(StripedDtp dtp) {
+        this.dtp = dtp;
+    }
+
     @Override
     public String verb() {
         return "ESTO";
@@ -45,6 +55,9 @@ public final class EstoHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
+        if (handleStriped(ctx, argument)) {
+            return;
+        }
         if (TarModule.selects(argument)) {
             storeTar(ctx, argument);
             return;
@@ -96,5 +109,37 @@ public final class EstoHandler implements CommandHandler {
                         : new FtpException(451, "Local error in processing: " + e.getMessage());
             }
         });
+    }
+
+    /**
+     * Striped {@code ESTO A <offset> <path>}: every stripe writes its blocks at {@code offset} plus their
+     * offsets; the file is neither truncated nor otherwise touched. Malformed arguments go to the plain path
+     * for its replies.
+     *
+     * @return false when the data endpoint is not on the DTPs (the plain path runs)
+     */
+    private boolean handleStriped(CommandContext ctx, String argument) throws FtpException, IOException {
+        ControlSession session = ctx.session();
+        String[] parts = argument.strip().split(" ", 3);
+        long offset;
+        try {
+            offset = parts.length == 3 && parts[0].equalsIgnoreCase("A") && !parts[2].isEmpty()
+                    ? Long.parseLong(parts[1])
+                    : -1;
+        } catch (NumberFormatException e) {
+            offset = -1;
+        }
+        StripedPassiveListener listener = Stripes.listener(session);
+        if (offset < 0 || listener == null) {
+            return false; // not striped, or malformed: the plain path's replies
+        }
+        Stripes.requireStripable(ctx);
+        String path = ctx.resolve(parts[2]);
+        Allocation.check(ctx, path, offset + session.restartOffset());
+        try (FileChannel created = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
+            // opened only to create it if missing; the DTPs write
+        }
+        TransferRunner.receiveStriped(ctx, dtp, listener, path, offset + session.restartOffset());
+        return true;
     }
 }

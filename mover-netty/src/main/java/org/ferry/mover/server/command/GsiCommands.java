@@ -2,6 +2,7 @@ package org.ferry.mover.server.command;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.CommandRegistry;
 
@@ -13,9 +14,12 @@ public final class GsiCommands {
 
     private GsiCommands() {}
 
-    /** @return the standard registry with {@code AUTH}, {@code ADAT} and {@link GsiPassHandler} for PASS */
-    public static CommandRegistry registry() {
-        List<CommandHandler> handlers = new ArrayList<>(StandardCommands.all());
+    /**
+     * @param dtp the server's DTPs (one local DTP, or one per data node)
+     * @return the standard registry with {@code AUTH}, {@code ADAT} and {@link GsiPassHandler} for PASS
+     */
+    public static CommandRegistry registry(StripedDtp dtp) {
+        List<CommandHandler> handlers = new ArrayList<>(StandardCommands.all(dtp));
         handlers.add(new AuthHandler());
         handlers.add(new AdatHandler());
         handlers.add(new GsiPassHandler()); // replaces the clear-text PASS (same verb, later wins)

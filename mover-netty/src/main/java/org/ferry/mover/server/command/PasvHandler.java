@@ -3,12 +3,17 @@ package org.ferry.mover.server.command;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.PassiveListener;
 import org.ferry.mover.protocol.HostPort;
+import org.ferry.mover.server.dtp.DtpException;
+import org.ferry.mover.server.dtp.StripedDtp;
+import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.TransferMode;
 
 /**
  * PASV (RFC 959 section 4.1.2): opens a data listener on the address the client reached the
@@ -17,6 +22,18 @@ import org.ferry.mover.server.pi.FtpException;
  */
 public final class PasvHandler implements CommandHandler {
 
+    private final StripedDtp dtp;
+    private final AtomicInteger next = new AtomicInteger(); // the data node of the next head node PASV
+
+    /**
+     * @param dtp the server's DTPs: on a head node, PASV in MODE E opens its listener on a data node,
+     *     taking them in turn, so the following STOR is a one-stripe striped receive (SC'05 paper
+     *     section 5); in stream mode and without data nodes, the PI's own listener
+     */
+    public PasvHandler(StripedDtp dtp) {
+        this.dtp = dtp;
+    }
+
     @Override
     public String verb() {
         return "PASV";
@@ -24,6 +41,10 @@ public final class PasvHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException {
+        if (dtp.remote() && ctx.session().mode() == TransferMode.EXTENDED_BLOCK) {
+            onDataNode(ctx);
+            return;
+        }
         InetAddress local = ctx.localAddress();
         if (!(local instanceof Inet4Address)) {
             throw new FtpException(522, "Network protocol not supported, use EPSV.");
@@ -41,5 +62,25 @@ public final class PasvHandler implements CommandHandler {
         } catch (IOException | RuntimeException e) {
             throw new FtpException(425, "Can't open passive data listener: " + e.getMessage());
         }
+    }
+
+    private void onDataNode(CommandContext ctx) throws FtpException {
+        InetAddress local = ctx.localAddress();
+        if (!(local instanceof Inet4Address)) {
+            throw new FtpException(522, "Network protocol not supported, use EPSV.");
+        }
+        ctx.session().dataEndpoint(null);
+        StripedPassiveListener listener;
+        try {
+            listener = dtp.listenOn(next.getAndIncrement(), local);
+        } catch (DtpException e) {
+            throw new FtpException(e.replyCode(), e.getMessage());
+        }
+        if (!(listener.address().getAddress() instanceof Inet4Address)) {
+            listener.close();
+            throw new FtpException(522, "Network protocol not supported, use EPSV.");
+        }
+        ctx.session().dataEndpoint(new DataEndpoint.Passive(listener));
+        ctx.reply(227, "Entering Passive Mode (" + HostPort.format(listener.address()) + ")");
     }
 }

@@ -1,12 +1,18 @@
 package org.ferry.mover.server.command;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.util.List;
+import org.ferry.mover.data.DataChannels;
+import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSource;
 import org.ferry.mover.protocol.ByteRange;
+import org.ferry.mover.server.dtp.StripeSendRequest;
+import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.TransferMode;
 import org.ferry.mover.server.transfer.TransferRunner;
@@ -21,6 +27,13 @@ import org.ferry.mover.storage.FileStat;
  */
 public final class RetrHandler implements CommandHandler {
 
+    private final StripedDtp dtp;
+
+    /** @param dtp the server's DTPs: RETR goes striped after SPOR, and on a head node after PORT in MODE E */
+    public RetrHandler(StripedDtp dtp) {
+        this.dtp = dtp;
+    }
+
     @Override
     public String verb() {
         return "RETR";
@@ -33,6 +46,16 @@ public final class RetrHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
+        ControlSession session = ctx.session();
+        List<InetSocketAddress> targets = session.stripedTargets();
+        boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
+        if (targets == null && dtp.remote() && modeE && session.dataEndpoint() instanceof DataEndpoint.Active a) {
+            targets = List.of(a.address()); // a head node moves data through its data nodes only
+        }
+        if (targets != null) {
+            sendStriped(ctx, argument, targets);
+            return;
+        }
         if (argument.isEmpty()) {
             throw new FtpException(501, "Syntax error in parameters or arguments.");
         }
@@ -43,7 +66,6 @@ public final class RetrHandler implements CommandHandler {
         }
         long offset = ctx.session().restartOffset();
         String ranges = ctx.session().restartRanges();
-        boolean modeE = ctx.session().mode() == TransferMode.EXTENDED_BLOCK;
         List<ByteRange> done = ranges == null ? List.of() : ByteRange.parseList(ranges);
         if (ranges != null && !modeE) {
             offset = ByteRange.prefix(done);
@@ -64,5 +86,44 @@ public final class RetrHandler implements CommandHandler {
                 TransferRunner.send(ctx, DataSource.ofFile(channel, offset, size - offset));
             }
         }
+    }
+
+    /**
+     * Striped RETR (GFD.020 "SPOR", {@code StripeLayout=Blocked}): the file from the REST offset in
+     * blocks of {@code OPTS RETR BlockSize=n;} spread over the stripes, each with the session's
+     * parallelism. Needs MODE E and clear data channels; a restart with gaps gets 504.
+     */
+    private void sendStriped(CommandContext ctx, String argument, List<InetSocketAddress> targets)
+            throws FtpException, IOException {
+        ControlSession session = ctx.session();
+        if (argument.isEmpty()) {
+            throw new FtpException(501, "Syntax error in parameters or arguments.");
+        }
+        Stripes.requireStripable(ctx);
+        String path = ctx.resolve(argument);
+        FileStat stat = ctx.storage().stat(path);
+        if (!stat.isFile()) {
+            throw new FtpException(550, path + ": Path is a directory.");
+        }
+        long offset = session.restartOffset();
+        String ranges = session.restartRanges();
+        if (ranges != null) {
+            List<ByteRange> done = ByteRange.parseList(ranges);
+            if (ByteRange.merge(done).size() > 1) {
+                // the stripes cut the rest of the file from one restart offset on
+                throw new FtpException(504, "Restart ranges with gaps are not supported in striped transfers.");
+            }
+            offset = ByteRange.prefix(done);
+        }
+        long size = stat.sizeBytes();
+        if (offset > size) {
+            throw new FtpException(554, "Restart offset " + offset + " is past the end of " + path + ".");
+        }
+        int blockSize = session.stripeBlockSizeBytes() > 0
+                ? session.stripeBlockSizeBytes()
+                : DataChannels.DEFAULT_BLOCK_SIZE_BYTES;
+        List<StripeSendRequest> requests =
+                dtp.plan(path, offset, size - offset, blockSize, targets, session.parallelism());
+        TransferRunner.sendStriped(ctx, dtp, requests);
     }
 }

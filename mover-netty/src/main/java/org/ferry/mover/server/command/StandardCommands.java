@@ -1,20 +1,29 @@
 package org.ferry.mover.server.command;
 
 import java.util.List;
+import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.CommandRegistry;
 
-/** The handlers of every command Ferry's GridFTP server implements, in FEAT order. */
+/**
+ * The handlers of every command Ferry's GridFTP server implements, in FEAT order. RETR, STOR, APPE,
+ * ESTO and PASV run striped over the server's data transfer processes when the data endpoint is
+ * there (after SPAS/SPOR, or on a head node), plainly otherwise (GFD.020 "SPAS"/"SPOR"; SC'05 paper
+ * section 5).
+ */
 public final class StandardCommands {
 
     private StandardCommands() {}
 
-    /** @return the command table of a server without GSI */
-    public static CommandRegistry registry() {
-        return CommandRegistry.of(all());
+    /**
+     * @param dtp the server's DTPs (one local DTP, or one per data node)
+     * @return the command table of a server without GSI
+     */
+    public static CommandRegistry registry(StripedDtp dtp) {
+        return CommandRegistry.of(all(dtp));
     }
 
-    static List<CommandHandler> all() {
+    static List<CommandHandler> all(StripedDtp dtp) {
         return List.of(
                 new UserHandler(),
                 new PassHandler(),
@@ -39,18 +48,18 @@ public final class StandardCommands {
                 new PwdHandler(),
                 new CwdHandler(),
                 new CdupHandler(),
-                new PasvHandler(),
+                new PasvHandler(dtp),
                 new EpsvHandler(),
                 new PortHandler(),
                 new EprtHandler(),
                 new MlsdHandler(),
                 new ListHandler(),
                 new NlstHandler(),
-                new RetrHandler(),
-                new StorHandler(),
-                new AppeHandler(),
+                new RetrHandler(dtp),
+                new StorHandler(dtp),
+                new AppeHandler(dtp),
                 new EretHandler(),
-                new EstoHandler(),
+                new EstoHandler(dtp),
                 new MkdHandler(),
                 new RmdHandler(),
                 new DeleHandler(),
@@ -71,6 +80,9 @@ public final class StandardCommands {
                 new SiteBufferSizeHandler("STORBUFSIZE", SiteBufferSizeHandler.Buffer.SEND),
                 new SiteBufferSizeHandler("SBUFSZ", SiteBufferSizeHandler.Buffer.SEND),
                 new SiteBufferSizeHandler("SBUFSIZ", SiteBufferSizeHandler.Buffer.SEND),
-                new SiteBufferSizeHandler("SBUF", SiteBufferSizeHandler.Buffer.BOTH));
+                new SiteBufferSizeHandler("SBUF", SiteBufferSizeHandler.Buffer.BOTH),
+                new SpasHandler(dtp),
+                new SporHandler(),
+                new SiteStripesHandler(dtp));
     }
 }

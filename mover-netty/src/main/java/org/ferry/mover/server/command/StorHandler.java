@@ -6,8 +6,11 @@ import java.util.List;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.FtpReply;
+import org.ferry.mover.server.dtp.StripedDtp;
+import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.TransferMode;
 import org.ferry.mover.server.transfer.TransferRunner;
@@ -23,6 +26,13 @@ import org.ferry.mover.server.transfer.TransferRunner;
  */
 public final class StorHandler implements CommandHandler {
 
+    private final StripedDtp dtp;
+
+    /** @param dtp the server's DTPs: STOR goes striped after SPAS, or PASV on a head node */
+    public StorHandler(StripedDtp dtp) {
+        this.dtp = dtp;
+    }
+
     @Override
     public String verb() {
         return "STOR";
@@ -35,6 +45,9 @@ public final class StorHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
+        if (handleStriped(ctx, argument)) {
+            return;
+        }
         if (argument.isEmpty()) {
             throw new FtpException(501, "Syntax error in parameters or arguments.");
         }
@@ -73,5 +86,31 @@ public final class StorHandler implements CommandHandler {
                     List.of("GridFTP-Computed-Checksum: " + computed, "GridFTP-Expected-Checksum: " + expected),
                     "End."));
         }
+    }
+
+    /**
+     * Striped STOR (GFD.020 "SPAS"; SC'05 paper section 5): every stripe's DTP writes its MODE E blocks
+     * at their offsets into the same file, which the PI truncates first (kept as is after REST).
+     *
+     * @return false when the data endpoint is not on the DTPs (the plain path runs)
+     */
+    private boolean handleStriped(CommandContext ctx, String argument) throws FtpException, IOException {
+        ControlSession session = ctx.session();
+        StripedPassiveListener listener = Stripes.listener(session);
+        if (listener == null) {
+            return false;
+        }
+        if (argument.isEmpty()) {
+            throw new FtpException(501, "Syntax error in parameters or arguments.");
+        }
+        Stripes.requireStripable(ctx);
+        String path = ctx.resolve(argument);
+        boolean restarted = session.restartOffset() > 0 || session.restartRanges() != null;
+        Allocation.check(ctx, path, 0);
+        try (FileChannel created = ctx.storage().openForWrite(path, restarted ? Long.MAX_VALUE : 0)) {
+            // opened only to create or truncate it before any stripe writes
+        }
+        TransferRunner.receiveStriped(ctx, dtp, listener, path, 0);
+        return true;
     }
 }

@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.ferry.mover.data.PassiveListener;
-import org.ferry.mover.server.transfer.RangeTracker;
+import org.ferry.mover.protocol.RangeTracker;
 import org.ferry.mover.stripe.LinkMessage;
 import org.ferry.mover.stripe.StripeLayout;
 import org.slf4j.Logger;

@@ -1,7 +1,7 @@
 package org.ferry.mover.server.dtp;
 
 import java.util.concurrent.atomic.AtomicLongArray;
-import org.ferry.mover.server.transfer.RangeTracker;
+import org.ferry.mover.protocol.RangeTracker;
 
 /**
  * Progress of one striped transfer: bytes per stripe (for 112 perf markers with "Stripe Index"

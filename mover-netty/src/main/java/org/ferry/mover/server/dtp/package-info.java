@@ -4,9 +4,9 @@
  * an "Internal IPC API"). {@link org.ferry.mover.server.dtp.DataTransferProcess} is one DTP: the
  * in-process {@link org.ferry.mover.server.dtp.LocalDtp} or a data node reached over the internal
  * link, {@link org.ferry.mover.server.dtp.RemoteDtp}. {@link org.ferry.mover.server.dtp.StripedDtp}
- * drives several as the stripes of one transfer (SPAS/SPOR, {@code StripeLayout=Blocked}), and
- * {@link org.ferry.mover.server.dtp.StripedTransfers} runs such a transfer for a RETR or STOR with
- * the control channel replies around it. {@link org.ferry.mover.server.dtp.DataNode} is the data
+ * drives several as the stripes of one transfer (SPAS/SPOR, {@code StripeLayout=Blocked});
+ * the server's one transfer runner ({@code server.transfer.TransferRunner}) runs such a transfer
+ * for a RETR or STOR with the control channel replies around it. {@link org.ferry.mover.server.dtp.DataNode} is the data
  * node process's side of the link: it runs a {@code LocalDtp} for its head.
  */
 package org.ferry.mover.server.dtp;

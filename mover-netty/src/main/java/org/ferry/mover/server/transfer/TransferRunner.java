@@ -1,10 +1,6 @@
 package org.ferry.mover.server.transfer;
 
 import io.netty.util.concurrent.ScheduledFuture;
-import java.io.IOException;
-import java.net.ConnectException;
-import java.nio.channels.ClosedChannelException;
-import java.nio.file.FileSystemException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,35 +10,71 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.data.DataSource;
+import org.ferry.mover.protocol.FtpReply;
+import org.ferry.mover.protocol.Markers;
+import org.ferry.mover.protocol.RangeTracker;
+import org.ferry.mover.server.dtp.DtpException;
+import org.ferry.mover.server.dtp.StripeSendRequest;
+import org.ferry.mover.server.dtp.StripedDtp;
+import org.ferry.mover.server.dtp.StripedPassiveListener;
+import org.ferry.mover.server.dtp.StripedProgress;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.ControlSession;
-import org.ferry.mover.server.pi.ErrorReplies;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.TransferMode;
-import org.ferry.mover.storage.StorageException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Runs one data transfer for a transfer command (RETR, STOR, LIST, NLST, MLSD) through the data
- * transfer process and sends the replies around it: {@code 150 Beginning transfer.}, markers while
- * receiving in MODE E (112 perf and 111 range, every {@code markerInterval}; the last ones when any
- * was sent, and a last 111 with what is on disk after a failure), then
- * {@code 226 Transfer Complete.} or a failure (RFC 959 section 4.2; RFC 959 section 4.1, GFD.020; RFC 959 section 4.2, 2.6, 2.7). Blocks the calling command worker until the transfer ends or is
- * aborted; the event loop stays free, so ABOR is handled meanwhile (426 here, then 226 from ABOR).
+ * Runs every data transfer of a transfer command (RETR, STOR, APPE, ERET, ESTO, LIST, NLST, MLSD),
+ * plain on the PI's own data channels or striped over the data transfer processes, and sends the
+ * replies around it (RFC 959 section 4.2): {@code 150 Beginning transfer.} (or {@code 125} when
+ * cached MODE E connections are reused), markers while it runs (112 perf markers, one per stripe,
+ * GFD.020 "Performance Monitoring"; 111 range markers while receiving, GFD.020 "Restarting"; the
+ * last ones when any was sent, and a last 111 with what is on disk after a failure), then
+ * {@code 226 Transfer Complete.} or the failure reply. Blocks the calling command worker until the
+ * transfer ends or is aborted; the event loop stays free, so ABOR is handled meanwhile (426 here,
+ * then 226 from ABOR), however it races the start ({@link TransferStart}).
  *
- * <p>MODE E is directional: the sender connects (GFD.020 "Extended Block Mode", data connection reuse), so sending needs
- * PORT/EPRT and receiving needs PASV/EPSV; the wrong combination gets 503 before 150. In stream
- * mode the data endpoint is used once. In MODE E the connections of a successful transfer stay in
- * the session's {@link org.ferry.mover.data.ModeECache} with the endpoint, and the next transfer in
- * the same direction reuses them, answering {@code 125 Beginning transfer; reusing existing data
- * connection.} (GFD.020 "Extended Block Mode", data connection reuse).
+ * <p>MODE E is directional: the sender connects (GFD.020 "Extended Block Mode", data connection
+ * reuse), so sending needs PORT/EPRT and receiving needs PASV/EPSV; the wrong combination gets 503
+ * before 150. In stream mode the data endpoint is used once. After a successful MODE E transfer the
+ * endpoint stays, and the next transfer in the same direction reuses the connections the session
+ * cached (plain) or reconnects to the same stripes (striped); after a failure the endpoint goes and
+ * the next transfer needs a new PASV/PORT (else 425).
  */
 public final class TransferRunner {
 
+    private static final Logger LOG = LoggerFactory.getLogger(TransferRunner.class);
+
     private TransferRunner() {}
+
+    /** Work that must succeed before 226 is sent: an SCKS checksum check, unpacking a tar batch. */
+    public interface Verifier {
+        /**
+         * @throws FtpException the reply to send instead of 226
+         */
+        void verify() throws FtpException;
+    }
+
+    /**
+     * The markers of one running transfer and how often they go out.
+     *
+     * @param perfMillis period of the 112 perf markers, 0 for none
+     * @param perf the perf markers of this moment (one per stripe), given the epoch milliseconds
+     * @param rangeMillis period of the 111 range markers, 0 for none
+     * @param ranges the ranges received since the last call (null if none new), or null when the
+     *     transfer reports no ranges
+     */
+    private record MarkerPlan(
+            long perfMillis,
+            java.util.function.LongFunction<List<FtpReply>> perf,
+            long rangeMillis,
+            Supplier<String> ranges) {}
 
     /**
      * Sends {@code source} to the client, with 112 perf markers if the client asked for them
@@ -58,17 +90,17 @@ public final class TransferRunner {
         ControlSession session = ctx.session();
         boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
         DataEndpoint endpoint = endpoint(session, modeE, true);
-        long markerMillis = session.sendMarkerSeconds() * 1000L;
+        AtomicLong bytes = new AtomicLong();
+        MarkerPlan markers = new MarkerPlan(
+                session.sendMarkerSeconds() * 1000L, now -> List.of(Markers.perf(now, bytes.get())), 0, null);
         boolean reusing = modeE && session.dataCache().hasSending();
         return run(
                 ctx,
-                markerMillis,
-                null,
-                0,
+                markers,
                 reusing,
                 null,
-                progress -> ctx.dataChannels()
-                        .send(source, endpoint, modeE, session.parallelism(), progress, session.dataCache()));
+                () -> ctx.dataChannels()
+                        .send(source, endpoint, modeE, session.parallelism(), bytes::set, session.dataCache()));
     }
 
     /**
@@ -81,14 +113,6 @@ public final class TransferRunner {
      */
     public static long receive(CommandContext ctx, DataSink sink) throws FtpException {
         return receive(ctx, sink, null);
-    }
-
-    /** Work that must succeed before 226 is sent: an SCKS checksum check, unpacking a tar batch. */
-    public interface Verifier {
-        /**
-         * @throws FtpException the reply to send instead of 226
-         */
-        void verify() throws FtpException;
     }
 
     /**
@@ -113,16 +137,81 @@ public final class TransferRunner {
         Duration defaultInterval = ctx.config().markerInterval();
         long perfMillis = modeE ? orDefault(session.perfMarkerInterval(), defaultInterval) : 0;
         long restartMillis = modeE ? orDefault(session.restartMarkerInterval(), defaultInterval) : 0;
+        AtomicLong bytes = new AtomicLong();
+        MarkerPlan markers = new MarkerPlan(
+                perfMillis,
+                now -> List.of(Markers.perf(now, bytes.get())),
+                restartMillis,
+                restartMillis > 0 ? ranges::drain : null);
         boolean reusing = modeE && session.dataCache().hasReceiving();
         return run(
                 ctx,
-                perfMillis,
-                restartMillis > 0 ? ranges : null,
-                restartMillis,
+                markers,
                 reusing,
                 verifier,
-                progress -> ctx.dataChannels()
-                        .receive(modeE ? tracking : sink, endpoint, modeE, progress, session.dataCache()));
+                () -> ctx.dataChannels()
+                        .receive(modeE ? tracking : sink, endpoint, modeE, bytes::set, session.dataCache()));
+    }
+
+    /**
+     * Sends a file range striped to the receivers' addresses (GFD.020 "SPOR"), with one 112 perf
+     * marker per stripe if the client asked for markers.
+     *
+     * @param ctx the session context
+     * @param dtp the server's DTPs
+     * @param requests from {@link StripedDtp#plan}
+     * @return bytes sent
+     * @throws FtpException 426 when aborted, else the failing stripe's reply code
+     */
+    public static long sendStriped(CommandContext ctx, StripedDtp dtp, List<StripeSendRequest> requests)
+            throws FtpException {
+        StripedProgress progress = new StripedProgress(requests.size());
+        MarkerPlan markers = new MarkerPlan(ctx.session().sendMarkerSeconds() * 1000L, stripePerf(progress), 0, null);
+        return logged(dtp, progress, run(ctx, markers, false, null, () -> dtp.send(requests, progress)));
+    }
+
+    /**
+     * Receives into a file on every stripe of a SPAS (or head node PASV) listener, each DTP writing
+     * its MODE E blocks at their offsets, with per-stripe perf markers and range markers every
+     * marker interval.
+     *
+     * @param ctx the session context
+     * @param dtp the server's DTPs
+     * @param listener the session's striped listener
+     * @param path virtual path, created or truncated already
+     * @param baseOffset file offset of the transfer's byte 0 (0 for STOR, the old size for APPE)
+     * @return bytes received
+     * @throws FtpException 426 when aborted, else the failing stripe's reply code
+     */
+    public static long receiveStriped(
+            CommandContext ctx, StripedDtp dtp, StripedPassiveListener listener, String path, long baseOffset)
+            throws FtpException {
+        StripedProgress progress = new StripedProgress(listener.stripes().size());
+        long interval = ctx.config().markerInterval().toMillis();
+        MarkerPlan markers = new MarkerPlan(interval, stripePerf(progress), interval, progress::drainRanges);
+        return logged(
+                dtp, progress, run(ctx, markers, false, null, () -> dtp.receive(listener, path, baseOffset, progress)));
+    }
+
+    private static java.util.function.LongFunction<List<FtpReply>> stripePerf(StripedProgress progress) {
+        return now -> {
+            List<FtpReply> perf = new ArrayList<>(progress.stripes());
+            for (int i = 0; i < progress.stripes(); i++) {
+                perf.add(Markers.perf(now, i, progress.stripes(), progress.bytes(i)));
+            }
+            return perf;
+        };
+    }
+
+    private static long logged(StripedDtp dtp, StripedProgress progress, long bytes) {
+        LOG.info(
+                "striped transfer of {} bytes over {} stripes; DTP totals: {}",
+                bytes,
+                progress.stripes(),
+                dtp.dtps().stream()
+                        .map(d -> d.name() + "=" + d.bytesTransferred())
+                        .toList());
+        return bytes;
     }
 
     /**
@@ -152,26 +241,18 @@ public final class TransferRunner {
         return endpoint;
     }
 
-    /** Starts a transfer given a progress callback (cumulative bytes). */
-    private interface Starter {
-        CompletableFuture<Long> start(LongConsumer progress);
-    }
-
     private static long orDefault(Duration value, Duration fallback) {
         return (value == null ? fallback : value).toMillis();
     }
 
     private static long run(
             CommandContext ctx,
-            long perfMillis,
-            RangeTracker ranges,
-            long restartMillis,
+            MarkerPlan markers,
             boolean reusing,
             Verifier verifier,
-            Starter starter)
+            Supplier<CompletableFuture<Long>> starter)
             throws FtpException {
         ControlSession session = ctx.session();
-        AtomicLong bytes = new AtomicLong();
         CompletableFuture<Long> future;
         try {
             future = TransferStart.begin(
@@ -183,36 +264,25 @@ public final class TransferRunner {
                             ctx.reply(150, "Beginning transfer.");
                         }
                     },
-                    () -> starter.start(bytes::set));
+                    starter);
         } catch (RuntimeException e) {
             session.dataEndpoint(null);
             throw new FtpException(451, "Data transfer failed to start: " + e);
         }
         List<ScheduledFuture<?>> timers = new ArrayList<>();
-        boolean reusable = false;
         AtomicBoolean perfSent = new AtomicBoolean();
-        if (perfMillis > 0) {
-            timers.add(ctx.channel()
-                    .eventLoop()
-                    .scheduleAtFixedRate(
-                            () -> {
-                                perfSent.set(true);
-                                ctx.reply(Markers.perf(System.currentTimeMillis(), bytes.get()));
-                            },
-                            perfMillis,
-                            perfMillis,
-                            TimeUnit.MILLISECONDS));
+        if (markers.perfMillis() > 0) {
+            timers.add(schedule(ctx, markers.perfMillis(), () -> {
+                perfSent.set(true);
+                markers.perf().apply(System.currentTimeMillis()).forEach(ctx::reply);
+            }));
         }
         AtomicBoolean rangeSent = new AtomicBoolean();
-        if (ranges != null) {
-            timers.add(ctx.channel()
-                    .eventLoop()
-                    .scheduleAtFixedRate(
-                            () -> rangeSent.compareAndSet(false, sendRangeMarker(ctx, ranges)),
-                            restartMillis,
-                            restartMillis,
-                            TimeUnit.MILLISECONDS));
+        if (markers.rangeMillis() > 0 && markers.ranges() != null) {
+            timers.add(schedule(
+                    ctx, markers.rangeMillis(), () -> rangeSent.compareAndSet(false, sendRangeMarker(ctx, markers))));
         }
+        boolean reusable = false;
         try {
             long transferred = future.get();
             reusable = session.mode() == TransferMode.EXTENDED_BLOCK;
@@ -221,10 +291,10 @@ public final class TransferRunner {
             // total; the last ranges); a transfer shorter than one period (most small files) ends
             // with 226 alone, as globus's does, which says every byte is there.
             if (perfSent.get()) {
-                ctx.reply(Markers.perf(System.currentTimeMillis(), transferred));
+                markers.perf().apply(System.currentTimeMillis()).forEach(ctx::reply);
             }
             if (rangeSent.get()) {
-                sendRangeMarker(ctx, ranges);
+                sendRangeMarker(ctx, markers);
             }
             if (verifier != null) {
                 verifier.verify();
@@ -243,17 +313,17 @@ public final class TransferRunner {
             cancel(timers);
             if (!reusable) {
                 // What was written before a failure is on disk: say so, for the client's restart.
-                sendRangeMarker(ctx, ranges);
+                sendRangeMarker(ctx, markers);
             }
             session.activeTransfer(null);
-            // A successful MODE E transfer leaves its connections in the session's cache and the
-            // endpoint in place: the next transfer without PASV/PORT reuses them (125). Stream mode
-            // connections are gone (EOF = close), and after a failure the cached state is suspect,
-            // so then the endpoint goes and the next transfer needs a new PASV/PORT (else 425).
             if (!reusable) {
                 session.dataEndpoint(null);
             }
         }
+    }
+
+    private static ScheduledFuture<?> schedule(CommandContext ctx, long periodMillis, Runnable task) {
+        return ctx.channel().eventLoop().scheduleAtFixedRate(task, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
     }
 
     private static void cancel(List<ScheduledFuture<?>> timers) {
@@ -261,41 +331,24 @@ public final class TransferRunner {
     }
 
     /**
-     * Sends the ranges written since the last 111 marker, if any (empty markers are suppressed).
+     * Sends the ranges received since the last 111 marker, if any (empty markers are suppressed).
      *
      * @return true if a marker went out
      */
-    private static boolean sendRangeMarker(CommandContext ctx, RangeTracker ranges) {
-        String drained = ranges == null ? null : ranges.drain();
+    private static boolean sendRangeMarker(CommandContext ctx, MarkerPlan markers) {
+        String drained = markers.ranges() == null ? null : markers.ranges().get();
         if (drained != null) {
             ctx.reply(Markers.range(drained));
         }
         return drained != null;
     }
 
+    /** The reply for a failed transfer: 426 when aborted, else as {@link DtpException#of} maps the cause. */
     private static FtpException failure(Throwable cause) {
         if (cause instanceof CancellationException) {
             return new FtpException(426, "Command Aborted.");
         }
-        if (cause instanceof StorageException se) {
-            return new FtpException(ErrorReplies.of(se));
-        }
-        if (cause instanceof ConnectException) {
-            return new FtpException(425, "Can't open data connection: " + cause.getMessage());
-        }
-        if (cause instanceof FileSystemException fse) {
-            return new FtpException(ErrorReplies.of(StorageException.from(fse, "file")));
-        }
-        if (cause instanceof IOException io
-                && !(cause instanceof ClosedChannelException)
-                && String.valueOf(io.getMessage())
-                        .toLowerCase(java.util.Locale.ROOT)
-                        .contains("no space")) {
-            return new FtpException(552, "Transfer aborted: no space left on device.");
-        }
-        if (cause instanceof IOException) {
-            return new FtpException(426, "Connection closed; transfer aborted: " + cause.getMessage());
-        }
-        return new FtpException(451, "Local error in processing: " + cause);
+        DtpException failure = DtpException.of(cause);
+        return new FtpException(failure.replyCode(), failure.getMessage());
     }
 }

@@ -1,64 +1,27 @@
 package org.ferry.mover.server.command;
 
-import java.util.List;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.security.ProtectionLevel;
-import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.DataProtectionState;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.TransferMode;
 
 /**
- * Base of a head node's striped variant of a command (the Globus striped server, SC'05 paper
- * section 5): what the command is (verb, FEAT lines, whether it moves data) comes from the ordinary
- * handler, which also runs the command whenever the transfer is not striped.
+ * When a transfer command runs striped over the data transfer processes (the Globus striped
+ * server, SC'05 paper section 5; GFD.020 "SPAS"/"SPOR"), and what it needs then.
  */
-abstract class StripedFallbackHandler implements CommandHandler {
+final class Stripes {
 
-    /** The server's data transfer processes (data nodes). */
-    protected final StripedDtp dtp;
-
-    /** The ordinary handler, for transfers whose data endpoint is not on the DTPs. */
-    protected final CommandHandler plain;
-
-    /**
-     * @param dtp the server's DTPs
-     * @param plain the ordinary handler of the same verb
-     */
-    StripedFallbackHandler(StripedDtp dtp, CommandHandler plain) {
-        this.dtp = dtp;
-        this.plain = plain;
-    }
-
-    @Override
-    public final String verb() {
-        return plain.verb();
-    }
-
-    @Override
-    public final List<String> features() {
-        return plain.features();
-    }
-
-    @Override
-    public final boolean movesData() {
-        return plain.movesData();
-    }
-
-    @Override
-    public final boolean allowedBeforeLogin() {
-        return plain.allowedBeforeLogin();
-    }
+    private Stripes() {}
 
     /**
      * @return the DTPs' listener when the session's endpoint is a striped PASV/SPAS (the receive is
      *     striped), else null (the plain handler runs the command)
      */
-    static StripedPassiveListener stripedListener(ControlSession session) {
+    static StripedPassiveListener listener(ControlSession session) {
         return session.dataEndpoint() instanceof DataEndpoint.Passive passive
                         && passive.listener() instanceof StripedPassiveListener listener
                 ? listener

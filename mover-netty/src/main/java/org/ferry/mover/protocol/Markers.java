@@ -1,7 +1,6 @@
-package org.ferry.mover.server.transfer;
+package org.ferry.mover.protocol;
 
 import java.util.List;
-import org.ferry.mover.protocol.FtpReply;
 
 /**
  * Intermediate transfer replies of GridFTP (GFD.020; exact globus text in GFD.020 "Restarting"; GFD.020 "Performance Monitoring"). Stateless.
@@ -18,15 +17,28 @@ public final class Markers {
      * @return {@code 112-Perf Marker} ... {@code 112 End.}
      */
     public static FtpReply perf(long epochMillis, long bytesTransferred) {
+        return perf(epochMillis, 0, 1, bytesTransferred);
+    }
+
+    /**
+     * A performance marker of one stripe (GFD.020 "Performance Monitoring").
+     *
+     * @param epochMillis time of the measurement
+     * @param stripeIndex the stripe, 0-based
+     * @param stripeCount all stripes of the transfer
+     * @param bytes cumulative bytes of that stripe
+     * @return {@code 112-Perf Marker} ... {@code 112 End.}
+     */
+    public static FtpReply perf(long epochMillis, int stripeIndex, int stripeCount, long bytes) {
         String timestamp = (epochMillis / 1000) + "." + ((epochMillis % 1000) / 100);
         return FtpReply.multiline(
                 112,
                 "Perf Marker",
                 List.of(
                         " Timestamp: " + timestamp,
-                        " Stripe Index: 0",
-                        " Stripe Bytes Transferred: " + bytesTransferred,
-                        " Total Stripe Count: 1"),
+                        " Stripe Index: " + stripeIndex,
+                        " Stripe Bytes Transferred: " + bytes,
+                        " Total Stripe Count: " + stripeCount),
                 "End.");
     }
 

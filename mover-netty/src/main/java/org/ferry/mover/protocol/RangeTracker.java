@@ -1,4 +1,4 @@
-package org.ferry.mover.server.transfer;
+package org.ferry.mover.protocol;
 
 import java.util.ArrayList;
 import java.util.Comparator;

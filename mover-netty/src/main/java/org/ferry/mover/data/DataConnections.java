@@ -1,0 +1,214 @@
+package org.ferry.mover.data;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.traffic.GlobalTrafficShapingHandler;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.ferry.mover.data.security.DataChannelSecurity;
+
+/**
+ * Makes the data connections of one {@link DataChannels} view: binds listeners, connects, takes
+ * accepted connections for a transfer, and sets each connection up the same way (TCP_NODELAY, socket
+ * buffers, read sizes, write water marks, the rate limit next to the socket, DCAU/PROT handlers in
+ * front). Thread-safe; holds no connection itself.
+ */
+final class DataConnections {
+
+    private static final int CONNECT_TIMEOUT_MILLIS = 30_000;
+    private static final int LISTEN_BACKLOG = 128;
+    private static final int MIN_READ_BYTES = 4096;
+    private static final int INITIAL_READ_BYTES = 64 * 1024;
+    private static final int MAX_READ_BYTES = 1 << 20;
+
+    private final EventLoopGroup group;
+    private final int blockSizeBytes;
+    private final int sendBufferBytes;
+    private final int receiveBufferBytes;
+    private final DataChannelSecurity security;
+    private final GlobalTrafficShapingHandler shaper;
+
+    /**
+     * @param group event loops (NIO)
+     * @param blockSizeBytes MODE E block size, for the write water marks
+     * @param sendBufferBytes SO_SNDBUF, 0 for the system default
+     * @param receiveBufferBytes SO_RCVBUF, 0 for the system default
+     * @param security DCAU/PROT handlers for new connections, or null for plain TCP
+     * @param shaper the server's rate limit, or null
+     */
+    DataConnections(
+            EventLoopGroup group,
+            int blockSizeBytes,
+            int sendBufferBytes,
+            int receiveBufferBytes,
+            DataChannelSecurity security,
+            GlobalTrafficShapingHandler shaper) {
+        this.group = group;
+        this.blockSizeBytes = blockSizeBytes;
+        this.sendBufferBytes = sendBufferBytes;
+        this.receiveBufferBytes = receiveBufferBytes;
+        this.security = security;
+        this.shaper = shaper;
+    }
+
+    /**
+     * Opens a listener on an ephemeral port.
+     *
+     * @param bindAddress local address to bind (and announce)
+     * @return the listener, already bound (its address is final); never blocks on the event loop
+     * @throws IOException if binding fails
+     */
+    PassiveListener listen(InetAddress bindAddress) throws IOException {
+        // Bind with the JDK first, synchronously, then hand the bound socket to Netty: listen()
+        // never blocks on a future, so a server PI may call it from its event loop (PASV).
+        ServerSocketChannel socket = ServerSocketChannel.open();
+        try {
+            if (receiveBufferBytes > 0) {
+                // accepted sockets inherit the listener's receive buffer, which must be set before
+                // listen() for windows above 64 KiB to be negotiated
+                socket.setOption(java.net.StandardSocketOptions.SO_RCVBUF, receiveBufferBytes);
+            }
+            socket.bind(new InetSocketAddress(bindAddress, 0), LISTEN_BACKLOG);
+        } catch (IOException e) {
+            socket.close();
+            throw new IOException("cannot listen on " + bindAddress.getHostAddress() + ": " + e.getMessage(), e);
+        }
+        NettyPassiveListener listener = new NettyPassiveListener((InetSocketAddress) socket.getLocalAddress());
+        ChannelFuture registration = new ServerBootstrap()
+                .group(group)
+                .channelFactory(() -> new NioServerSocketChannel(socket))
+                .childOption(ChannelOption.AUTO_READ, false) // nothing is read before a transfer attaches
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.RCVBUF_ALLOCATOR, receiveAllocator())
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        applyBuffers(ch);
+                        listener.accepted(ch);
+                    }
+                })
+                .register();
+        listener.bound(registration.channel());
+        return listener;
+    }
+
+    /** Opens {@code connections} connections (active) or takes them from the listener (passive). */
+    void open(DataEndpoint endpoint, DataTransfer transfer, int connections, Supplier<ChannelHandler> handler) {
+        if (endpoint instanceof DataEndpoint.Active active) {
+            for (int i = 0; i < connections; i++) {
+                connect(active.address(), transfer, handler.get());
+            }
+        } else if (endpoint instanceof DataEndpoint.Passive passive) {
+            attach((NettyPassiveListener) passive.listener(), transfer, connections, handler);
+        }
+    }
+
+    void connect(InetSocketAddress address, DataTransfer transfer, ChannelHandler handler) {
+        // Register the channel with the transfer before connecting: on loopback a small transfer can
+        // connect, send and end before connect() returns, and a kept connection the transfer does
+        // not know yet would be closed instead of cached.
+        ChannelFuture registration = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
+                .option(ChannelOption.RCVBUF_ALLOCATOR, receiveAllocator())
+                .handler(security == null ? handler : security.initiatorInitializer(handler))
+                .register();
+        Channel channel = registration.channel();
+        applyBuffers(channel);
+        shape(channel);
+        transfer.register(channel);
+        registration.addListener(r -> {
+            if (!r.isSuccess()) {
+                transfer.fail(new IOException(
+                        "cannot open data connection to " + address + ": "
+                                + r.cause().getMessage(),
+                        r.cause()));
+                return;
+            }
+            channel.connect(address).addListener(f -> {
+                if (!f.isSuccess()) {
+                    transfer.fail(new IOException(
+                            "cannot open data connection to " + address + ": "
+                                    + f.cause().getMessage(),
+                            f.cause()));
+                }
+            });
+        });
+    }
+
+    /** Takes up to {@code connections} connections from the listener; extra ones are closed. */
+    void attach(
+            NettyPassiveListener listener, DataTransfer transfer, int connections, Supplier<ChannelHandler> handler) {
+        AtomicInteger taken = new AtomicInteger();
+        Consumer<Channel> consumer = ch -> {
+            if (taken.getAndIncrement() >= connections || transfer.isDone()) {
+                ch.close();
+                return;
+            }
+            transfer.register(ch);
+            ch.eventLoop().execute(() -> {
+                ch.config().setWriteBufferWaterMark(waterMark());
+                shape(ch);
+                if (security != null) {
+                    security.install(ch.pipeline(), false);
+                }
+                ch.pipeline().addLast(handler.get());
+                if (!ch.isActive()) {
+                    ch.pipeline().fireChannelInactive(); // died while queued: let the handler judge
+                }
+                ch.config().setAutoRead(true);
+            });
+        };
+        transfer.result().whenComplete((bytes, error) -> listener.detach(consumer));
+        listener.attach(consumer, transfer::isDone);
+    }
+
+    /** Puts the rate limit, if any, next to the socket: it counts what goes on the wire. */
+    private void shape(Channel ch) {
+        if (shaper != null && ch.pipeline().get(GlobalTrafficShapingHandler.class) == null) {
+            ch.pipeline().addFirst(shaper);
+        }
+    }
+
+    private WriteBufferWaterMark waterMark() {
+        // Lets a couple of blocks queue per connection before writability turns off.
+        return new WriteBufferWaterMark(blockSizeBytes, 2 * blockSizeBytes);
+    }
+
+    /**
+     * Reads on data connections grow to {@link #MAX_READ_BYTES} when the socket keeps them full
+     * (Netty's default stops at 64 KiB): fewer read calls, payload pieces and positional writes per
+     * gigabyte; idle or slow connections shrink back.
+     */
+    private static AdaptiveRecvByteBufAllocator receiveAllocator() {
+        return new AdaptiveRecvByteBufAllocator(MIN_READ_BYTES, INITIAL_READ_BYTES, MAX_READ_BYTES);
+    }
+
+    /** Applies the socket buffer sizes to a connection before it connects or reads. */
+    private void applyBuffers(Channel ch) {
+        if (sendBufferBytes > 0) {
+            ch.config().setOption(ChannelOption.SO_SNDBUF, sendBufferBytes);
+        }
+        if (receiveBufferBytes > 0) {
+            ch.config().setOption(ChannelOption.SO_RCVBUF, receiveBufferBytes);
+        }
+    }
+}
