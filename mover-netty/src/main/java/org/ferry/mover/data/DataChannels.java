@@ -255,7 +255,7 @@ public final class DataChannels implements AutoCloseable {
         int reused = 0;
         for (Channel channel : cached) {
             if (reused < parallelism) {
-                ModeEReuse.forSending(channel, transfer, new ModeESender(reader, dealer, transfer));
+                ModeEReuse.forSending(channel, transfer, reader, dealer);
                 reused++;
             } else {
                 ModeECache.closeIdle(channel); // parallelism shrank
