@@ -81,7 +81,12 @@ public final class PosixStorage implements StorageInterface {
             for (Path child : stream) {
                 String name = child.getFileName().toString();
                 try {
-                    entries.add(statOf(name, child, followable(child)));
+                    // one lstat per entry; a link is stat'ed again through it if it stays inside the root
+                    FileStat entry = statOf(name, child, false);
+                    if (entry.type() == FileInfo.Type.SYMLINK && followable(child)) {
+                        entry = statOf(name, child, true);
+                    }
+                    entries.add(entry);
                 } catch (IOException e) {
                     // vanished or unreadable entry: leave it out of the listing
                 }
@@ -355,8 +360,10 @@ public final class PosixStorage implements StorageInterface {
             size = basic.size();
             modified = basic.lastModifiedTime().toInstant();
         }
-        boolean readable = follow && Files.isReadable(path);
-        boolean writable = follow && Files.isWritable(path);
+        // access(2) follows links: asked of a link only when the link is to be followed
+        boolean access = follow || type != FileInfo.Type.SYMLINK;
+        boolean readable = access && Files.isReadable(path);
+        boolean writable = access && Files.isWritable(path);
         return new FileStat(name, type, size, modified, mode, readable, writable, owner, group);
     }
 
