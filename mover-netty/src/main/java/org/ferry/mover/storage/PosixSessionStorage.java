@@ -36,9 +36,9 @@ import java.util.function.Consumer;
  * was opened: a rename of it or of a parent during the batch is not seen until {@link #endBatch}
  * (the server ends a batch when the session's command queue runs dry and before any command that
  * does not move data, so a session's own MKD, RNFR/RNTO, DELE or RMD is always seen). After the end
- * of a batch the kept directory serves again only if the path, walked without following links
- * ({@link RootedPathResolver#isLexicalDirectory}: one lstat a component), still leads to it; else it
- * is opened afresh. A directory moved elsewhere inside the root during a batch keeps receiving that
+ * of a batch the kept directory serves again only if the path still names it
+ * ({@link RootedPathResolver#isLexicalDirectory}: one lstat, the same device and inode, not a link);
+ * else it is opened afresh, the way that refuses links. A directory moved elsewhere inside the root during a batch keeps receiving that
  * batch's files; none can be moved out of the root through the server. {@link #release} closes it
  * when the session ends. Thread-safe.
  */
@@ -163,9 +163,8 @@ final class PosixSessionStorage implements StorageInterface {
     }
 
     /**
-     * The batch may have ended: before the kept directory serves another file, the path is walked
-     * again without following links (one lstat a component, no descriptor) and must still name it;
-     * otherwise it is opened afresh.
+     * The batch may have ended: before the kept directory serves another file, the path must still
+     * name it (one lstat); otherwise it is opened afresh.
      */
     @Override
     public synchronized void endBatch() {

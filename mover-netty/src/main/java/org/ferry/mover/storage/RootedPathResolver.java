@@ -236,36 +236,24 @@ public final class RootedPathResolver {
     }
 
     /**
-     * Whether a virtual path still leads, as spelled and through no symbolic link, to a directory
-     * opened earlier by {@link #openLexical}: each component is looked at without following it
-     * (lstat) and must be a directory, the last one the same (device and inode) as {@code fileKey}.
+     * Whether a virtual path still names a directory opened earlier by {@link #openLexical}: one
+     * lstat of the path, whose last component must not be a link and must be the same directory
+     * (device and inode) as {@code fileKey}. A directory renamed away, or replaced by another or by
+     * a link, fails the check; the caller then opens the path afresh, the way that refuses links.
      *
      * @param virtualDirectory a normalised virtual absolute path
      * @param fileKey the {@link BasicFileAttributes#fileKey} of the directory opened then
-     * @return true if it does; false for a link, a missing component or another directory
+     * @return true if it does
      */
     boolean isLexicalDirectory(String virtualDirectory, Object fileKey) {
         if (fileKey == null) {
             return false;
         }
+        Path path = virtualDirectory.equals("/") ? realRoot : realRoot.resolve(virtualDirectory.substring(1));
         try {
-            Path current = realRoot;
             BasicFileAttributes attributes =
-                    Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            int start = 1;
-            while (start < virtualDirectory.length()) {
-                int end = virtualDirectory.indexOf('/', start);
-                if (end < 0) {
-                    end = virtualDirectory.length();
-                }
-                current = current.resolve(virtualDirectory.substring(start, end));
-                attributes = Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                if (!attributes.isDirectory()) {
-                    return false; // a link (not followed) or a file
-                }
-                start = end + 1;
-            }
-            return fileKey.equals(attributes.fileKey());
+                    Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return attributes.isDirectory() && fileKey.equals(attributes.fileKey());
         } catch (IOException | RuntimeException e) {
             return false; // gone: opened afresh, where the failure is named
         }
