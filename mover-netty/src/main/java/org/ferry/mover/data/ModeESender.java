@@ -13,7 +13,12 @@ import java.io.IOException;
  * serves ({@link #serve}; GFD.020 "Extended Block Mode", data connection reuse).
  *
  * <p>A file's payloads go as zero-copy regions (sendfile); under PROT S/P, where TLS must see the
- * bytes, they are read into pooled direct buffers instead.
+ * bytes, they are read into pooled direct buffers instead, and so they are when the receiver runs on
+ * this host (loopback, or this host's own address): sendfile leaves the copy out of the page cache
+ * to the receiver, which then reads memory no cache holds, while a copy made here puts bytes in the
+ * socket that the receiver copies out while they are still in the shared caches, and splits the
+ * work between the two processes (a single-threaded receiver such as globus-url-copy was the
+ * bottleneck of a MODE E download otherwise).
  *
  * <p>Backpressure: a block is read only while the channel is writable and fewer than
  * {@link #MAX_IN_FLIGHT} blocks await the socket, so an 8 GiB send holds a few blocks per
@@ -28,6 +33,8 @@ final class ModeESender extends WritabilityPump {
     private ModeEDealer dealer;
     private DataTransfer transfer;
     private ChannelHandlerContext context;
+    /** Whether payloads are copied into buffers (TLS, or the peer on this host); per connection. */
+    private Boolean copies;
 
     /**
      * @param reader the source (it knows whether payloads go as file regions or buffers)
@@ -64,6 +71,7 @@ final class ModeESender extends WritabilityPump {
         reader = nextReader;
         dealer = nextDealer;
         transfer = nextTransfer;
+        copies = null; // the next reader decides
         restart(context, nextTransfer);
         return true;
     }
@@ -87,7 +95,7 @@ final class ModeESender extends WritabilityPump {
             try {
                 // a file region goes to the socket by sendfile: no copy of the file into user space
                 // (the copy was two fifths of a sending server's CPU reading a cold 4 GiB file)
-                payload = reader.read(ctx.alloc(), offset, length);
+                payload = reader.read(ctx.alloc(), offset, length, copies(ctx));
             } catch (IOException | RuntimeException e) {
                 transfer.fail(e);
                 return;
@@ -95,6 +103,15 @@ final class ModeESender extends WritabilityPump {
             ctx.write(ModeEHeader.data(length, offset), ctx.voidPromise());
             writeCounted(ctx, payload, length);
         }
+    }
+
+    private boolean copies(ChannelHandlerContext ctx) {
+        Boolean copying = copies;
+        if (copying == null) {
+            copying = reader.copiesFor(ctx.channel());
+            copies = copying;
+        }
+        return copying;
     }
 
     private void end(ChannelHandlerContext ctx) {
