@@ -17,6 +17,7 @@ import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.domain.TransferItem;
 import org.ferry.api.gridftp.EndpointLogin;
 import org.ferry.api.lifecycle.TaskCancelRequestedEvent;
+import org.ferry.api.lifecycle.TaskDeadlineChangedEvent;
 import org.ferry.api.lifecycle.TaskSubmittedEvent;
 import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.repository.TaskRepository;
@@ -144,10 +145,16 @@ public class TaskCoordinator implements SmartLifecycle {
         completion.stopped(event.taskId());
     }
 
-    /** Resumes tasks a previous run of the server left ACTIVE. */
+    /** Applies a deadline the owner changed to the running task (the tick enforces it). */
+    @TransactionalEventListener(fallbackExecution = true)
+    public void onDeadlineChanged(TaskDeadlineChangedEvent event) {
+        executions.get(event.taskId()).ifPresent(execution -> execution.deadline(event.deadline()));
+    }
+
+    /** Resumes transfer tasks a previous run of the server left ACTIVE. */
     @EventListener(ApplicationReadyEvent.class)
     public void resumeActiveTasks() {
-        List<Task> active = tasks.findByStatusOrderByRequestTime(TaskStatus.ACTIVE);
+        List<Task> active = tasks.findByStatusAndTypeOrderByRequestTime(TaskStatus.ACTIVE, Task.TYPE_TRANSFER);
         if (!active.isEmpty()) {
             log.info("Resuming {} active task(s)", active.size());
         }
@@ -169,7 +176,7 @@ public class TaskCoordinator implements SmartLifecycle {
 
     private void plan(UUID taskId) {
         Task task = tasks.findById(taskId).orElse(null);
-        if (task == null || task.getStatus() != TaskStatus.ACTIVE) {
+        if (task == null || task.getStatus() != TaskStatus.ACTIVE || !Task.TYPE_TRANSFER.equals(task.getType())) {
             return;
         }
         TaskExecution execution;
