@@ -120,7 +120,7 @@ public class EndpointService {
      * Changes an endpoint: the fields given (not null) replace the stored ones; read-only fields
      * sent back unchanged are ignored.
      *
-     * @param caller the owner (or an admin)
+     * @param caller the owner
      * @param idOrName the endpoint
      * @param body the fields to change
      * @return the changed endpoint
@@ -219,14 +219,15 @@ public class EndpointService {
     }
 
     /**
-     * An endpoint the caller may change: their own (an admin: any).
+     * An endpoint the caller may change: their own (the admin role gives no power over
+     * endpoints: an admin sees and cancels every task, not every endpoint).
      *
      * @throws NotFoundException if the caller cannot see it
      * @throws PermissionDeniedException if it is another user's public endpoint
      */
     private Endpoint owned(Caller caller, String idOrName) {
         Endpoint endpoint = find(caller, idOrName);
-        if (endpoint != null && (caller.owns(endpoint.getOwnerName()) || caller.admin())) {
+        if (endpoint != null && caller.owns(endpoint.getOwnerName())) {
             return endpoint;
         }
         Endpoint visible = resolve(caller, idOrName, "endpoint_id");
@@ -303,7 +304,7 @@ public class EndpointService {
     }
 
     /**
-     * @param caller the owner (or an admin)
+     * @param caller the owner
      * @param idOrName the endpoint
      * @throws NotFoundException if the caller cannot see it
      * @throws PermissionDeniedException if it is another user's public endpoint

@@ -73,6 +73,12 @@ public class ApiErrorHandler {
     @ExceptionHandler(HttpMessageNotReadableException.class)
     public ResponseEntity<ErrorDocument> unreadable(HttpMessageNotReadableException e, HttpServletRequest request) {
         Throwable cause = e.getCause();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof RequestSizeLimit.TooLargeException tooLarge) {
+                return answer(
+                        HttpStatus.PAYLOAD_TOO_LARGE, RequestSizeLimit.CODE, tooLarge.getMessage(), null, request);
+            }
+        }
         if (cause instanceof UnrecognizedPropertyException unknown) {
             String field = JsonPaths.of(unknown);
             return answer(

@@ -58,12 +58,16 @@ public class OperationController {
             @PathVariable("endpoint") String endpoint,
             @RequestParam(name = "path", required = false) String path,
             @RequestParam(name = "show_hidden", required = false) String showHidden,
-            @RequestParam(name = "filter", required = false) List<String> filter,
+            @RequestParam(name = "filter", required = false) String firstFilter,
             @RequestParam(name = "orderby", required = false) String orderby,
             @RequestParam(name = "limit", required = false) Integer limit,
             @RequestParam(name = "offset", required = false) Integer offset,
-            @RequestParam(name = "local_user", required = false) String localUser) {
+            @RequestParam(name = "local_user", required = false) String localUser,
+            HttpServletRequest request) {
         refuseLocalUser(localUser);
+        // every filter parameter as sent: a List parameter would be split at the commas of values
+        String[] filters = request.getParameterValues("filter");
+        List<String> filter = filters == null ? List.of() : List.of(filters);
         Endpoint target = endpoints.resolve(caller, endpoint, "endpoint_id");
         int size = Paging.limit(limit, MAX_LS_LIMIT, MAX_LS_LIMIT);
         int first = Paging.offset(offset);
