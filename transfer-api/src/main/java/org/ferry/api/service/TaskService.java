@@ -44,29 +44,31 @@ public class TaskService {
     public static final String CANCELED_DESCRIPTION = "The task was cancelled by its owner";
     /** Description of the fatal error a cancel by an admin records. */
     public static final String CANCELED_BY_ADMIN_DESCRIPTION = "The task was cancelled by an administrator";
-    /** Rows per page of {@code successful_transfers}. */
-    public static final int MARKER_PAGE_SIZE = 1000;
 
     private final TaskRepository tasks;
     private final TaskEventRepository events;
     private final TransferredFileRepository transferredFiles;
     private final ApplicationEventPublisher publisher;
+    private final int markerPageSize;
 
     /**
      * @param tasks task store
      * @param events event store
      * @param transferredFiles arrived files
      * @param publisher where lifecycle events go
+     * @param limits the marker page size
      */
     public TaskService(
             TaskRepository tasks,
             TaskEventRepository events,
             TransferredFileRepository transferredFiles,
-            ApplicationEventPublisher publisher) {
+            ApplicationEventPublisher publisher,
+            ApiLimits limits) {
         this.tasks = tasks;
         this.events = events;
         this.transferredFiles = transferredFiles;
         this.publisher = publisher;
+        this.markerPageSize = limits.markerPageSize();
     }
 
     /**
@@ -336,10 +338,10 @@ public class TaskService {
         Task task = get(caller, taskId);
         int offset = offsetOf(marker);
         List<TransferredFile> rows =
-                transferredFiles.findPage(task.getId(), new OffsetPage(offset, MARKER_PAGE_SIZE + 1, Sort.unsorted()));
-        boolean more = rows.size() > MARKER_PAGE_SIZE;
-        List<TransferredFile> page = more ? rows.subList(0, MARKER_PAGE_SIZE) : rows;
-        return new MarkerPage<>(page, more ? Integer.toString(offset + MARKER_PAGE_SIZE) : null);
+                transferredFiles.findPage(task.getId(), new OffsetPage(offset, markerPageSize + 1, Sort.unsorted()));
+        boolean more = rows.size() > markerPageSize;
+        List<TransferredFile> page = more ? rows.subList(0, markerPageSize) : rows;
+        return new MarkerPage<>(page, more ? Integer.toString(offset + markerPageSize) : null);
     }
 
     /**
