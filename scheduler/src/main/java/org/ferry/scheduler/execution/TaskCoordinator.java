@@ -37,6 +37,8 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
@@ -139,8 +141,13 @@ public class TaskCoordinator implements SmartLifecycle {
         schedule(event.taskId());
     }
 
-    /** Stops a cancelled task's workers once the cancel committed. */
+    /**
+     * Stops a cancelled task's workers once the cancel committed. In a transaction of its own:
+     * after the commit the cancel's transaction is over, and the counters flushed here would
+     * otherwise find none ("No active transaction for update").
+     */
     @TransactionalEventListener(fallbackExecution = true)
+    @Transactional(propagation = Propagation.REQUIRES_NEW)
     public void onCancelRequested(TaskCancelRequestedEvent event) {
         completion.stopped(event.taskId());
     }
