@@ -31,8 +31,21 @@ final class FerryServerProcess implements AutoCloseable {
      */
     static FerryServerProcess start(Launchers launchers, Path ferryHome, Path log)
             throws IOException, InterruptedException {
+        return start(launchers, ferryHome, log, List.of());
+    }
+
+    /**
+     * Starts the server with more Spring arguments, e.g. {@code --ferry.api.marker-page-size=2}.
+     *
+     * @param ferryHome the server's home (database, token)
+     * @param log file for the server's output
+     * @param arguments more {@code --name=value} arguments
+     */
+    static FerryServerProcess start(Launchers launchers, Path ferryHome, Path log, List<String> arguments)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(launchers.ferryServer());
         command.add("--server.port=0");
+        command.addAll(arguments);
         ManagedProcess process =
                 ManagedProcess.start("ferry-server", command, Map.of("FERRY_HOME", ferryHome.toString()), log);
         try {

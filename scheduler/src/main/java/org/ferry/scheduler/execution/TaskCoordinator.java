@@ -17,6 +17,7 @@ import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.domain.TransferItem;
 import org.ferry.api.gridftp.EndpointLogin;
 import org.ferry.api.lifecycle.TaskCancelRequestedEvent;
+import org.ferry.api.lifecycle.TaskDeadlineChangedEvent;
 import org.ferry.api.lifecycle.TaskSubmittedEvent;
 import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.repository.TaskRepository;
@@ -36,6 +37,8 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
@@ -138,16 +141,27 @@ public class TaskCoordinator implements SmartLifecycle {
         schedule(event.taskId());
     }
 
-    /** Stops a cancelled task's workers once the cancel committed. */
+    /**
+     * Stops a cancelled task's workers once the cancel committed. In a transaction of its own:
+     * after the commit the cancel's transaction is over, and the counters flushed here would
+     * otherwise find none ("No active transaction for update").
+     */
     @TransactionalEventListener(fallbackExecution = true)
+    @Transactional(propagation = Propagation.REQUIRES_NEW)
     public void onCancelRequested(TaskCancelRequestedEvent event) {
         completion.stopped(event.taskId());
     }
 
-    /** Resumes tasks a previous run of the server left ACTIVE. */
+    /** Applies a deadline the owner changed to the running task (the tick enforces it). */
+    @TransactionalEventListener(fallbackExecution = true)
+    public void onDeadlineChanged(TaskDeadlineChangedEvent event) {
+        executions.get(event.taskId()).ifPresent(execution -> execution.deadline(event.deadline()));
+    }
+
+    /** Resumes transfer tasks a previous run of the server left ACTIVE. */
     @EventListener(ApplicationReadyEvent.class)
     public void resumeActiveTasks() {
-        List<Task> active = tasks.findByStatusOrderByRequestTime(TaskStatus.ACTIVE);
+        List<Task> active = tasks.findByStatusAndTypeOrderByRequestTime(TaskStatus.ACTIVE, Task.TYPE_TRANSFER);
         if (!active.isEmpty()) {
             log.info("Resuming {} active task(s)", active.size());
         }
@@ -169,7 +183,7 @@ public class TaskCoordinator implements SmartLifecycle {
 
     private void plan(UUID taskId) {
         Task task = tasks.findById(taskId).orElse(null);
-        if (task == null || task.getStatus() != TaskStatus.ACTIVE) {
+        if (task == null || task.getStatus() != TaskStatus.ACTIVE || !Task.TYPE_TRANSFER.equals(task.getType())) {
             return;
         }
         TaskExecution execution;

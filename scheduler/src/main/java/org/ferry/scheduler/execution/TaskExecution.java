@@ -27,7 +27,7 @@ public final class TaskExecution {
     private final EndpointLogin source;
     private final EndpointLogin destination;
     private final boolean verifyChecksum;
-    private final Instant deadline;
+    private volatile Instant deadline;
 
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final Set<GridFtpSession> sessions = ConcurrentHashMap.newKeySet();
@@ -88,6 +88,11 @@ public final class TaskExecution {
     /** @return the deadline or null */
     public Instant deadline() {
         return deadline;
+    }
+
+    /** @param newDeadline the deadline the owner set while the task runs, or null for none */
+    public void deadline(Instant newDeadline) {
+        this.deadline = newDeadline;
     }
 
     /** @return true once cancelled, failed or ended: workers must stop */
