@@ -178,15 +178,49 @@ class TransferEndToEndTest {
     }
 
     @Test
-    void missingSourceFailsWithFileNotFoundAfterRetries() {
+    void missingSourceFailsAtOnceNamingTheFile() {
         JsonNode task = runToEnd(transfer("/does/not/exist.bin", "/x.bin", false));
         assertThat(task.get("status").asString()).isEqualTo("FAILED");
         assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("FILE_NOT_FOUND");
-        assertThat(task.get("faults").asLong()).isEqualTo(2);
+        assertThat(task.get("fatal_error").get("description").asString()).contains("/does/not/exist.bin");
+        assertThat(task.get("is_ok").asBoolean()).isTrue();
         JsonNode errors = api.get("/v0.10/task/" + task.get("task_id").asString() + "/event_list?filter=is_error:1")
                 .body();
         assertThat(errors.get("DATA").get(0).get("code").asString()).isEqualTo("FILE_NOT_FOUND");
         assertThat(errors.get("DATA").get(0).get("is_error").asBoolean()).isTrue();
+    }
+
+    @Test
+    void skipSourceErrorsSkipsAMissingItemAndMovesTheRest() throws IOException {
+        write(SITE_A.resolve("skip/here.bin"), random(10_000, 11));
+        Map<String, Object> transfer = new java.util.HashMap<>(transfer("/skip/here.bin", "/skipped/here.bin", false));
+        transfer.put(
+                "DATA",
+                List.of(
+                        Map.of(
+                                "DATA_TYPE",
+                                "transfer_item",
+                                "source_path",
+                                "/skip/here.bin",
+                                "destination_path",
+                                "/skipped/here.bin"),
+                        Map.of(
+                                "DATA_TYPE",
+                                "transfer_item",
+                                "source_path",
+                                "/skip/gone.bin",
+                                "destination_path",
+                                "/skipped/gone.bin")));
+        transfer.put("skip_source_errors", true);
+        JsonNode task = runToEnd(transfer);
+        assertThat(task.get("status").asString()).isEqualTo("SUCCEEDED");
+        assertThat(task.get("skip_source_errors").asBoolean()).isTrue();
+        assertThat(task.get("subtasks_skipped_errors").asLong()).isEqualTo(1);
+        assertThat(task.get("files_transferred").asLong()).isEqualTo(1);
+        assertThat(Files.readAllBytes(SITE_B.resolve("skipped/here.bin")))
+                .isEqualTo(Files.readAllBytes(SITE_A.resolve("skip/here.bin")));
+        assertThat(SITE_B.resolve("skipped/gone.bin")).doesNotExist();
+        assertThat(eventCodesOf(task.get("task_id").asString())).contains("SKIPPED_ERRORS");
     }
 
     @Test

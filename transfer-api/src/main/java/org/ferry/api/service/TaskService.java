@@ -1,5 +1,6 @@
 package org.ferry.api.service;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -18,6 +19,7 @@ import org.ferry.api.lifecycle.TaskSubmittedEvent;
 import org.ferry.api.repository.TaskEventRepository;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferItemRepository;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
@@ -40,6 +42,7 @@ public class TaskService {
     private final TaskEventRepository events;
     private final EndpointService endpoints;
     private final ApplicationEventPublisher publisher;
+    private final Duration defaultDeadline;
 
     /**
      * @param tasks task store
@@ -47,18 +50,22 @@ public class TaskService {
      * @param events event store
      * @param endpoints endpoint lookup
      * @param publisher where lifecycle events go
+     * @param defaultDeadline the deadline of a task submitted without one, from its request time
+     *     ({@code ferry.transfer.default-deadline}, ISO-8601 or e.g. {@code 24h}; Globus: 24 hours)
      */
     public TaskService(
             TaskRepository tasks,
             TransferItemRepository items,
             TaskEventRepository events,
             EndpointService endpoints,
-            ApplicationEventPublisher publisher) {
+            ApplicationEventPublisher publisher,
+            @Value("${ferry.transfer.default-deadline:24h}") Duration defaultDeadline) {
         this.tasks = tasks;
         this.items = items;
         this.events = events;
         this.endpoints = endpoints;
         this.publisher = publisher;
+        this.defaultDeadline = defaultDeadline;
     }
 
     /**
@@ -71,7 +78,7 @@ public class TaskService {
 
     /**
      * Stores an ACTIVE task and its items and queues it. A submission id used before returns the
-     * earlier task (at most once execution).
+     * earlier task (at most once execution). A request without a deadline gets the default one.
      *
      * @param caller the submitting user
      * @param request the validated transfer document
@@ -95,11 +102,12 @@ public class TaskService {
                 submissionId,
                 caller,
                 request.label(),
-                request.deadline(),
+                request.deadline() != null ? request.deadline() : Instant.now().plus(defaultDeadline),
                 source,
                 destination,
                 request.syncLevel(),
-                request.verifyChecksum()));
+                request.verifyChecksum(),
+                request.skipSourceErrors()));
         List<TransferItem> rows = new ArrayList<>();
         for (int i = 0; i < request.items().size(); i++) {
             TransferRequest.Item item = request.items().get(i);

@@ -14,6 +14,8 @@ import org.ferry.api.domain.SyncLevel;
  * @param deadline deadline or null
  * @param syncLevel sync level or null (always copy)
  * @param verifyChecksum compare checksums after each file
+ * @param skipSourceErrors skip missing or unreadable source paths (listed in {@code skipped_errors})
+ *     instead of failing the task
  * @param items at least one item
  */
 public record TransferRequest(
@@ -24,6 +26,7 @@ public record TransferRequest(
         Instant deadline,
         SyncLevel syncLevel,
         boolean verifyChecksum,
+        boolean skipSourceErrors,
         List<Item> items) {
 
     /**

@@ -47,9 +47,10 @@ public class TransferRequestParser {
         Instant deadline = deadline(optionalString(body, "deadline"));
         SyncLevel syncLevel = syncLevel(body.get("sync_level"));
         boolean verifyChecksum = optionalBoolean(body, "verify_checksum", "verify_checksum");
+        boolean skipSourceErrors = optionalBoolean(body, "skip_source_errors", "skip_source_errors");
         List<TransferRequest.Item> items = items(body.get("DATA"));
         return new TransferRequest(
-                submissionId, source, destination, label, deadline, syncLevel, verifyChecksum, items);
+                submissionId, source, destination, label, deadline, syncLevel, verifyChecksum, skipSourceErrors, items);
     }
 
     private static List<TransferRequest.Item> items(Object data) {

@@ -45,6 +45,7 @@ public final class Documents {
         doc.put("type", task.getType());
         doc.put("status", task.getStatus().name());
         doc.put("nice_status", task.getNiceStatus());
+        doc.put("is_ok", task.isOk());
         doc.put("label", task.getLabel());
         doc.put("owner_string", task.getOwnerName());
         doc.put("request_time", ApiTime.format(task.getRequestTime()));
@@ -57,19 +58,27 @@ public final class Documents {
         SyncLevel syncLevel = task.getSyncLevel();
         doc.put("sync_level", syncLevel == null ? null : syncLevel.level());
         doc.put("verify_checksum", task.isVerifyChecksum());
+        doc.put("skip_source_errors", task.isSkipSourceErrors());
         doc.put("files", task.getFiles());
         doc.put("directories", task.getDirectories());
         doc.put("files_transferred", task.getFilesTransferred());
         doc.put("files_skipped", task.getFilesSkipped());
-        doc.put("bytes_transferred", task.getBytesTransferred());
+        boolean active = task.getStatus() == TaskStatus.ACTIVE;
+        // while ACTIVE, the bytes of files still in flight count too (progress of big files)
+        doc.put("bytes_transferred", task.getBytesTransferred() + (active ? task.getBytesInFlight() : 0));
         doc.put("effective_bytes_per_second", effectiveBytesPerSecond(task, now));
         doc.put("faults", task.getFaults());
         doc.put("subtasks_total", task.getSubtasksTotal());
-        long open = Math.max(0, task.getSubtasksTotal() - task.getSubtasksSucceeded() - task.getSubtasksFailed());
-        boolean active = task.getStatus() == TaskStatus.ACTIVE;
+        long open = Math.max(
+                0,
+                task.getSubtasksTotal()
+                        - task.getSubtasksSucceeded()
+                        - task.getSubtasksFailed()
+                        - task.getSubtasksSkippedErrors());
         doc.put("subtasks_pending", active ? open : 0);
         doc.put("subtasks_succeeded", task.getSubtasksSucceeded());
         doc.put("subtasks_failed", task.getSubtasksFailed());
+        doc.put("subtasks_skipped_errors", task.getSubtasksSkippedErrors());
         // subtasks left open by a cancel are reported as cancelled, as Globus does
         doc.put("subtasks_canceled", active ? 0 : open);
         if (task.getFatalErrorCode() == null) {
