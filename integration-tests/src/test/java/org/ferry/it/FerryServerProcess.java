@@ -31,8 +31,22 @@ final class FerryServerProcess implements AutoCloseable {
      */
     static FerryServerProcess start(Launchers launchers, Path ferryHome, Path log)
             throws IOException, InterruptedException {
+        return start(launchers, ferryHome, log, List.of());
+    }
+
+    /**
+     * Starts the server with {@code FERRY_HOME} set and extra Spring arguments (e.g. a PostgreSQL
+     * URL, the Kafka work queue), and waits until its HTTP port is open.
+     *
+     * @param ferryHome the server's home (token; H2 database unless the arguments name another)
+     * @param log file for the server's output (appended to, so a restart keeps the earlier run's)
+     * @param arguments {@code --name=value} arguments
+     */
+    static FerryServerProcess start(Launchers launchers, Path ferryHome, Path log, List<String> arguments)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(launchers.ferryServer());
         command.add("--server.port=0");
+        command.addAll(arguments);
         ManagedProcess process =
                 ManagedProcess.start("ferry-server", command, Map.of("FERRY_HOME", ferryHome.toString()), log);
         try {
@@ -58,6 +72,11 @@ final class FerryServerProcess implements AutoCloseable {
     /** @return the server's output so far, for failure messages */
     String output() throws IOException {
         return process.output();
+    }
+
+    /** Kills the server with SIGKILL (no shutdown hooks run) and waits for it to end. */
+    void kill() throws InterruptedException {
+        process.kill();
     }
 
     @Override
