@@ -42,6 +42,8 @@ class TransferEndToEndTest {
     private static GridFtpServer serverA;
     private static GridFtpServer serverB;
     private static GridFtpServer slowA;
+    /** Serves SITE_A at 4 MiB/s: a task of 100 MB from it runs for 25 s or more. */
+    private static GridFtpServer crawlA;
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -62,6 +64,9 @@ class TransferEndToEndTest {
         slowA = GridFtpServer.start(GridFtpServerConfig.loopback(SITE_A)
                 .withAuthenticator((user, password) -> "alice".equals(user) && "pw-a".equals(password))
                 .withDataRateLimit(SLOW_BYTES_PER_SECOND));
+        crawlA = GridFtpServer.start(GridFtpServerConfig.loopback(SITE_A)
+                .withAuthenticator((user, password) -> "alice".equals(user) && "pw-a".equals(password))
+                .withDataRateLimit(4L << 20));
     }
 
     @AfterAll
@@ -69,6 +74,7 @@ class TransferEndToEndTest {
         serverA.close();
         serverB.close();
         slowA.close();
+        crawlA.close();
     }
 
     @LocalServerPort
@@ -109,6 +115,17 @@ class TransferEndToEndTest {
                             "admin#slow-a",
                             "url",
                             "ftp://127.0.0.1:" + slowA.port(),
+                            "username",
+                            "alice",
+                            "password",
+                            "pw-a"));
+            api.post(
+                    "/v0.10/endpoint",
+                    Map.of(
+                            "canonical_name",
+                            "admin#crawl-a",
+                            "url",
+                            "ftp://127.0.0.1:" + crawlA.port(),
                             "username",
                             "alice",
                             "password",
@@ -221,6 +238,37 @@ class TransferEndToEndTest {
                 .isEqualTo(Files.readAllBytes(SITE_A.resolve("skip/here.bin")));
         assertThat(SITE_B.resolve("skipped/gone.bin")).doesNotExist();
         assertThat(eventCodesOf(task.get("task_id").asString())).contains("SKIPPED_ERRORS");
+    }
+
+    @Test
+    void aOneFileTaskSubmittedBehindABigOneIsNotQueuedBehindIt() throws IOException {
+        // 5,000 files (100 MB) from a source sending 4 MiB/s: ten chunks of 500 for two worker
+        // threads, 25 s or more; the one-file task waits for one chunk at most
+        Path many = SITE_A.resolve("many");
+        byte[] data = random(20_000, 21);
+        for (int i = 0; i < 5000; i++) {
+            write(many.resolve(String.format("d%02d/f%04d", i / 500, i)), data);
+        }
+        write(SITE_A.resolve("one/file.bin"), random(1000, 22));
+        Map<String, Object> big = transfer("/many", "/many-copy", true);
+        big.put("source_endpoint", "admin#crawl-a");
+        String bigId = api.post("/v0.10/transfer", big).body().get("task_id").asString();
+        Instant giveUp = Instant.now().plus(Duration.ofSeconds(60));
+        while (api.get("/v0.10/task/" + bigId).body().get("files_transferred").asLong() == 0
+                && Instant.now().isBefore(giveUp)) {
+            sleepMillis(20);
+        }
+        JsonNode small = runToEnd(transfer("/one/file.bin", "/one-copy/file.bin", false));
+        assertThat(small.get("status").asString()).isEqualTo("SUCCEEDED");
+        JsonNode bigNow = api.get("/v0.10/task/" + bigId).body();
+        assertThat(bigNow.get("status").asString())
+                .as("the big task is still moving when the small one has ended")
+                .isEqualTo("ACTIVE");
+        api.post("/v0.10/task/" + bigId + "/cancel", Map.of()); // 25 s more prove nothing new
+        JsonNode bigEnd = runToEndOf(bigId);
+        assertThat(bigEnd.get("status").asString()).isEqualTo("FAILED");
+        assertThat(Files.readAllBytes(SITE_B.resolve("one-copy/file.bin")))
+                .isEqualTo(Files.readAllBytes(SITE_A.resolve("one/file.bin")));
     }
 
     @Test
@@ -340,7 +388,10 @@ class TransferEndToEndTest {
     private JsonNode runToEnd(Map<String, Object> transfer) {
         ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer);
         assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(202);
-        String taskId = accepted.body().get("task_id").asString();
+        return runToEndOf(accepted.body().get("task_id").asString());
+    }
+
+    private JsonNode runToEndOf(String taskId) {
         Instant giveUp = Instant.now().plus(Duration.ofSeconds(90));
         while (Instant.now().isBefore(giveUp)) {
             JsonNode task = api.get("/v0.10/task/" + taskId).body();

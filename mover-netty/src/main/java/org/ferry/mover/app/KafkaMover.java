@@ -122,15 +122,23 @@ public final class KafkaMover implements AutoCloseable {
                 slots);
         try {
             while (running) {
-                boolean busy = free.availablePermits() == 0;
-                if (busy) {
-                    chunkConsumer.pause(chunkConsumer.assignment());
-                } else {
-                    chunkConsumer.resume(chunkConsumer.paused());
-                }
-                ConsumerRecords<String, byte[]> records = chunkConsumer.poll(Duration.ofMillis(busy ? 100 : 500));
-                for (ConsumerRecord<String, byte[]> record : records) {
-                    take(record);
+                try {
+                    boolean busy = free.availablePermits() == 0;
+                    if (busy) {
+                        chunkConsumer.pause(chunkConsumer.assignment());
+                    } else {
+                        chunkConsumer.resume(chunkConsumer.paused());
+                    }
+                    ConsumerRecords<String, byte[]> records = chunkConsumer.poll(Duration.ofMillis(busy ? 100 : 500));
+                    for (ConsumerRecord<String, byte[]> record : records) {
+                        take(record);
+                    }
+                } catch (WakeupException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    // a broker restarting, a rebalance: poll again; an uncommitted chunk comes again
+                    log.warn("Chunk consumer: {}", e.toString());
+                    sleepQuietly(500);
                 }
             }
         } catch (WakeupException e) {
@@ -152,7 +160,14 @@ public final class KafkaMover implements AutoCloseable {
             return;
         }
         free.acquireUninterruptibly(); // max.poll.records=1 and a paused consumer: a slot is free
-        commit(record); // taken: Kafka must not hand it to another mover
+        try {
+            commit(record); // taken: Kafka must not hand it to another mover
+        } catch (RuntimeException e) {
+            // not committed: Kafka may hand it to another mover, so this one must not run it
+            free.release();
+            chunkConsumer.seek(new TopicPartition(record.topic(), record.partition()), record.offset());
+            throw e;
+        }
         lastAcknowledged.set(System.currentTimeMillis()); // a fresh chunk starts with a full grace period
         chunkThreads.submit(() -> {
             try {
@@ -170,6 +185,14 @@ public final class KafkaMover implements AutoCloseable {
                 free.release();
             }
         });
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void commit(ConsumerRecord<String, byte[]> record) {

@@ -149,7 +149,7 @@ public class PlanningJob {
                     totals.skippedErrors(),
                     totals.directories());
             if (totals.toMove() == 0) {
-                ending.succeedIfDone(taskId);
+                ending.finishIfDone(taskId);
             }
             return true;
         } catch (PlanningException e) {

@@ -123,9 +123,12 @@ public class ResultApplier implements SmartLifecycle {
                 batch.add(first);
                 buffer.drainTo(batch, properties.resultBatchSize() - 1);
                 apply(batch);
-                batch.clear();
             } catch (InterruptedException e) {
                 return;
+            } catch (RuntimeException e) {
+                log.error("Applying mover results failed", e); // never let the thread die
+            } finally {
+                batch.clear();
             }
         }
     }
@@ -152,16 +155,22 @@ public class ResultApplier implements SmartLifecycle {
                 Thread.sleep(1000);
             }
         }
-        for (Map.Entry<UUID, String[]> fatal : outcome.fatal.entrySet()) {
-            ending.fail(fatal.getKey(), fatal.getValue()[0], fatal.getValue()[1]);
-        }
-        for (UUID taskId : outcome.maybeDone) {
-            if (!outcome.fatal.containsKey(taskId)) {
-                ending.succeedIfDone(taskId);
-            }
-        }
         if (outcome.chunkEnded) {
             wakeup.wake();
+        }
+        try {
+            for (Map.Entry<UUID, String[]> fatal : outcome.fatal.entrySet()) {
+                ending.fail(fatal.getKey(), fatal.getValue()[0], fatal.getValue()[1]);
+            }
+            for (UUID taskId : outcome.maybeDone) {
+                if (!outcome.fatal.containsKey(taskId)) {
+                    ending.finishIfDone(taskId);
+                }
+            }
+        } catch (RuntimeException e) {
+            // the database went away again: the results are in; the scheduler's tick ends these
+            // tasks later (a failed file is in its row, so such a task never ends SUCCEEDED)
+            log.warn("Ending tasks after applying mover results failed: {}", e.toString());
         }
     }
 

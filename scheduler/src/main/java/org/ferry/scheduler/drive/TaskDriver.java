@@ -224,6 +224,13 @@ public class TaskDriver implements SmartLifecycle {
             }
         }
         lastProgress.keySet().retainAll(ids);
+        for (LeasedTask task : leased) {
+            // a safety net: the result applier ends tasks as their last file lands, but a
+            // database outage at that moment would leave a task with nothing left to do
+            if (task.planned() && !files.hasOpenFiles(task.id())) {
+                ending.finishIfDone(task.id());
+            }
+        }
         recoverLostChunks(now);
         dispatcher.dispatch(leased, now);
         progressEvents(leased, now);

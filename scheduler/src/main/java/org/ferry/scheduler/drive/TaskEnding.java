@@ -37,21 +37,33 @@ public class TaskEnding {
     }
 
     /**
-     * Ends the task SUCCEEDED if it is planned and has no file left PENDING or ACTIVE.
+     * Ends a planned task that has no file left PENDING or ACTIVE: SUCCEEDED, or FAILED with the
+     * fault of a file that failed permanently (a task never succeeds with a failed file).
      *
      * @return true if this call ended it
      */
-    public boolean succeedIfDone(UUID taskId) {
+    public boolean finishIfDone(UUID taskId) {
+        String[] failed = new String[2];
         Boolean ended = transactions.execute(status -> {
             if (files.hasOpenFiles(taskId)) {
                 return false;
             }
-            boolean done = tasks.finish(taskId, null, null, Instant.now());
+            String[] failure = files.firstFailure(taskId);
+            boolean done;
+            if (failure == null) {
+                done = tasks.finish(taskId, null, null, Instant.now());
+            } else {
+                done = tasks.finish(taskId, failure[0], failure[1], Instant.now());
+                failed[0] = failure[0];
+            }
             if (done) {
                 files.endChunksOf(taskId);
             }
             return done;
         });
+        if (failed[0] != null) {
+            stopMovers(taskId);
+        }
         return Boolean.TRUE.equals(ended);
     }
 

@@ -69,6 +69,23 @@ public class FileRows {
                 .isEmpty();
     }
 
+    /**
+     * @return the fault code and description of one FAILED file of the task (naming the file), or
+     *     null if none failed
+     */
+    public String[] firstFailure(UUID taskId) {
+        List<String[]> failed = jdbc.query(
+                "select fault_code, fault_description, source_path from transfer_file where task_id = ? and state = ?"
+                        + " order by id fetch first 1 rows only",
+                (rs, n) -> new String[] {
+                    rs.getString(1) == null ? "UNKNOWN" : rs.getString(1),
+                    rs.getString(2) == null ? "File " + rs.getString(3) + " failed" : rs.getString(2)
+                },
+                taskId,
+                FileState.FAILED.name());
+        return failed.isEmpty() ? null : failed.get(0);
+    }
+
     /** @return true if the task has a PENDING file ready to go (its back-off over) */
     public boolean hasReadyFiles(UUID taskId, Instant now) {
         return !jdbc.queryForList(

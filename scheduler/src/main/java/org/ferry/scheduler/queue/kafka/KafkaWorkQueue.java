@@ -166,20 +166,29 @@ public class KafkaWorkQueue implements WorkQueue, SmartLifecycle {
             createTopics();
             results.subscribe(List.of(kafka.resultsTopic()));
             while (running) {
-                ConsumerRecords<String, byte[]> records = results.poll(Duration.ofMillis(500));
-                if (records.isEmpty()) {
-                    continue;
-                }
-                List<ResultMessage> batch = new ArrayList<>(records.count());
-                for (ConsumerRecord<String, byte[]> record : records) {
-                    try {
-                        batch.add(codec.result(record.value()));
-                    } catch (IllegalArgumentException e) {
-                        log.error("Dropping a result this scheduler cannot read: {}", e.getMessage());
+                try {
+                    ConsumerRecords<String, byte[]> records = results.poll(Duration.ofMillis(500));
+                    if (records.isEmpty()) {
+                        continue;
                     }
+                    List<ResultMessage> batch = new ArrayList<>(records.count());
+                    for (ConsumerRecord<String, byte[]> record : records) {
+                        try {
+                            batch.add(codec.result(record.value()));
+                        } catch (IllegalArgumentException e) {
+                            log.error("Dropping a result this scheduler cannot read: {}", e.getMessage());
+                        }
+                    }
+                    applier.apply(batch); // returns once committed to the database
+                    results.commitSync();
+                } catch (WakeupException | InterruptedException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    // e.g. the broker restarts while committing: the results come again, and
+                    // applying them twice changes nothing
+                    log.warn("Kafka results consumer: {}", e.toString());
+                    Thread.sleep(500);
                 }
-                applier.apply(batch); // returns once committed to the database
-                results.commitSync();
             }
         } catch (WakeupException e) {
             // stopping
