@@ -41,7 +41,8 @@ record BenchOptions(
 
     /** Benchmark names, in run order. */
     static final java.util.List<String> ALL =
-            java.util.List.of("memory", "disk", "smallfiles", "sessions", "secure", "service", "million");
+            java.util.List.of(
+                    "memory", "disk", "smallfiles", "fixedclient", "sessions", "secure", "service", "million");
 
     private static final long GIB = 1L << 30;
 
