@@ -40,9 +40,8 @@ record BenchOptions(
         int millionFiles) {
 
     /** Benchmark names, in run order. */
-    static final java.util.List<String> ALL =
-            java.util.List.of(
-                    "memory", "disk", "smallfiles", "fixedclient", "sessions", "secure", "service", "million");
+    static final java.util.List<String> ALL = java.util.List.of(
+            "memory", "disk", "smallfiles", "fixedclient", "sessions", "secure", "service", "million");
 
     private static final long GIB = 1L << 30;
 
