@@ -119,6 +119,13 @@ public final class ChunkExecutor implements AutoCloseable {
         running.values().forEach(Execution::stop);
     }
 
+    /** @return the tasks of the chunks running now */
+    public Set<UUID> runningTaskIds() {
+        Set<UUID> tasks = new java.util.HashSet<>();
+        running.values().forEach(e -> tasks.add(e.chunk.taskId()));
+        return tasks;
+    }
+
     /** @return the chunks running now */
     public int runningChunks() {
         return running.size();

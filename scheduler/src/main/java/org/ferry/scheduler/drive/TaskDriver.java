@@ -55,6 +55,8 @@ public class TaskDriver implements SmartLifecycle {
     private final Map<UUID, long[]> lastProgress = new ConcurrentHashMap<>();
 
     private ExecutorService planners;
+    private volatile long lastRenewMillis = System.currentTimeMillis();
+    private boolean fenced;
     private Thread loop;
     private volatile boolean running;
     private boolean firstTick = true;
@@ -171,6 +173,17 @@ public class TaskDriver implements SmartLifecycle {
             } catch (RuntimeException e) {
                 log.warn("Scheduler tick failed: {}", e.toString());
                 log.debug("Scheduler tick failure", e);
+                if (!fenced
+                        && System.currentTimeMillis() - lastRenewMillis
+                                > properties.lease().toMillis() / 2) {
+                    // another instance may take these tasks when the leases run out: stop moving
+                    // their files here before that can happen
+                    log.warn(
+                            "Leases not renewed for {} ms: stopping the chunks of this instance",
+                            System.currentTimeMillis() - lastRenewMillis);
+                    queue.stopAll();
+                    fenced = true;
+                }
                 try {
                     Thread.sleep(500); // e.g. the database restarts: try again soon
                 } catch (InterruptedException interrupted) {
@@ -187,6 +200,8 @@ public class TaskDriver implements SmartLifecycle {
         if (leased == null) {
             return;
         }
+        lastRenewMillis = System.currentTimeMillis();
+        fenced = false;
         if (firstTick) {
             firstTick = false;
             if (queue.chunksEndWithThisProcess()) {
@@ -224,6 +239,7 @@ public class TaskDriver implements SmartLifecycle {
             }
         }
         lastProgress.keySet().retainAll(ids);
+        queue.keepOnly(ids);
         for (LeasedTask task : leased) {
             // a safety net: the result applier ends tasks as their last file lands, but a
             // database outage at that moment would leave a task with nothing left to do

@@ -46,4 +46,15 @@ public interface WorkQueue {
     default boolean chunksEndWithThisProcess() {
         return false;
     }
+
+    /**
+     * Fencing of an embedded mover: stops the chunks running in this JVM whose task this instance
+     * no longer drives (another instance took its lease), so that two movers never write one file.
+     *
+     * @param leased the tasks this instance drives now
+     */
+    default void keepOnly(java.util.Set<UUID> leased) {}
+
+    /** Fencing of an embedded mover: this instance cannot renew its leases; stop every chunk here. */
+    default void stopAll() {}
 }

@@ -96,6 +96,26 @@ public class InProcessWorkQueue implements WorkQueue, SmartLifecycle {
     }
 
     @Override
+    public void keepOnly(java.util.Set<UUID> leased) {
+        if (executor != null) {
+            for (UUID taskId : executor.runningTaskIds()) {
+                if (!leased.contains(taskId)) {
+                    log.warn("Task {} is driven by another instance now: stopping its chunks here", taskId);
+                    cancelTask(taskId);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void stopAll() {
+        chunks.forEach(chunk -> cancelTask(chunk.taskId()));
+        if (executor != null) {
+            executor.stopAll();
+        }
+    }
+
+    @Override
     public synchronized void start() {
         running = true;
         executor = new ChunkExecutor(
