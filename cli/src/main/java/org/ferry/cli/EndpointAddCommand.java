@@ -22,7 +22,12 @@ import tools.jackson.databind.node.ObjectNode;
         name = "add",
         mixinStandardHelpOptions = true,
         versionProvider = FerryVersion.class,
-        description = "Register an endpoint, e.g.: ferry endpoint add admin#a --url ftp://127.0.0.1:2811")
+        description = "Register an endpoint: a GridFTP server and the login Ferry uses for it.",
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  ferry endpoint add admin#a --url ftp://127.0.0.1:2811",
+            "  echo \"$PW\" | ferry endpoint add alice#cluster --url ftp://dtn.example.org:2811 --username alice --password-stdin"
+        })
 public final class EndpointAddCommand extends ApiCommand {
     @Parameters(
             index = "0",
@@ -52,6 +57,15 @@ public final class EndpointAddCommand extends ApiCommand {
     @Option(names = "--password-stdin", description = "Read the password from the first line of standard input.")
     private boolean passwordStdin;
 
+    @Option(names = "--description", paramLabel = "TEXT", description = "What the endpoint is.")
+    private String description;
+
+    @Option(names = "--public", description = "Let every user of the server see and use it (its login too).")
+    private boolean isPublic;
+
+    @Option(names = "--default-directory", paramLabel = "PATH", description = "Where ls starts without a path.")
+    private String defaultDirectory;
+
     /** @return 0 once the endpoint is created */
     @Override
     protected int execute() {
@@ -66,6 +80,15 @@ public final class EndpointAddCommand extends ApiCommand {
         if (username != null) {
             body.put("username", username);
         }
+        if (description != null) {
+            body.put("description", description);
+        }
+        if (isPublic) {
+            body.put("public", true);
+        }
+        if (defaultDirectory != null) {
+            body.put("default_directory", defaultDirectory);
+        }
         String secret = passwordStdin ? readPasswordLine() : password;
         if (secret != null) {
             body.put("password", secret);
@@ -77,6 +100,17 @@ public final class EndpointAddCommand extends ApiCommand {
             EndpointDocuments.record(endpoint).print(out(), format());
         }
         return 0;
+    }
+
+    /** @return the first line of standard input, or empty */
+    static String readLine(CliEnvironment environment) {
+        BufferedReader reader = new BufferedReader(new InputStreamReader(environment.stdin(), StandardCharsets.UTF_8));
+        try {
+            String line = reader.readLine();
+            return line == null ? "" : line;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read standard input", e);
+        }
     }
 
     private String readPasswordLine() {

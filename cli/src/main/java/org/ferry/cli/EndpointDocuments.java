@@ -21,6 +21,9 @@ final class EndpointDocuments {
                 .field("Display Name", Json.text(endpoint, "display_name"))
                 .field("Owner", Json.text(endpoint, "owner_string"))
                 .field("URL", Json.text(endpoint, "url"))
-                .field("Username", Json.text(endpoint, "username"));
+                .field("Username", Json.text(endpoint, "username"))
+                .field("Description", Json.text(endpoint, "description"))
+                .field("Public", Json.text(endpoint, "public"))
+                .field("Default Directory", Json.text(endpoint, "default_directory"));
     }
 }

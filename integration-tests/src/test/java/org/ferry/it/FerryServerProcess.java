@@ -36,7 +36,7 @@ final class FerryServerProcess implements AutoCloseable {
 
     /**
      * Starts the server with {@code FERRY_HOME} set and extra Spring arguments (e.g. a PostgreSQL
-     * URL, the Kafka work queue), and waits until its HTTP port is open.
+     * URL, the Kafka work queue, {@code --ferry.api.marker-page-size=2}), and waits until its HTTP port is open.
      *
      * @param ferryHome the server's home (token; H2 database unless the arguments name another)
      * @param log file for the server's output (appended to, so a restart keeps the earlier run's)

@@ -200,7 +200,7 @@ class TransferEndToEndTest {
         assertThat(task.get("status").asString()).isEqualTo("FAILED");
         assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("FILE_NOT_FOUND");
         assertThat(task.get("fatal_error").get("description").asString()).contains("/does/not/exist.bin");
-        assertThat(task.get("is_ok").asBoolean()).isTrue();
+        assertThat(task.get("is_ok").isNull()).isTrue(); // Globus: is_ok only means something while ACTIVE
         JsonNode errors = api.get("/v0.10/task/" + task.get("task_id").asString() + "/event_list?filter=is_error:1")
                 .body();
         assertThat(errors.get("DATA").get(0).get("code").asString()).isEqualTo("FILE_NOT_FOUND");
@@ -238,6 +238,19 @@ class TransferEndToEndTest {
                 .isEqualTo(Files.readAllBytes(SITE_A.resolve("skip/here.bin")));
         assertThat(SITE_B.resolve("skipped/gone.bin")).doesNotExist();
         assertThat(eventCodesOf(task.get("task_id").asString())).contains("SKIPPED_ERRORS");
+        JsonNode skipped = api.get("/v0.10/task/" + task.get("task_id").asString() + "/skipped_errors")
+                .body()
+                .get("DATA");
+        assertThat(skipped.size()).isEqualTo(1);
+        assertThat(skipped.get(0).get("source_path").asString()).isEqualTo("/skip/gone.bin");
+        assertThat(skipped.get(0).get("destination_path").asString()).isEqualTo("/skipped/gone.bin");
+        assertThat(skipped.get(0).get("error_code").asString()).isEqualTo("FILE_NOT_FOUND");
+        assertThat(skipped.get(0).get("error_time").isNull()).isFalse();
+        JsonNode arrived = api.get("/v0.10/task/" + task.get("task_id").asString() + "/successful_transfers")
+                .body()
+                .get("DATA");
+        assertThat(arrived.size()).isEqualTo(1);
+        assertThat(arrived.get(0).get("source_path").asString()).isEqualTo("/skip/here.bin");
     }
 
     @Test

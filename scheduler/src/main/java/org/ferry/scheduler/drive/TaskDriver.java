@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.lifecycle.TaskCancelRequestedEvent;
+import org.ferry.api.lifecycle.TaskDeadlineChangedEvent;
 import org.ferry.api.lifecycle.TaskSubmittedEvent;
 import org.ferry.scheduler.TransferProperties;
 import org.ferry.scheduler.queue.WorkQueue;
@@ -29,8 +30,8 @@ import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The scheduler's loop, once per tick interval and at once on a submission, a cancel or a chunk's
- * end: takes and renews the leases of ACTIVE tasks (several ferry-server instances may share one
+ * The scheduler's loop, once per tick interval and at once on a submission, a cancel, a deadline
+ * change or a chunk's end: takes and renews the leases of ACTIVE tasks (several ferry-server instances may share one
  * database; the lease decides which one drives a task, and an instance that stops renewing loses
  * its tasks to another after the lease time), expires tasks past their deadline, plans new ones,
  * takes chunks whose mover went silent as lost (their files go back to PENDING and resume from
@@ -160,6 +161,15 @@ public class TaskDriver implements SmartLifecycle {
     public void onCancelRequested(TaskCancelRequestedEvent event) {
         ending.stopMovers(event.taskId());
         transactions.executeWithoutResult(status -> files.endChunksOf(event.taskId()));
+        wakeup.wake();
+    }
+
+    /**
+     * The owner changed the deadline (already in the task row, which every tick reads): tick now,
+     * so that a deadline moved into the past ends the task and stops its movers at once.
+     */
+    @TransactionalEventListener(fallbackExecution = true)
+    public void onDeadlineChanged(TaskDeadlineChangedEvent event) {
         wakeup.wake();
     }
 

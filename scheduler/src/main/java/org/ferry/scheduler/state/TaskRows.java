@@ -28,7 +28,8 @@ public class TaskRows {
     }
 
     /**
-     * Takes the lease of every ACTIVE task that has no live lease, and renews this instance's.
+     * Takes the lease of every ACTIVE transfer task that has no live lease, and renews this
+     * instance's (DELETE tasks are run by {@code DeleteTaskRunner}, not leased).
      *
      * @param me this instance's name
      * @param now the time
@@ -37,17 +38,18 @@ public class TaskRows {
      */
     public List<LeasedTask> renewLeases(String me, Instant now, Instant expires) {
         jdbc.update(
-                "update task set lease_owner = ?, lease_expires = ? where status = ?"
+                "update task set lease_owner = ?, lease_expires = ? where status = ? and type = ?"
                         + " and (lease_owner is null or lease_owner = ? or lease_expires < ?)",
                 me,
                 Sql.time(expires),
                 ACTIVE,
+                Task.TYPE_TRANSFER,
                 me,
                 Sql.time(now));
         return jdbc.query(
                 "select id, owner_name, plan_state, deadline, retry_after, source_endpoint_id,"
                         + " destination_endpoint_id, bytes_transferred + bytes_in_flight, files_transferred"
-                        + " from task where status = ? and lease_owner = ? order by request_time",
+                        + " from task where status = ? and type = ? and lease_owner = ? order by request_time",
                 (rs, n) -> new LeasedTask(
                         rs.getObject(1, UUID.class),
                         rs.getString(2),
@@ -59,6 +61,7 @@ public class TaskRows {
                         rs.getLong(8),
                         rs.getLong(9)),
                 ACTIVE,
+                Task.TYPE_TRANSFER,
                 me);
     }
 

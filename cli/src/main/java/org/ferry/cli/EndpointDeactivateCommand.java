@@ -1,0 +1,25 @@
+package org.ferry.cli;
+
+import org.ferry.cli.api.FerryApiClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code ferry endpoint deactivate NAME}: {@code POST /v0.10/endpoint/{name}/deactivate}. */
+@Command(
+        name = "deactivate",
+        mixinStandardHelpOptions = true,
+        versionProvider = FerryVersion.class,
+        description = "Remove an endpoint's activation credential (the API says when it holds none).",
+        footerHeading = "%nExample:%n",
+        footer = "  ferry endpoint deactivate admin#a")
+public final class EndpointDeactivateCommand extends ApiCommand {
+    @Parameters(index = "0", paramLabel = "NAME", description = "The endpoint's canonical name or id.")
+    private String name;
+
+    /** @return 0 once answered */
+    @Override
+    protected int execute() {
+        ResultPrinter.print(this, client().post("/endpoint/" + FerryApiClient.segment(name) + "/deactivate", null));
+        return 0;
+    }
+}
