@@ -198,6 +198,19 @@ class KafkaMoverFaultTest {
         startMover(Launchers.fromBuild(), victim); // two movers again for the next test
     }
 
+    /** @return how often the movers' Kafka clients have logged a lost or refused broker connection */
+    private int brokerLosses() {
+        int losses = 0;
+        for (ManagedProcess mover : movers) {
+            try {
+                losses += mover.output().split("disconnected|could not be established", -1).length - 1;
+            } catch (java.io.IOException e) {
+                // not readable now: counted next time
+            }
+        }
+        return losses;
+    }
+
     @Test
     void theKafkaBrokerStoppedAndStartedMidTask() throws Exception {
         Path original = bigFile("broker-restart", 64, 2);
@@ -205,9 +218,14 @@ class KafkaMoverFaultTest {
         String taskId =
                 ferry.submit(FaultHarness.recursive("admin#src", "admin#dst", "/broker-restart", "/broker-restart"));
         FaultHarness.awaitTrue("bytes arriving", () -> FaultHarness.size(copy.resolve("big.bin")) > (8 << 20), END);
+        int felt = brokerLosses();
         kafka.stop();
-        Thread.sleep(5000);
-        kafka.start();
+        try {
+            // down until the movers' Kafka clients have lost the broker (not for a fixed time)
+            FaultHarness.awaitTrue("the movers losing the broker", () -> brokerLosses() > felt, END);
+        } finally {
+            kafka.start();
+        }
         JsonNode task = ferry.awaitEnd(taskId, END);
         assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
         FaultHarness.assertIdentical(original, copy);
