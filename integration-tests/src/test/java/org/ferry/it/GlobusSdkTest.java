@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.ferry.api.domain.Role;
+import org.ferry.it.infra.PythonVirtualenv;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -138,82 +138,13 @@ class GlobusSdkTest {
         assertThat(log).contains("globus-sdk " + GLOBUS_SDK).containsPattern("\\d+ passed, 0 failed");
     }
 
-    /**
-     * A virtualenv with the pinned globus-sdk: reused when it has it, else made with
-     * {@code python3 -m venv} and {@code pip install} from PyPI.
-     */
+    /** A virtualenv with the pinned globus-sdk ({@code target/globus-sdk-venv}). */
     private static Path virtualenv() throws Exception {
-        Path venv = Path.of(
-                        System.getProperty("ferry.repo.root", ".."), "integration-tests", "target", "globus-sdk-venv")
-                .toAbsolutePath()
-                .normalize();
-        Path python = venv.resolve("bin/python");
-        if (Files.isExecutable(python)
-                && succeeds(List.of(
-                        python.toString(),
-                        "-c",
-                        "import globus_sdk, sys; sys.exit(0 if globus_sdk.__version__ == '" + GLOBUS_SDK
-                                + "' else 1)"))) {
-            return python;
-        }
-        Path log = Files.createTempFile("globus-sdk-venv", ".log");
-        require(
-                succeeds(List.of("python3", "-m", "venv", "--clear", venv.toString()), log),
-                "python3 with venv (Debian: apt-get install python3-venv)",
-                log);
-        require(
-                succeeds(
-                        List.of(
-                                python.toString(),
-                                "-m",
-                                "pip",
-                                "install",
-                                "--disable-pip-version-check",
-                                "--quiet",
-                                "globus-sdk==" + GLOBUS_SDK),
-                        log),
-                "pip install globus-sdk==" + GLOBUS_SDK + " from PyPI",
-                log);
-        return python;
-    }
-
-    private static void require(boolean available, String what, Path log) throws IOException {
-        String ci = System.getenv("CI");
-        boolean inCi = ci != null && !ci.isBlank() && !ci.equalsIgnoreCase("false") && !ci.equals("0");
-        if (!available) {
-            String message = what + " is not available:\n" + Files.readString(log);
-            if (inCi) {
-                throw new AssertionError(message);
-            }
-            Assumptions.abort(message);
-        }
-    }
-
-    private static boolean succeeds(List<String> command) throws Exception {
-        return succeeds(command, Files.createTempFile("globus-sdk-check", ".log"));
-    }
-
-    private static boolean succeeds(List<String> command, Path log) throws Exception {
-        try {
-            Process process = run(command, Map.of(), log);
-            if (!process.waitFor(10, TimeUnit.MINUTES)) {
-                process.destroyForcibly().waitFor();
-                return false;
-            }
-            return process.exitValue() == 0;
-        } catch (IOException notInstalled) {
-            Files.writeString(log, notInstalled.toString());
-            return false;
-        }
+        return PythonVirtualenv.with(
+                "globus-sdk-venv", "globus_sdk", "__version__", "globus-sdk==" + GLOBUS_SDK, GLOBUS_SDK);
     }
 
     private static Process run(List<String> command, Map<String, String> env, Path log) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        builder.environment().putAll(env);
-        builder.environment().put("PYTHONUNBUFFERED", "1");
-        return builder.start();
+        return PythonVirtualenv.run(command, env, log);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -150,12 +151,28 @@ class PostgresFaultTest {
         Path copy = destinationRoot.resolve("pg-restart");
         String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#dst", "/pg-restart", "/pg-restart"));
         FaultHarness.awaitTrue("a partial destination file", () -> partialFileAt(copy, original), END);
+        int felt = databaseFailures();
         postgres.stop();
-        Thread.sleep(3000); // the movers go on; their results wait for the database
-        postgres.start();
+        try {
+            // down until ferry-server has met the outage (its loop or its result applier failed on
+            // the database): the movers go on, their results wait for the database
+            FaultHarness.awaitTrue("ferry-server meeting the outage", () -> databaseFailures() > felt, END);
+        } finally {
+            postgres.start();
+        }
         JsonNode task = ferry.awaitEnd(taskId, END);
         assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
         FaultHarness.assertIdentical(original, copy);
+    }
+
+    /** @return how often ferry-server has logged a failure of its scheduler loop or result applier */
+    private int databaseFailures() {
+        try {
+            String log = ferry.output();
+            return log.split("Scheduler tick failed|Cannot apply \\d+ mover results", -1).length - 1;
+        } catch (java.io.IOException e) {
+            return 0;
+        }
     }
 
     @Test
@@ -188,9 +205,9 @@ class PostgresFaultTest {
         String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#dst", "/down", "/down"));
         FaultHarness.awaitTrue("a partial destination file", () -> partialFileAt(copy, original), END);
         destination.close();
-        long downSince = System.nanoTime();
+        Instant downAt = Instant.now();
         try {
-            awaitRetriesWhileDown(taskId, downSince);
+            awaitRetriesWhileDown(taskId, downAt);
         } finally {
             destination = GridFtpServer.start(destinationConfig);
         }
@@ -200,19 +217,55 @@ class PostgresFaultTest {
         FaultHarness.assertIdentical(original, copy);
     }
 
-    private void awaitRetriesWhileDown(String taskId, long downSince) throws Exception {
+    /**
+     * Keeps the destination down until the task reports, while still ACTIVE, a failed retry more
+     * than a minute after the endpoint went down: the event that ends the outage is the service's
+     * own report, so the outage is known to have outlasted a minute of retries, however slow the
+     * machine.
+     */
+    private void awaitRetriesWhileDown(String taskId, Instant downAt) throws Exception {
         JsonNode waiting = ferry.await(
                 taskId, t -> !t.get("is_ok").asBoolean() && t.get("faults").asLong() > 0, Duration.ofSeconds(60));
         assertThat(waiting.get("status").asString()).isEqualTo("ACTIVE");
         assertThat(waiting.get("nice_status").asString()).isIn("CONNECT_FAILED", "CONNECTION_BROKEN", "TIMEOUT");
-        long faultsBefore;
-        // stays ACTIVE, retrying, for more than a minute
-        while (System.nanoTime() - downSince < Duration.ofSeconds(65).toNanos()) {
-            Thread.sleep(1000);
-            assertThat(ferry.task(taskId).get("status").asString()).isEqualTo("ACTIVE");
+        Instant minuteLater = downAt.plusSeconds(61);
+        JsonNode still = ferry.await(
+                taskId,
+                t -> !"ACTIVE".equals(t.get("status").asString()) || errorEventSince(taskId, minuteLater),
+                Duration.ofSeconds(240));
+        assertThat(still.get("status").asString())
+                .as("still retrying more than a minute after the endpoint went down")
+                .isEqualTo("ACTIVE");
+        assertThat(still.get("is_ok").asBoolean()).isFalse();
+    }
+
+    /** @return whether the task has an error event at or after {@code since} */
+    private boolean errorEventSince(String taskId, Instant since) {
+        try {
+            for (JsonNode event : ferry.api()
+                    .get("/v0.10/task/" + taskId + "/event_list?limit=1000")
+                    .get("DATA")) {
+                if (event.get("is_error").asBoolean()
+                        && !eventTime(event.get("time").asString()).isBefore(since)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (java.io.IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
-        faultsBefore = ferry.task(taskId).get("faults").asLong();
-        assertThat(faultsBefore).as("retried while down").isGreaterThan(1);
+    }
+
+    private static Instant eventTime(String text) {
+        String iso = text.trim().replace(' ', 'T');
+        try {
+            return java.time.OffsetDateTime.parse(iso).toInstant();
+        } catch (java.time.format.DateTimeParseException noOffset) {
+            return java.time.LocalDateTime.parse(iso).toInstant(java.time.ZoneOffset.UTC);
+        }
     }
 
     @Test

@@ -36,6 +36,13 @@ final class RestClient {
                 .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body))));
     }
 
+    /** @return the answer's JSON body */
+    JsonNode put(String path, Map<String, Object> body) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body))));
+    }
+
     private JsonNode send(HttpRequest.Builder request) throws IOException, InterruptedException {
         HttpResponse<String> response = http.send(
                 request.header("Authorization", "Bearer " + token)

@@ -111,6 +111,7 @@ class ResultApplierTest {
                 false,
                 type == ResultMessage.Type.FILE_FAULT ? "Moving /s: connection reset" : null,
                 ranges,
+                type == ResultMessage.Type.FILE_ARRIVED ? "MD5:0123456789abcdef0123456789abcdef" : null,
                 "test",
                 System.currentTimeMillis());
     }
@@ -129,6 +130,9 @@ class ResultApplierTest {
         assertThat(count("select files_transferred from task where id = ?")).isEqualTo(1);
         assertThat(count("select bytes_transferred from task where id = ?")).isEqualTo(100);
         assertThat(count("select faults from task where id = ?")).isEqualTo(1);
+        assertThat(jdbc.queryForObject("select checksum from transfer_file where id = ?", String.class, files[0]))
+                .as("the verified checksum is kept")
+                .isEqualTo("MD5:0123456789abcdef0123456789abcdef");
         assertThat(jdbc.queryForObject("select acknowledged from transfer_file where id = ?", String.class, files[1]))
                 .isEqualTo("0-50");
         // an older marker arriving late does not shrink the acknowledged ranges

@@ -67,6 +67,11 @@ public final class FtpFaultProxy implements AutoCloseable {
         return cuts.get();
     }
 
+    /** @return data connections open now (each counted once, though the proxy holds two sockets for it) */
+    public int openDataConnections() {
+        return (dataSockets.size() + 1) / 2;
+    }
+
     /** Breaks every data connection now open (RST-like: both sides see the connection end). */
     public void cutDataConnections() {
         for (Socket socket : Set.copyOf(dataSockets)) {

@@ -109,6 +109,16 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     @Override
+    public long[] sizes(List<String> paths) throws IOException {
+        return session.sizes(paths);
+    }
+
+    @Override
+    public boolean supportsExtendedBlockMode() throws IOException {
+        return session.speaksExtendedBlockMode();
+    }
+
+    @Override
     public FileInfo stat(String path) throws IOException {
         String command = ClientCommands.mlst(path);
         FtpReply reply = session.command(command);

@@ -72,6 +72,41 @@ public interface GridFtpSession extends Closeable {
     FileInfo stat(String path) throws IOException;
 
     /**
+     * The sizes of many files in one exchange: {@code SIZE} (RFC 3659 section 4) for each path,
+     * pipelined (all commands in one write, then the replies in order), so that checking a batch of
+     * small files costs one round trip, not one per file.
+     *
+     * @param paths absolute paths
+     * @return each path's size in bytes, in order; -1 for a path the server has no file at (550)
+     * @throws GridFtpReplyException for another refusal
+     * @throws IOException if the connection fails
+     */
+    default long[] sizes(List<String> paths) throws IOException {
+        long[] sizes = new long[paths.size()];
+        for (int i = 0; i < sizes.length; i++) {
+            try {
+                sizes[i] = stat(paths.get(i)).sizeBytes();
+            } catch (java.nio.file.NoSuchFileException e) {
+                sizes[i] = -1;
+            }
+        }
+        return sizes;
+    }
+
+    /**
+     * Whether this server speaks extended block mode (MODE E, GFD.020), needed for parallel data
+     * connections, restart markers and pipelined batches. A GridFTP server lists {@code PARALLEL}
+     * in FEAT (RFC 2389); a server that lists neither it nor {@code MODE E} is asked {@code MODE E}
+     * once and taken at its word (an FTP server that only speaks stream mode refuses it: 501 or 504).
+     *
+     * @return true if MODE E transfers work with this server
+     * @throws IOException if the connection fails
+     */
+    default boolean supportsExtendedBlockMode() throws IOException {
+        return true;
+    }
+
+    /**
      * Creates one directory with MKD; the parent must exist.
      *
      * @param path absolute directory path

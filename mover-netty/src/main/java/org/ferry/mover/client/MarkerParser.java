@@ -58,6 +58,11 @@ final class MarkerParser {
         }
     }
 
+    /** The receiving side answered 125/150: passed on as {@link TransferListener#onReceiveStarted}. */
+    void receiveStarted() {
+        listener.onReceiveStarted();
+    }
+
     /** @return bytes reported by the latest performance markers, -1 if none came */
     long totalBytes() {
         return totalBytes;

@@ -30,6 +30,7 @@ final class SessionControl {
     private DataChannels data; // secured per transfer by protection (DCAU/PROT)
     private ClientDataProtection protection;
     private TransferOptions.Mode mode = TransferOptions.Mode.STREAM; // RFC 959 default
+    private Boolean extendedBlockMode; // null until asked
     private String retrOptions = ""; // the OPTS RETR options last set; "" = never set by us
     private List<String> features; // FEAT lines, upper case, once asked
     private final ModeECache dataCache = new ModeECache(); // our own cached connections (two-party)
@@ -132,6 +133,69 @@ final class SessionControl {
         } catch (NumberFormatException e) {
             throw new IOException("bad SIZE reply: " + reply, e);
         }
+    }
+
+    /**
+     * Sizes with SIZE (RFC 3659 section 4), pipelined: every command in one write, then the
+     * replies in order (read to the last one even after a failure, to stay in step).
+     *
+     * @return each path's size, -1 where the server answered 550
+     * @throws GridFtpReplyException for the first other refusal
+     * @throws IOException if the connection fails or a reply is not a number
+     */
+    long[] sizes(List<String> paths) throws IOException {
+        long[] sizes = new long[paths.size()];
+        if (paths.isEmpty()) {
+            return sizes;
+        }
+        for (String path : paths) {
+            channel.write(ClientCommands.size(path));
+        }
+        channel.flush();
+        IOException failure = null;
+        for (int i = 0; i < sizes.length; i++) {
+            String command = ClientCommands.size(paths.get(i));
+            FtpReply reply = channel.readFinal(command, r -> {});
+            if (failure != null) {
+                continue;
+            }
+            if (reply.code() == 550) {
+                sizes[i] = -1;
+            } else if (!reply.isPositiveCompletion()) {
+                failure = new GridFtpReplyException(command, reply.code(), reply.text());
+            } else {
+                try {
+                    sizes[i] = Long.parseLong(reply.firstLineText().trim());
+                } catch (NumberFormatException e) {
+                    failure = new IOException("bad SIZE reply: " + reply, e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return sizes;
+    }
+
+    /**
+     * @return whether the server speaks MODE E: FEAT lists {@code PARALLEL} (GridFTP servers) or
+     *     {@code MODE E}; otherwise a {@code MODE E} asked once decides (the session is then in MODE
+     *     E if it was accepted)
+     */
+    boolean speaksExtendedBlockMode() throws IOException {
+        if (extendedBlockMode == null) {
+            if (offers("PARALLEL") || offers("MODE E")) {
+                extendedBlockMode = true;
+            } else {
+                dropData(); // a MODE change drops cached connections
+                FtpReply reply = command(ClientCommands.mode(true));
+                extendedBlockMode = reply.isPositiveCompletion();
+                if (extendedBlockMode) {
+                    mode = TransferOptions.Mode.EXTENDED_BLOCK;
+                }
+            }
+        }
+        return extendedBlockMode;
     }
 
     /**

@@ -74,7 +74,9 @@ final class ThirdPartyTransfer {
             // markers: the sending server then reports progress (112) even in stream mode, which
             // keeps the inactivity timeout from firing during long third-party transfers
             int streams = modeE ? options.parallelism() : 1;
-            source.setRetrOptions(SessionControl.parallelism(streams) + "markers=" + SOURCE_MARKER_SECONDS + ";");
+            if (modeE || source.offers("PARALLEL")) { // a plain FTP source knows no OPTS RETR (GFD.020)
+                source.setRetrOptions(SessionControl.parallelism(streams) + "markers=" + SOURCE_MARKER_SECONDS + ";");
+            }
             if (!reuse) {
                 source.port(destinationAddress);
             }

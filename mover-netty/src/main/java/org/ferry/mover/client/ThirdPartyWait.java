@@ -58,6 +58,9 @@ final class ThirdPartyWait {
                 while (destinationFinal == null && (reply = destination.poll(0)) != null) {
                     heard = true;
                     if (reply.isPreliminary()) {
+                        if (reply.code() == 125 || reply.code() == 150) {
+                            markers.receiveStarted();
+                        }
                         markers.accept(reply);
                     } else {
                         destinationFinal = reply;

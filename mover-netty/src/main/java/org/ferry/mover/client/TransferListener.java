@@ -26,6 +26,15 @@ public interface TransferListener {
     default void onRestartMarker(String ranges) {}
 
     /**
+     * The receiving server of a third-party transfer accepted its transfer command (its 125 or 150
+     * preliminary reply, RFC 959 section 4.2): it has opened the destination file, whose content
+     * is from now on this transfer's (a STOR replaces what was there, RFC 959 section 4.1.3; a
+     * restarted one keeps the prefix it was told of). In stream mode, which has no restart markers,
+     * the destination's size after a failure is then the prefix a retry may resume from.
+     */
+    default void onReceiveStarted() {}
+
+    /**
      * One file of a batch ({@code sendAll}, {@code uploadAll}, {@code downloadAll}) finished: both
      * sides gave their final positive reply. Called in the batch's order.
      *

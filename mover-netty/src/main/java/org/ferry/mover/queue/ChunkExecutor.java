@@ -203,6 +203,32 @@ public final class ChunkExecutor implements AutoCloseable {
                 boolean onSource,
                 String description,
                 String acknowledged) {
+            return result(
+                    type,
+                    fileId,
+                    bytes,
+                    attempt,
+                    willRetry,
+                    code,
+                    permanent,
+                    onSource,
+                    description,
+                    acknowledged,
+                    null);
+        }
+
+        ResultMessage result(
+                ResultMessage.Type type,
+                long fileId,
+                long bytes,
+                int attempt,
+                boolean willRetry,
+                String code,
+                boolean permanent,
+                boolean onSource,
+                String description,
+                String acknowledged,
+                String checksum) {
             return new ResultMessage(
                     MessageCodec.VERSION,
                     type,
@@ -217,6 +243,7 @@ public final class ChunkExecutor implements AutoCloseable {
                     onSource,
                     description,
                     acknowledged,
+                    checksum,
                     moverName,
                     System.currentTimeMillis());
         }
@@ -263,10 +290,20 @@ public final class ChunkExecutor implements AutoCloseable {
         }
 
         @Override
-        public void onFileArrived(FileTransfer file, long bytes) {
+        public void onFileArrived(FileTransfer file, long bytes, String checksum) {
             bytesInFlight.addAndGet(-bytes);
             sink.publish(result(
-                    ResultMessage.Type.FILE_ARRIVED, file.id(), bytes, 0, false, null, false, false, null, null));
+                    ResultMessage.Type.FILE_ARRIVED,
+                    file.id(),
+                    bytes,
+                    0,
+                    false,
+                    null,
+                    false,
+                    false,
+                    null,
+                    null,
+                    checksum));
         }
 
         @Override

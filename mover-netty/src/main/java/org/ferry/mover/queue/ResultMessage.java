@@ -24,6 +24,8 @@ import java.util.UUID;
  * @param description {@link Type#FILE_FAULT}, {@link Type#CHUNK_DONE}: one line, else null
  * @param acknowledged {@link Type#MARKER}, {@link Type#FILE_FAULT}: the ranges the destination
  *     holds ({@code a-b,c-d}), else null
+ * @param checksum {@link Type#FILE_ARRIVED}: the checksum both ends reported ({@code MD5:hex}) when
+ *     the chunk verifies checksums, else null (absent in messages of earlier releases)
  * @param mover the reporting mover's name
  * @param timeEpochMillis when the mover sent it
  */
@@ -41,6 +43,7 @@ public record ResultMessage(
         boolean onSource,
         String description,
         String acknowledged,
+        String checksum,
         String mover,
         long timeEpochMillis) {
 

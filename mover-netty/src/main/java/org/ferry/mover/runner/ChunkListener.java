@@ -51,13 +51,16 @@ public interface ChunkListener {
     default void onResume(FileTransfer file, List<ByteRange> skipped) {}
 
     /**
-     * A file arrived: the destination answered 226 and (for a file moved on its own) reports the
-     * source's size, or its checksum matched when asked.
+     * A file arrived: the destination answered 226 and reports the source's size (a file moved on
+     * its own: MLST; a batch: pipelined SIZE after it), or its checksum matched the source's when
+     * asked.
      *
      * @param file the file
      * @param bytes its size
+     * @param checksum the checksum both ends reported ({@code MD5:hex}) when the chunk verifies
+     *     checksums, else null
      */
-    void onFileArrived(FileTransfer file, long bytes);
+    void onFileArrived(FileTransfer file, long bytes, String checksum);
 
     /**
      * An attempt at a file failed.

@@ -1,5 +1,6 @@
 package org.ferry.mover.runner;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -8,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.client.TransferOptions;
 import org.ferry.mover.protocol.ByteRange;
 
 /**
@@ -17,7 +19,10 @@ import org.ferry.mover.protocol.ByteRange;
  * transient fault (the endpoint is probably down: the files not tried go back to the service, which
  * offers them again after a back-off). A file that fails permanently (no such file, permission
  * denied) is reported and the lanes go on with the others. The calling thread runs the first lane;
- * the others run on the lane executor. Thread-safe: one runner serves many chunks at once.
+ * the others run on the lane executor. The chunk moves in MODE E when both servers speak it, else
+ * in stream mode with the stream-mode tuning ({@link ChunkTuning#forStreamMode}: concurrency only,
+ * one file at a time per lane, a retry resuming from the destination's size). Thread-safe: one
+ * runner serves many chunks at once.
  */
 public final class ChunkRunner {
 
@@ -50,15 +55,19 @@ public final class ChunkRunner {
         if (chunk.files().isEmpty() || listener.isStopped()) {
             return null;
         }
-        int laneCount =
-                Math.max(1, Math.min(chunk.tuning().concurrency(), chunk.files().size()));
-        LaneFeed feed = new LaneFeed(chunk.files(), laneCount, chunk.tuning().pipelining());
         FirstFault fatal = new FirstFault(listener);
+        SessionPair first = new SessionPair(client, chunk, fatal);
+        boolean modeE = extendedBlockMode(first);
+        ChunkTuning tuning = modeE ? chunk.tuning() : ChunkTuning.forStreamMode(chunk.files());
+        TransferOptions options = modeE ? TransferOptions.extendedBlock(tuning.parallelism()) : TransferOptions.STREAM;
+        int laneCount = Math.max(1, Math.min(tuning.concurrency(), chunk.files().size()));
+        LaneFeed feed = new LaneFeed(chunk.files(), laneCount, tuning.pipelining());
         List<Future<?>> others = new ArrayList<>();
         for (int i = 1; i < laneCount; i++) {
-            others.add(lanes.submit(() -> lane(chunk, fatal, feed)));
+            others.add(lanes.submit(
+                    () -> lane(chunk, fatal, feed, new SessionPair(client, chunk, fatal), options, tuning)));
         }
-        lane(chunk, fatal, feed);
+        lane(chunk, fatal, feed, first, options, tuning);
         for (Future<?> other : others) {
             try {
                 other.get();
@@ -69,14 +78,32 @@ public final class ChunkRunner {
         return fatal.get();
     }
 
-    private void lane(ChunkRequest chunk, FirstFault fatal, LaneFeed feed) {
-        ChunkTuning tuning = chunk.tuning();
-        try (SessionPair pair = new SessionPair(client, chunk, fatal)) {
+    /**
+     * @return whether the chunk moves in MODE E: both servers speak it (the first lane's sessions
+     *     ask); true when they cannot be asked (the lanes then meet the fault and report it per file)
+     */
+    private static boolean extendedBlockMode(SessionPair pair) {
+        try {
+            return pair.extendedBlockMode();
+        } catch (IOException | RuntimeException e) {
+            pair.close();
+            return true;
+        }
+    }
+
+    private void lane(
+            ChunkRequest chunk,
+            FirstFault fatal,
+            LaneFeed feed,
+            SessionPair lanePair,
+            TransferOptions options,
+            ChunkTuning tuning) {
+        try (SessionPair pair = lanePair) {
             LaneFeed.Work work;
             while (!fatal.isStopped() && (work = feed.next()) != null) {
                 FileMover.Outcome outcome = work.pipelined()
-                        ? mover.moveBatch(chunk, fatal, pair, work.files(), tuning.parallelism(), tuning.pipelining())
-                        : mover.move(chunk, fatal, pair, work.files().get(0), tuning.parallelism());
+                        ? mover.moveBatch(chunk, fatal, pair, work.files(), options, tuning.pipelining())
+                        : mover.move(chunk, fatal, pair, work.files().get(0), options);
                 if (outcome.failed()) {
                     fatal.set(outcome.fault());
                     return;
@@ -141,8 +168,8 @@ public final class ChunkRunner {
         }
 
         @Override
-        public void onFileArrived(FileTransfer file, long bytes) {
-            delegate.onFileArrived(file, bytes);
+        public void onFileArrived(FileTransfer file, long bytes, String checksum) {
+            delegate.onFileArrived(file, bytes, checksum);
         }
 
         @Override

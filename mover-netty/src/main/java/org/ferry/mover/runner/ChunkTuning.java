@@ -32,4 +32,19 @@ public record ChunkTuning(int concurrency, int parallelism, int pipelining) {
         }
         return new ChunkTuning(2, 4, 10);
     }
+
+    /**
+     * Between servers of which one speaks only stream mode: no parallel data connections, no
+     * pipelined batches, concurrency only (ARCHITECTURE.md "Tuning").
+     *
+     * @param files the chunk's files (not empty)
+     * @return more than 100 files averaging under 50 MB: 8/1/1; otherwise 2/1/1
+     */
+    public static ChunkTuning forStreamMode(List<FileTransfer> files) {
+        long totalBytes = files.stream().mapToLong(FileTransfer::sizeBytes).sum();
+        if (files.size() > MANY_FILES && totalBytes / files.size() < SMALL_AVERAGE_BYTES) {
+            return new ChunkTuning(8, 1, 1);
+        }
+        return new ChunkTuning(2, 1, 1);
+    }
 }

@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.ferry.mover.client.FilePair;
 import org.ferry.mover.client.RestartMarkers;
@@ -15,13 +16,16 @@ import org.ferry.mover.client.TransferOptions;
 import org.ferry.mover.protocol.ByteRange;
 
 /**
- * Moves files between the endpoints of a lane's session pair (third party, MODE E), verifies
- * checksums if asked, and retries faults with back-off while attempts are left: one file at a time
- * with progress from performance markers, or a batch of small files pipelined
- * ({@link org.ferry.mover.client.GridFtpSession#sendAll}, as tar streams between Ferry servers).
- * A retried file resumes from the ranges the destination acknowledged in its restart markers
- * (GFD.020 "Restarting": {@code REST a-b,c-d} before the next {@code STOR}), so bytes already
- * written are not sent again.
+ * Moves files between the endpoints of a lane's session pair (third party, MODE E or stream mode),
+ * checks each file at the destination (its size, or its checksum when asked) before reporting it
+ * arrived, and retries faults with back-off while attempts are left: one file at a time with
+ * progress from performance markers, or a batch of small files pipelined
+ * ({@link org.ferry.mover.client.GridFtpSession#sendAll}, as tar streams between Ferry servers),
+ * checked after the batch with one pipelined {@code SIZE} exchange. A retried file resumes from the
+ * ranges the destination acknowledged in its restart markers (GFD.020 "Restarting": {@code REST
+ * a-b,c-d} before the next {@code STOR}), or in stream mode, which has no markers, from the
+ * destination's size after the failed attempt ({@code REST n}), so bytes already written are not
+ * sent again.
  */
 final class FileMover {
 
@@ -61,12 +65,13 @@ final class FileMover {
      * @param listener where results go
      * @param lane the lane's sessions
      * @param file the file
-     * @param parallelism MODE E data connections
+     * @param options MODE E with its parallelism, or stream mode
      * @return {@link Outcome#DONE} when it arrived, failed permanently or the chunk stopped; a failed
      *     outcome when out of attempts on a transient fault
      */
-    Outcome move(ChunkRequest chunk, ChunkListener listener, SessionPair lane, FileTransfer file, int parallelism) {
-        TransferOptions options = TransferOptions.extendedBlock(parallelism);
+    Outcome move(
+            ChunkRequest chunk, ChunkListener listener, SessionPair lane, FileTransfer file, TransferOptions options) {
+        boolean streamMode = options.mode() == TransferOptions.Mode.STREAM;
         List<ByteRange> acknowledged = file.acknowledged(); // what the destination holds from earlier attempts
         for (int attempt = 1; ; attempt++) {
             if (listener.isStopped()) {
@@ -86,6 +91,7 @@ final class FileMover {
                 }
             });
             markers.addAll(acknowledged);
+            AtomicBoolean receiving = new AtomicBoolean();
             try {
                 long bytes;
                 if (acknowledged.isEmpty()) {
@@ -95,7 +101,7 @@ final class FileMover {
                                     lane.destination(),
                                     file.destinationPath(),
                                     options,
-                                    reportingMarkers(listener, file, markers));
+                                    reportingMarkers(listener, file, markers, receiving));
                 } else {
                     listener.onResume(file, acknowledged);
                     bytes = lane.source()
@@ -105,15 +111,16 @@ final class FileMover {
                                     file.destinationPath(),
                                     options,
                                     acknowledged,
-                                    reportingMarkers(listener, file, markers));
+                                    reportingMarkers(listener, file, markers, receiving));
                 }
                 listener.onBytes(bytes - counted.getAndSet(bytes));
+                String checksum = null;
                 if (chunk.verifyChecksum()) {
-                    verify(lane, file);
+                    checksum = verify(lane, file);
                 } else {
                     verifySize(lane, file, bytes);
                 }
-                listener.onFileArrived(file, bytes);
+                listener.onFileArrived(file, bytes, checksum);
                 return Outcome.DONE;
             } catch (IOException | RuntimeException e) {
                 listener.onBytes(-counted.getAndSet(0));
@@ -122,9 +129,13 @@ final class FileMover {
                     return Outcome.DONE;
                 }
                 // wrong bytes at the destination: send it all again
-                acknowledged = e instanceof ChecksumMismatchException || e instanceof SizeMismatchException
-                        ? List.of()
-                        : markers.ranges();
+                if (e instanceof ChecksumMismatchException || e instanceof SizeMismatchException) {
+                    acknowledged = List.of();
+                } else if (streamMode && receiving.get()) {
+                    acknowledged = streamPrefix(lane, file, markers.ranges());
+                } else {
+                    acknowledged = markers.ranges();
+                }
                 int number = file.attemptsBefore() + attempt;
                 MoverFault fault = Faults.classify(
                         e,
@@ -141,6 +152,24 @@ final class FileMover {
         }
     }
 
+    /**
+     * Stream mode has no restart markers, and a stream-mode receiver writes what it gets in order:
+     * after a failed attempt that the destination had accepted (125/150: it opened the file for
+     * this attempt), the file's size there is the prefix a retry resumes from ({@code REST n}, RFC
+     * 3659 section 5). Asked on fresh sessions (the lane's were closed); when the size cannot be
+     * had, what was known before the attempt stays.
+     */
+    private static List<ByteRange> streamPrefix(SessionPair lane, FileTransfer file, List<ByteRange> before) {
+        try {
+            long there = lane.destination().sizes(List.of(file.destinationPath()))[0];
+            long prefix = Math.min(there, file.sizeBytes());
+            return prefix <= 0 ? List.of() : List.of(new ByteRange(0, prefix));
+        } catch (IOException | RuntimeException e) {
+            lane.close();
+            return before;
+        }
+    }
+
     /** After a 226: the destination must hold the whole file (a MODE E file can be cut short silently). */
     private static void verifySize(SessionPair lane, FileTransfer file, long bytes) throws IOException {
         long there = lane.destination().stat(file.destinationPath()).sizeBytes();
@@ -152,8 +181,13 @@ final class FileMover {
 
     /** Passes the destination's restart markers to the listener as they arrive. */
     private static TransferListener reportingMarkers(
-            ChunkListener listener, FileTransfer file, RestartMarkers markers) {
+            ChunkListener listener, FileTransfer file, RestartMarkers markers, AtomicBoolean receiving) {
         return new TransferListener() {
+            @Override
+            public void onReceiveStarted() {
+                receiving.set(true);
+            }
+
             @Override
             public void onProgress(long bytesTransferred) {
                 markers.onProgress(bytesTransferred);
@@ -174,15 +208,17 @@ final class FileMover {
 
     /**
      * Moves a batch of small files in one pipelined exchange ({@code pipelining} transfer commands in
-     * flight). Files that arrive are reported as they complete; when the batch fails, the files it
-     * did not finish go through {@link #move} one by one, so each fault is reported against its file
-     * and retried as usual.
+     * flight), then checks them at the destination: their sizes with one pipelined {@code SIZE}
+     * exchange (a 226 alone is not proof: a file can be cut short silently), or their checksums when
+     * the chunk verifies them. Only then are they reported arrived. Files the batch did not finish,
+     * and files that fail the check, go through {@link #move} one by one, so each fault is reported
+     * against its file and retried as usual.
      *
      * @param chunk the chunk (checksum setting)
      * @param listener where results go
      * @param lane the lane's sessions
      * @param batch the files, each small enough that progress at its end is progress enough
-     * @param parallelism MODE E data connections
+     * @param options MODE E with its parallelism
      * @param pipelining transfer commands in flight (1..1000)
      * @return {@link Outcome#DONE}, or the first failed outcome of a file out of attempts on a
      *     transient fault
@@ -192,7 +228,7 @@ final class FileMover {
             ChunkListener listener,
             SessionPair lane,
             List<FileTransfer> batch,
-            int parallelism,
+            TransferOptions options,
             int pipelining) {
         // sendAll reports completed files on this thread: plain collections will do
         Map<FilePair, FileTransfer> byPair = new LinkedHashMap<>();
@@ -200,14 +236,14 @@ final class FileMover {
             byPair.put(new FilePair(file.sourcePath(), file.destinationPath(), file.sizeBytes()), file);
         }
         Set<FileTransfer> left = new LinkedHashSet<>(batch); // in batch order, for the one-by-one retries
-        Map<FileTransfer, Long> arrived = new LinkedHashMap<>();
+        Map<FileTransfer, Long> completed = new LinkedHashMap<>();
         if (!listener.isStopped()) {
             try {
                 lane.source()
                         .sendAll(
                                 new ArrayList<>(byPair.keySet()),
                                 lane.destination(),
-                                TransferOptions.extendedBlock(parallelism),
+                                options,
                                 Math.max(1, Math.min(1000, pipelining)),
                                 new TransferListener() {
                                     @Override
@@ -215,10 +251,7 @@ final class FileMover {
                                         FileTransfer done = byPair.get(pair);
                                         if (done != null && left.remove(done)) {
                                             listener.onBytes(bytesTransferred);
-                                            arrived.put(done, bytesTransferred);
-                                            if (!chunk.verifyChecksum()) {
-                                                listener.onFileArrived(done, bytesTransferred);
-                                            }
+                                            completed.put(done, bytesTransferred);
                                         }
                                     }
                                 });
@@ -235,24 +268,15 @@ final class FileMover {
                         Faults.classify(e, "Moving a batch").description());
             }
         }
-        if (chunk.verifyChecksum()) {
-            for (Map.Entry<FileTransfer, Long> entry : arrived.entrySet()) {
-                FileTransfer file = entry.getKey();
-                try {
-                    verify(lane, file);
-                    listener.onFileArrived(file, entry.getValue());
-                } catch (IOException | RuntimeException e) {
-                    listener.onBytes(-entry.getValue());
-                    lane.close();
-                    MoverFault fault = Faults.classify(
-                            e, "Verifying " + file.destinationPath() + " after a batch (moving it again on its own)");
-                    listener.onFault(file, fault, file.attemptsBefore() + 1, true, List.of());
-                    left.add(file);
-                }
+        if (!completed.isEmpty() && !listener.isStopped()) {
+            if (chunk.verifyChecksum()) {
+                verifyChecksums(listener, lane, completed, left);
+            } else {
+                verifySizes(listener, lane, completed, left);
             }
         }
         for (FileTransfer file : left) {
-            Outcome outcome = move(chunk, listener, lane, file, parallelism);
+            Outcome outcome = move(chunk, listener, lane, file, options);
             if (outcome.failed()) {
                 return outcome;
             }
@@ -260,13 +284,76 @@ final class FileMover {
         return Outcome.DONE;
     }
 
-    private static void verify(SessionPair lane, FileTransfer file) throws IOException {
+    /** The batch's completed files whose MD5 matches arrive; the others go back to {@code left}. */
+    private static void verifyChecksums(
+            ChunkListener listener, SessionPair lane, Map<FileTransfer, Long> completed, Set<FileTransfer> left) {
+        for (Map.Entry<FileTransfer, Long> entry : completed.entrySet()) {
+            FileTransfer file = entry.getKey();
+            try {
+                String checksum = verify(lane, file);
+                listener.onFileArrived(file, entry.getValue(), checksum);
+            } catch (IOException | RuntimeException e) {
+                listener.onBytes(-entry.getValue());
+                lane.close();
+                MoverFault fault = Faults.classify(
+                        e, "Verifying " + file.destinationPath() + " after a batch (moving it again on its own)");
+                listener.onFault(file, fault, file.attemptsBefore() + 1, true, List.of());
+                left.add(file.afterFailedAttempt());
+            }
+        }
+    }
+
+    /**
+     * One pipelined SIZE exchange for the batch's completed files: those the destination holds
+     * whole arrive; the others (short, missing) are faults and go back to {@code left}, to be sent
+     * again whole. When the exchange itself fails, every completed file goes back (it is sent again
+     * on its own and checked then): a file is never counted without the check.
+     */
+    private static void verifySizes(
+            ChunkListener listener, SessionPair lane, Map<FileTransfer, Long> completed, Set<FileTransfer> left) {
+        List<FileTransfer> files = new ArrayList<>(completed.keySet());
+        long[] there;
+        try {
+            there = lane.destination()
+                    .sizes(files.stream().map(FileTransfer::destinationPath).toList());
+        } catch (IOException | RuntimeException e) {
+            lane.close();
+            log.info(
+                    "Checking the sizes of {} files after a batch failed (moving them again one by one): {}",
+                    files.size(),
+                    Faults.classify(e, "SIZE").description());
+            for (FileTransfer file : files) {
+                listener.onBytes(-completed.get(file));
+                left.add(file);
+            }
+            return;
+        }
+        for (int i = 0; i < files.size(); i++) {
+            FileTransfer file = files.get(i);
+            long bytes = completed.get(file);
+            if (there[i] == bytes) {
+                listener.onFileArrived(file, bytes, null);
+                continue;
+            }
+            listener.onBytes(-bytes);
+            MoverFault fault = Faults.classify(
+                    new SizeMismatchException(file.destinationPath() + " has "
+                            + (there[i] < 0 ? "no file" : there[i] + " bytes") + " after a batch, the source " + bytes),
+                    "Checking " + file.destinationPath() + " after a batch (moving it again on its own)");
+            listener.onFault(file, fault, file.attemptsBefore() + 1, true, List.of());
+            left.add(file.afterFailedAttempt());
+        }
+    }
+
+    /** @return {@code MD5:hex} of the file, equal at both ends */
+    private static String verify(SessionPair lane, FileTransfer file) throws IOException {
         String sourceSum = lane.source().checksum(CHECKSUM_ALGORITHM, file.sourcePath());
         String destinationSum = lane.destination().checksum(CHECKSUM_ALGORITHM, file.destinationPath());
         if (!sourceSum.equalsIgnoreCase(destinationSum)) {
             throw new ChecksumMismatchException(
                     "MD5 of " + file.destinationPath() + " is " + destinationSum + ", source has " + sourceSum);
         }
+        return CHECKSUM_ALGORITHM + ":" + sourceSum.toLowerCase(java.util.Locale.ROOT);
     }
 
     /**

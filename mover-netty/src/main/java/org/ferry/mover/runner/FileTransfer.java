@@ -40,6 +40,14 @@ public record FileTransfer(
         this(0, sourcePath, destinationPath, sizeBytes, List.of(), 0);
     }
 
+    /**
+     * @return the file after one more failed attempt whose bytes cannot be trusted: sent again
+     *     whole, its attempts numbered after that one
+     */
+    public FileTransfer afterFailedAttempt() {
+        return new FileTransfer(id, sourcePath, destinationPath, sizeBytes, List.of(), attemptsBefore + 1);
+    }
+
     /** @return true if earlier attempts left acknowledged ranges to resume from */
     public boolean isResumed() {
         return !acknowledged.isEmpty();

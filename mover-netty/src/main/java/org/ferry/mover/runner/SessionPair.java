@@ -42,6 +42,15 @@ final class SessionPair implements AutoCloseable {
         return destination;
     }
 
+    /**
+     * @return whether both servers speak MODE E (asked once per session, see
+     *     {@link GridFtpSession#supportsExtendedBlockMode})
+     * @throws IOException if a session cannot be opened
+     */
+    boolean extendedBlockMode() throws IOException {
+        return source().supportsExtendedBlockMode() && destination().supportsExtendedBlockMode();
+    }
+
     private GridFtpSession open(GridFtpUrl url) throws IOException {
         GridFtpSession session = client.open(url);
         listener.sessionOpened(session);

@@ -34,7 +34,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * chunk's end by the chunk's state, so a result delivered twice, late, or from a chunk taken away
  * from a lost mover changes nothing. A file becomes SUCCEEDED only on its mover's
  * {@link ResultMessage.Type#FILE_ARRIVED}, which the mover sends after the destination's 226 and a
- * size (or checksum) check.
+ * size (or checksum) check; a verified checksum is kept in the row.
  *
  * <p>Faults: a permanent fault fails the file, and the task with a fatal error naming it, or with
  * {@code skip_source_errors} skips a source path (listed in {@code skipped_errors}); a transient
@@ -250,15 +250,16 @@ public class ResultApplier implements SmartLifecycle {
 
     private void applyArrived(List<ResultMessage> arrived, Instant now, Outcome outcome) {
         int[][] counts = jdbc.batchUpdate(
-                "update transfer_file set state = ?, completion_time = ?, acknowledged = null, bytes_acknowledged = 0"
-                        + " where id = ? and chunk_id = ? and state = 'ACTIVE'",
+                "update transfer_file set state = ?, completion_time = ?, acknowledged = null, bytes_acknowledged = 0,"
+                        + " checksum = ? where id = ? and chunk_id = ? and state = 'ACTIVE'",
                 arrived,
                 500,
                 (ps, result) -> {
                     ps.setString(1, FileState.SUCCEEDED.name());
                     ps.setTimestamp(2, Timestamp.from(now));
-                    ps.setLong(3, result.fileId());
-                    ps.setLong(4, result.chunkId());
+                    ps.setString(3, cut(result.checksum(), 128));
+                    ps.setLong(4, result.fileId());
+                    ps.setLong(5, result.chunkId());
                 });
         Map<UUID, long[]> perTask = new LinkedHashMap<>();
         int index = 0;
