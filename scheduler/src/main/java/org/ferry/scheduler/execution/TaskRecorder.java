@@ -9,11 +9,13 @@ import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.TaskEvent;
 import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.domain.TransferredFile;
+import org.ferry.api.lifecycle.TaskChangedEvent;
 import org.ferry.api.repository.TaskEventRepository;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferredFileRepository;
 import org.ferry.scheduler.TransferProperties;
 import org.ferry.scheduler.plan.TransferPlan;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -28,18 +30,22 @@ public class TaskRecorder {
     private final TaskEventRepository events;
     private final TransferredFileRepository transferredFiles;
     private final long progressIntervalMillis;
+    private final ApplicationEventPublisher publisher;
 
     /**
      * @param tasks task store
      * @param events event store
      * @param transferredFiles arrived-file store
      * @param properties progress interval
+     * @param publisher tells live views a task changed ({@link TaskChangedEvent})
      */
     public TaskRecorder(
             TaskRepository tasks,
             TaskEventRepository events,
             TransferredFileRepository transferredFiles,
-            TransferProperties properties) {
+            TransferProperties properties,
+            ApplicationEventPublisher publisher) {
+        this.publisher = publisher;
         this.tasks = tasks;
         this.events = events;
         this.transferredFiles = transferredFiles;
@@ -49,6 +55,7 @@ public class TaskRecorder {
     /** Records an event. */
     public void event(UUID taskId, EventCode code, String description, String details) {
         events.save(new TaskEvent(taskId, code, description, details));
+        publisher.publishEvent(new TaskChangedEvent(taskId));
     }
 
     /**
@@ -137,6 +144,7 @@ public class TaskRecorder {
                         deltas.files(),
                         deltas.failed(),
                         deltas.faults());
+                publisher.publishEvent(new TaskChangedEvent(execution.taskId()));
             }
             List<TransferredFile> arrived = execution.drainArrived();
             if (!arrived.isEmpty()) {
@@ -191,7 +199,11 @@ public class TaskRecorder {
                             + execution.filesTotal() + "}");
             return true;
         }
-        return tasks.finish(taskId, TaskStatus.FAILED, fatal.code().name(), fatal.description(), now) > 0;
+        boolean ended = tasks.finish(taskId, TaskStatus.FAILED, fatal.code().name(), fatal.description(), now) > 0;
+        if (ended) {
+            publisher.publishEvent(new TaskChangedEvent(taskId));
+        }
+        return ended;
     }
 
     /**

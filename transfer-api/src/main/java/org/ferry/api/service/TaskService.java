@@ -325,6 +325,40 @@ public class TaskService {
     }
 
     /**
+     * The events written after a given one, oldest first: what a live view of the task has not
+     * shown yet.
+     *
+     * @param caller the user
+     * @param taskId the task
+     * @param afterEventId the id of the last event already shown (0: from the first)
+     * @return the newer events, oldest first
+     * @throws NotFoundException naming {@code task_id} as {@link #get}
+     */
+    @Transactional(readOnly = true)
+    public List<TaskEvent> eventsAfter(Caller caller, String taskId, long afterEventId) {
+        Task task = get(caller, taskId);
+        return events.findByTaskIdAndIdGreaterThanOrderByIdAsc(task.getId(), afterEventId);
+    }
+
+    /**
+     * The events that carry the task's counters over its life (STARTED, PROGRESS, SUCCEEDED),
+     * oldest first: the points of a throughput chart.
+     *
+     * @param caller the user
+     * @param taskId the task
+     * @return those events, oldest first
+     * @throws NotFoundException naming {@code task_id} as {@link #get}
+     */
+    @Transactional(readOnly = true)
+    public List<TaskEvent> progressEvents(Caller caller, String taskId) {
+        Task task = get(caller, taskId);
+        return events.findByTaskIdAndIdGreaterThanAndCodeInOrderByIdAsc(
+                task.getId(),
+                0,
+                List.of(EventCode.STARTED.name(), EventCode.PROGRESS.name(), EventCode.SUCCEEDED.name()));
+    }
+
+    /**
      * One page of the files that arrived, in arrival order.
      *
      * @param caller the user
