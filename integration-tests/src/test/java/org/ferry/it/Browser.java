@@ -57,6 +57,16 @@ final class Browser implements AutoCloseable {
      * @param screenshots where {@link #screenshot} writes
      */
     static Browser start(Path profile, Path screenshots) throws IOException {
+        return start(profile, screenshots, null);
+    }
+
+    /**
+     * @param profile an empty directory for the browser's profile
+     * @param screenshots where {@link #screenshot} writes
+     * @param trustedKeySha256 the base64 SHA-256 of the one server key to trust beside the system's
+     *     CAs ({@link SelfSignedTls#publicKeySha256}), or null
+     */
+    static Browser start(Path profile, Path screenshots, String trustedKeySha256) throws IOException {
         Files.createDirectories(screenshots);
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
@@ -74,6 +84,10 @@ final class Browser implements AutoCloseable {
                 "--disable-extensions",
                 "--window-size=1366,900",
                 "--user-data-dir=" + profile);
+        if (trustedKeySha256 != null) {
+            // that key alone, not any certificate
+            options.addArguments("--ignore-certificate-errors-spki-list=" + trustedKeySha256);
+        }
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort()

@@ -2,18 +2,12 @@ package org.ferry.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.ferry.cli.CliEnvironment;
-import org.ferry.cli.FerryCli;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,7 +22,8 @@ import org.openqa.selenium.support.ui.Select;
 
 /**
  * The web pages in a real browser (Debian's headless Chromium through Selenium) against a real
- * {@code ferry-server} and two real {@code ferry-gridftp} endpoints: a wrong password, sign-in,
+ * {@code ferry-server} serving HTTPS with a configured key and certificate (the browser trusts
+ * that key alone) and two real {@code ferry-gridftp} endpoints: a wrong password, sign-in,
  * endpoints made through the form, both panes of the file manager browsed (into a directory with
  * non-ASCII names and back), a directory made, a recursive transfer submitted whose progress the
  * page receives over server-sent events without reloading until SUCCEEDED, the files compared
@@ -53,6 +48,8 @@ class BrowserTest {
     private FerryGridFtpProcess b;
     private FerryServerProcess server;
     private Browser browser;
+    private SelfSignedTls tls;
+    private String url;
 
     @BeforeAll
     void start(@TempDir Path classWork) throws Exception {
@@ -69,15 +66,28 @@ class BrowserTest {
         a = started(FerryGridFtpProcess.start(
                 launchers, rootA, work.resolve("a.log"), 0, "--data-rate-limit", "512K", "--marker-interval", "0.5"));
         b = started(FerryGridFtpProcess.start(launchers, rootB, work.resolve("b.log")));
+        // the embedded server over TLS with a configured key and certificate (README "Production deployment")
+        tls = SelfSignedTls.create(work.resolve("tls"));
         server = started(FerryServerProcess.start(
                 launchers,
                 Files.createDirectories(work.resolve("server-home")),
                 work.resolve("server.log"),
-                List.of("--ferry.transfer.progress-interval-seconds=1")));
-        cli(PASSWORD + "\n", "user", "add", "alice", "--password-stdin");
+                List.of(
+                        "--ferry.transfer.progress-interval-seconds=1",
+                        "--server.ssl.certificate=file:" + tls.certificateFile(),
+                        "--server.ssl.certificate-private-key=file:" + tls.keyFile())));
+        url = server.httpsUrl();
+        new WebClient(tls.client(), url)
+                .apiOk(
+                        "POST",
+                        "/v0.10/user",
+                        WebClient.bearer(Files.readString(server.ferryHome().resolve("token"))
+                                .trim()),
+                        "{\"DATA_TYPE\":\"user\",\"username\":\"alice\",\"password\":\"" + PASSWORD + "\"}");
         browser = started(Browser.start(
                 work.resolve("chrome-profile"),
-                Path.of("target", "browser-screenshots").toAbsolutePath()));
+                Path.of("target", "browser-screenshots").toAbsolutePath(),
+                tls.publicKeySha256()));
     }
 
     private <T extends AutoCloseable> T started(T process) {
@@ -90,25 +100,6 @@ class BrowserTest {
         for (int i = processes.size() - 1; i >= 0; i--) {
             processes.get(i).close();
         }
-    }
-
-    /** Runs the ferry CLI in this JVM as the server's admin. */
-    private void cli(String stdin, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = FerryCli.run(
-                new CliEnvironment(
-                        Map.of(
-                                "FERRY_API", server.apiUrl(),
-                                "FERRY_HOME", server.ferryHome().toString(),
-                                "CI", "true"),
-                        work,
-                        new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-                        false),
-                out,
-                err,
-                args);
-        assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
     }
 
     @Test
@@ -134,7 +125,7 @@ class BrowserTest {
     }
 
     private void signIn() throws IOException {
-        browser.get(server.apiUrl() + "/files");
+        browser.get(url + "/files");
         browser.await("the sign-in page", ExpectedConditions.presenceOfElementLocated(By.id("signin-form")));
         checkLabels("sign-in");
         browser.screenshot("01-signin");
@@ -153,7 +144,7 @@ class BrowserTest {
         browser.find("#signin-submit").click();
         browser.await("signed in", ExpectedConditions.presenceOfElementLocated(By.id("signed-in-user")));
         assertThat(browser.find("#signed-in-user").getText()).isEqualTo("alice");
-        assertThat(browser.driver().getCurrentUrl()).endsWith("/files");
+        assertThat(browser.driver().getCurrentUrl()).isEqualTo(url + "/files");
     }
 
     private void addEndpoints() throws IOException {
@@ -325,7 +316,7 @@ class BrowserTest {
         browser.await("the sign-in page", ExpectedConditions.presenceOfElementLocated(By.id("signin-form")));
         assertThat(browser.find("[role=status]").getText()).contains("You have signed out.");
         browser.screenshot("10-signed-out");
-        browser.get(server.apiUrl() + "/tasks");
+        browser.get(url + "/tasks");
         browser.await("sent to sign in", ExpectedConditions.presenceOfElementLocated(By.id("signin-form")));
     }
 

@@ -91,6 +91,16 @@ final class SelfSignedTls {
         return keyFile;
     }
 
+    /**
+     * @return base64 of the SHA-256 of the certificate's public key (SubjectPublicKeyInfo), as
+     *     Chromium's {@code --ignore-certificate-errors-spki-list} takes it: that key alone is trusted
+     */
+    String publicKeySha256() throws GeneralSecurityException {
+        return java.util.Base64.getEncoder()
+                .encodeToString(java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(certificate.getPublicKey().getEncoded()));
+    }
+
     /** @return a TLS context trusting this certificate only */
     SSLContext clientContext() throws GeneralSecurityException, IOException {
         KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
