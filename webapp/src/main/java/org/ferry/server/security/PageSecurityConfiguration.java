@@ -70,6 +70,11 @@ public class PageSecurityConfiguration {
         HttpSessionSecurityContextRepository contexts = new HttpSessionSecurityContextRepository();
         HttpSessionRequestCache requests = new HttpSessionRequestCache();
         requests.setMatchingRequestParameterName(null); // the page asked for, without '?continue'
+        // after sign-in, back to the page asked for: never to a task's stream, which a page's
+        // script opened while its session ran out
+        requests.setRequestMatcher(request -> "GET".equals(request.getMethod())
+                && !request.getRequestURI().endsWith("/stream")
+                && !String.valueOf(request.getHeader("Accept")).contains("text/event-stream"));
         http.authenticationManager(new ProviderManager(List.of(passwords)))
                 .securityContext(context -> context.securityContextRepository(contexts))
                 .requestCache(cache -> cache.requestCache(requests))
