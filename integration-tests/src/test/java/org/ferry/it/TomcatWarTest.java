@@ -48,7 +48,8 @@ class TomcatWarTest {
         b = started(FerryGridFtpProcess.start(launchers, rootB, work.resolve("b.log")));
         home = Files.createDirectories(work.resolve("ferry-home"));
         // the properties file README documents; the limit is what the test can see from outside
-        Files.writeString(home.resolve("ferry.properties"), "ferry.api.max-items-per-task=3\n");
+        Files.writeString(
+                home.resolve("ferry.properties"), "ferry.api.max-items-per-task=3\nferry.metrics.refresh-seconds=0\n");
         tls = SelfSignedTls.create(work.resolve("tls"));
         Path war = launchers.repoRoot().resolve("webapp/target/ferry.war");
         tomcat = started(
@@ -122,7 +123,13 @@ class TomcatWarTest {
 
         HttpResponse<String> metrics = web.get("/actuator/prometheus", admin);
         assertThat(metrics.statusCode()).isEqualTo(200);
-        assertThat(metrics.body()).contains("application_ready_time_seconds");
+        // counters appear from the first read of the database on, which a scrape may make
+        metrics = web.get("/actuator/prometheus", admin);
+        assertThat(metrics.body())
+                .contains("ferry_tasks{application=\"ferry-server\",status=\"SUCCEEDED\"} 1.0")
+                .contains("ferry_web_sessions_active{")
+                .containsPattern("ferry_transfer_bytes_total\\{[^}]*destination=\"carol#b\",source=\"carol#a\"} [1-9]")
+                .containsPattern("ferry_transfer_files_total\\{[^}]*destination=\"carol#b\",source=\"carol#a\"} [1-9]");
         assertThat(web.get("/actuator/prometheus", carol).statusCode())
                 .as("metrics are for admins")
                 .isEqualTo(403);
