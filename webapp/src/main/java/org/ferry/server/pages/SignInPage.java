@@ -36,10 +36,15 @@ public class SignInPage {
         if (error != null) {
             model.addAttribute(
                     "error",
-                    "account".equals(error)
-                            ? "Your institution signed you in, but no enabled Ferry account matches that identity."
-                                    + " Ask a Ferry administrator for an account."
-                            : "Wrong user name or password, or the account is disabled.");
+                    switch (error) {
+                        case "account" ->
+                            "Your institution signed you in, but no enabled Ferry account matches"
+                                    + " that identity. Ask a Ferry administrator for an account.";
+                        case "provider" ->
+                            "Signing in with " + oidc.displayName()
+                                    + " did not complete. Try again; if it keeps failing, tell a Ferry administrator.";
+                        default -> "Wrong user name or password, or the account is disabled.";
+                    });
         }
         if (signedOut != null) {
             model.addAttribute("notice", "You have signed out.");

@@ -1,16 +1,23 @@
 package org.ferry.server.security;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.ferry.api.identity.AccountService;
 import org.ferry.api.security.AccessTokenAuthenticationProvider;
 import org.ferry.api.security.PasswordAuthenticationProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.oauth2.client.endpoint.RestClientAuthorizationCodeTokenResponseClient;
+import org.springframework.security.oauth2.client.oidc.authentication.OidcAuthorizationCodeAuthenticationProvider;
+import org.springframework.security.oauth2.client.oidc.userinfo.OidcUserService;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
@@ -31,6 +38,8 @@ import org.springframework.security.web.savedrequest.HttpSessionRequestCache;
  */
 @Configuration
 public class PageSecurityConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(PageSecurityConfiguration.class);
 
     /** The sign-in page. */
     public static final String SIGN_IN = "/signin";
@@ -75,7 +84,15 @@ public class PageSecurityConfiguration {
         requests.setRequestMatcher(request -> "GET".equals(request.getMethod())
                 && !request.getRequestURI().endsWith("/stream")
                 && !String.valueOf(request.getHeader("Accept")).contains("text/event-stream"));
-        http.authenticationManager(new ProviderManager(List.of(passwords)))
+        ClientRegistrationRepository clients = oidcClients.getIfAvailable();
+        List<AuthenticationProvider> providers = new ArrayList<>(List.of(passwords));
+        if (clients != null) {
+            // this chain's own manager replaces the one oauth2Login would have filled: the code
+            // exchange and ID token check (signature, issuer, audience, nonce) need their provider
+            providers.add(new OidcAuthorizationCodeAuthenticationProvider(
+                    new RestClientAuthorizationCodeTokenResponseClient(), new OidcUserService()));
+        }
+        http.authenticationManager(new ProviderManager(providers))
                 .securityContext(context -> context.securityContextRepository(contexts))
                 .requestCache(cache -> cache.requestCache(requests))
                 .sessionManagement(s -> s.sessionFixation(fixation -> fixation.changeSessionId()))
@@ -95,11 +112,15 @@ public class PageSecurityConfiguration {
                         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self';"
                                 + " frame-ancestors 'none'; form-action 'self'")))
                 .addFilterAfter(new AccountStillEnabledFilter(accounts, contexts), SecurityContextHolderFilter.class);
-        ClientRegistrationRepository clients = oidcClients.getIfAvailable();
         if (clients != null) {
             http.oauth2Login(login -> login.loginPage(SIGN_IN)
                     .clientRegistrationRepository(clients)
-                    .successHandler(new OidcSignInSuccessHandler(accounts, contexts, oidc.claim())));
+                    .successHandler(new OidcSignInSuccessHandler(accounts, contexts, oidc.claim()))
+                    .failureHandler((request, response, failure) -> {
+                        // the reason stays in the log: it can name the provider's internals
+                        log.warn("Sign-in through the OpenID Connect provider failed: {}", failure.toString());
+                        response.sendRedirect(request.getContextPath() + SIGN_IN + "?error=provider");
+                    }));
         }
         return http.build();
     }
