@@ -124,7 +124,41 @@
         cancel.remove();
       }
     }
+    if (t.problem_files) {
+      showProblemFiles(t);
+    }
     root.dataset.status = t.status;
+  }
+
+  function showProblemFiles(t) {
+    var body = document.getElementById('faults-body');
+    if (!body) {
+      return;
+    }
+    while (body.firstChild) {
+      body.removeChild(body.firstChild);
+    }
+    t.problem_files.forEach(function (f) {
+      var row = document.createElement('tr');
+      var path = document.createElement('code');
+      path.textContent = f.source_path;
+      var fault = (f.fault_code || '') + (f.fault_description ? ': ' + f.fault_description : '');
+      [path, document.createTextNode(f.state), document.createTextNode(fault),
+        document.createTextNode(String(f.attempts))].forEach(function (node) {
+        var cell = document.createElement('td');
+        cell.appendChild(node);
+        row.appendChild(cell);
+      });
+      body.appendChild(row);
+    });
+    var any = t.problem_files.length > 0;
+    document.getElementById('faults-none').hidden = any;
+    document.getElementById('faults-wrap').hidden = !any;
+    var summary = document.getElementById('faults-summary');
+    summary.hidden = !any;
+    var total = t.subtasks_failed + t.subtasks_skipped_errors;
+    summary.textContent = t.subtasks_failed + ' failed, ' + t.subtasks_skipped_errors + ' skipped for a source error'
+      + (total > t.problem_files.length ? '; the first ' + t.problem_files.length + ' are listed' : '');
   }
 
   function listen() {

@@ -128,6 +128,10 @@ class TomcatWarTest {
         assertThat(metrics.body())
                 .contains("ferry_tasks{application=\"ferry-server\",status=\"SUCCEEDED\"} 1.0")
                 .contains("ferry_web_sessions_active{")
+                // the task is over: nothing queued, no chunk out, no fault retried
+                .contains("ferry_queue_files{application=\"ferry-server\"} 0.0")
+                .contains("ferry_queue_chunks{application=\"ferry-server\"} 0.0")
+                .contains("ferry_retries_total{application=\"ferry-server\"} 0.0")
                 .containsPattern("ferry_transfer_bytes_total\\{[^}]*destination=\"carol#b\",source=\"carol#a\"} [1-9]")
                 .containsPattern("ferry_transfer_files_total\\{[^}]*destination=\"carol#b\",source=\"carol#a\"} [1-9]");
         assertThat(web.get("/actuator/prometheus", carol).statusCode())

@@ -1,6 +1,7 @@
 package org.ferry.scheduler.delete;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.ferry.api.domain.DeleteItem;
 import org.ferry.api.domain.Endpoint;
@@ -24,10 +26,10 @@ import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.runner.Faults;
+import org.ferry.mover.runner.MoverFault;
 import org.ferry.scheduler.TransferProperties;
-import org.ferry.scheduler.execution.Fault;
-import org.ferry.scheduler.execution.FaultClassifier;
-import org.ferry.scheduler.execution.TaskRecorder;
+import org.ferry.scheduler.state.TaskRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -35,14 +37,15 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionalEventListener;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Runs DELETE tasks: for each path in order, removes it over one GridFTP session to the
  * endpoint (recursively when the task says so); a missing path fails the task with
  * {@code FILE_NOT_FOUND} unless {@code ignore_missing}, a directory without {@code recursive}
  * with {@code NOT_A_FILE}, a refused one with {@code PERMISSION_DENIED}. Other faults (broken
- * connections, timeouts) are retried up to {@code ferry.transfer.max-attempts} with the same
- * back-off as transfers, resuming at the path being deleted. A cancel or the deadline stops the
+ * connections, timeouts) are retried up to {@code ferry.transfer.max-attempts} with the
+ * scheduler's back-off, resuming at the path being deleted. A cancel or the deadline stops the
  * walk between two GridFTP commands. Tasks left ACTIVE by an earlier run resume on start.
  */
 @Component
@@ -53,7 +56,8 @@ public class DeleteTaskRunner implements SmartLifecycle {
     private final TaskRepository tasks;
     private final DeleteItemRepository items;
     private final EndpointRepository endpoints;
-    private final TaskRecorder recorder;
+    private final TaskRows taskRows;
+    private final TransactionTemplate transactions;
     private final GridFtpClient client;
     private final TransferProperties properties;
     private final Set<UUID> cancelled = ConcurrentHashMap.newKeySet();
@@ -65,7 +69,8 @@ public class DeleteTaskRunner implements SmartLifecycle {
      * @param tasks task store
      * @param items the tasks' paths
      * @param endpoints endpoint store
-     * @param recorder events and task ends
+     * @param taskRows events, start and end of tasks
+     * @param transactions transactions for those
      * @param client opens GridFTP sessions
      * @param properties attempts and back-off
      */
@@ -73,13 +78,15 @@ public class DeleteTaskRunner implements SmartLifecycle {
             TaskRepository tasks,
             DeleteItemRepository items,
             EndpointRepository endpoints,
-            TaskRecorder recorder,
+            TaskRows taskRows,
+            TransactionTemplate transactions,
             GridFtpClient client,
             TransferProperties properties) {
         this.tasks = tasks;
         this.items = items;
         this.endpoints = endpoints;
-        this.recorder = recorder;
+        this.taskRows = taskRows;
+        this.transactions = transactions;
         this.client = client;
         this.properties = properties;
     }
@@ -149,7 +156,7 @@ public class DeleteTaskRunner implements SmartLifecycle {
                 run(taskId);
             } catch (RuntimeException e) {
                 log.error("Delete task {} failed", taskId, e);
-                recorder.fail(taskId, new Fault(EventCode.UNKNOWN, "Internal error: " + e));
+                fail(taskId, EventCode.UNKNOWN.name(), "Internal error: " + e);
             } finally {
                 running.remove(taskId);
                 cancelled.remove(taskId);
@@ -168,12 +175,10 @@ public class DeleteTaskRunner implements SmartLifecycle {
         }
         Endpoint endpoint = endpoints.findById(task.getSourceEndpointId()).orElse(null);
         if (endpoint == null) {
-            recorder.fail(
-                    taskId,
-                    new Fault(EventCode.ENDPOINT_ERROR, "Endpoint " + task.getSourceEndpoint() + " was deleted"));
+            fail(taskId, EventCode.ENDPOINT_ERROR.name(), "Endpoint " + task.getSourceEndpoint() + " was deleted");
             return;
         }
-        if (!recorder.started(taskId)) {
+        if (!Boolean.TRUE.equals(transactions.execute(status -> taskRows.markStarted(taskId, Instant.now())))) {
             return;
         }
         EndpointLogin login = EndpointLogin.of(endpoint);
@@ -191,8 +196,7 @@ public class DeleteTaskRunner implements SmartLifecycle {
                         boolean existed = walk.delete(path);
                         // a path gone on a retry was removed by the attempt that failed
                         if (!existed && !task.isIgnoreMissing() && failures == 0) {
-                            recorder.fail(
-                                    taskId, new Fault(EventCode.FILE_NOT_FOUND, "No such file or directory: " + path));
+                            fail(taskId, EventCode.FILE_NOT_FOUND.name(), "No such file or directory: " + path);
                             return;
                         }
                     } finally {
@@ -204,38 +208,50 @@ public class DeleteTaskRunner implements SmartLifecycle {
                 }
             } catch (DeleteWalk.StoppedException e) {
                 if (!cancelled.contains(taskId)) {
-                    recorder.fail(
-                            taskId, new Fault(EventCode.EXPIRED, "The task's deadline passed before it completed"));
+                    fail(taskId, EventCode.EXPIRED.name(), "The task's deadline passed before it completed");
                 }
                 return;
             } catch (DeleteWalk.NotRecursiveException e) {
-                recorder.fail(taskId, new Fault(EventCode.NOT_A_FILE, e.getMessage()));
+                fail(taskId, EventCode.NOT_A_FILE.name(), e.getMessage());
                 return;
             } catch (IOException e) {
-                Fault fault = FaultClassifier.classify(
-                        e, "Deleting " + paths.get(next).getPath());
+                MoverFault fault =
+                        Faults.classify(e, "Deleting " + paths.get(next).getPath());
                 failures++;
-                boolean permanent =
-                        fault.code() == EventCode.PERMISSION_DENIED || fault.code() == EventCode.FILE_NOT_FOUND;
-                if (permanent || failures >= properties.maxAttempts()) {
-                    recorder.fail(taskId, fault);
+                if (fault.isPermanent() || failures >= properties.maxAttempts()) {
+                    fail(taskId, fault.code().name(), fault.description());
                     return;
                 }
-                recorder.event(taskId, fault.code(), fault.description(), null);
-                tasks.addCounters(taskId, 0, 0, 0, 0, 0, 1);
-                if (!pause(properties.backoffSeconds(failures), taskId)) {
+                EventCode code = EventCode.valueOf(fault.code().name());
+                transactions.executeWithoutResult(status -> {
+                    if (taskRows.addFaults(taskId, 1, fault.code().name())) {
+                        taskRows.insertEvent(taskId, code, fault.description(), null, Instant.now());
+                    }
+                });
+                if (!pause(
+                        properties.backoff(failures, ThreadLocalRandom.current().nextDouble()), taskId)) {
                     return;
                 }
             }
         }
-        tasks.recordPlan(taskId, files, directories, files, 0, 0);
-        if (tasks.finish(taskId, TaskStatus.SUCCEEDED, null, null, Instant.now()) > 0) {
-            recorder.event(
-                    taskId,
-                    EventCode.SUCCEEDED,
-                    "The task completed successfully",
-                    "{\"files_deleted\":" + files + ",\"directories_deleted\":" + directories + "}");
-        }
+        long filesDeleted = files;
+        long directoriesDeleted = directories;
+        transactions.executeWithoutResult(status -> {
+            tasks.recordPlan(taskId, filesDeleted, directoriesDeleted, filesDeleted, 0, 0);
+            if (tasks.finish(taskId, TaskStatus.SUCCEEDED, null, null, Instant.now()) > 0) {
+                taskRows.insertEvent(
+                        taskId,
+                        EventCode.SUCCEEDED,
+                        "The task completed successfully",
+                        "{\"files_deleted\":" + filesDeleted + ",\"directories_deleted\":" + directoriesDeleted + "}",
+                        Instant.now());
+            }
+        });
+    }
+
+    /** Ends the task FAILED with its end event (a cancel that came first is kept). */
+    private void fail(UUID taskId, String code, String description) {
+        transactions.executeWithoutResult(status -> taskRows.finish(taskId, code, description, Instant.now()));
     }
 
     private boolean stopped(UUID taskId) {
@@ -244,9 +260,9 @@ public class DeleteTaskRunner implements SmartLifecycle {
     }
 
     /** Waits out a back-off; false if the task was cancelled or the thread stopped meanwhile. */
-    private boolean pause(long seconds, UUID taskId) {
+    private boolean pause(Duration backoff, UUID taskId) {
         try {
-            Thread.sleep(seconds * 1000);
+            Thread.sleep(backoff.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;

@@ -27,7 +27,11 @@ import org.springframework.stereotype.Component;
  *       {@code ferry_transfer_files_total{source,destination}}: bytes and files moved by the
  *       tasks of each endpoint pair (counters; {@code rate()} of the bytes is the pair's
  *       throughput);
- *   <li>{@code ferry_faults_total{code}}: fault events by code (counter).
+ *   <li>{@code ferry_faults_total{code}}: fault events by code (counter);
+ *   <li>{@code ferry_retries_total}: transient faults after which a file or task was tried again
+ *       (counter);
+ *   <li>{@code ferry_queue_files} and {@code ferry_queue_chunks}: the queue's depth, as files of
+ *       running tasks not yet moved and chunks out with movers (gauges).
  * </ul>
  */
 @Component
@@ -51,8 +55,14 @@ public class TransferMetrics implements MeterBinder {
     }
 
     /** What the database said at one read. */
-    record Snapshot(Map<String, Long> tasksByStatus, Map<String, long[]> movedByPair, Map<String, Long> faultsByCode) {
-        static final Snapshot EMPTY = new Snapshot(Map.of(), Map.of(), Map.of());
+    record Snapshot(
+            Map<String, Long> tasksByStatus,
+            Map<String, long[]> movedByPair,
+            Map<String, Long> faultsByCode,
+            long queuedFiles,
+            long activeChunks,
+            long retries) {
+        static final Snapshot EMPTY = new Snapshot(Map.of(), Map.of(), Map.of(), 0, 0, 0);
     }
 
     @Override
@@ -64,6 +74,15 @@ public class TransferMetrics implements MeterBinder {
                     .tag("status", status.name())
                     .register(meters);
         }
+        Gauge.builder("ferry.queue.files", this, m -> m.current().queuedFiles())
+                .description("Files of running transfer tasks not yet moved (waiting or in a chunk)")
+                .register(meters);
+        Gauge.builder("ferry.queue.chunks", this, m -> m.current().activeChunks())
+                .description("Chunks dispatched to movers and not yet done")
+                .register(meters);
+        FunctionCounter.builder("ferry.retries", this, m -> m.current().retries())
+                .description("Transient faults after which a file or task was tried again")
+                .register(meters);
         current(); // registers the pairs and codes there are
     }
 
@@ -88,7 +107,24 @@ public class TransferMetrics implements MeterBinder {
         jdbc.query("select code, count(*) from task_event where is_error = true group by code", row -> {
             faults.put(row.getString(1), row.getLong(2));
         });
-        snapshot = new Snapshot(statuses, pairs, faults);
+        // from the task rows' counters, not by counting file rows: cheap with a million files
+        Long queued = jdbc.queryForObject(
+                "select coalesce(sum(subtasks_total - subtasks_succeeded - subtasks_failed - subtasks_skipped_errors), 0)"
+                        + " from task where status = 'ACTIVE' and type = 'TRANSFER' and plan_state = 'PLANNED'",
+                Long.class);
+        Long chunks = jdbc.queryForObject("select count(*) from chunk where state = 'ACTIVE'", Long.class);
+        // every fault counts in faults; the permanent ones also as a failed or skipped subtask
+        Long retries = jdbc.queryForObject(
+                "select coalesce(sum(faults - subtasks_failed - subtasks_skipped_errors), 0) from task"
+                        + " where type = 'TRANSFER' and faults > subtasks_failed + subtasks_skipped_errors",
+                Long.class);
+        snapshot = new Snapshot(
+                statuses,
+                pairs,
+                faults,
+                queued == null ? 0 : queued,
+                chunks == null ? 0 : chunks,
+                retries == null ? 0 : retries);
         readAtNanos = now;
         registerNew();
         return snapshot;

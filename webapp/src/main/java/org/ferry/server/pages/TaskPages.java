@@ -31,6 +31,8 @@ public class TaskPages {
     static final int PAGE_SIZE = 20;
     /** Events the task page shows (newest first); the stream adds newer ones. */
     static final int EVENTS_SHOWN = 200;
+    /** Failed and skipped files listed on the task page (the API's skipped_errors pages through all). */
+    static final int PROBLEM_FILES_SHOWN = 100;
 
     private final TaskService tasks;
     private final TaskStreams streams;
@@ -101,6 +103,10 @@ public class TaskPages {
             points.add(views.point(point));
         }
         model.addAttribute("task", task);
+        model.addAttribute(
+                "bytesTransferred", task.getBytesTransferred() + (task.isOpen() ? task.getBytesInFlight() : 0));
+        model.addAttribute("problemFiles", tasks.failedAndSkippedFiles(caller, taskId, PROBLEM_FILES_SHOWN));
+        model.addAttribute("problemFilesShown", PROBLEM_FILES_SHOWN);
         model.addAttribute("events", events);
         model.addAttribute("lastEventId", lastEventId);
         model.addAttribute("pointsJson", json.writeValueAsString(points));

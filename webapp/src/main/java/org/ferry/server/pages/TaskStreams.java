@@ -160,7 +160,20 @@ public class TaskStreams implements SmartLifecycle {
                     reader.lastEventId = event.getId();
                 }
                 Task task = tasks.get(reader.caller, reader.taskId);
-                reader.emitter.send(SseEmitter.event().name("task").data(json.writeValueAsString(views.task(task))));
+                Map<String, Object> view = views.task(task);
+                long problems = task.getSubtasksFailed() + task.getSubtasksSkippedErrors();
+                if (problems != reader.problemsSent) {
+                    // the list changed: send it (once per change, not with every counter update)
+                    view.put(
+                            "problem_files",
+                            tasks
+                                    .failedAndSkippedFiles(reader.caller, reader.taskId, TaskPages.PROBLEM_FILES_SHOWN)
+                                    .stream()
+                                    .map(views::problemFile)
+                                    .toList());
+                    reader.problemsSent = problems;
+                }
+                reader.emitter.send(SseEmitter.event().name("task").data(json.writeValueAsString(view)));
                 if (!task.isOpen()) {
                     reader.emitter.complete();
                 }
@@ -210,6 +223,7 @@ public class TaskStreams implements SmartLifecycle {
         final SseEmitter emitter;
         final ThroughputSeries series = new ThroughputSeries();
         long lastEventId;
+        long problemsSent = -1;
 
         Reader(Caller caller, String taskId, long lastEventId, SseEmitter emitter) {
             this.caller = caller;

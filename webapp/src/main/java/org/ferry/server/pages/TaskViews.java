@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
+import org.ferry.api.domain.TransferFile;
 import org.springframework.stereotype.Component;
 
 /**
@@ -33,14 +34,32 @@ public class TaskViews {
         view.put("directories", task.getDirectories());
         view.put("files_transferred", task.getFilesTransferred());
         view.put("files_skipped", task.getFilesSkipped());
-        view.put("bytes_transferred", task.getBytesTransferred());
-        view.put("bytes_text", formats.bytes(task.getBytesTransferred()));
+        // while the task runs, the bytes of files still in flight count (as the API's task document)
+        long bytes = task.getBytesTransferred() + (task.isOpen() ? task.getBytesInFlight() : 0);
+        view.put("bytes_transferred", bytes);
+        view.put("bytes_text", formats.bytes(bytes));
         view.put("faults", task.getFaults());
         view.put("subtasks_failed", task.getSubtasksFailed());
+        view.put("subtasks_skipped_errors", task.getSubtasksSkippedErrors());
         view.put("percent", formats.percent(task.getFilesTransferred() + task.getFilesSkipped(), task.getFiles()));
         view.put("completion_time", formats.time(task.getCompletionTime()));
         view.put("fatal_error_code", task.getFatalErrorCode());
         view.put("fatal_error_description", task.getFatalErrorDescription());
+        return view;
+    }
+
+    /**
+     * @param file a file row that failed or was skipped
+     * @return its paths, state and the fault that ended it
+     */
+    public Map<String, Object> problemFile(TransferFile file) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("source_path", file.getSourcePath());
+        view.put("destination_path", file.getDestinationPath());
+        view.put("state", file.getState().name());
+        view.put("fault_code", file.getFaultCode());
+        view.put("fault_description", file.getFaultDescription());
+        view.put("attempts", file.getAttempts());
         return view;
     }
 
