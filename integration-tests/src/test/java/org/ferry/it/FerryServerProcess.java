@@ -64,6 +64,11 @@ final class FerryServerProcess implements AutoCloseable {
         return "http://127.0.0.1:" + port;
     }
 
+    /** @return {@code https://127.0.0.1:PORT}, for a server started with {@code server.ssl.*} */
+    String httpsUrl() {
+        return "https://127.0.0.1:" + port;
+    }
+
     /** @return the server's FERRY_HOME */
     Path ferryHome() {
         return ferryHome;

@@ -56,9 +56,12 @@ class OidcBearerTest {
             properties.put(prefix + "authorization-grant-types", "client_credentials");
             properties.put(prefix + "scopes", "ferry");
         }
+        // as arguments, not default properties: those lose to webapp's application.properties
+        // (server.port=8080) on the test class path
         return new SpringApplicationBuilder(oidcprovider.OidcProvider.class)
-                .properties(properties)
-                .run();
+                .run(properties.entrySet().stream()
+                        .map(property -> "--" + property.getKey() + "=" + property.getValue())
+                        .toArray(String[]::new));
     }
 
     private static String issuer() {

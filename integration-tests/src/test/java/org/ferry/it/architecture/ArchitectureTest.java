@@ -185,4 +185,16 @@ class ArchitectureTest {
                 .resideInAnyPackage(GSI, MOVER, API, SCHEDULER, WEBAPP)
                 .check(ferry);
     }
+
+    /** The web pages call the API's services, as its controllers do: never a controller, a repository or the scheduler. */
+    @Test
+    void thePagesCallTheServices() {
+        noClasses()
+                .that()
+                .resideInAPackage("org.ferry.server.pages..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.ferry.api.web..", "org.ferry.api.repository..", "org.ferry.scheduler..")
+                .check(ferry);
+    }
 }

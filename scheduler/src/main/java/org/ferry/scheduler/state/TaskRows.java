@@ -6,6 +6,8 @@ import java.util.UUID;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskStatus;
+import org.ferry.api.lifecycle.TaskChangedEvent;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -21,10 +23,20 @@ public class TaskRows {
     private static final String ACTIVE = TaskStatus.ACTIVE.name();
 
     private final JdbcTemplate jdbc;
+    private final ApplicationEventPublisher publisher;
 
-    /** @param jdbc the database */
-    public TaskRows(JdbcTemplate jdbc) {
+    /**
+     * @param jdbc the database
+     * @param publisher tells live views (the web app's task page) that a task changed: a
+     *     {@link TaskChangedEvent}, heard after the caller's transaction commits
+     */
+    public TaskRows(JdbcTemplate jdbc, ApplicationEventPublisher publisher) {
         this.jdbc = jdbc;
+        this.publisher = publisher;
+    }
+
+    private void changed(UUID taskId) {
+        publisher.publishEvent(new TaskChangedEvent(taskId));
     }
 
     /**
@@ -100,6 +112,7 @@ public class TaskRows {
      */
     public boolean recordPlan(
             UUID taskId, long files, long directories, long filesSkipped, long skippedErrors, long toMove) {
+        changed(taskId);
         return jdbc.update(
                         "update task set files = ?, directories = ?, subtasks_total = ?, files_skipped = ?,"
                                 + " subtasks_succeeded = ?, subtasks_skipped_errors = ?, files_transferred = 0,"
@@ -125,6 +138,7 @@ public class TaskRows {
      * @return the consecutive faults now (0 if the task is not ACTIVE)
      */
     public int backOff(UUID taskId, String code, Instant retryAfter) {
+        changed(taskId);
         int changed = jdbc.update(
                 "update task set nice_status = ?, retry_after = ?, consecutive_faults = consecutive_faults + 1"
                         + " where id = ? and status = ?",
@@ -158,6 +172,7 @@ public class TaskRows {
      * @return true if the task is ACTIVE (its row is now locked: events may follow)
      */
     public boolean addFaults(UUID taskId, long faults, String niceStatus) {
+        changed(taskId);
         return jdbc.update(
                         "update task set faults = faults + ?, nice_status = ? where id = ? and status = ?",
                         faults,
@@ -171,6 +186,7 @@ public class TaskRows {
      * Counts arrived files; the task is working again ({@code nice_status = OK}, back-off cleared).
      */
     public void addArrived(UUID taskId, long files, long bytes) {
+        changed(taskId);
         jdbc.update(
                 "update task set files_transferred = files_transferred + ?, bytes_transferred = bytes_transferred + ?,"
                         + " subtasks_succeeded = subtasks_succeeded + ? where id = ?",
@@ -189,6 +205,7 @@ public class TaskRows {
 
     /** Counts failed and skipped subtasks. */
     public void addFailedAndSkipped(UUID taskId, long failed, long skipped) {
+        changed(taskId);
         jdbc.update(
                 "update task set subtasks_failed = subtasks_failed + ?,"
                         + " subtasks_skipped_errors = subtasks_skipped_errors + ? where id = ?",
@@ -199,6 +216,7 @@ public class TaskRows {
 
     /** Sets the bytes in flight to the sum over the task's active chunks. */
     public void refreshBytesInFlight(UUID taskId) {
+        changed(taskId);
         jdbc.update(
                 "update task set bytes_in_flight = (select coalesce(sum(c.bytes_in_flight), 0) from chunk c"
                         + " where c.task_id = ? and c.state = 'ACTIVE') where id = ?",
@@ -221,6 +239,7 @@ public class TaskRows {
 
     /** Writes an event (the caller holds the task's row lock, or the task has just ended). */
     public void insertEvent(UUID taskId, EventCode code, String description, String details, Instant time) {
+        changed(taskId);
         jdbc.update(
                 "insert into task_event (task_id, code, is_error, description, details, event_time)"
                         + " values (?, ?, ?, ?, ?, ?)",
@@ -241,6 +260,7 @@ public class TaskRows {
      * @return true if this call ended the task
      */
     public boolean finish(UUID taskId, String fatalCode, String fatalDescription, Instant now) {
+        changed(taskId);
         boolean succeeded = fatalCode == null;
         int changed = jdbc.update(
                 "update task set status = ?, nice_status = null, completion_time = ?, fatal_error_code = ?,"

@@ -62,6 +62,11 @@ public class TaskEvent {
         return s.length() <= max ? s : s.substring(0, max);
     }
 
+    /** @return the event's id: events of a task are numbered in the order they were written */
+    public Long getId() {
+        return id;
+    }
+
     /** @return the task id */
     public UUID getTaskId() {
         return taskId;

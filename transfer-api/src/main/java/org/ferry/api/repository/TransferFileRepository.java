@@ -1,5 +1,6 @@
 package org.ferry.api.repository;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import org.ferry.api.domain.FileState;
@@ -22,6 +23,14 @@ public interface TransferFileRepository extends JpaRepository<TransferFile, Long
      */
     List<TransferFile> findByTaskIdAndStateAndIdGreaterThanOrderById(
             UUID taskId, FileState state, long afterId, Pageable page);
+
+    /**
+     * @param taskId the task
+     * @param states the states wanted
+     * @param page the page size ({@code PageRequest.of(0, limit)})
+     * @return the task's first rows in those states, by id
+     */
+    List<TransferFile> findByTaskIdAndStateInOrderById(UUID taskId, Collection<FileState> states, Pageable page);
 
     /** @return how many of the task's files are in the state */
     long countByTaskIdAndState(UUID taskId, FileState state);

@@ -36,8 +36,8 @@ import tools.jackson.databind.ObjectMapper;
 /**
  * Spring Security for {@code /v0.10/**}: stateless, no CSRF (no cookies), every request
  * authenticated by one of an access token, a password (Basic), a client certificate (on the
- * HTTPS listener) or an OIDC JWT; 401/403 answers as JSON error documents. Other paths (the
- * OpenAPI document and its UI) are open.
+ * HTTPS listener) or an OIDC JWT; 401/403 answers as JSON error documents. The OpenAPI
+ * document and its UI are open; other paths belong to the application's own chains.
  */
 @Configuration
 @EnableWebSecurity
@@ -129,11 +129,15 @@ public class ApiSecurityConfiguration {
         return http.build();
     }
 
-    /** @return everything else (API docs, later the web pages, which bring their own rules) is open */
+    /**
+     * @return the OpenAPI document and its UI are open (the web pages and the actuator bring
+     *     their own chains)
+     */
     @Bean
     @Order(2)
     public SecurityFilterChain openSecurity(HttpSecurity http) throws Exception {
-        http.authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
+        http.securityMatcher("/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
+                .authorizeHttpRequests(authorize -> authorize.anyRequest().permitAll())
                 .csrf(csrf -> csrf.disable())
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
         return http.build();

@@ -327,6 +327,58 @@ public class TaskService {
     }
 
     /**
+     * The events written after a given one, oldest first: what a live view of the task has not
+     * shown yet.
+     *
+     * @param caller the user
+     * @param taskId the task
+     * @param afterEventId the id of the last event already shown (0: from the first)
+     * @return the newer events, oldest first
+     * @throws NotFoundException naming {@code task_id} as {@link #get}
+     */
+    @Transactional(readOnly = true)
+    public List<TaskEvent> eventsAfter(Caller caller, String taskId, long afterEventId) {
+        Task task = get(caller, taskId);
+        return events.findByTaskIdAndIdGreaterThanOrderByIdAsc(task.getId(), afterEventId);
+    }
+
+    /**
+     * The task's files that failed (a permanent fault) or were skipped for a source error
+     * ({@code skip_source_errors}), each with the fault that ended it, in the order they were
+     * planned.
+     *
+     * @param caller the user
+     * @param taskId the task
+     * @param limit at most this many rows
+     * @return those file rows
+     * @throws NotFoundException naming {@code task_id} as {@link #get}
+     */
+    @Transactional(readOnly = true)
+    public List<TransferFile> failedAndSkippedFiles(Caller caller, String taskId, int limit) {
+        Task task = get(caller, taskId);
+        return transferFiles.findByTaskIdAndStateInOrderById(
+                task.getId(), List.of(FileState.FAILED, FileState.SKIPPED), PageRequest.of(0, limit));
+    }
+
+    /**
+     * The events that carry the task's counters over its life (STARTED, PROGRESS, SUCCEEDED),
+     * oldest first: the points of a throughput chart.
+     *
+     * @param caller the user
+     * @param taskId the task
+     * @return those events, oldest first
+     * @throws NotFoundException naming {@code task_id} as {@link #get}
+     */
+    @Transactional(readOnly = true)
+    public List<TaskEvent> progressEvents(Caller caller, String taskId) {
+        Task task = get(caller, taskId);
+        return events.findByTaskIdAndIdGreaterThanAndCodeInOrderByIdAsc(
+                task.getId(),
+                0,
+                List.of(EventCode.STARTED.name(), EventCode.PROGRESS.name(), EventCode.SUCCEEDED.name()));
+    }
+
+    /**
      * One page of the files that arrived ({@code SUCCEEDED} rows), in the order they were planned.
      *
      * @param caller the user

@@ -1,0 +1,134 @@
+package org.ferry.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * ferry-server's web pages and REST API over one HTTP client (its cookie jar holds the page
+ * session): sign-in through the form with its CSRF token, and JSON requests with a bearer token
+ * or a password.
+ */
+final class WebClient {
+
+    private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final HttpClient http;
+    private final String baseUrl;
+
+    /**
+     * @param http the client (TLS trust, cookie jar, no redirects followed)
+     * @param baseUrl the application's root, e.g. {@code https://127.0.0.1:8443/ferry}
+     */
+    WebClient(HttpClient http, String baseUrl) {
+        this.http = http;
+        this.baseUrl = baseUrl;
+    }
+
+    HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(
+                HttpRequest.newBuilder(URI.create(baseUrl + path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** GETs a path with an {@code Authorization} header and no {@code Accept} preference. */
+    HttpResponse<String> get(String path, String authorization) throws IOException, InterruptedException {
+        return http.send(
+                HttpRequest.newBuilder(URI.create(baseUrl + path))
+                        .header("Authorization", authorization)
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * Signs in through the page's form.
+     *
+     * @return the answer to the form post (a redirect: to the file manager, or back with an error)
+     */
+    HttpResponse<String> signIn(String user, String password) throws IOException, InterruptedException {
+        HttpResponse<String> page = get("/signin");
+        assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+        Matcher token = CSRF.matcher(page.body());
+        assertThat(token.find()).as("the sign-in form's CSRF token").isTrue();
+        String form = "username=" + encode(user) + "&password=" + encode(password) + "&_csrf=" + encode(token.group(1));
+        return http.send(
+                HttpRequest.newBuilder(URI.create(baseUrl + "/signin"))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(form))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** @return {@code Bearer TOKEN} */
+    static String bearer(String token) {
+        return "Bearer " + token;
+    }
+
+    /** @return {@code Basic ...} of a user name and password */
+    static String basic(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Sends a JSON API request and returns the answer's status and body. */
+    HttpResponse<String> api(String method, String path, String authorization, String body)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .header("Authorization", authorization)
+                .header("Accept", "application/json");
+        if (body == null) {
+            request.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            request.header("Content-Type", "application/json")
+                    .method(method, HttpRequest.BodyPublishers.ofString(body));
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Sends a JSON API request that must succeed and returns its document. */
+    JsonNode apiOk(String method, String path, String authorization, String body)
+            throws IOException, InterruptedException {
+        HttpResponse<String> answer = api(method, path, authorization, body);
+        assertThat(answer.statusCode())
+                .as(method + " " + path + ": " + answer.body())
+                .isBetween(200, 299);
+        return JSON.readTree(answer.body());
+    }
+
+    /**
+     * Reads a task until it has ended (the API, every 200 ms: the test's own clock, not the
+     * server's) and returns its last document.
+     */
+    JsonNode awaitTaskEnd(String taskId, String authorization, Duration timeout)
+            throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (true) {
+            JsonNode task = apiOk("GET", "/v0.10/task/" + taskId, authorization, null);
+            String status = task.get("status").asString();
+            if (!status.equals("ACTIVE") && !status.equals("INACTIVE")) {
+                return task;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("task " + taskId + " still " + status + " after " + timeout + ": " + task);
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+}

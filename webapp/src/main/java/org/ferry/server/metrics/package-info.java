@@ -1,0 +1,2 @@
+/** Ferry's own Micrometer metrics (Prometheus at {@code /actuator/prometheus}). */
+package org.ferry.server.metrics;

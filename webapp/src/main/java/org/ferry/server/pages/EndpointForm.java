@@ -1,0 +1,92 @@
+package org.ferry.server.pages;
+
+import org.ferry.api.document.EndpointRequest;
+import org.ferry.api.domain.Endpoint;
+
+/**
+ * The endpoint form's fields (create and edit).
+ *
+ * @param name the name part of {@code owner#name}
+ * @param url {@code ftp://host:port} or {@code gsiftp://host:port}
+ * @param username the GridFTP login (blank: anonymous)
+ * @param password the GridFTP password (blank on edit: keep the stored one)
+ * @param description free text
+ * @param isPublic whether every user may see and use it (an unchecked box sends nothing: null)
+ * @param defaultDirectory where listings start (blank: {@code /})
+ */
+public record EndpointForm(
+        String name,
+        String url,
+        String username,
+        String password,
+        String description,
+        Boolean isPublic,
+        String defaultDirectory) {
+
+    /** @return an empty form */
+    public static EndpointForm empty() {
+        return new EndpointForm("", "", "", "", "", false, "");
+    }
+
+    /**
+     * @param endpoint a stored endpoint
+     * @return its fields, without the password
+     */
+    public static EndpointForm of(Endpoint endpoint) {
+        return new EndpointForm(
+                endpoint.getDisplayName(),
+                endpoint.getUrl(),
+                endpoint.getUsername(),
+                "",
+                endpoint.getDescription() == null ? "" : endpoint.getDescription(),
+                endpoint.isPublic(),
+                endpoint.getDefaultDirectory() == null ? "" : endpoint.getDefaultDirectory());
+    }
+
+    /**
+     * @param creating true for a new endpoint (blank fields are left out and take their
+     *     defaults), false for a change (a blank password keeps the stored one)
+     * @return the API's endpoint document
+     */
+    public EndpointRequest toRequest(boolean creating) {
+        return new EndpointRequest(
+                null,
+                null,
+                blankToNull(name),
+                description == null ? "" : description,
+                blankToNull(url),
+                creating ? blankToNull(username) : (username == null || username.isBlank() ? "anonymous" : username),
+                blankToNull(password),
+                Boolean.TRUE.equals(isPublic),
+                creating ? blankToNull(defaultDirectory) : (defaultDirectory == null ? "" : defaultDirectory.trim()),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
+    }
+
+    /**
+     * @param apiField the field an error names
+     * @return the form field that holds it
+     */
+    public static String formField(String apiField) {
+        if (apiField == null) {
+            return null;
+        }
+        return switch (apiField) {
+            case "display_name", "canonical_name" -> "name";
+            case "default_directory" -> "defaultDirectory";
+            case "public" -> "isPublic";
+            default -> apiField;
+        };
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+}
