@@ -266,7 +266,10 @@ class RestApiTest {
         java.util.UUID id = java.util.UUID.fromString(taskId);
         org.ferry.scheduler.execution.Fault late =
                 new org.ferry.scheduler.execution.Fault(org.ferry.api.domain.EventCode.CONNECT_FAILED, "late fault");
-        recorder.fault(new org.ferry.scheduler.execution.TaskExecution(id, null, null, false, null), late);
+        recorder.fault(
+                new org.ferry.scheduler.execution.TaskExecution(new org.ferry.scheduler.execution.TaskExecution.Setup(
+                        id, "admin", null, null, null, null, false, null, null, null)),
+                late);
         assertThat(recorder.fail(id, late)).isFalse();
         JsonNode events = api.get("/v0.10/task/" + taskId + "/event_list").body();
         assertThat(events.get("DATA").findValuesAsString("description")).doesNotContain("late fault");

@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.protocol.ByteRange;
 
@@ -18,17 +18,17 @@ import org.ferry.mover.protocol.ByteRange;
  */
 public final class ChunkRunner {
 
-    private final GridFtpClient client;
+    private final EndpointSessions sessions;
     private final FileMover mover;
     private final ExecutorService lanes;
 
     /**
-     * @param client opens the lanes' sessions
+     * @param sessions opens the lanes' sessions from the chunk's endpoint access values
      * @param retries attempts per file and back-off
      * @param lanes runs the second and further lanes of a chunk (not shut down here)
      */
-    public ChunkRunner(GridFtpClient client, RetryPolicy retries, ExecutorService lanes) {
-        this.client = Objects.requireNonNull(client, "client");
+    public ChunkRunner(EndpointSessions sessions, RetryPolicy retries, ExecutorService lanes) {
+        this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.mover = new FileMover(retries);
         this.lanes = Objects.requireNonNull(lanes, "lanes");
     }
@@ -39,7 +39,8 @@ public final class ChunkRunner {
      * @param chunk what to move
      * @param listener where results go, and whether to stop
      * @return null when every file arrived or the task stopped; otherwise the fault of the first
-     *     file that ran out of attempts (the lanes stop starting new files then)
+     *     file that ran out of attempts, or a {@link FaultCode#NO_CREDENTIALS} fault at once when an
+     *     endpoint's credential expired (the lanes stop starting new files then)
      * @throws InterruptedException if the calling thread is interrupted while other lanes finish
      */
     public MoverFault run(ChunkRequest chunk, ChunkListener listener) throws InterruptedException {
@@ -67,7 +68,7 @@ public final class ChunkRunner {
 
     private void lane(ChunkRequest chunk, FirstFault fatal, LaneFeed feed) {
         ChunkTuning tuning = chunk.tuning();
-        try (SessionPair pair = new SessionPair(client, chunk, fatal)) {
+        try (SessionPair pair = new SessionPair(sessions, chunk, fatal)) {
             LaneFeed.Work work;
             while (!fatal.isStopped() && (work = feed.next()) != null) {
                 FileMover.Outcome outcome = work.pipelined()

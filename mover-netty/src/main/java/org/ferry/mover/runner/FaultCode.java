@@ -17,6 +17,11 @@ public enum FaultCode {
     ENDPOINT_ERROR,
     /** An endpoint did not answer in time. */
     TIMEOUT,
+    /**
+     * An endpoint's activated credential expired: nothing moves until the owner activates it again,
+     * so no attempt is retried (the task goes INACTIVE).
+     */
+    NO_CREDENTIALS,
     /** The checksums of source and destination differ. */
     VERIFY_CHECKSUM,
     /** Anything else. */

@@ -117,7 +117,7 @@ final class FileMover {
                         "Moving " + file.sourcePath() + " to " + file.destinationPath() + " (attempt " + attempt
                                 + " of " + retries.maxAttempts() + ")");
                 listener.onFault(fault);
-                if (attempt >= retries.maxAttempts()) {
+                if (attempt >= retries.maxAttempts() || fault.code() == FaultCode.NO_CREDENTIALS) {
                     return new Outcome(fault);
                 }
                 if (!pause(listener, retries.backoffSeconds(attempt) * 1000)) {
@@ -203,9 +203,13 @@ final class FileMover {
                 if (listener.isStopped()) {
                     return Outcome.DONE;
                 }
-                listener.onFault(Faults.classify(
+                MoverFault fault = Faults.classify(
                         e,
-                        "Moving a batch of " + batch.size() + " files (" + left.size() + " left to move one by one)"));
+                        "Moving a batch of " + batch.size() + " files (" + left.size() + " left to move one by one)");
+                listener.onFault(fault);
+                if (fault.code() == FaultCode.NO_CREDENTIALS) {
+                    return new Outcome(fault); // no file moves until the endpoint is activated again
+                }
             }
         }
         if (chunk.verifyChecksum()) {

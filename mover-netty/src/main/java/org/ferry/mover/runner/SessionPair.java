@@ -1,35 +1,34 @@
 package org.ferry.mover.runner;
 
 import java.io.IOException;
-import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.access.EndpointAccess;
+import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
-import org.ferry.mover.client.GridFtpUrl;
 
 /**
  * One lane's control channels: a source session and a destination session, opened on first use
+ * (each with its endpoint's own login and the chunk's data channel protection)
  * and reopened after a fault (a failed transfer may leave either channel unusable). Each session is
  * reported to the chunk's listener, which may close it to stop the lane at once.
  */
 final class SessionPair implements AutoCloseable {
 
-    private final GridFtpClient client;
-    private final GridFtpUrl sourceUrl;
-    private final GridFtpUrl destinationUrl;
+    private final EndpointSessions sessions;
+    private final ChunkRequest chunk;
     private final ChunkListener listener;
     private GridFtpSession source;
     private GridFtpSession destination;
 
-    SessionPair(GridFtpClient client, ChunkRequest chunk, ChunkListener listener) {
-        this.client = client;
-        this.sourceUrl = chunk.source();
-        this.destinationUrl = chunk.destination();
+    SessionPair(EndpointSessions sessions, ChunkRequest chunk, ChunkListener listener) {
+        this.sessions = sessions;
+        this.chunk = chunk;
         this.listener = listener;
     }
 
     /** @return the logged-in source session */
     GridFtpSession source() throws IOException {
         if (source == null) {
-            source = open(sourceUrl);
+            source = open(chunk.source());
         }
         return source;
     }
@@ -37,13 +36,13 @@ final class SessionPair implements AutoCloseable {
     /** @return the logged-in destination session */
     GridFtpSession destination() throws IOException {
         if (destination == null) {
-            destination = open(destinationUrl);
+            destination = open(chunk.destination());
         }
         return destination;
     }
 
-    private GridFtpSession open(GridFtpUrl url) throws IOException {
-        GridFtpSession session = client.open(url);
+    private GridFtpSession open(EndpointAccess access) throws IOException {
+        GridFtpSession session = sessions.open(access, chunk.dataProtection());
         listener.sessionOpened(session);
         return session;
     }

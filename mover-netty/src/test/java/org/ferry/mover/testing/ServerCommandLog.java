@@ -42,6 +42,7 @@ public final class ServerCommandLog implements AutoCloseable {
         log.appender.start();
         log.logger.addAppender(log.appender);
         log.logger.setLevel(Level.DEBUG);
+        log.logger.setAdditive(false); // the DEBUG lines are for this log, not the console
         return log;
     }
 
@@ -55,6 +56,7 @@ public final class ServerCommandLog implements AutoCloseable {
     @Override
     public void close() {
         logger.setLevel(levelBefore);
+        logger.setAdditive(true);
         logger.detachAppender(appender);
         appender.stop();
     }

@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.runner.ChunkRequest;
 import org.ferry.mover.runner.ChunkRunner;
+import org.ferry.mover.runner.FaultCode;
 import org.ferry.mover.runner.MoverFault;
 import org.ferry.mover.runner.RetryPolicy;
 import org.ferry.scheduler.TransferProperties;
@@ -35,7 +36,7 @@ public class ChunkWorker implements SmartLifecycle {
     private final TaskExecutions executions;
     private final TaskCompletion completion;
     private final TaskRecorder recorder;
-    private final GridFtpClient client;
+    private final EndpointSessions sessions;
     private final RetryPolicy retries;
     private final int workerThreads;
 
@@ -49,7 +50,7 @@ public class ChunkWorker implements SmartLifecycle {
      * @param executions the running tasks
      * @param completion ends tasks
      * @param recorder where faults go
-     * @param client opens sessions
+     * @param sessions opens sessions from the endpoints' access values
      * @param properties worker thread count, attempts and back-off
      */
     public ChunkWorker(
@@ -57,13 +58,13 @@ public class ChunkWorker implements SmartLifecycle {
             TaskExecutions executions,
             TaskCompletion completion,
             TaskRecorder recorder,
-            GridFtpClient client,
+            EndpointSessions sessions,
             TransferProperties properties) {
         this.queue = queue;
         this.executions = executions;
         this.completion = completion;
         this.recorder = recorder;
-        this.client = client;
+        this.sessions = sessions;
         this.retries = new RetryPolicy(properties.maxAttempts(), properties.retryBackoffSeconds());
         this.workerThreads = properties.workerThreads();
     }
@@ -77,7 +78,7 @@ public class ChunkWorker implements SmartLifecycle {
             thread.setDaemon(true);
             return thread;
         });
-        runner = new ChunkRunner(client, retries, lanes);
+        runner = new ChunkRunner(sessions, retries, lanes);
         for (int i = 0; i < workerThreads; i++) {
             Thread worker = new Thread(this::consume, "ferry-mover-" + (i + 1));
             worker.setDaemon(true);
@@ -124,13 +125,16 @@ public class ChunkWorker implements SmartLifecycle {
             return; // the task ended (cancelled, failed) or runs elsewhere: drop the chunk
         }
         ChunkRequest request = new ChunkRequest(
-                execution.source().url(),
-                execution.destination().url(),
+                execution.source(),
+                execution.destination(),
                 chunk.files(),
                 chunk.tuning(),
-                execution.verifyChecksum());
+                execution.verifyChecksum(),
+                execution.dataProtection());
         MoverFault fatal = runner.run(request, new TaskChunkListener(execution, recorder, completion));
-        if (fatal != null && !execution.isStopped()) {
+        if (fatal != null && fatal.code() == FaultCode.NO_CREDENTIALS && !execution.isStopped()) {
+            completion.suspend(execution, Suspension.fault(fatal.description()));
+        } else if (fatal != null && !execution.isStopped()) {
             log.error("Chunk {} of task {} failed: {}", chunk.chunkId(), chunk.taskId(), fatal.description());
             completion.fail(execution, FaultClassifier.of(fatal)); // a lane crashed
         }

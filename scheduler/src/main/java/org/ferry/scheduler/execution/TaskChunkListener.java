@@ -2,6 +2,7 @@ package org.ferry.scheduler.execution;
 
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.runner.ChunkListener;
+import org.ferry.mover.runner.FaultCode;
 import org.ferry.mover.runner.FileTransfer;
 import org.ferry.mover.runner.MoverFault;
 
@@ -54,6 +55,10 @@ final class TaskChunkListener implements ChunkListener {
 
     @Override
     public void onFileFailed(MoverFault fault) {
+        if (fault.code() == FaultCode.NO_CREDENTIALS) {
+            completion.suspend(execution, Suspension.fault(fault.description()));
+            return;
+        }
         execution.fileFailed();
         completion.fail(execution, FaultClassifier.of(fault));
     }

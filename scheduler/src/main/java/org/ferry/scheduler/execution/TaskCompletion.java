@@ -39,6 +39,34 @@ public class TaskCompletion {
         }
     }
 
+    /**
+     * Stops the workers and suspends the task (INACTIVE) until an endpoint is activated again:
+     * what moved stays recorded; a resumed task re-plans and skips it.
+     *
+     * @param fault the {@code NO_CREDENTIALS} fault saying which endpoint and what to do
+     */
+    public void suspend(TaskExecution execution, Fault fault) {
+        execution.stop();
+        try {
+            recorder.suspend(execution, fault);
+        } finally {
+            executions.remove(execution);
+        }
+    }
+
+    /**
+     * Stops the workers of a task and forgets the execution, leaving the task ACTIVE, so that the
+     * caller can plan it afresh (an endpoint's credential was replaced).
+     */
+    public void restart(TaskExecution execution) {
+        execution.stop();
+        try {
+            recorder.flush(execution);
+        } finally {
+            executions.remove(execution);
+        }
+    }
+
     /** Stops the workers of a task the API already ended (cancel). */
     public void stopped(UUID taskId) {
         executions.get(taskId).ifPresent(execution -> {

@@ -1,6 +1,7 @@
 package org.ferry.scheduler.execution;
 
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -10,19 +11,26 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.ferry.api.credential.ActivationRequiredException;
+import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.domain.TransferItem;
-import org.ferry.api.gridftp.EndpointLogin;
+import org.ferry.api.lifecycle.EndpointActivatedEvent;
+import org.ferry.api.lifecycle.EndpointDeactivatedEvent;
 import org.ferry.api.lifecycle.TaskCancelRequestedEvent;
 import org.ferry.api.lifecycle.TaskSubmittedEvent;
 import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferItemRepository;
-import org.ferry.mover.client.GridFtpClient;
+import org.ferry.api.service.EndpointService;
+import org.ferry.mover.access.CredentialExpiredException;
+import org.ferry.mover.access.EndpointAccess;
+import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.scheduler.TransferProperties;
 import org.ferry.scheduler.plan.Chunker;
 import org.ferry.scheduler.plan.PlanningException;
@@ -41,7 +49,9 @@ import org.springframework.transaction.event.TransactionalEventListener;
 /**
  * Task lifecycle: plans submitted tasks (and, on start, tasks left ACTIVE by a previous run),
  * queues their chunks, stops cancelled tasks, and every flush interval writes counters and fails
- * tasks past their deadline.
+ * tasks past their deadline. A task whose endpoint has no usable credential (never activated,
+ * expired, deactivated) goes INACTIVE with a {@code NO_CREDENTIALS} event; it resumes by itself
+ * when the owner activates the endpoint again, and fails {@code EXPIRED} at its deadline otherwise.
  */
 @Component
 public class TaskCoordinator implements SmartLifecycle {
@@ -57,7 +67,10 @@ public class TaskCoordinator implements SmartLifecycle {
     private final TaskRecorder recorder;
     private final TaskCompletion completion;
     private final WorkQueue queue;
-    private final GridFtpClient client;
+    private final EndpointSessions sessions;
+    private final EndpointAccessService accesses;
+    private final EndpointService endpointService;
+    private final Clock clock;
     private final TransferProperties properties;
     private final Chunker chunker;
 
@@ -73,7 +86,10 @@ public class TaskCoordinator implements SmartLifecycle {
      * @param recorder database writes
      * @param completion ends tasks
      * @param queue where chunks go
-     * @param client opens sessions for planning
+     * @param sessions opens sessions for planning
+     * @param accesses how the owner reaches each endpoint (their activated credentials)
+     * @param endpointService whether clear-text endpoints are allowed
+     * @param clock what "now" is for credential expiry
      * @param properties limits and intervals
      */
     public TaskCoordinator(
@@ -84,7 +100,10 @@ public class TaskCoordinator implements SmartLifecycle {
             TaskRecorder recorder,
             TaskCompletion completion,
             WorkQueue queue,
-            GridFtpClient client,
+            EndpointSessions sessions,
+            EndpointAccessService accesses,
+            EndpointService endpointService,
+            Clock clock,
             TransferProperties properties) {
         this.tasks = tasks;
         this.items = items;
@@ -93,7 +112,10 @@ public class TaskCoordinator implements SmartLifecycle {
         this.recorder = recorder;
         this.completion = completion;
         this.queue = queue;
-        this.client = client;
+        this.sessions = sessions;
+        this.accesses = accesses;
+        this.endpointService = endpointService;
+        this.clock = clock;
         this.properties = properties;
         this.chunker = new Chunker(properties.chunkMaxFiles(), properties.chunkMaxBytes());
     }
@@ -144,7 +166,10 @@ public class TaskCoordinator implements SmartLifecycle {
         completion.stopped(event.taskId());
     }
 
-    /** Resumes tasks a previous run of the server left ACTIVE. */
+    /**
+     * Resumes tasks a previous run of the server left ACTIVE, and INACTIVE tasks whose endpoints
+     * are usable now (an activation whose event a stop cut short).
+     */
     @EventListener(ApplicationReadyEvent.class)
     public void resumeActiveTasks() {
         List<Task> active = tasks.findByStatusOrderByRequestTime(TaskStatus.ACTIVE);
@@ -152,6 +177,85 @@ public class TaskCoordinator implements SmartLifecycle {
             log.info("Resuming {} active task(s)", active.size());
         }
         active.forEach(task -> schedule(task.getId()));
+        for (Task task : tasks.findByStatusOrderByRequestTime(TaskStatus.INACTIVE)) {
+            resumeIfUsable(task, "Both endpoints are usable again");
+        }
+    }
+
+    /**
+     * An endpoint was activated: the owner's INACTIVE tasks on it resume (when their other endpoint
+     * is usable too), and their ACTIVE ones are planned afresh with the new credential.
+     */
+    @TransactionalEventListener(fallbackExecution = true)
+    public void onEndpointActivated(EndpointActivatedEvent event) {
+        // on a planner thread: after the activation's commit this thread's transaction is spent,
+        // and writes joined to it would never commit
+        async("resuming tasks after an activation", () -> resumeAfterActivation(event));
+    }
+
+    /** An endpoint was deactivated: the owner's tasks on it stop and go INACTIVE. */
+    @TransactionalEventListener(fallbackExecution = true)
+    public void onEndpointDeactivated(EndpointDeactivatedEvent event) {
+        async("suspending tasks after a deactivation", () -> suspendAfterDeactivation(event));
+    }
+
+    private void async(String what, Runnable work) {
+        if (!running) {
+            return;
+        }
+        planners.submit(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                log.error("Failed {}", what, e);
+            }
+        });
+    }
+
+    private void resumeAfterActivation(EndpointActivatedEvent event) {
+        Endpoint endpoint = endpoints.findById(event.endpointId()).orElse(null);
+        String name = endpoint == null ? "the endpoint" : "Endpoint " + endpoint.getCanonicalName();
+        for (TaskExecution execution : executions.all()) {
+            if (execution.ownerName().equals(event.ownerName()) && execution.uses(event.endpointId())) {
+                completion.restart(execution);
+                schedule(execution.taskId());
+            }
+        }
+        for (Task task : tasks.findUsingEndpoint(TaskStatus.INACTIVE, event.ownerName(), event.endpointId())) {
+            resumeIfUsable(task, name + " was activated again: the task resumes");
+        }
+    }
+
+    private void suspendAfterDeactivation(EndpointDeactivatedEvent event) {
+        Endpoint endpoint = endpoints.findById(event.endpointId()).orElse(null);
+        String name = endpoint == null ? event.endpointId().toString() : endpoint.getCanonicalName();
+        Fault fault = Suspension.fault("Endpoint " + name + " was deactivated: its credential is gone");
+        for (TaskExecution execution : executions.all()) {
+            if (execution.ownerName().equals(event.ownerName()) && execution.uses(event.endpointId())) {
+                completion.suspend(execution, fault);
+            }
+        }
+        for (Task task : tasks.findUsingEndpoint(TaskStatus.ACTIVE, event.ownerName(), event.endpointId())) {
+            if (!executions.isRunning(task.getId())) {
+                recorder.suspend(task.getId(), fault);
+            }
+        }
+    }
+
+    private void resumeIfUsable(Task task, String why) {
+        try {
+            for (UUID endpointId : List.of(task.getSourceEndpointId(), task.getDestinationEndpointId())) {
+                Endpoint endpoint = endpoints.findById(endpointId).orElse(null);
+                if (endpoint != null) {
+                    accesses.access(task.getOwnerName(), endpoint);
+                }
+            }
+        } catch (ActivationRequiredException stillMissing) {
+            return; // the other endpoint still waits for its activation
+        }
+        if (recorder.resume(task.getId(), why)) {
+            schedule(task.getId());
+        }
     }
 
     private void schedule(UUID taskId) {
@@ -174,14 +278,26 @@ public class TaskCoordinator implements SmartLifecycle {
         }
         TaskExecution execution;
         try {
-            execution = new TaskExecution(
+            Endpoint source = endpoint(task.getSourceEndpointId(), task.getSourceEndpoint());
+            Endpoint destination = endpoint(task.getDestinationEndpointId(), task.getDestinationEndpoint());
+            execution = new TaskExecution(new TaskExecution.Setup(
                     taskId,
-                    login(task.getSourceEndpointId(), task.getSourceEndpoint()),
-                    login(task.getDestinationEndpointId(), task.getDestinationEndpoint()),
+                    task.getOwnerName(),
+                    source.getId(),
+                    destination.getId(),
+                    accesses.access(task.getOwnerName(), source),
+                    accesses.access(task.getOwnerName(), destination),
                     task.isVerifyChecksum(),
-                    task.getDeadline());
+                    task.isEncryptData() ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR,
+                    task.getDeadline(),
+                    firstExpiry(
+                            accesses.status(task.getOwnerName(), source).expireTime(),
+                            accesses.status(task.getOwnerName(), destination).expireTime())));
         } catch (PlanningException e) {
             recorder.fail(taskId, new Fault(e.code(), e.getMessage()));
+            return;
+        } catch (ActivationRequiredException e) {
+            recorder.suspend(taskId, Suspension.fault(e.getMessage()));
             return;
         }
         if (!executions.register(execution)) {
@@ -223,10 +339,12 @@ public class TaskCoordinator implements SmartLifecycle {
             GridFtpSession source = null;
             GridFtpSession destination = null;
             try {
-                source = execution.track(client.open(execution.source().url()));
-                destination =
-                        execution.track(client.open(execution.destination().url()));
+                source = execution.track(sessions.open(execution.source(), execution.dataProtection()));
+                destination = execution.track(sessions.open(execution.destination(), execution.dataProtection()));
                 return new TaskPlanner(source, destination, task.getSyncLevel(), alreadyTransferred).plan(taskItems);
+            } catch (CredentialExpiredException e) {
+                completion.suspend(execution, Suspension.fault(e.getMessage()));
+                return null;
             } catch (PlanningException e) {
                 Fault fault = new Fault(e.code(), e.getMessage());
                 recorder.fault(execution, fault);
@@ -276,16 +394,25 @@ public class TaskCoordinator implements SmartLifecycle {
         return !execution.isStopped();
     }
 
-    private EndpointLogin login(UUID endpointId, String name) throws PlanningException {
+    private Endpoint endpoint(UUID endpointId, String name) throws PlanningException {
         Endpoint endpoint = endpoints
                 .findById(endpointId)
                 .orElseThrow(() ->
                         new PlanningException(EventCode.ENDPOINT_ERROR, "Endpoint " + name + " no longer exists"));
-        try {
-            return EndpointLogin.of(endpoint);
-        } catch (IllegalArgumentException e) {
-            throw new PlanningException(EventCode.ENDPOINT_ERROR, "Endpoint " + name + ": " + e.getMessage());
+        if (!endpointService.allowsClearText() && !endpoint.isGsi()) {
+            throw new PlanningException(
+                    EventCode.ENDPOINT_ERROR,
+                    "Endpoint " + name + " is a clear-text (ftp://) endpoint, which this server no longer allows"
+                            + " (ferry.endpoints.allow-clear-text=false)");
         }
+        return endpoint;
+    }
+
+    private static Instant firstExpiry(Instant a, Instant b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null || a.isBefore(b) ? a : b;
     }
 
     private void tick() {
@@ -296,6 +423,13 @@ public class TaskCoordinator implements SmartLifecycle {
                     Fault expired = new Fault(EventCode.EXPIRED, "The task's deadline passed before it completed");
                     recorder.event(execution.taskId(), expired.code(), expired.description(), null);
                     completion.fail(execution, expired);
+                } else if (credentialsExpired(execution) && !execution.isStopped()) {
+                    // stop before the sessions fail: what moved is kept, nothing burns attempts
+                    completion.suspend(
+                            execution,
+                            Suspension.fault("The credential an endpoint of the task was activated with expired at "
+                                    + execution.credentialsExpire() + ": activate "
+                                    + expiringEndpoints(execution) + " again"));
                 } else {
                     recorder.flush(execution);
                 }
@@ -303,5 +437,28 @@ public class TaskCoordinator implements SmartLifecycle {
                 log.warn("Cannot record progress of task {}", execution.taskId(), e);
             }
         }
+        try {
+            for (Task task : tasks.findByStatusAndDeadlineBefore(TaskStatus.INACTIVE, now)) {
+                recorder.expireInactive(task.getId());
+            }
+        } catch (RuntimeException e) {
+            log.warn("Cannot expire INACTIVE tasks past their deadline", e);
+        }
+    }
+
+    private boolean credentialsExpired(TaskExecution execution) {
+        Instant expire = execution.credentialsExpire();
+        return expire != null
+                && !clock.instant().plus(EndpointSessions.EXPIRY_MARGIN).isBefore(expire);
+    }
+
+    private String expiringEndpoints(TaskExecution execution) {
+        List<String> names = new java.util.ArrayList<>();
+        for (EndpointAccess access : List.of(execution.source(), execution.destination())) {
+            if (access.isGsi() && !names.contains(access.endpoint())) {
+                names.add(access.endpoint());
+            }
+        }
+        return String.join(" and ", names);
     }
 }

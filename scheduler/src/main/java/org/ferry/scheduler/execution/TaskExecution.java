@@ -12,22 +12,29 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.ferry.api.domain.TransferredFile;
-import org.ferry.api.gridftp.EndpointLogin;
+import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.runner.FileTransfer;
 
 /**
- * The in-memory state of one task being worked in this JVM: endpoint logins, open sessions (so a
- * cancel can close them and abort transfers in flight), chunks still out, and counter deltas not
- * yet written to the database. Thread-safe: mover lanes, the planner and the flusher share it.
+ * The in-memory state of one task being worked in this JVM: how to reach its endpoints (with the
+ * owner's activated credentials, sealed), open sessions (so a cancel can close them and abort
+ * transfers in flight), chunks still out, and counter deltas not yet written to the database.
+ * Thread-safe: mover lanes, the planner and the flusher share it.
  */
 public final class TaskExecution {
 
     private final UUID taskId;
-    private final EndpointLogin source;
-    private final EndpointLogin destination;
+    private final String ownerName;
+    private final UUID sourceEndpointId;
+    private final UUID destinationEndpointId;
+    private final EndpointAccess source;
+    private final EndpointAccess destination;
     private final boolean verifyChecksum;
+    private final ProtectionLevel dataProtection;
     private final Instant deadline;
+    private final Instant credentialsExpire;
 
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final Set<GridFtpSession> sessions = ConcurrentHashMap.newKeySet();
@@ -50,19 +57,44 @@ public final class TaskExecution {
     String writtenNiceStatus = "OK";
 
     /**
+     * What the execution works with.
+     *
      * @param taskId the task
-     * @param source source endpoint login
-     * @param destination destination endpoint login
+     * @param ownerName the task's owner (whose credentials the sessions use)
+     * @param sourceEndpointId the source endpoint
+     * @param destinationEndpointId the destination endpoint
+     * @param source how to reach the source endpoint
+     * @param destination how to reach the destination endpoint
      * @param verifyChecksum compare checksums after each file
+     * @param dataProtection the least protection of every data channel ({@code encrypt_data}: P)
      * @param deadline the task's deadline or null
+     * @param credentialsExpire when the first of the endpoints' credentials expires, or null when
+     *     neither needs one
      */
-    public TaskExecution(
-            UUID taskId, EndpointLogin source, EndpointLogin destination, boolean verifyChecksum, Instant deadline) {
-        this.taskId = taskId;
-        this.source = source;
-        this.destination = destination;
-        this.verifyChecksum = verifyChecksum;
-        this.deadline = deadline;
+    public record Setup(
+            UUID taskId,
+            String ownerName,
+            UUID sourceEndpointId,
+            UUID destinationEndpointId,
+            EndpointAccess source,
+            EndpointAccess destination,
+            boolean verifyChecksum,
+            ProtectionLevel dataProtection,
+            Instant deadline,
+            Instant credentialsExpire) {}
+
+    /** @param setup what the execution works with */
+    public TaskExecution(Setup setup) {
+        this.taskId = setup.taskId();
+        this.ownerName = setup.ownerName();
+        this.sourceEndpointId = setup.sourceEndpointId();
+        this.destinationEndpointId = setup.destinationEndpointId();
+        this.source = setup.source();
+        this.destination = setup.destination();
+        this.verifyChecksum = setup.verifyChecksum();
+        this.dataProtection = setup.dataProtection();
+        this.deadline = setup.deadline();
+        this.credentialsExpire = setup.credentialsExpire();
     }
 
     /** @return the task id */
@@ -70,19 +102,42 @@ public final class TaskExecution {
         return taskId;
     }
 
-    /** @return the source endpoint login */
-    public EndpointLogin source() {
+    /** @return the task's owner */
+    public String ownerName() {
+        return ownerName;
+    }
+
+    /**
+     * @param endpointId an endpoint
+     * @return true if the task moves data from or to it
+     */
+    public boolean uses(UUID endpointId) {
+        return endpointId.equals(sourceEndpointId) || endpointId.equals(destinationEndpointId);
+    }
+
+    /** @return how to reach the source endpoint */
+    public EndpointAccess source() {
         return source;
     }
 
-    /** @return the destination endpoint login */
-    public EndpointLogin destination() {
+    /** @return how to reach the destination endpoint */
+    public EndpointAccess destination() {
         return destination;
     }
 
     /** @return whether to compare checksums after each file */
     public boolean verifyChecksum() {
         return verifyChecksum;
+    }
+
+    /** @return the least protection of every data channel */
+    public ProtectionLevel dataProtection() {
+        return dataProtection;
+    }
+
+    /** @return when the first endpoint credential expires, or null */
+    public Instant credentialsExpire() {
+        return credentialsExpire;
     }
 
     /** @return the deadline or null */

@@ -195,6 +195,64 @@ public class TaskRecorder {
     }
 
     /**
+     * Suspends an ACTIVE task (INACTIVE) after writing what its execution moved.
+     *
+     * @param fault the {@code NO_CREDENTIALS} fault
+     * @return true if this call suspended the task
+     */
+    @Transactional
+    public boolean suspend(TaskExecution execution, Fault fault) {
+        flush(execution, false);
+        return suspend(execution.taskId(), fault);
+    }
+
+    /**
+     * Suspends an ACTIVE task that has no execution here (its endpoint was not activated when it
+     * was to be planned).
+     *
+     * @param fault the {@code NO_CREDENTIALS} fault
+     * @return true if this call suspended the task
+     */
+    @Transactional
+    public boolean suspend(UUID taskId, Fault fault) {
+        if (tasks.suspend(taskId, fault.code().name()) == 0) {
+            return false;
+        }
+        event(taskId, fault.code(), fault.description(), null);
+        return true;
+    }
+
+    /**
+     * Makes an INACTIVE task ACTIVE again.
+     *
+     * @param why the RESUMED event's description
+     * @return true if this call resumed it
+     */
+    @Transactional
+    public boolean resume(UUID taskId, String why) {
+        if (tasks.resume(taskId) == 0) {
+            return false;
+        }
+        event(taskId, EventCode.RESUMED, why, null);
+        return true;
+    }
+
+    /**
+     * Ends a task whose deadline passed while it was INACTIVE.
+     *
+     * @return true if this call ended it
+     */
+    @Transactional
+    public boolean expireInactive(UUID taskId) {
+        String description = "The task's deadline passed while it was INACTIVE, waiting for an endpoint's activation";
+        if (tasks.end(taskId, TaskStatus.FAILED, EventCode.EXPIRED.name(), description, Instant.now()) == 0) {
+            return false;
+        }
+        event(taskId, EventCode.EXPIRED, description, null);
+        return true;
+    }
+
+    /**
      * Ends a task that has no execution here (e.g. its endpoint was deleted before planning).
      *
      * @return true if this call ended the task

@@ -71,6 +71,9 @@ public class Task {
     @Column(name = "verify_checksum", nullable = false)
     private boolean verifyChecksum;
 
+    @Column(name = "encrypt_data", nullable = false)
+    private boolean encryptData;
+
     @Column(nullable = false)
     private long files;
 
@@ -118,6 +121,7 @@ public class Task {
      * @param destination destination endpoint
      * @param syncLevel optional sync level
      * @param verifyChecksum compare MD5 checksums after each file
+     * @param encryptData PROT P on every data channel of the task
      */
     public Task(
             String submissionId,
@@ -127,7 +131,8 @@ public class Task {
             Endpoint source,
             Endpoint destination,
             SyncLevel syncLevel,
-            boolean verifyChecksum) {
+            boolean verifyChecksum,
+            boolean encryptData) {
         this.id = UUID.randomUUID();
         this.submissionId = submissionId;
         this.ownerName = ownerName;
@@ -143,6 +148,7 @@ public class Task {
         this.destinationEndpoint = destination.getCanonicalName();
         this.syncLevel = syncLevel == null ? null : syncLevel.level();
         this.verifyChecksum = verifyChecksum;
+        this.encryptData = encryptData;
     }
 
     /** @return the task id */
@@ -228,6 +234,11 @@ public class Task {
     /** @return whether checksums are compared after each file */
     public boolean isVerifyChecksum() {
         return verifyChecksum;
+    }
+
+    /** @return whether every data channel of the task is encrypted (PROT P) */
+    public boolean isEncryptData() {
+        return encryptData;
     }
 
     /** @return regular files found in the task's items */

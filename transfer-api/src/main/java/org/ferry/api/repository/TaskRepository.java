@@ -112,6 +112,61 @@ public interface TaskRepository extends JpaRepository<Task, UUID> {
     int lockIfActive(@Param("id") UUID id);
 
     /**
+     * Ends an ACTIVE or INACTIVE task (a cancel, a deadline passing while INACTIVE). Only the first
+     * end of a task has an effect.
+     *
+     * @param status FAILED
+     * @param fatalErrorCode e.g. {@code CANCELED}, {@code EXPIRED}
+     * @param fatalErrorDescription for the user
+     * @return 1 if this call ended the task, 0 if it had already ended
+     */
+    @Transactional
+    @Modifying
+    @Query("update Task t set t.status = :status, t.niceStatus = null, t.completionTime = :now,"
+            + " t.fatalErrorCode = :code, t.fatalErrorDescription = :description"
+            + " where t.id = :id and t.status in (org.ferry.api.domain.TaskStatus.ACTIVE,"
+            + " org.ferry.api.domain.TaskStatus.INACTIVE)")
+    int end(
+            @Param("id") UUID id,
+            @Param("status") TaskStatus status,
+            @Param("code") String fatalErrorCode,
+            @Param("description") String fatalErrorDescription,
+            @Param("now") Instant now);
+
+    /**
+     * Suspends an ACTIVE task until an endpoint is activated again.
+     *
+     * @param reason its {@code nice_status}, e.g. {@code NO_CREDENTIALS}
+     * @return 1 if the task went INACTIVE now, 0 if it was not ACTIVE
+     */
+    @Transactional
+    @Modifying
+    @Query("update Task t set t.status = org.ferry.api.domain.TaskStatus.INACTIVE, t.niceStatus = :reason"
+            + " where t.id = :id and t.status = org.ferry.api.domain.TaskStatus.ACTIVE")
+    int suspend(@Param("id") UUID id, @Param("reason") String reason);
+
+    /**
+     * Resumes an INACTIVE task.
+     *
+     * @return 1 if the task is ACTIVE again now, 0 if it was not INACTIVE
+     */
+    @Transactional
+    @Modifying
+    @Query("update Task t set t.status = org.ferry.api.domain.TaskStatus.ACTIVE, t.niceStatus = 'Queued'"
+            + " where t.id = :id and t.status = org.ferry.api.domain.TaskStatus.INACTIVE")
+    int resume(@Param("id") UUID id);
+
+    /** @return a user's tasks in a status that use the endpoint as source or destination */
+    @Query("select t from Task t where t.status = :status and t.ownerName = :owner"
+            + " and (t.sourceEndpointId = :endpoint or t.destinationEndpointId = :endpoint)"
+            + " order by t.requestTime")
+    List<Task> findUsingEndpoint(
+            @Param("status") TaskStatus status, @Param("owner") String ownerName, @Param("endpoint") UUID endpointId);
+
+    /** @return tasks in a status whose deadline passed */
+    List<Task> findByStatusAndDeadlineBefore(TaskStatus status, Instant now);
+
+    /**
      * Ends an ACTIVE task. Only the first call for a task has an effect.
      *
      * @param status SUCCEEDED or FAILED

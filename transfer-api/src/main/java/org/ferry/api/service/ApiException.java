@@ -11,6 +11,8 @@ public class ApiException extends RuntimeException {
     public static final String NOT_FOUND = "ClientError.NotFound";
     /** Code of 409 answers. */
     public static final String CONFLICT = "ClientError.Conflict";
+    /** Code of 409 answers for an endpoint the caller must activate first. */
+    public static final String ACTIVATION_REQUIRED = "ClientError.ActivationRequired";
     /** Code of 502 answers. */
     public static final String ENDPOINT_ERROR = "EndpointError";
 
@@ -44,6 +46,11 @@ public class ApiException extends RuntimeException {
     /** @return a 409 */
     public static ApiException conflict(String field, String message) {
         return new ApiException(HttpStatus.CONFLICT, CONFLICT, message, field);
+    }
+
+    /** @return a 409 {@code ClientError.ActivationRequired}: the endpoint needs activating first */
+    public static ApiException activationRequired(String field, String message) {
+        return new ApiException(HttpStatus.CONFLICT, ACTIVATION_REQUIRED, message, field);
     }
 
     /** @return a 502 carrying the endpoint's reply */

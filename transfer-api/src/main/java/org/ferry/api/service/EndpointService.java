@@ -4,9 +4,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import org.ferry.api.credential.EndpointSecrets;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.repository.EndpointRepository;
 import org.ferry.mover.client.GridFtpUrl;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -21,10 +23,41 @@ public class EndpointService {
     public static final int MAX_NAME_CHARS = 128;
 
     private final EndpointRepository endpoints;
+    private final EndpointSecrets secrets;
+    private final boolean allowClearText;
 
-    /** @param endpoints the endpoint store */
-    public EndpointService(EndpointRepository endpoints) {
+    /**
+     * @param endpoints the endpoint store
+     * @param secrets seals passwords
+     * @param allowClearText {@code ferry.endpoints.allow-clear-text} (default true): false refuses
+     *     {@code ftp://} endpoints, whose logins and data pass in clear
+     */
+    public EndpointService(
+            EndpointRepository endpoints,
+            EndpointSecrets secrets,
+            @Value("${ferry.endpoints.allow-clear-text:true}") boolean allowClearText) {
         this.endpoints = endpoints;
+        this.secrets = secrets;
+        this.allowClearText = allowClearText;
+    }
+
+    /** @return false when this server refuses {@code ftp://} endpoints */
+    public boolean allowsClearText() {
+        return allowClearText;
+    }
+
+    /**
+     * @param endpoint an endpoint
+     * @param field the request field naming it, for the error
+     * @throws ApiException 400 if it is a clear-text endpoint and this server forbids them
+     */
+    public void checkAllowed(Endpoint endpoint, String field) {
+        if (!allowClearText && !endpoint.isGsi()) {
+            throw ApiException.badRequest(
+                    field,
+                    "Endpoint " + endpoint.getCanonicalName() + " is a clear-text (ftp://) endpoint, which this"
+                            + " server does not allow (ferry.endpoints.allow-clear-text=false)");
+        }
     }
 
     /**
@@ -32,8 +65,10 @@ public class EndpointService {
      *
      * @param caller the user; must be the owner part of {@code canonical_name}
      * @param body {@code canonical_name}, {@code url}, optional {@code username} (default
-     *     {@code anonymous}), {@code password} (default empty), {@code display_name} (ignored:
-     *     the name part is the display name)
+     *     {@code anonymous}), {@code password} (default empty; stored sealed; not for
+     *     {@code gsiftp://}, whose users activate the endpoint), {@code myproxy_server} and
+     *     {@code myproxy_dn} (the MyProxy server users activate against), {@code display_name}
+     *     (ignored: the name part is the display name)
      * @return the stored endpoint
      * @throws ApiException 400 naming the field for invalid values or another owner, 409 if the
      *     name is taken
@@ -74,18 +109,35 @@ public class EndpointService {
             // the URL is returned to callers; credentials belong in the write-only fields
             throw ApiException.badRequest("url", "url must not hold credentials; use username and password");
         }
+        if (!allowClearText && !parsed.scheme().equals("gsiftp")) {
+            throw ApiException.badRequest(
+                    "url",
+                    "This server does not allow clear-text (ftp://) endpoints (ferry.endpoints.allow-clear-text=false):"
+                            + " use a gsiftp:// server");
+        }
         String username = string(body, "username", false);
         String password = string(body, "password", false);
+        if (parsed.scheme().equals("gsiftp") && password != null && !password.isEmpty()) {
+            throw ApiException.badRequest(
+                    "password",
+                    "A gsiftp:// endpoint takes no password: each user activates it with a credential of their own");
+        }
+        String myProxyServer = string(body, "myproxy_server", false);
+        if (myProxyServer != null && !myProxyServer.strip().matches("[A-Za-z0-9.\\-]+(:[0-9]{1,5})?")) {
+            throw ApiException.badRequest("myproxy_server", "myproxy_server must be host or host:port");
+        }
+        String myProxyDn = string(body, "myproxy_dn", false);
         if (endpoints.findByCanonicalName(canonicalName).isPresent()) {
             throw ApiException.conflict("canonical_name", "An endpoint named " + canonicalName + " exists");
         }
         String normalizedUrl = parsed.scheme() + "://" + parsed.host() + ":" + parsed.port();
-        return endpoints.save(new Endpoint(
-                owner,
-                name,
-                normalizedUrl,
-                username == null || username.isEmpty() ? "anonymous" : username,
-                password == null ? "" : password));
+        Endpoint endpoint = new Endpoint(
+                owner, name, normalizedUrl, username == null || username.isEmpty() ? "anonymous" : username);
+        secrets.setPassword(endpoint, password);
+        endpoint.setMyProxy(
+                myProxyServer == null || myProxyServer.isBlank() ? null : myProxyServer.strip(),
+                myProxyDn == null || myProxyDn.isBlank() ? null : myProxyDn.strip());
+        return endpoints.save(endpoint);
     }
 
     /**
@@ -102,8 +154,9 @@ public class EndpointService {
     public Endpoint register(String owner, String name, String url, String username, String password) {
         Endpoint endpoint = endpoints
                 .findByCanonicalName(owner + "#" + name)
-                .orElseGet(() -> new Endpoint(owner, name, url, username, password));
-        endpoint.updateLogin(url, username, password);
+                .orElseGet(() -> new Endpoint(owner, name, url, username));
+        endpoint.updateLogin(url, username);
+        secrets.setPassword(endpoint, password);
         return endpoints.save(endpoint);
     }
 

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import org.ferry.api.credential.ActivationRequiredException;
+import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.Task;
@@ -39,6 +41,7 @@ public class TaskService {
     private final TransferItemRepository items;
     private final TaskEventRepository events;
     private final EndpointService endpoints;
+    private final EndpointAccessService accesses;
     private final ApplicationEventPublisher publisher;
 
     /**
@@ -46,6 +49,7 @@ public class TaskService {
      * @param items transfer item store
      * @param events event store
      * @param endpoints endpoint lookup
+     * @param accesses the submitter's activation of each endpoint
      * @param publisher where lifecycle events go
      */
     public TaskService(
@@ -53,11 +57,13 @@ public class TaskService {
             TransferItemRepository items,
             TaskEventRepository events,
             EndpointService endpoints,
+            EndpointAccessService accesses,
             ApplicationEventPublisher publisher) {
         this.tasks = tasks;
         this.items = items;
         this.events = events;
         this.endpoints = endpoints;
+        this.accesses = accesses;
         this.publisher = publisher;
     }
 
@@ -76,7 +82,12 @@ public class TaskService {
      * @param caller the submitting user
      * @param request the validated transfer document
      * @return the task
-     * @throws ApiException 404 for an unknown endpoint, 409 for a submission id of another user's
+     * @throws ApiException 404 for an unknown endpoint, 409 for a submission id of another user's;
+     *     400 naming {@code encrypt_data} when an endpoint cannot encrypt (a clear-text
+     *     {@code ftp://} server), 400 naming the endpoint field when this server forbids
+     *     clear-text endpoints, 409 {@code ClientError.ActivationRequired} naming the endpoint
+     *     field when a {@code gsiftp://} endpoint is not activated (unless
+     *     {@code skip_activation_check}: the task then waits INACTIVE)
      * @throws org.springframework.dao.DataIntegrityViolationException if a concurrent submission
      *     with the same id won; call {@link #findDuplicate} then
      */
@@ -91,6 +102,23 @@ public class TaskService {
         }
         Endpoint source = endpoints.resolve(caller, request.sourceEndpoint(), "source_endpoint");
         Endpoint destination = endpoints.resolve(caller, request.destinationEndpoint(), "destination_endpoint");
+        endpoints.checkAllowed(source, "source_endpoint");
+        endpoints.checkAllowed(destination, "destination_endpoint");
+        if (request.encryptData()) {
+            for (Endpoint endpoint : List.of(source, destination)) {
+                if (!endpoint.isGsi()) {
+                    throw ApiException.badRequest(
+                            "encrypt_data",
+                            "encrypt_data needs endpoints that can encrypt data channels, and "
+                                    + endpoint.getCanonicalName() + " is a clear-text endpoint (" + endpoint.getUrl()
+                                    + "): use gsiftp:// endpoints or submit without encrypt_data");
+                }
+            }
+        }
+        if (!request.skipActivationCheck()) {
+            checkActivated(caller, source, "source_endpoint");
+            checkActivated(caller, destination, "destination_endpoint");
+        }
         Task task = tasks.saveAndFlush(new Task(
                 submissionId,
                 caller,
@@ -99,7 +127,8 @@ public class TaskService {
                 source,
                 destination,
                 request.syncLevel(),
-                request.verifyChecksum()));
+                request.verifyChecksum(),
+                request.encryptData()));
         List<TransferItem> rows = new ArrayList<>();
         for (int i = 0; i < request.items().size(); i++) {
             TransferRequest.Item item = request.items().get(i);
@@ -108,6 +137,16 @@ public class TaskService {
         items.saveAll(rows);
         publisher.publishEvent(new TaskSubmittedEvent(task.getId()));
         return new Submission(task, false);
+    }
+
+    private void checkActivated(String caller, Endpoint endpoint, String field) {
+        if (endpoint.isGsi()) {
+            try {
+                accesses.usableCredential(caller, endpoint);
+            } catch (ActivationRequiredException e) {
+                throw ApiException.activationRequired(field, e.getMessage());
+            }
+        }
     }
 
     /**
@@ -180,9 +219,7 @@ public class TaskService {
                 try {
                     statuses.add(TaskStatus.valueOf(value.trim()));
                 } catch (IllegalArgumentException e) {
-                    if (!value.trim().equals("INACTIVE")) { // a valid Globus status no task has yet
-                        throw ApiException.badRequest("filter", "Unknown status '" + value + "'");
-                    }
+                    throw ApiException.badRequest("filter", "Unknown status '" + value + "'");
                 }
             }
         }
@@ -213,8 +250,8 @@ public class TaskService {
     }
 
     /**
-     * Ends an ACTIVE task as FAILED with {@code fatal_error.code = CANCELED}, records a CANCELED
-     * event and tells the scheduler to stop its workers.
+     * Ends an ACTIVE or INACTIVE task as FAILED with {@code fatal_error.code = CANCELED}, records a
+     * CANCELED event and tells the scheduler to stop its workers.
      *
      * @param caller the user
      * @param taskId the task
@@ -224,7 +261,7 @@ public class TaskService {
     @Transactional
     public boolean cancel(String caller, String taskId) {
         Task task = get(caller, taskId);
-        int changed = tasks.finish(
+        int changed = tasks.end(
                 task.getId(), TaskStatus.FAILED, EventCode.CANCELED.name(), CANCELED_DESCRIPTION, Instant.now());
         if (changed == 0) {
             return false;

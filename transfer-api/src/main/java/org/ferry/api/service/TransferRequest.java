@@ -14,6 +14,9 @@ import org.ferry.api.domain.SyncLevel;
  * @param deadline deadline or null
  * @param syncLevel sync level or null (always copy)
  * @param verifyChecksum compare checksums after each file
+ * @param encryptData PROT P on every data channel
+ * @param skipActivationCheck accept the task even if an endpoint is not activated (it then waits
+ *     INACTIVE until it is)
  * @param items at least one item
  */
 public record TransferRequest(
@@ -24,6 +27,8 @@ public record TransferRequest(
         Instant deadline,
         SyncLevel syncLevel,
         boolean verifyChecksum,
+        boolean encryptData,
+        boolean skipActivationCheck,
         List<Item> items) {
 
     /**

@@ -47,9 +47,20 @@ public class TransferRequestParser {
         Instant deadline = deadline(optionalString(body, "deadline"));
         SyncLevel syncLevel = syncLevel(body.get("sync_level"));
         boolean verifyChecksum = optionalBoolean(body, "verify_checksum", "verify_checksum");
+        boolean encryptData = optionalBoolean(body, "encrypt_data", "encrypt_data");
+        boolean skipActivationCheck = optionalBoolean(body, "skip_activation_check", "skip_activation_check");
         List<TransferRequest.Item> items = items(body.get("DATA"));
         return new TransferRequest(
-                submissionId, source, destination, label, deadline, syncLevel, verifyChecksum, items);
+                submissionId,
+                source,
+                destination,
+                label,
+                deadline,
+                syncLevel,
+                verifyChecksum,
+                encryptData,
+                skipActivationCheck,
+                items);
     }
 
     private static List<TransferRequest.Item> items(Object data) {

@@ -3,7 +3,11 @@ package org.ferry.api.web;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.ferry.api.activation.ActivationRequirement;
+import org.ferry.api.activation.ActivationResult;
+import org.ferry.api.credential.ActivationStatus;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.SyncLevel;
 import org.ferry.api.domain.Task;
@@ -20,8 +24,15 @@ public final class Documents {
 
     private Documents() {}
 
-    /** @return the endpoint document (never the password) */
-    public static Map<String, Object> endpoint(Endpoint endpoint) {
+    /**
+     * @param endpoint the endpoint
+     * @param activation the caller's activation of it
+     * @param now the time {@code expires_in} counts from
+     * @return the endpoint document (never the password): with {@code activated},
+     *     {@code expires_in} (-1 never, 0 not activated), {@code expire_time} and the credential's
+     *     identity ({@code activation_subject})
+     */
+    public static Map<String, Object> endpoint(Endpoint endpoint, ActivationStatus activation, Instant now) {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("DATA_TYPE", "endpoint");
         doc.put("id", endpoint.getId().toString());
@@ -30,6 +41,75 @@ public final class Documents {
         doc.put("owner_string", endpoint.getOwnerName());
         doc.put("url", endpoint.getUrl());
         doc.put("username", endpoint.getUsername());
+        doc.put("myproxy_server", endpoint.getMyProxyServer());
+        doc.put("myproxy_dn", endpoint.getMyProxyDn());
+        putActivation(doc, activation, now);
+        doc.put("activation_subject", activation.subject());
+        return doc;
+    }
+
+    private static void putActivation(Map<String, Object> doc, ActivationStatus activation, Instant now) {
+        doc.put("activated", activation.activated());
+        doc.put("expires_in", activation.expiresInSeconds(now));
+        doc.put("expire_time", ApiTime.format(activation.activated() ? activation.expireTime() : null));
+    }
+
+    /**
+     * @param result requirements (from {@code activation_requirements} or a failed
+     *     {@code autoactivate})
+     * @param now the time {@code expires_in} counts from
+     * @return the {@code activation_requirements} document
+     */
+    public static Map<String, Object> activationRequirements(ActivationResult result, Instant now) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("DATA_TYPE", "activation_requirements");
+        putActivation(doc, result.status(), now);
+        doc.put("auto_activation_supported", result.status().needsActivation());
+        doc.put("oauth_server", null);
+        doc.put("subject", result.status().subject());
+        List<Map<String, Object>> data =
+                result.requirements().stream().map(Documents::requirement).toList();
+        doc.put("DATA", data);
+        doc.put("length", data.size());
+        return doc;
+    }
+
+    private static Map<String, Object> requirement(ActivationRequirement requirement) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("DATA_TYPE", "activation_requirement");
+        doc.put("type", requirement.type());
+        doc.put("name", requirement.name());
+        doc.put("value", requirement.isPrivate() ? null : requirement.value());
+        doc.put("required", requirement.required());
+        doc.put("private", requirement.isPrivate());
+        doc.put("ui_name", requirement.uiName());
+        doc.put("description", requirement.description());
+        return doc;
+    }
+
+    /**
+     * @param result what an activate, autoactivate or deactivate did
+     * @param endpoint the endpoint
+     * @param resource the request path, e.g. {@code /endpoint/<id>/activate}
+     * @param now the time {@code expires_in} counts from
+     * @return the {@code activation_result} document (an {@code AutoActivationFailed} one carries
+     *     the requirements in {@code DATA})
+     */
+    public static Map<String, Object> activationResult(
+            ActivationResult result, Endpoint endpoint, String resource, Instant now) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("DATA_TYPE", "activation_result");
+        doc.put("code", result.code());
+        doc.put("message", result.message());
+        doc.put("resource", resource);
+        doc.put("endpoint_id", endpoint.getId().toString());
+        doc.put("endpoint", endpoint.getCanonicalName());
+        putActivation(doc, result.status(), now);
+        doc.put("subject", result.status().subject());
+        List<Map<String, Object>> data =
+                result.requirements().stream().map(Documents::requirement).toList();
+        doc.put("DATA", data);
+        doc.put("length", data.size());
         return doc;
     }
 
@@ -57,6 +137,7 @@ public final class Documents {
         SyncLevel syncLevel = task.getSyncLevel();
         doc.put("sync_level", syncLevel == null ? null : syncLevel.level());
         doc.put("verify_checksum", task.isVerifyChecksum());
+        doc.put("encrypt_data", task.isEncryptData());
         doc.put("files", task.getFiles());
         doc.put("directories", task.getDirectories());
         doc.put("files_transferred", task.getFilesTransferred());
@@ -66,7 +147,7 @@ public final class Documents {
         doc.put("faults", task.getFaults());
         doc.put("subtasks_total", task.getSubtasksTotal());
         long open = Math.max(0, task.getSubtasksTotal() - task.getSubtasksSucceeded() - task.getSubtasksFailed());
-        boolean active = task.getStatus() == TaskStatus.ACTIVE;
+        boolean active = task.getStatus() == TaskStatus.ACTIVE || task.getStatus() == TaskStatus.INACTIVE;
         doc.put("subtasks_pending", active ? open : 0);
         doc.put("subtasks_succeeded", task.getSubtasksSucceeded());
         doc.put("subtasks_failed", task.getSubtasksFailed());

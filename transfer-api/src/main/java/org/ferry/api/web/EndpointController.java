@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.ferry.api.auth.AuthenticatedUser;
+import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.service.ApiPaths;
 import org.ferry.api.service.DirectoryListingService;
@@ -29,14 +30,22 @@ public class EndpointController {
 
     private final EndpointService endpoints;
     private final DirectoryListingService listings;
+    private final EndpointAccessService activations;
 
     /**
      * @param endpoints endpoint registry
      * @param listings GridFTP listings
+     * @param activations the caller's activation of each endpoint
      */
-    public EndpointController(EndpointService endpoints, DirectoryListingService listings) {
+    public EndpointController(
+            EndpointService endpoints, DirectoryListingService listings, EndpointAccessService activations) {
         this.endpoints = endpoints;
         this.listings = listings;
+        this.activations = activations;
+    }
+
+    private Map<String, Object> document(AuthenticatedUser caller, Endpoint endpoint) {
+        return Documents.endpoint(endpoint, activations.status(caller.name(), endpoint), activations.now());
     }
 
     /** {@code POST /endpoint}: 201 with the endpoint document; 400 names the field, 409 if taken. */
@@ -45,7 +54,7 @@ public class EndpointController {
     public Map<String, Object> create(
             @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
             @RequestBody Map<String, Object> body) {
-        return Documents.endpoint(endpoints.create(caller.name(), body));
+        return document(caller, endpoints.create(caller.name(), body));
     }
 
     /** {@code GET /endpoint/{id or name}}: the endpoint document, or 404. */
@@ -53,7 +62,7 @@ public class EndpointController {
     public Map<String, Object> show(
             @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
             @PathVariable("endpoint") String endpoint) {
-        return Documents.endpoint(endpoints.resolve(caller.name(), endpoint, "endpoint_id"));
+        return document(caller, endpoints.resolve(caller.name(), endpoint, "endpoint_id"));
     }
 
     /** {@code DELETE /endpoint/{id or name}}: result {@code Deleted}, or 404. */
@@ -75,8 +84,11 @@ public class EndpointController {
         Paging.limit(limit, MAX_SEARCH_LIMIT);
         Paging.offset(offset);
         List<Endpoint> all = endpoints.search(caller.name(), fulltext);
-        List<Map<String, Object>> page =
-                all.stream().skip(offset).limit(limit).map(Documents::endpoint).toList();
+        List<Map<String, Object>> page = all.stream()
+                .skip(offset)
+                .limit(limit)
+                .map(e -> document(caller, e))
+                .toList();
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("DATA_TYPE", "endpoint_list");
         doc.put("DATA", page);
@@ -98,7 +110,7 @@ public class EndpointController {
             @RequestParam(name = "path", defaultValue = "/") String path) {
         Endpoint target = endpoints.resolve(caller.name(), endpoint, "endpoint_id");
         String directory = ApiPaths.absolute("path", path);
-        List<Map<String, Object>> files = listings.list(target, directory).stream()
+        List<Map<String, Object>> files = listings.list(caller.name(), target, directory).stream()
                 .filter(f -> !f.name().equals(".") && !f.name().equals(".."))
                 .map(Documents::file)
                 .toList();
