@@ -52,6 +52,18 @@ public final class EndpointAddCommand extends ApiCommand {
     @Option(names = "--password-stdin", description = "Read the password from the first line of standard input.")
     private boolean passwordStdin;
 
+    @Option(
+            names = "--myproxy-server",
+            paramLabel = "HOST[:PORT]",
+            description = "For gsiftp://: the MyProxy server users activate it against.")
+    private String myProxyServer;
+
+    @Option(
+            names = "--myproxy-dn",
+            paramLabel = "DN",
+            description = "That MyProxy server's DN, when it is not host/<hostname>.")
+    private String myProxyDn;
+
     /** @return 0 once the endpoint is created */
     @Override
     protected int execute() {
@@ -65,6 +77,12 @@ public final class EndpointAddCommand extends ApiCommand {
         body.put("url", url);
         if (username != null) {
             body.put("username", username);
+        }
+        if (myProxyServer != null) {
+            body.put("myproxy_server", myProxyServer);
+        }
+        if (myProxyDn != null) {
+            body.put("myproxy_dn", myProxyDn);
         }
         String secret = passwordStdin ? readPasswordLine() : password;
         if (secret != null) {

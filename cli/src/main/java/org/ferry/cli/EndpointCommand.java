@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code ferry endpoint}: the group of endpoint commands (add, list, show, remove). */
+/** {@code ferry endpoint}: the group of endpoint commands (add, list, show, remove, activate, deactivate). */
 @Command(
         name = "endpoint",
         mixinStandardHelpOptions = true,
@@ -15,7 +15,9 @@ import picocli.CommandLine.Spec;
             EndpointAddCommand.class,
             EndpointListCommand.class,
             EndpointShowCommand.class,
-            EndpointRemoveCommand.class
+            EndpointRemoveCommand.class,
+            EndpointActivateCommand.class,
+            EndpointDeactivateCommand.class
         })
 public final class EndpointCommand implements Runnable {
     @Spec

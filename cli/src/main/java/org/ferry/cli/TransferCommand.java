@@ -65,6 +65,16 @@ public final class TransferCommand extends ApiCommand {
     private boolean verifyChecksum;
 
     @Option(
+            names = {"--encrypt-data", "--encrypt"},
+            description = "Encrypt every data channel of the task (PROT P); both endpoints must be gsiftp://.")
+    private boolean encryptData;
+
+    @Option(
+            names = "--skip-activation-check",
+            description = "Submit even if an endpoint is not activated: the task waits INACTIVE until it is.")
+    private boolean skipActivationCheck;
+
+    @Option(
             names = "--deadline",
             paramLabel = "ISO",
             description = "Give up at this time, ISO-8601 with offset, e.g. 2026-11-23T08:00:00+00:00.")
@@ -125,6 +135,12 @@ public final class TransferCommand extends ApiCommand {
             body.putNull("sync_level");
         }
         body.put("verify_checksum", verifyChecksum);
+        if (encryptData) {
+            body.put("encrypt_data", true);
+        }
+        if (skipActivationCheck) {
+            body.put("skip_activation_check", true);
+        }
         ObjectNode item = body.putArray("DATA").addObject();
         item.put("DATA_TYPE", "transfer_item");
         item.put("source_path", source.path());
