@@ -31,8 +31,18 @@ final class FerryServerProcess implements AutoCloseable {
      */
     static FerryServerProcess start(Launchers launchers, Path ferryHome, Path log)
             throws IOException, InterruptedException {
+        return start(launchers, ferryHome, log, List.of());
+    }
+
+    /**
+     * As {@link #start(Launchers, Path, Path)}, with more Spring arguments, e.g.
+     * {@code --ferry.gsi.ca-dir=DIR}.
+     */
+    static FerryServerProcess start(Launchers launchers, Path ferryHome, Path log, List<String> arguments)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(launchers.ferryServer());
         command.add("--server.port=0");
+        command.addAll(arguments);
         ManagedProcess process =
                 ManagedProcess.start("ferry-server", command, Map.of("FERRY_HOME", ferryHome.toString()), log);
         try {
