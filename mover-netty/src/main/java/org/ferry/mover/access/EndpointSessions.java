@@ -1,20 +1,31 @@
 package org.ferry.mover.access;
 
+import java.io.EOFException;
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.channels.ClosedChannelException;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLException;
 import org.ferry.gsi.context.DelegationMode;
+import org.ferry.gsi.context.GsiContextException;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.credential.PemFiles;
 import org.ferry.gsi.store.CredentialCipher;
 import org.ferry.gsi.trust.TrustCache;
 import org.ferry.gsi.trust.TrustRoots;
 import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.client.GridFtpReplyException;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.client.GridFtpUrl;
 import org.ferry.mover.client.GsiClientSecurity;
@@ -40,6 +51,7 @@ public final class EndpointSessions {
     private final CredentialCipher cipher;
     private final TrustCache trust;
     private final Clock clock;
+    private final java.util.Random random = new java.security.SecureRandom();
 
     /**
      * @param client opens the control channels
@@ -55,22 +67,90 @@ public final class EndpointSessions {
     }
 
     /**
+     * Opens a session to the endpoint's first server that logs in, starting from a random one
+     * (Globus Online assigned transfers to one of a logical endpoint's servers at random).
+     *
      * @param access the endpoint
      * @param dataProtection the least protection of every data channel ({@code encrypt_data}: P)
      * @return a logged-in session
      * @throws CredentialExpiredException if the GSI credential has expired
-     * @throws IOException if the secret cannot be unsealed, the login fails, or the session cannot
-     *     protect data channels as asked (e.g. PROT P on {@code ftp://})
+     * @throws IOException if the secret cannot be unsealed, every server fails, a server refuses the
+     *     login, or the session cannot protect data channels as asked (e.g. PROT P on {@code ftp://})
      */
     public GridFtpSession open(EndpointAccess access, ProtectionLevel dataProtection) throws IOException {
-        GridFtpUrl url = GridFtpUrl.parse(access.url());
+        return open(access, dataProtection, random.nextInt(access.servers().size()))
+                .session();
+    }
+
+    /**
+     * A session and the server it went to.
+     *
+     * @param session the logged-in session
+     * @param serverIndex the index of its server in {@link EndpointAccess#servers()}
+     */
+    public record Opened(GridFtpSession session, int serverIndex) {}
+
+    /**
+     * Opens a session, trying the endpoint's servers in order from {@code firstServer} (wrapping
+     * around): a server that cannot be reached, times out or breaks the connection is a transient
+     * fault and the next one is tried; a refusal (a 4xx/5xx reply such as 530, an untrusted
+     * certificate, an expired credential) is not, and ends the attempt.
+     *
+     * @param access the endpoint
+     * @param dataProtection the least protection of every data channel
+     * @param firstServer the index of the server to try first (taken modulo the server count)
+     * @return the session and the server it went to
+     * @throws CredentialExpiredException if the GSI credential has expired
+     * @throws IOException the refusal, or the last transient fault when every server failed
+     */
+    public Opened open(EndpointAccess access, ProtectionLevel dataProtection, int firstServer) throws IOException {
+        GsiCredential credential = access.isGsi() ? credential(access) : null;
+        TrustCache.Trust peers = access.isGsi() ? trust.trust(trustRoots(access)) : null;
+        String password = access.isGsi() || access.sealedSecret() == null ? null : unseal(access);
+        int count = access.servers().size();
+        IOException last = null;
+        for (int i = 0; i < count; i++) {
+            int index = Math.floorMod(firstServer + i, count);
+            EndpointAccess.Server server = access.servers().get(index);
+            try {
+                return new Opened(login(access, server, credential, peers, password, dataProtection), index);
+            } catch (IOException e) {
+                if (!isTransient(e) || count == 1) {
+                    throw e;
+                }
+                last = new IOException(
+                        access.endpoint() + ": server " + server.url() + " failed (" + e.getMessage() + ")"
+                                + (last == null ? "" : "; before that " + last.getMessage()),
+                        e);
+            }
+        }
+        throw last;
+    }
+
+    private GridFtpSession login(
+            EndpointAccess access,
+            EndpointAccess.Server server,
+            GsiCredential credential,
+            TrustCache.Trust peers,
+            String password,
+            ProtectionLevel dataProtection)
+            throws IOException {
+        GridFtpUrl parsed = GridFtpUrl.parse(server.url());
+        String user = access.username() == null ? "anonymous" : access.username();
         GsiClientSecurity gsi = null;
-        if (access.isGsi()) {
-            gsi = security(access);
+        GridFtpUrl url;
+        if (credential != null) {
+            gsi = new GsiClientSecurity(
+                    credential,
+                    peers.validator(),
+                    peers.trustStore(),
+                    DelegationMode.LIMITED,
+                    DELEGATED_LIFETIME,
+                    server.subject());
+            url = new GridFtpUrl(parsed.scheme(), parsed.host(), parsed.port(), user, "globus@", "/");
         } else {
-            String user = access.username() == null ? "anonymous" : access.username();
-            String password = access.sealedSecret() == null ? "globus@" : unseal(access);
-            url = new GridFtpUrl(url.scheme(), url.host(), url.port(), user, password, "/");
+            url = new GridFtpUrl(
+                    parsed.scheme(), parsed.host(), parsed.port(), user, password == null ? "globus@" : password, "/");
         }
         GridFtpSession session = client.open(url, gsi);
         try {
@@ -83,12 +163,59 @@ public final class EndpointSessions {
     }
 
     /**
+     * @return true for faults another server of the endpoint may not have: no connection, an
+     *     unknown host, a timeout, a broken connection; false for refusals (a reply, a certificate
+     *     or TLS failure, an expired credential)
+     */
+    static boolean isTransient(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof CredentialExpiredException
+                    || t instanceof GridFtpReplyException
+                    || t instanceof GeneralSecurityException
+                    || t instanceof SSLException
+                    || t instanceof GsiContextException) {
+                return false;
+            }
+        }
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ConnectException
+                    || t instanceof UnknownHostException
+                    || t instanceof NoRouteToHostException
+                    || t instanceof SocketTimeoutException
+                    || t instanceof TimeoutException
+                    || t instanceof EOFException
+                    || t instanceof ClosedChannelException) {
+                return true;
+            }
+            String text = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
+            if (text.contains("connection refused")
+                    || text.contains("timed out")
+                    || text.contains("connection reset")
+                    || text.contains("closed")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * @param access a {@code gsiftp://} endpoint
-     * @return the session security its credential gives
+     * @return the session security its credential gives, for its first server
      * @throws CredentialExpiredException if the credential has expired
      * @throws IOException if there is no credential or it cannot be unsealed or read
      */
     public GsiClientSecurity security(EndpointAccess access) throws IOException {
+        TrustCache.Trust peers = trust.trust(trustRoots(access));
+        return new GsiClientSecurity(
+                credential(access),
+                peers.validator(),
+                peers.trustStore(),
+                DelegationMode.LIMITED,
+                DELEGATED_LIFETIME,
+                access.servers().get(0).subject());
+    }
+
+    private GsiCredential credential(EndpointAccess access) throws IOException {
         if (access.sealedSecret() == null) {
             throw new IOException("endpoint " + access.endpoint() + " is not activated: it has no credential");
         }
@@ -104,14 +231,7 @@ public final class EndpointSessions {
         if (!clock.instant().plus(EXPIRY_MARGIN).isBefore(notAfter)) {
             throw new CredentialExpiredException(access.endpoint(), notAfter);
         }
-        TrustCache.Trust peers = trust.trust(trustRoots(access));
-        return new GsiClientSecurity(
-                credential,
-                peers.validator(),
-                peers.trustStore(),
-                DelegationMode.LIMITED,
-                DELEGATED_LIFETIME,
-                access.serverSubject());
+        return credential;
     }
 
     private String unseal(EndpointAccess access) throws IOException {
