@@ -36,6 +36,7 @@ public final class BenchMain {
                     case "memory" -> new MemoryToMemoryBench(options, table).run();
                     case "disk" -> new DiskToDiskBench(options, table).run();
                     case "smallfiles" -> new SmallFilesBench(options, table).run();
+                    case "fixedclient" -> new FixedClientBench(options, table).run();
                     case "sessions" -> new SessionsBench(options, table).run();
                     case "secure" -> new SecureThroughputBenchmark(options, table).run();
                     default -> throw new IllegalStateException(name);

@@ -38,7 +38,8 @@ record BenchOptions(
         Path smallFilesDirectory) {
 
     /** Benchmark names, in run order. */
-    static final java.util.List<String> ALL = java.util.List.of("memory", "disk", "smallfiles", "sessions", "secure");
+    static final java.util.List<String> ALL =
+            java.util.List.of("memory", "disk", "smallfiles", "fixedclient", "sessions", "secure");
 
     private static final long GIB = 1L << 30;
 

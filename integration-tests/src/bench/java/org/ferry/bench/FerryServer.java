@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The packaged {@code ferry-gridftp} (what {@code bin/ferry-gridftp} runs) as a separate process,
+ * The packaged {@code ferry-gridftp}, started by {@code bin/ferry-gridftp} (its class data sharing
+ * archive and JIT settings included) as a separate process,
  * anonymous, serving one root on 127.0.0.1: the same process a site would run, so that its heap can
  * be read with {@code jcmd} and its CPU is not shared with the benchmark's JVM heap.
  */
@@ -37,10 +38,15 @@ final class FerryServer implements AutoCloseable {
      * @param log file for the server's output
      */
     static FerryServer start(Path repoRoot, Path root, Path log) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(
-                List.of("-jar", jar(repoRoot).toString(), "--port", "0", "--root", root.toString(), "--anonymous"));
+        jar(repoRoot); // fails early with what to build
+        // bin/ferry-gridftp, as a site runs it: with the build's class data sharing archive and JIT settings
+        List<String> command = new ArrayList<>(List.of(
+                repoRoot.resolve("bin").resolve("ferry-gridftp").toString(),
+                "--port",
+                "0",
+                "--root",
+                root.toString(),
+                "--anonymous"));
         Files.createDirectories(log.getParent());
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)

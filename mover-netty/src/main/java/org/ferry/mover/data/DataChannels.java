@@ -1,6 +1,7 @@
 package org.ferry.mover.data;
 
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.traffic.GlobalTrafficShapingHandler;
 import java.io.IOException;
@@ -49,6 +50,7 @@ public final class DataChannels implements AutoCloseable {
     private final DataChannelSecurity security;
     private final GlobalTrafficShapingHandler shaper;
     private final DataConnections connections;
+    private final EventLoop home;
 
     /**
      * @param group event loops to run data connections on; not closed by {@link #close()}
@@ -87,7 +89,8 @@ public final class DataChannels implements AutoCloseable {
         this.receiveBufferBytes = 0;
         this.security = null;
         this.shaper = null;
-        this.connections = new DataConnections(group, blockSizeBytes, 0, 0, null, null);
+        this.home = null;
+        this.connections = new DataConnections(group, null, blockSizeBytes, 0, 0, null, null);
     }
 
     /**
@@ -99,7 +102,8 @@ public final class DataChannels implements AutoCloseable {
             int sendBufferBytes,
             int receiveBufferBytes,
             DataChannelSecurity security,
-            GlobalTrafficShapingHandler shaper) {
+            GlobalTrafficShapingHandler shaper,
+            EventLoop home) {
         this.group = base.group;
         this.blockSizeBytes = base.blockSizeBytes;
         this.idleTimeout = base.idleTimeout;
@@ -107,8 +111,9 @@ public final class DataChannels implements AutoCloseable {
         this.receiveBufferBytes = receiveBufferBytes;
         this.security = security;
         this.shaper = shaper;
+        this.home = home;
         this.connections =
-                new DataConnections(group, blockSizeBytes, sendBufferBytes, receiveBufferBytes, security, shaper);
+                new DataConnections(group, home, blockSizeBytes, sendBufferBytes, receiveBufferBytes, security, shaper);
     }
 
     /**
@@ -120,7 +125,7 @@ public final class DataChannels implements AutoCloseable {
      * @return a view sharing the event loops and every other setting
      */
     public DataChannels rateLimited(GlobalTrafficShapingHandler trafficShaper) {
-        return new DataChannels(this, sendBufferBytes, receiveBufferBytes, security, trafficShaper);
+        return new DataChannels(this, sendBufferBytes, receiveBufferBytes, security, trafficShaper, home);
     }
 
     /**
@@ -141,7 +146,7 @@ public final class DataChannels implements AutoCloseable {
         if (sendBytes == sendBufferBytes && receiveBytes == receiveBufferBytes) {
             return this;
         }
-        return new DataChannels(this, sendBytes, receiveBytes, security, shaper);
+        return new DataChannels(this, sendBytes, receiveBytes, security, shaper, home);
     }
 
     /**
@@ -152,12 +157,28 @@ public final class DataChannels implements AutoCloseable {
     public DataChannels secured(DataChannelSecurity dataSecurity) {
         return dataSecurity == null
                 ? this
-                : new DataChannels(this, sendBufferBytes, receiveBufferBytes, dataSecurity, shaper);
+                : new DataChannels(this, sendBufferBytes, receiveBufferBytes, dataSecurity, shaper, home);
+    }
+
+    /**
+     * The same data transfer process whose new connections live on {@code loop} (the first
+     * connection a transfer opens, and every connection a listener made here accepts), as do its
+     * idle checks: a server session passes its control channel's event loop, so that a small file's
+     * replies, data writes and completion run on one thread without hand-offs. Further connections
+     * of a parallel send spread over the group, to use the other cores.
+     *
+     * @param loop an event loop of this object's group
+     * @return a view sharing every other setting
+     */
+    public DataChannels homedOn(EventLoop loop) {
+        return loop == home
+                ? this
+                : new DataChannels(this, sendBufferBytes, receiveBufferBytes, security, shaper, loop);
     }
 
     private DataTransfer newTransfer(LongConsumer progress, ModeECache cache, ModeECache.Direction direction) {
         DataTransfer transfer = new DataTransfer(progress, cache, direction);
-        transfer.failWhenIdle(group, idleTimeout);
+        transfer.failWhenIdle(home != null ? home : group.next(), idleTimeout);
         return transfer;
     }
 

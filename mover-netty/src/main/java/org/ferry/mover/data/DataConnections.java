@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -37,6 +38,7 @@ final class DataConnections {
     private static final int MAX_READ_BYTES = 1 << 20;
 
     private final EventLoopGroup group;
+    private final EventLoop home;
     private final int blockSizeBytes;
     private final int sendBufferBytes;
     private final int receiveBufferBytes;
@@ -45,6 +47,7 @@ final class DataConnections {
 
     /**
      * @param group event loops (NIO)
+     * @param home the loop for accepted connections and a transfer's first connection, or null for any of the group
      * @param blockSizeBytes MODE E block size, for the write water marks
      * @param sendBufferBytes SO_SNDBUF, 0 for the system default
      * @param receiveBufferBytes SO_RCVBUF, 0 for the system default
@@ -53,12 +56,14 @@ final class DataConnections {
      */
     DataConnections(
             EventLoopGroup group,
+            EventLoop home,
             int blockSizeBytes,
             int sendBufferBytes,
             int receiveBufferBytes,
             DataChannelSecurity security,
             GlobalTrafficShapingHandler shaper) {
         this.group = group;
+        this.home = home;
         this.blockSizeBytes = blockSizeBytes;
         this.sendBufferBytes = sendBufferBytes;
         this.receiveBufferBytes = receiveBufferBytes;
@@ -90,7 +95,7 @@ final class DataConnections {
         }
         NettyPassiveListener listener = new NettyPassiveListener((InetSocketAddress) socket.getLocalAddress());
         ChannelFuture registration = new ServerBootstrap()
-                .group(group)
+                .group(group, home != null ? home : group)
                 .channelFactory(() -> new NioServerSocketChannel(socket))
                 .childOption(ChannelOption.AUTO_READ, false) // nothing is read before a transfer attaches
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -111,19 +116,19 @@ final class DataConnections {
     void open(DataEndpoint endpoint, DataTransfer transfer, int connections, Supplier<ChannelHandler> handler) {
         if (endpoint instanceof DataEndpoint.Active active) {
             for (int i = 0; i < connections; i++) {
-                connect(active.address(), transfer, handler.get());
+                connect(active.address(), transfer, handler.get(), i == 0 && home != null ? home : group);
             }
         } else if (endpoint instanceof DataEndpoint.Passive passive) {
             attach((NettyPassiveListener) passive.listener(), transfer, connections, handler);
         }
     }
 
-    void connect(InetSocketAddress address, DataTransfer transfer, ChannelHandler handler) {
+    void connect(InetSocketAddress address, DataTransfer transfer, ChannelHandler handler, EventLoopGroup loops) {
         // Register the channel with the transfer before connecting: on loopback a small transfer can
         // connect, send and end before connect() returns, and a kept connection the transfer does
         // not know yet would be closed instead of cached.
         ChannelFuture registration = new Bootstrap()
-                .group(group)
+                .group(loops)
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)

@@ -1,7 +1,6 @@
 package org.ferry.mover.data;
 
 import io.netty.channel.Channel;
-import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -57,26 +56,25 @@ final class DataTransfer implements WritabilityPump.Progress {
      * (no peer connecting, a stalled peer): per transfer, not per connection, because a MODE E
      * connection may rightly sit idle after its EOD while others still carry data.
      */
-    void failWhenIdle(EventLoopGroup group, Duration idle) {
+    void failWhenIdle(io.netty.util.concurrent.EventExecutor loop, Duration idle) {
         long idleNanos = idle.toNanos();
         long periodNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(10), idleNanos / 4);
         long[] last = {-1, System.nanoTime()}; // bytes at the last change, time of the last change
-        ScheduledFuture<?> check = group.next()
-                .scheduleAtFixedRate(
-                        () -> {
-                            long now = System.nanoTime();
-                            long moved = bytes.get();
-                            if (moved != last[0]) {
-                                last[0] = moved;
-                                last[1] = now;
-                            } else if (now - last[1] > idleNanos) {
-                                fail(new SocketTimeoutException(
-                                        "data transfer idle for " + idle.toMillis() + " ms after " + moved + " bytes"));
-                            }
-                        },
-                        periodNanos,
-                        periodNanos,
-                        TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> check = loop.scheduleAtFixedRate(
+                () -> {
+                    long now = System.nanoTime();
+                    long moved = bytes.get();
+                    if (moved != last[0]) {
+                        last[0] = moved;
+                        last[1] = now;
+                    } else if (now - last[1] > idleNanos) {
+                        fail(new SocketTimeoutException(
+                                "data transfer idle for " + idle.toMillis() + " ms after " + moved + " bytes"));
+                    }
+                },
+                periodNanos,
+                periodNanos,
+                TimeUnit.NANOSECONDS);
         result.whenComplete((b, e) -> check.cancel(false));
     }
 

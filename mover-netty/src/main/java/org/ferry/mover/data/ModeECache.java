@@ -8,6 +8,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The MODE E data connections one side of a session keeps open between transfers (GFD.020
@@ -30,6 +32,9 @@ public final class ModeECache implements AutoCloseable {
     }
 
     private final List<Channel> idle = new ArrayList<>();
+    /** Connections whose close this cache listens for: once per connection, not per transfer. */
+    private final Set<Channel> watched = ConcurrentHashMap.newKeySet();
+
     private Direction direction;
 
     /** @return number of idle connections kept (either direction) */
@@ -76,7 +81,14 @@ public final class ModeECache implements AutoCloseable {
                 channel.pipeline().addLast(IdleGuard.INSTANCE);
             }
         });
-        channel.closeFuture().addListener((ChannelFutureListener) f -> forget(f.channel()));
+        // A connection kept after every file of a pipelined batch would otherwise gather one
+        // listener per file on its close future: heap that grows with the session's file count.
+        if (watched.add(channel)) {
+            channel.closeFuture().addListener((ChannelFutureListener) f -> {
+                watched.remove(f.channel());
+                forget(f.channel());
+            });
+        }
     }
 
     /**

@@ -59,7 +59,9 @@ public final class RootedPathResolver {
             throw denied(virtualPath);
         }
         try {
-            if (Files.exists(lexical)) {
+            // java.io.File answers "exists" with a stat and no exception: a STOR's new file would
+            // otherwise cost two NoSuchFileExceptions (stack traces included) per file
+            if (lexical.toFile().exists()) {
                 return checked(lexical.toRealPath(), virtualPath);
             }
             if (Files.exists(lexical, LinkOption.NOFOLLOW_LINKS)) {
@@ -69,7 +71,7 @@ public final class RootedPathResolver {
             while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
                 existing = existing.getParent();
             }
-            if (existing == null || !Files.exists(existing)) {
+            if (existing == null || !existing.toFile().exists()) {
                 throw denied(virtualPath);
             }
             Path realAncestor = checked(existing.toRealPath(), virtualPath);

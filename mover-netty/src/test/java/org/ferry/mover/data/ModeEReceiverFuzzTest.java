@@ -103,7 +103,7 @@ class ModeEReceiverFuzzTest {
             // Not a hang: more connections may still come (GFD.020), so only the transfer's idle
             // timeout, which DataChannels always arms, can end it.
             assertThat(receiver.transfer.isDone()).isFalse();
-            receiver.transfer.failWhenIdle(timers, Duration.ofMillis(20));
+            receiver.transfer.failWhenIdle(timers.next(), Duration.ofMillis(20));
             assertThat(receiver.transfer.result()).failsWithin(Duration.ofSeconds(5));
         }
         assertThat(receiver.transfer.isDone())

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSource;
@@ -44,47 +46,106 @@ public final class RetrHandler implements CommandHandler {
         return true;
     }
 
+    /**
+     * On the event loop when the file goes over this session's own data channels in the clear
+     * (DCAU N): not striped, so the start is a stat, an open and a write.
+     */
+    @Override
+    public boolean runsOnEventLoop(ControlSession session) {
+        return stripedTargets(session) == null
+                && !session.dataProtection().dcau(session).authenticates();
+    }
+
+    @Override
+    public CompletionStage<?> start(CommandContext ctx, String argument) throws FtpException, IOException {
+        if (!runsOnEventLoop(ctx.session())) {
+            handle(ctx, argument);
+            return null;
+        }
+        FileChannel channel = open(ctx, argument);
+        try {
+            CompletableFuture<Long> sent = TransferRunner.sendAsync(ctx, source(ctx, argument, channel));
+            return sent.whenComplete((bytes, error) -> closeQuietly(channel));
+        } catch (FtpException | RuntimeException e) {
+            closeQuietly(channel);
+            throw e;
+        }
+    }
+
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
-        ControlSession session = ctx.session();
+        List<InetSocketAddress> targets = stripedTargets(ctx.session());
+        if (targets != null) {
+            sendStriped(ctx, argument, targets);
+            return;
+        }
+        try (FileChannel channel = open(ctx, argument)) {
+            TransferRunner.send(ctx, source(ctx, argument, channel));
+        }
+    }
+
+    /** @return the stripes' addresses when RETR goes striped, else null */
+    private List<InetSocketAddress> stripedTargets(ControlSession session) {
         List<InetSocketAddress> targets = session.stripedTargets();
         boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
         if (targets == null && dtp.remote() && modeE && session.dataEndpoint() instanceof DataEndpoint.Active a) {
             targets = List.of(a.address()); // a head node moves data through its data nodes only
         }
-        if (targets != null) {
-            sendStriped(ctx, argument, targets);
-            return;
-        }
+        return targets;
+    }
+
+    /**
+     * Checks the argument and the data endpoint, then opens the file: one path walk, and the
+     * open file's own attributes say whether it is a regular file.
+     */
+    private static FileChannel open(CommandContext ctx, String argument) throws FtpException, IOException {
         if (argument.isEmpty()) {
             throw new FtpException(501, "Syntax error in parameters or arguments.");
         }
         String path = ctx.resolve(argument);
-        FileStat stat = ctx.storage().stat(path);
-        if (!stat.isFile()) {
-            throw new FtpException(550, path + ": Path is a directory.");
-        }
-        long offset = ctx.session().restartOffset();
-        String ranges = ctx.session().restartRanges();
-        List<ByteRange> done = ranges == null ? List.of() : ByteRange.parseList(ranges);
-        if (ranges != null && !modeE) {
-            offset = ByteRange.prefix(done);
-            if (ByteRange.merge(done).size() > 1) {
+        ControlSession session = ctx.session();
+        String ranges = session.restartRanges();
+        if (ranges != null && session.mode() != TransferMode.EXTENDED_BLOCK) {
+            if (ByteRange.merge(ByteRange.parseList(ranges)).size() > 1) {
                 throw new FtpException(504, "Restart ranges with gaps need MODE E.");
             }
         }
         TransferRunner.requireEndpoint(ctx, true);
-        try (FileChannel channel = ctx.storage().openForRead(path)) {
-            long size = channel.size();
-            if (offset > size) {
-                throw new FtpException(554, "Restart offset " + offset + " is past the end of " + path + ".");
-            }
-            if (ranges != null && modeE) {
-                // MODE E restart: send only what the receiver lacks, at file offsets (section 2.6)
-                TransferRunner.send(ctx, DataSource.ofFileRanges(channel, size, ByteRange.missing(done, size)));
-            } else {
-                TransferRunner.send(ctx, DataSource.ofFile(channel, offset, size - offset));
-            }
+        return ctx.storage().openForRead(path);
+    }
+
+    /**
+     * @return what to send of the open file: from the REST offset (stream mode), or the ranges the
+     *     receiver lacks (MODE E after REST ranges, GFD.020 "Restarting")
+     * @throws FtpException 554 for a restart offset past the end
+     */
+    private static DataSource source(CommandContext ctx, String argument, FileChannel channel)
+            throws FtpException, IOException {
+        ControlSession session = ctx.session();
+        boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
+        long offset = session.restartOffset();
+        String ranges = session.restartRanges();
+        List<ByteRange> done = ranges == null ? List.of() : ByteRange.parseList(ranges);
+        if (ranges != null && !modeE) {
+            offset = ByteRange.prefix(done);
+        }
+        long size = channel.size();
+        if (offset > size) {
+            throw new FtpException(
+                    554, "Restart offset " + offset + " is past the end of " + ctx.resolve(argument) + ".");
+        }
+        if (ranges != null && modeE) {
+            // MODE E restart: send only what the receiver lacks, at file offsets (section 2.6)
+            return DataSource.ofFileRanges(channel, size, ByteRange.missing(done, size));
+        }
+        return DataSource.ofFile(channel, offset, size - offset);
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // a read-only descriptor: nothing was buffered that a failed close could lose
         }
     }
 

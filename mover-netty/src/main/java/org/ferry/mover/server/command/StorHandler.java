@@ -3,6 +3,8 @@ package org.ferry.mover.server.command;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.FtpReply;
@@ -43,11 +45,57 @@ public final class StorHandler implements CommandHandler {
         return true;
     }
 
+    /**
+     * On the event loop when the file comes over this session's own data channels in the clear
+     * (DCAU N) and no SCKS checksum must be computed before 226: the start is an open and a write.
+     */
+    @Override
+    public boolean runsOnEventLoop(ControlSession session) {
+        return Stripes.listener(session) == null
+                && session.expectedChecksumAlgorithm() == null
+                && !session.dataProtection().dcau(session).authenticates();
+    }
+
+    @Override
+    public CompletionStage<?> start(CommandContext ctx, String argument) throws FtpException, IOException {
+        if (!runsOnEventLoop(ctx.session())) {
+            handle(ctx, argument);
+            return null;
+        }
+        Opened opened = open(ctx, argument);
+        try {
+            CompletableFuture<Long> received = TransferRunner.receiveAsync(ctx, opened.sink());
+            return received.whenComplete((bytes, error) -> closeQuietly(opened.channel()));
+        } catch (FtpException | RuntimeException e) {
+            closeQuietly(opened.channel());
+            throw e;
+        }
+    }
+
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
         if (handleStriped(ctx, argument)) {
             return;
         }
+        String algorithm = ctx.session().expectedChecksumAlgorithm();
+        String expected = ctx.session().expectedChecksum();
+        Opened opened = open(ctx, argument);
+        try (FileChannel channel = opened.channel()) {
+            TransferRunner.receive(
+                    ctx,
+                    opened.sink(),
+                    algorithm == null ? null : () -> verify(ctx, opened.path(), algorithm, expected));
+        }
+    }
+
+    /** The file a STOR writes, open, and the sink that writes it. */
+    private record Opened(String path, FileChannel channel, DataSink sink) {}
+
+    /**
+     * Checks the argument and the data endpoint, then creates or truncates the file (after ALLO,
+     * only if it fits) and consumes the SCKS expectation, which applies to this STOR only.
+     */
+    private static Opened open(CommandContext ctx, String argument) throws FtpException, IOException {
         if (argument.isEmpty()) {
             throw new FtpException(501, "Syntax error in parameters or arguments.");
         }
@@ -62,12 +110,16 @@ public final class StorHandler implements CommandHandler {
         TransferRunner.requireEndpoint(ctx, false);
         Allocation.check(ctx, path, modeE ? 0 : offset); // before anything is truncated: 552 leaves the file as it was
         long truncateTo = modeE ? (restarted ? Long.MAX_VALUE : 0) : offset;
-        String algorithm = ctx.session().expectedChecksumAlgorithm();
-        String expected = ctx.session().expectedChecksum();
         ctx.session().expectedChecksum(null, null); // SCKS applies to this STOR only
-        try (FileChannel channel = ctx.storage().openForWrite(path, truncateTo)) {
-            DataSink sink = DataSink.toFile(channel, modeE ? 0 : offset);
-            TransferRunner.receive(ctx, sink, algorithm == null ? null : () -> verify(ctx, path, algorithm, expected));
+        FileChannel channel = ctx.storage().openForWrite(path, truncateTo);
+        return new Opened(path, channel, DataSink.toFile(channel, modeE ? 0 : offset));
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // positional writes went to the file as they came; close only releases the descriptor
         }
     }
 

@@ -59,13 +59,15 @@ public final class CommandContext {
     }
 
     /**
-     * @return the data transfer process, with the TCP buffer sizes this session asked for (SBUF,
+     * @return the data transfer process, its connections on this control channel's event loop
+     *     ({@link DataChannels#homedOn}), with the TCP buffer sizes this session asked for (SBUF,
      *     SITE buffer commands) applied to new data connections and listeners, securing new data
      *     connections as this session's DCAU and PROT say (GFD.020 "DCAU", RFC 2228 section 3 (PROT); plain under DCAU N)
      * @throws IllegalStateException if DCAU A/S is in force but TLS cannot be set up
      */
     public DataChannels dataChannels() {
         return dataChannels
+                .homedOn(channel.eventLoop())
                 .withSocketBuffers(session.sendBufferBytes(), session.receiveBufferBytes())
                 .secured(session.dataProtection().security(session));
     }

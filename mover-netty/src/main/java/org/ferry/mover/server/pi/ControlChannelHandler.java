@@ -16,11 +16,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The per-connection end of the control channel pipeline. It never runs commands on the event
- * loop: commands are queued (pipelining, RFC 959 section 4.2/3.5) and executed one at a
- * time, strictly in order, on a worker {@link Executor}. Reading continues while a command (a
- * transfer) runs, so {@code ABOR} is seen at once: it cancels the running transfer and jumps the
- * queue (RFC 959 section 4.1.3). Sends the 220 banner on connect and 421 on idle timeout.
+ * The per-connection end of the control channel pipeline. Commands are queued (pipelining, RFC
+ * 959 section 4.2/3.5) and executed one at a time, strictly in order: on the channel's event loop
+ * when the handler {@linkplain CommandHandler#runsOnEventLoop allows it} (RETR and STOR, which start
+ * a transfer and return; the next command runs when its last reply is out), otherwise on a worker
+ * {@link Executor}, where a command may block. A batch of pipelined RETRs thus runs without a thread
+ * hand-off per file, as a globus-gridftp-server session does in its one thread. Reading continues
+ * while a command (a transfer) runs, so {@code ABOR} is seen at once: it cancels the running
+ * transfer and jumps the queue (RFC 959 section 4.1.3). Sends the 220 banner on connect and 421 on
+ * idle timeout.
  */
 public final class ControlChannelHandler extends SimpleChannelInboundHandler<FtpCommand> {
 
@@ -33,9 +37,16 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
     private final CommandDispatcher dispatcher;
     private final Executor worker;
     private final String banner;
-    private final Deque<Runnable> queue = new ConcurrentLinkedDeque<>();
+    private final Deque<Queued> queue = new ConcurrentLinkedDeque<>();
     private final AtomicBoolean draining = new AtomicBoolean();
     private CommandContext context;
+    private io.netty.channel.EventLoop eventLoop;
+
+    /**
+     * One queued piece of work: a command, or an action of the handler itself (a refusal, the
+     * cleanup after the channel closed).
+     */
+    private record Queued(FtpCommand command, Runnable action) {}
 
     /**
      * @param contextFactory makes the session context once the channel is active
@@ -57,6 +68,7 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         context = contextFactory.apply(ctx.channel());
+        eventLoop = ctx.channel().eventLoop();
         ctx.writeAndFlush(FtpReply.of(220, banner));
         super.channelActive(ctx);
     }
@@ -65,13 +77,13 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
     protected void channelRead0(ChannelHandlerContext ctx, FtpCommand command) {
         LOG.debug("{} <- {}", ctx.channel().remoteAddress(), command);
         if (queue.size() >= MAX_QUEUED_COMMANDS) {
-            queue.addLast(() -> context.reply(500, "Pipeline queue full."));
+            queue.addLast(new Queued(null, () -> context.reply(500, "Pipeline queue full.")));
         } else if (!command.tooLong()
                 && "ABOR".equals(command.verb())
                 && context.session().abortTransfer()) {
-            queue.addFirst(() -> dispatcher.dispatch(context, command));
+            queue.addFirst(new Queued(command, null));
         } else {
-            queue.addLast(() -> dispatcher.dispatch(context, command));
+            queue.addLast(new Queued(command, null));
         }
         drain();
     }
@@ -81,7 +93,7 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
         if (context != null) {
             context.session().close();
             queue.clear();
-            queue.addLast(() -> context.session().dataEndpoint(null));
+            queue.addLast(new Queued(null, () -> context.session().dataEndpoint(null)));
             drain();
         }
         super.channelInactive(ctx);
@@ -90,7 +102,8 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof IdleStateEvent && context.session().activeTransfer() == null) {
-            queue.addLast(() -> context.replyAndClose(421, "Idle Timeout: closing control connection."));
+            queue.addLast(
+                    new Queued(null, () -> context.replyAndClose(421, "Idle Timeout: closing control connection.")));
             drain();
             return;
         }
@@ -107,27 +120,59 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
         ctx.close();
     }
 
+    /** Starts running the queue unless it runs already; called on the event loop. */
     private void drain() {
-        if (!draining.compareAndSet(false, true)) {
-            return;
+        if (draining.compareAndSet(false, true)) {
+            runQueue(true);
         }
-        worker.execute(() -> {
-            try {
-                Runnable task;
-                while ((task = queue.pollFirst()) != null) {
-                    try {
-                        task.run();
-                    } catch (RuntimeException e) {
-                        LOG.warn("command task failed", e);
-                    }
-                }
-            } finally {
+    }
+
+    /** Runs the queue on again after a command that was still running when it started completed. */
+    private void resume() {
+        if (eventLoop.inEventLoop()) {
+            runQueue(true);
+        } else {
+            eventLoop.execute(() -> runQueue(true));
+        }
+    }
+
+    /**
+     * Runs queued work in order until the queue is empty (then clears {@code draining}) or a command
+     * is still running when it returns (then its completion calls {@link #resume}). On the event
+     * loop, work that may block moves the run to the worker; the worker runs whatever comes. Only
+     * the event loop adds to the queue, so the head seen on it is the head taken.
+     */
+    private void runQueue(boolean onEventLoop) {
+        while (true) {
+            Queued next = queue.peekFirst();
+            if (next == null) {
                 draining.set(false);
-                if (!queue.isEmpty()) {
-                    drain();
+                // an addition raced the flag: take the run back unless another has it
+                if (queue.isEmpty() || !draining.compareAndSet(false, true)) {
+                    return;
                 }
+                continue;
             }
-        });
+            if (onEventLoop && (next.command() == null || !dispatcher.runsOnEventLoop(context, next.command()))) {
+                worker.execute(() -> runQueue(false));
+                return;
+            }
+            next = queue.pollFirst();
+            java.util.concurrent.CompletableFuture<?> running = null;
+            try {
+                if (next.command() == null) {
+                    next.action().run();
+                } else {
+                    running = dispatcher.dispatch(context, next.command());
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("command task failed", e);
+            }
+            if (running != null && !running.isDone()) {
+                running.whenComplete((result, error) -> resume());
+                return;
+            }
+        }
     }
 
     /**
@@ -142,44 +187,71 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
             this.registry = registry;
         }
 
-        void dispatch(CommandContext ctx, FtpCommand command) {
+        /**
+         * @return true if {@code command} may be started on the event loop: a logged-in session's
+         *     command whose handler {@linkplain CommandHandler#runsOnEventLoop does not block} now
+         */
+        boolean runsOnEventLoop(CommandContext ctx, FtpCommand command) {
+            ControlSession session = ctx.session();
+            if (command.tooLong() || session.closed() || !session.loggedIn()) {
+                return false;
+            }
+            var resolved = registry.lookup(command);
+            return resolved.isPresent() && resolved.get().handler().runsOnEventLoop(session);
+        }
+
+        /**
+         * @return null when the command is done, or the command's transfer, which completes when
+         *     its last reply (226 or the failure) is out
+         */
+        java.util.concurrent.CompletableFuture<?> dispatch(CommandContext ctx, FtpCommand command) {
             ControlSession session = ctx.session();
             if (session.closed()) {
-                return;
+                return null;
             }
             CommandHandler handler = null;
             boolean failed = true;
             try {
                 if (command.tooLong()) {
                     ctx.reply(500, "Command line too long.");
-                    return;
+                    return null;
                 }
                 FtpReply gsiRefusal = GsiAuthenticationGate.check(ctx, command);
                 if (gsiRefusal != null) {
                     ctx.reply(gsiRefusal);
-                    return;
+                    return null;
                 }
                 var resolved = registry.lookup(command);
                 if (resolved.isEmpty()) {
                     ctx.reply(500, "Invalid command.");
-                    return;
+                    return null;
                 }
                 if (!session.loggedIn() && !resolved.get().handler().allowedBeforeLogin()) {
                     ctx.reply(530, "Please login with USER and PASS.");
-                    return;
+                    return null;
                 }
                 handler = resolved.get().handler();
-                handler.handle(ctx, resolved.get().argument());
+                var running = handler.start(ctx, resolved.get().argument());
                 failed = false;
-            } catch (FtpException e) {
-                ctx.reply(e.reply());
-            } catch (StorageException e) {
-                ctx.reply(ErrorReplies.of(e));
-            } catch (IOException e) {
-                ctx.reply(451, "Local error in processing: " + e.getMessage());
-            } catch (RuntimeException e) {
-                LOG.warn("command {} failed", command, e);
-                ctx.reply(500, "Internal error.");
+                if (running == null) {
+                    return null;
+                }
+                CommandHandler started = handler;
+                return running.toCompletableFuture().handle((result, error) -> {
+                    if (error != null) {
+                        replyFailure(
+                                ctx,
+                                command,
+                                error instanceof java.util.concurrent.CompletionException ? error.getCause() : error);
+                        if (started.movesData()) {
+                            session.dataEndpoint(null);
+                        }
+                    }
+                    return null;
+                });
+            } catch (FtpException | IOException | RuntimeException e) {
+                replyFailure(ctx, command, e);
+                return null;
             } finally {
                 if (failed && handler != null && handler.movesData()) {
                     session.dataEndpoint(null);
@@ -190,6 +262,19 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
                 if (!"RNFR".equals(command.verb())) {
                     session.renameFrom(null);
                 }
+            }
+        }
+
+        private static void replyFailure(CommandContext ctx, FtpCommand command, Throwable error) {
+            if (error instanceof FtpException e) {
+                ctx.reply(e.reply());
+            } else if (error instanceof StorageException e) {
+                ctx.reply(ErrorReplies.of(e));
+            } else if (error instanceof IOException e) {
+                ctx.reply(451, "Local error in processing: " + e.getMessage());
+            } else {
+                LOG.warn("command {} failed", command, error);
+                ctx.reply(500, "Internal error.");
             }
         }
     }

@@ -125,32 +125,8 @@ public final class TransferRunner {
      * @throws FtpException like {@link #send}; 552 when the disk is full; the verifier's reply
      */
     public static long receive(CommandContext ctx, DataSink sink, Verifier verifier) throws FtpException {
-        ControlSession session = ctx.session();
-        boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
-        DataEndpoint endpoint = endpoint(session, modeE, false);
-        RangeTracker ranges = new RangeTracker();
-        DataSink tracking = (data, offset) -> {
-            int length = data.remaining();
-            sink.write(data, offset);
-            ranges.add(offset, offset + length);
-        };
-        Duration defaultInterval = ctx.config().markerInterval();
-        long perfMillis = modeE ? orDefault(session.perfMarkerInterval(), defaultInterval) : 0;
-        long restartMillis = modeE ? orDefault(session.restartMarkerInterval(), defaultInterval) : 0;
-        AtomicLong bytes = new AtomicLong();
-        MarkerPlan markers = new MarkerPlan(
-                perfMillis,
-                now -> List.of(Markers.perf(now, bytes.get())),
-                restartMillis,
-                restartMillis > 0 ? ranges::drain : null);
-        boolean reusing = modeE && session.dataCache().hasReceiving();
-        return run(
-                ctx,
-                markers,
-                reusing,
-                verifier,
-                () -> ctx.dataChannels()
-                        .receive(modeE ? tracking : sink, endpoint, modeE, bytes::set, session.dataCache()));
+        ReceivePlan plan = receivePlan(ctx, sink);
+        return run(ctx, plan.markers(), plan.reusing(), verifier, plan.starter());
     }
 
     /**
@@ -252,6 +228,129 @@ public final class TransferRunner {
             Verifier verifier,
             Supplier<CompletableFuture<Long>> starter)
             throws FtpException {
+        Running running = start(ctx, markers, reusing, verifier, starter);
+        long transferred;
+        try {
+            transferred = running.future.get();
+        } catch (CancellationException e) {
+            throw running.failed(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running.future.cancel(true);
+            throw running.failed(new CancellationException());
+        } catch (ExecutionException e) {
+            throw running.failed(e.getCause());
+        }
+        return running.succeeded(transferred);
+    }
+
+    /**
+     * Like {@link #run} without blocking: the transfer's end (final markers, 226 or the failure
+     * reply's exception) is handled on the thread that completes it, an event loop.
+     *
+     * @return completes with the bytes moved once 226 is sent, or exceptionally with the
+     *     {@link FtpException} to reply
+     */
+    private static CompletableFuture<Long> runAsync(
+            CommandContext ctx, MarkerPlan markers, boolean reusing, Supplier<CompletableFuture<Long>> starter)
+            throws FtpException {
+        Running running = start(ctx, markers, reusing, null, starter);
+        CompletableFuture<Long> replied = new CompletableFuture<>();
+        running.future.whenComplete((transferred, error) -> {
+            try {
+                if (error == null) {
+                    replied.complete(running.succeeded(transferred));
+                } else {
+                    replied.completeExceptionally(running.failed(
+                            error instanceof java.util.concurrent.CompletionException ? error.getCause() : error));
+                }
+            } catch (FtpException e) {
+                replied.completeExceptionally(e);
+            } catch (RuntimeException e) {
+                replied.completeExceptionally(e);
+            }
+        });
+        return replied;
+    }
+
+    /**
+     * Sends {@code source} to the client like {@link #send}, without blocking the calling thread:
+     * for the control channel's event loop, which runs RETR itself ({@link
+     * org.ferry.mover.server.pi.CommandHandler#runsOnEventLoop}).
+     *
+     * @return completes with the bytes sent once 226 is sent, or exceptionally with the
+     *     {@link FtpException} whose reply is owed (425, 426, 451, ...)
+     * @throws FtpException 425/503 before anything started
+     */
+    public static CompletableFuture<Long> sendAsync(CommandContext ctx, DataSource source) throws FtpException {
+        ControlSession session = ctx.session();
+        boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
+        DataEndpoint endpoint = endpoint(session, modeE, true);
+        AtomicLong bytes = new AtomicLong();
+        MarkerPlan markers = new MarkerPlan(
+                session.sendMarkerSeconds() * 1000L, now -> List.of(Markers.perf(now, bytes.get())), 0, null);
+        boolean reusing = modeE && session.dataCache().hasSending();
+        return runAsync(
+                ctx,
+                markers,
+                reusing,
+                () -> ctx.dataChannels()
+                        .send(source, endpoint, modeE, session.parallelism(), bytes::set, session.dataCache()));
+    }
+
+    /**
+     * Receives from the client into {@code sink} like {@link #receive(CommandContext, DataSink)},
+     * without blocking the calling thread (STOR on the control channel's event loop).
+     *
+     * @return completes with the bytes received once 226 is sent, or exceptionally with the
+     *     {@link FtpException} whose reply is owed
+     * @throws FtpException 425/503 before anything started
+     */
+    public static CompletableFuture<Long> receiveAsync(CommandContext ctx, DataSink sink) throws FtpException {
+        ReceivePlan plan = receivePlan(ctx, sink);
+        return runAsync(ctx, plan.markers(), plan.reusing(), plan.starter());
+    }
+
+    /** What a receive needs before it starts: markers, whether cached connections are reused, the start. */
+    private record ReceivePlan(MarkerPlan markers, boolean reusing, Supplier<CompletableFuture<Long>> starter) {}
+
+    private static ReceivePlan receivePlan(CommandContext ctx, DataSink sink) throws FtpException {
+        ControlSession session = ctx.session();
+        boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
+        DataEndpoint endpoint = endpoint(session, modeE, false);
+        Duration defaultInterval = ctx.config().markerInterval();
+        long perfMillis = modeE ? orDefault(session.perfMarkerInterval(), defaultInterval) : 0;
+        long restartMillis = modeE ? orDefault(session.restartMarkerInterval(), defaultInterval) : 0;
+        // ranges are tracked only when range markers go out (MODE E): the plain sink otherwise
+        RangeTracker ranges = restartMillis > 0 ? new RangeTracker() : null;
+        DataSink tracking = ranges == null
+                ? sink
+                : (data, offset) -> {
+                    int length = data.remaining();
+                    sink.write(data, offset);
+                    ranges.add(offset, offset + length);
+                };
+        AtomicLong bytes = new AtomicLong();
+        MarkerPlan markers = new MarkerPlan(
+                perfMillis,
+                now -> List.of(Markers.perf(now, bytes.get())),
+                restartMillis,
+                ranges == null ? null : ranges::drain);
+        boolean reusing = modeE && session.dataCache().hasReceiving();
+        return new ReceivePlan(
+                markers,
+                reusing,
+                () -> ctx.dataChannels().receive(tracking, endpoint, modeE, bytes::set, session.dataCache()));
+    }
+
+    /** Starts a transfer: the placeholder, 150/125, the start itself, the marker timers. */
+    private static Running start(
+            CommandContext ctx,
+            MarkerPlan markers,
+            boolean reusing,
+            Verifier verifier,
+            Supplier<CompletableFuture<Long>> starter)
+            throws FtpException {
         ControlSession session = ctx.session();
         CompletableFuture<Long> future;
         try {
@@ -269,47 +368,73 @@ public final class TransferRunner {
             session.dataEndpoint(null);
             throw new FtpException(451, "Data transfer failed to start: " + e);
         }
-        List<ScheduledFuture<?>> timers = new ArrayList<>();
-        AtomicBoolean perfSent = new AtomicBoolean();
+        Running running = new Running(ctx, markers, verifier, future);
         if (markers.perfMillis() > 0) {
-            timers.add(schedule(ctx, markers.perfMillis(), () -> {
-                perfSent.set(true);
+            running.timers.add(schedule(ctx, markers.perfMillis(), () -> {
+                running.perfSent.set(true);
                 markers.perf().apply(System.currentTimeMillis()).forEach(ctx::reply);
             }));
         }
-        AtomicBoolean rangeSent = new AtomicBoolean();
         if (markers.rangeMillis() > 0 && markers.ranges() != null) {
-            timers.add(schedule(
-                    ctx, markers.rangeMillis(), () -> rangeSent.compareAndSet(false, sendRangeMarker(ctx, markers))));
+            running.timers.add(schedule(
+                    ctx,
+                    markers.rangeMillis(),
+                    () -> running.rangeSent.compareAndSet(false, sendRangeMarker(ctx, markers))));
         }
-        boolean reusable = false;
-        try {
-            long transferred = future.get();
-            reusable = session.mode() == TransferMode.EXTENDED_BLOCK;
-            cancel(timers);
-            // Final markers complete what the periodic ones told a client that follows them (the
-            // total; the last ranges); a transfer shorter than one period (most small files) ends
-            // with 226 alone, as globus's does, which says every byte is there.
-            if (perfSent.get()) {
-                markers.perf().apply(System.currentTimeMillis()).forEach(ctx::reply);
+        return running;
+    }
+
+    /** One started transfer and what its end must do (markers, verifier, 226, the session's cleanup). */
+    private static final class Running {
+        private final CommandContext ctx;
+        private final MarkerPlan markers;
+        private final Verifier verifier;
+        private final CompletableFuture<Long> future;
+        private final List<ScheduledFuture<?>> timers = new ArrayList<>(2);
+        private final AtomicBoolean perfSent = new AtomicBoolean();
+        private final AtomicBoolean rangeSent = new AtomicBoolean();
+
+        Running(CommandContext ctx, MarkerPlan markers, Verifier verifier, CompletableFuture<Long> future) {
+            this.ctx = ctx;
+            this.markers = markers;
+            this.verifier = verifier;
+            this.future = future;
+        }
+
+        /** The transfer moved every byte: final markers, the verifier, 226. */
+        long succeeded(long transferred) throws FtpException {
+            ControlSession session = ctx.session();
+            boolean reusable = false;
+            try {
+                reusable = session.mode() == TransferMode.EXTENDED_BLOCK;
+                cancel(timers);
+                // Final markers complete what the periodic ones told a client that follows them (the
+                // total; the last ranges); a transfer shorter than one period (most small files) ends
+                // with 226 alone, as globus's does, which says every byte is there.
+                if (perfSent.get()) {
+                    markers.perf().apply(System.currentTimeMillis()).forEach(ctx::reply);
+                }
+                if (rangeSent.get()) {
+                    sendRangeMarker(ctx, markers);
+                }
+                if (verifier != null) {
+                    verifier.verify();
+                }
+                ctx.reply(226, "Transfer Complete.");
+                return transferred;
+            } finally {
+                end(reusable);
             }
-            if (rangeSent.get()) {
-                sendRangeMarker(ctx, markers);
-            }
-            if (verifier != null) {
-                verifier.verify();
-            }
-            ctx.reply(226, "Transfer Complete.");
-            return transferred;
-        } catch (CancellationException e) {
-            throw new FtpException(426, "Command Aborted.");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            future.cancel(true);
-            throw new FtpException(426, "Command Aborted.");
-        } catch (ExecutionException e) {
-            throw failure(e.getCause());
-        } finally {
+        }
+
+        /** @return the reply owed for a transfer that failed with {@code cause} */
+        FtpException failed(Throwable cause) {
+            end(false);
+            return failure(cause);
+        }
+
+        private void end(boolean reusable) {
+            ControlSession session = ctx.session();
             cancel(timers);
             if (!reusable) {
                 // What was written before a failure is on disk: say so, for the client's restart.
