@@ -19,8 +19,12 @@ import tools.jackson.databind.JsonNode;
  * field, a second line {@code Field: <field>}.
  */
 public abstract class ApiCommand implements Callable<Integer> {
-    /** Exit code of API, network and I/O errors. */
+    /** Exit code of API, network and I/O errors, and of tasks that did not succeed. */
     public static final int EXIT_ERROR = 1;
+    /** Exit code of usage errors (picocli's). */
+    public static final int EXIT_USAGE = 2;
+    /** Exit code when the API refused the credentials (401) or the right (403). */
+    public static final int EXIT_AUTH = 4;
 
     @Spec
     private CommandSpec spec;
@@ -40,12 +44,16 @@ public abstract class ApiCommand implements Callable<Integer> {
             if (e.field() != null) {
                 err.println("Field: " + e.field());
             }
-            if (e.httpStatus() == 401 && root().tokenSource().token() == null) {
-                err.println("No token found: set FERRY_TOKEN or write the token to "
-                        + root().tokenSource().tokenFile());
+            if (e.httpStatus() == 401) {
+                err.println(
+                        root().tokenSource().token() == null
+                                ? "No token found: run 'ferry login', set FERRY_TOKEN, or write a token to "
+                                        + root().tokenSource().loginFile()
+                                : "The token was refused ("
+                                        + root().tokenSource().origin() + "): run 'ferry login'");
             }
             err.flush();
-            return EXIT_ERROR;
+            return e.httpStatus() == 401 || e.httpStatus() == 403 ? EXIT_AUTH : EXIT_ERROR;
         } catch (ApiUnreachableException | UncheckedIOException e) {
             err().println("Error: " + e.getMessage());
             err().flush();

@@ -36,8 +36,10 @@ import tools.jackson.databind.node.ObjectNode;
         name = "activate",
         mixinStandardHelpOptions = true,
         versionProvider = FerryVersion.class,
-        description = {
-            "Activate a gsiftp:// endpoint with a credential of yours, e.g.:",
+        description = "Activate a gsiftp:// endpoint with a credential of yours (without a method: automatic"
+                + " activation from a credential of yours cached for another endpoint).",
+        footerHeading = "%nExamples:%n",
+        footer = {
             "  ferry endpoint activate site#grid --myproxy -U alice",
             "  ferry endpoint activate site#grid --delegate-proxy        (your grid-proxy-init proxy)"
         })

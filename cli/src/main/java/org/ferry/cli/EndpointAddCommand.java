@@ -14,7 +14,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code ferry endpoint add NAME --url URL [--username U] [--password P | --password-stdin]}:
+ * {@code ferry endpoint add NAME --url URL [--username U] [--password P | --password-stdin]
+ * [--myproxy-server HOST[:PORT]] [--myproxy-dn DN]}:
  * {@code POST /v0.10/endpoint}, then prints the new endpoint (text: a record; json: the
  * endpoint document; unix: {@code key<TAB>value} lines).
  */
@@ -22,7 +23,12 @@ import tools.jackson.databind.node.ObjectNode;
         name = "add",
         mixinStandardHelpOptions = true,
         versionProvider = FerryVersion.class,
-        description = "Register an endpoint, e.g.: ferry endpoint add admin#a --url ftp://127.0.0.1:2811")
+        description = "Register an endpoint: a GridFTP server and the login Ferry uses for it.",
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  ferry endpoint add admin#a --url ftp://127.0.0.1:2811",
+            "  echo \"$PW\" | ferry endpoint add alice#cluster --url ftp://dtn.example.org:2811 --username alice --password-stdin"
+        })
 public final class EndpointAddCommand extends ApiCommand {
     @Parameters(
             index = "0",
@@ -52,6 +58,12 @@ public final class EndpointAddCommand extends ApiCommand {
     @Option(names = "--password-stdin", description = "Read the password from the first line of standard input.")
     private boolean passwordStdin;
 
+    @Option(names = "--description", paramLabel = "TEXT", description = "What the endpoint is.")
+    private String description;
+
+    @Option(names = "--public", description = "Let every user of the server see and use it (its login too).")
+    private boolean isPublic;
+
     @Option(
             names = "--myproxy-server",
             paramLabel = "HOST[:PORT]",
@@ -63,6 +75,9 @@ public final class EndpointAddCommand extends ApiCommand {
             paramLabel = "DN",
             description = "That MyProxy server's DN, when it is not host/<hostname>.")
     private String myProxyDn;
+
+    @Option(names = "--default-directory", paramLabel = "PATH", description = "Where ls starts without a path.")
+    private String defaultDirectory;
 
     /** @return 0 once the endpoint is created */
     @Override
@@ -77,6 +92,15 @@ public final class EndpointAddCommand extends ApiCommand {
         body.put("url", url);
         if (username != null) {
             body.put("username", username);
+        }
+        if (description != null) {
+            body.put("description", description);
+        }
+        if (isPublic) {
+            body.put("public", true);
+        }
+        if (defaultDirectory != null) {
+            body.put("default_directory", defaultDirectory);
         }
         if (myProxyServer != null) {
             body.put("myproxy_server", myProxyServer);
@@ -95,6 +119,17 @@ public final class EndpointAddCommand extends ApiCommand {
             EndpointDocuments.record(endpoint).print(out(), format());
         }
         return 0;
+    }
+
+    /** @return the first line of standard input, or empty */
+    static String readLine(CliEnvironment environment) {
+        BufferedReader reader = new BufferedReader(new InputStreamReader(environment.stdin(), StandardCharsets.UTF_8));
+        try {
+            String line = reader.readLine();
+            return line == null ? "" : line;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read standard input", e);
+        }
     }
 
     private String readPasswordLine() {

@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code ferry endpoint}: the group of endpoint commands (add, list, show, remove, activate, deactivate). */
+/** {@code ferry endpoint}: the group of endpoint commands (add, list, show, update, remove, activate, deactivate). */
 @Command(
         name = "endpoint",
         mixinStandardHelpOptions = true,
@@ -15,10 +15,13 @@ import picocli.CommandLine.Spec;
             EndpointAddCommand.class,
             EndpointListCommand.class,
             EndpointShowCommand.class,
+            EndpointUpdateCommand.class,
             EndpointRemoveCommand.class,
             EndpointActivateCommand.class,
             EndpointDeactivateCommand.class
-        })
+        },
+        footerHeading = "%nExample:%n",
+        footer = "  ferry endpoint add admin#a --url ftp://127.0.0.1:2811 && ferry endpoint list")
 public final class EndpointCommand implements Runnable {
     @Spec
     private CommandSpec spec;

@@ -1,41 +1,26 @@
 package org.ferry.cli;
 
 import org.ferry.cli.api.FerryApiClient;
-import org.ferry.cli.output.Json;
-import org.ferry.cli.output.OutputFormat;
-import org.ferry.cli.output.Record;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
-import tools.jackson.databind.JsonNode;
 
-/**
- * {@code ferry endpoint deactivate NAME}: {@code POST /v0.10/endpoint/{name}/deactivate}; the
- * service deletes your credential for the endpoint, and your tasks on it wait INACTIVE until you
- * activate it again.
- */
+/** {@code ferry endpoint deactivate NAME}: {@code POST /v0.10/endpoint/{name}/deactivate}. */
 @Command(
         name = "deactivate",
         mixinStandardHelpOptions = true,
         versionProvider = FerryVersion.class,
-        description = "Delete your credential for an endpoint, e.g.: ferry endpoint deactivate site#grid")
+        description = "Delete your credential for a gsiftp:// endpoint; your tasks on it wait INACTIVE until you"
+                + " activate it again.",
+        footerHeading = "%nExample:%n",
+        footer = "  ferry endpoint deactivate admin#a")
 public final class EndpointDeactivateCommand extends ApiCommand {
-    @Parameters(index = "0", paramLabel = "NAME", description = "Canonical name or id.")
+    @Parameters(index = "0", paramLabel = "NAME", description = "The endpoint's canonical name or id.")
     private String name;
 
-    /** @return 0 once deactivated */
+    /** @return 0 once answered */
     @Override
     protected int execute() {
-        JsonNode result = client().post(
-                        "/endpoint/" + FerryApiClient.segment(name) + "/deactivate",
-                        root().mapper().createObjectNode());
-        if (format() == OutputFormat.JSON) {
-            printJson(result);
-        } else if (format() == OutputFormat.UNIX) {
-            out().println(Json.text(result, "code"));
-            out().flush();
-        } else {
-            new Record().field("Message", Json.text(result, "message")).print(out(), format());
-        }
+        ResultPrinter.print(this, client().post("/endpoint/" + FerryApiClient.segment(name) + "/deactivate", null));
         return 0;
     }
 }

@@ -12,8 +12,9 @@ final class EndpointDocuments {
      * The fields of one endpoint document, for {@code endpoint show} and {@code endpoint add}.
      *
      * @param endpoint an endpoint document
-     * @return a record: ID, Name, Display Name, Owner, URL, Username, MyProxy Server, and your
-     *     activation: Activated, Expires In, Expire Time, Subject (the credential's identity)
+     * @return a record: ID, Name, Display Name, Owner, URL, Username, Description, Public,
+     *     Default Directory, MyProxy Server, and your activation: Activated, Expires In, Expire
+     *     Time, Subject (the credential's identity)
      */
     static Record record(JsonNode endpoint) {
         return new Record()
@@ -23,6 +24,9 @@ final class EndpointDocuments {
                 .field("Owner", Json.text(endpoint, "owner_string"))
                 .field("URL", Json.text(endpoint, "url"))
                 .field("Username", Json.text(endpoint, "username"))
+                .field("Description", Json.text(endpoint, "description"))
+                .field("Public", Json.text(endpoint, "public"))
+                .field("Default Directory", Json.text(endpoint, "default_directory"))
                 .field("MyProxy Server", Json.text(endpoint, "myproxy_server"))
                 .field("Activated", Json.text(endpoint, "activated"))
                 .field("Expires In", expiresIn(endpoint))
@@ -32,8 +36,8 @@ final class EndpointDocuments {
 
     /**
      * @param document an endpoint or activation document
-     * @return {@code expires_in} for people: {@code never} for -1, {@code 3h 12m}, {@code 0} when
-     *     not activated
+     * @return {@code expires_in} for people: {@code never} for -1, {@code 0} when not activated,
+     *     else e.g. {@code 11h 59m (43190 s)}
      */
     static String expiresIn(JsonNode document) {
         JsonNode value = document.path("expires_in");

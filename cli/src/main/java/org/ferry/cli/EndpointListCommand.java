@@ -17,10 +17,18 @@ import tools.jackson.databind.JsonNode;
         name = "list",
         mixinStandardHelpOptions = true,
         versionProvider = FerryVersion.class,
-        description = "List the endpoints you can see, e.g.: ferry endpoint list --filter admin")
+        description = "List the endpoints you can see: yours and public ones.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  ferry endpoint list --filter cluster", "  ferry endpoint list --scope my-endpoints"})
 public final class EndpointListCommand extends ApiCommand {
     @Option(names = "--filter", paramLabel = "TEXT", description = "Only endpoints whose name contains TEXT.")
     private String filter;
+
+    @Option(
+            names = "--scope",
+            paramLabel = "SCOPE",
+            description = "all (default), my-endpoints, recently-used, in-use, ...")
+    private String scope;
 
     @Option(
             names = "--limit",
@@ -34,19 +42,21 @@ public final class EndpointListCommand extends ApiCommand {
     protected int execute() {
         Map<String, Object> query = new LinkedHashMap<>();
         query.put("filter_fulltext", filter);
+        query.put("filter_scope", scope);
         query.put("limit", limit);
         JsonNode list = client().get("/endpoint_search", query);
         if (format() == OutputFormat.JSON) {
             printJson(list);
             return 0;
         }
-        Table table = new Table("ID", "Name", "URL", "Username");
+        Table table = new Table("ID", "Name", "URL", "Username", "Public");
         for (JsonNode endpoint : list.path("DATA")) {
             table.row(
                     Json.text(endpoint, "id"),
                     Json.text(endpoint, "canonical_name"),
                     Json.text(endpoint, "url"),
-                    Json.text(endpoint, "username"));
+                    Json.text(endpoint, "username"),
+                    Json.text(endpoint, "public"));
         }
         table.print(out(), format());
         return 0;

@@ -13,7 +13,9 @@ import tools.jackson.databind.JsonNode;
         name = "remove",
         mixinStandardHelpOptions = true,
         versionProvider = FerryVersion.class,
-        description = "Remove an endpoint, e.g.: ferry endpoint remove admin#a")
+        description = "Remove an endpoint.",
+        footerHeading = "%nExample:%n",
+        footer = "  ferry endpoint remove admin#a")
 public final class EndpointRemoveCommand extends ApiCommand {
     @Parameters(index = "0", paramLabel = "NAME", description = "Canonical name or id.")
     private String name;

@@ -11,7 +11,9 @@ import tools.jackson.databind.JsonNode;
         name = "show",
         mixinStandardHelpOptions = true,
         versionProvider = FerryVersion.class,
-        description = "Show one endpoint, e.g.: ferry endpoint show admin#a")
+        description = "Show one endpoint.",
+        footerHeading = "%nExample:%n",
+        footer = "  ferry endpoint show admin#a")
 public final class EndpointShowCommand extends ApiCommand {
     @Parameters(index = "0", paramLabel = "NAME", description = "Canonical name or id.")
     private String name;

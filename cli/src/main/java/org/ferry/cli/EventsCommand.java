@@ -25,7 +25,9 @@ import tools.jackson.databind.node.ObjectNode;
         name = "events",
         mixinStandardHelpOptions = true,
         versionProvider = FerryVersion.class,
-        description = "Show a task's events (progress, faults), e.g.: ferry events 6f1c... --errors")
+        description = "Show a task's events (progress, faults), newest first.",
+        footerHeading = "%nExample:%n",
+        footer = "  ferry events 6f1c9a2e-8d0b-4c1e-9f3a-2b7d5e4c1a00 --errors")
 public final class EventsCommand extends ApiCommand {
     @Parameters(index = "0", paramLabel = "TASK_ID", description = "A task's id.")
     private String taskId;

@@ -30,23 +30,42 @@ import tools.jackson.databind.json.JsonMapper;
         sortOptions = false,
         description = "Move research data between endpoints through a Ferry server's REST API.",
         subcommands = {
+            LoginCommand.class,
+            LogoutCommand.class,
+            WhoamiCommand.class,
             EndpointCommand.class,
             LsCommand.class,
+            StatCommand.class,
+            MkdirCommand.class,
+            RenameCommand.class,
+            RmCommand.class,
+            DeleteCommand.class,
             TransferCommand.class,
+            ScpCommand.class,
             StatusCommand.class,
+            DetailsCommand.class,
             EventsCommand.class,
+            WaitCommand.class,
             CancelCommand.class,
-            WaitCommand.class
+            DeadlineCommand.class,
+            TokenCommand.class,
+            UserCommand.class,
+            CompletionCommand.class,
+            CommandLine.HelpCommand.class
         },
         footerHeading = "%nEnvironment:%n",
         footer = {
             "  FERRY_API    the API's base URL when --api is not given",
             "               (default " + FerryCli.DEFAULT_API + ")",
-            "  FERRY_TOKEN  the API token; else the first line of $FERRY_HOME/token",
+            "  FERRY_TOKEN  the API token; else $FERRY_HOME/cli-token (ferry login),",
+            "               else $FERRY_HOME/token (a local ferry-server's admin token)",
             "  FERRY_HOME   Ferry's per-user directory (default ~/.ferry)",
             "",
-            "Exit codes: 0 success, 1 API or network error (or a waited-for task that did not",
-            "succeed), 2 usage error."
+            "Exit codes: 0 success; 1 API or network error, or a task that did not succeed;",
+            "2 usage error; 4 not logged in or not allowed (HTTP 401/403).",
+            "",
+            "Example:",
+            "  ferry login && ferry scp -r site#a:/data/run1 site#b:/archive/"
         })
 public final class FerryCli implements Runnable {
     /** The API URL used when neither {@code --api} nor {@code FERRY_API} is given. */
@@ -110,10 +129,21 @@ public final class FerryCli implements Runnable {
      * @return the exit code (0 success, 1 API or network error, 2 usage error)
      */
     public static int run(CliEnvironment environment, OutputStream out, OutputStream err, String... args) {
-        CommandLine commandLine = new CommandLine(new FerryCli(environment));
+        CommandLine commandLine = commandLine(environment);
         commandLine.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
         commandLine.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
         return commandLine.execute(args);
+    }
+
+    /**
+     * The command tree with Ferry's parser settings (repeated {@code --include}/{@code --exclude}
+     * keep their order, so later occurrences of an option may not be refused).
+     *
+     * @param environment the environment to run in
+     * @return the command line
+     */
+    public static CommandLine commandLine(CliEnvironment environment) {
+        return new CommandLine(new FerryCli(environment)).setOverwrittenOptionsAllowed(true);
     }
 
     /** Without a subcommand there is nothing to do: a usage error (exit code 2). */

@@ -1,5 +1,6 @@
 package org.ferry.cli;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.ferry.cli.api.FerryApiClient;
 import org.ferry.cli.output.Json;
@@ -11,23 +12,27 @@ import picocli.CommandLine.Parameters;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code ferry ls ENDPOINT[:PATH] [-l]}: {@code GET /v0.10/operation/endpoint/{name}/ls?path=}.
+ * {@code ferry ls ENDPOINT[:PATH] [-l] [-a] [--filter GLOB]}:
+ * {@code GET /v0.10/operation/endpoint/{name}/ls}.
  *
  * <p>Text: one name per line, directories with a trailing {@code /} (as globus-cli); with
- * {@code -l} a table Permissions, Size (bytes), Last Modified, Type, Filename. Unix: the same
- * without headers, tab-separated. Json: the file_list document.
+ * {@code -l} a table Permissions, Size, Last Modified, Type, Filename. Unix: the same without
+ * headers, tab-separated. Json: the file_list document. Names starting with {@code .} are shown
+ * only with {@code -a}.
  */
 @Command(
         name = "ls",
         mixinStandardHelpOptions = true,
         versionProvider = FerryVersion.class,
-        description = "List a directory on an endpoint, e.g.: ferry ls admin#a:/dir")
+        description = "List a directory on an endpoint.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  ferry ls admin#a:/data -l", "  ferry ls admin#a:/data --filter '*.h5'"})
 public final class LsCommand extends ApiCommand {
     @Parameters(
             index = "0",
             paramLabel = "ENDPOINT[:PATH]",
             converter = EndpointPath.Converter.class,
-            description = "Endpoint name and directory (default /).")
+            description = "Endpoint name and directory (default: the endpoint's default directory, else /).")
     private EndpointPath target;
 
     @Option(
@@ -35,13 +40,23 @@ public final class LsCommand extends ApiCommand {
             description = "Long form: permissions, size, mtime, type.")
     private boolean longForm;
 
+    @Option(
+            names = {"-a", "--all"},
+            description = "Show hidden names (starting with .).")
+    private boolean all;
+
+    @Option(names = "--filter", paramLabel = "GLOB", description = "Only names matching GLOB (* ? [] [!]).")
+    private String filter;
+
     /** @return 0 once the listing is printed */
     @Override
     protected int execute() {
-        String path = target.path() == null ? "/" : target.path();
-        JsonNode listing = client().get(
-                        "/operation/endpoint/" + FerryApiClient.segment(target.endpoint()) + "/ls",
-                        Map.of("path", path));
+        Map<String, Object> query = new LinkedHashMap<>();
+        query.put("path", target.path());
+        query.put("show_hidden", all ? 1 : 0);
+        query.put("filter", filter == null ? null : "name:~" + filter);
+        JsonNode listing =
+                client().get("/operation/endpoint/" + FerryApiClient.segment(target.endpoint()) + "/ls", query);
         if (format() == OutputFormat.JSON) {
             printJson(listing);
             return 0;

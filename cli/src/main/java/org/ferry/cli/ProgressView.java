@@ -1,7 +1,16 @@
 package org.ferry.cli;
 
-/** Where {@code ferry wait} shows a task's progress while it polls (standard error). */
+/** Where a task's progress is shown while the CLI polls it (standard error). */
 public interface ProgressView {
+    /** Shows nothing ({@code -q}). */
+    ProgressView NONE = new ProgressView() {
+        @Override
+        public void update(TaskProgress progress) {}
+
+        @Override
+        public void finish() {}
+    };
+
     /**
      * Shows the latest poll.
      *

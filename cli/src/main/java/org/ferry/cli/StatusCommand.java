@@ -20,7 +20,9 @@ import tools.jackson.databind.JsonNode;
         name = "status",
         mixinStandardHelpOptions = true,
         versionProvider = FerryVersion.class,
-        description = "Show your recent tasks, or one task, e.g.: ferry status 6f1c...")
+        description = "Show your recent tasks (an admin: everybody's), or one task.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  ferry status --filter-status ACTIVE", "  ferry status 6f1c9a2e-8d0b-4c1e-9f3a-2b7d5e4c1a00"})
 public final class StatusCommand extends ApiCommand {
     @Parameters(index = "0", arity = "0..1", paramLabel = "TASK_ID", description = "A task's id.")
     private String taskId;
@@ -61,11 +63,14 @@ public final class StatusCommand extends ApiCommand {
             printJson(list);
             return 0;
         }
-        Table table = new Table("Task ID", "Status", "Label", "Source", "Destination", "Files", "Bytes");
+        Table table =
+                new Table("Task ID", "Type", "Status", "Owner", "Label", "Source", "Destination", "Files", "Bytes");
         for (JsonNode task : list.path("DATA")) {
             table.row(
                     Json.text(task, "task_id"),
+                    Json.text(task, "type"),
                     Json.text(task, "status"),
+                    Json.text(task, "owner_string"),
                     Json.text(task, "label"),
                     Json.text(task, "source_endpoint"),
                     Json.text(task, "destination_endpoint"),

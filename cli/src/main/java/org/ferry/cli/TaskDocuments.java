@@ -44,4 +44,26 @@ final class TaskDocuments {
                 .field("Subtasks Failed", Json.text(task, "subtasks_failed"))
                 .field("Fatal Error", fatalText);
     }
+
+    /**
+     * Every field of a task document, for {@code ferry details}.
+     *
+     * @param task a task document
+     * @return the status record plus the options and remaining counters
+     */
+    static Record details(JsonNode task) {
+        return record(task)
+                .field("Is OK", Json.text(task, "is_ok"))
+                .field("Is Paused", Json.text(task, "is_paused"))
+                .field("Preserve Timestamp", Json.text(task, "preserve_timestamp"))
+                .field("Encrypt Data", Json.text(task, "encrypt_data"))
+                .field("Skip Source Errors", Json.text(task, "skip_source_errors"))
+                .field("Fail On Quota Errors", Json.text(task, "fail_on_quota_errors"))
+                .field("Delete Destination Extra", Json.text(task, "delete_destination_extra"))
+                .field("Subtasks Retrying", Json.text(task, "subtasks_retrying"))
+                .field("Subtasks Canceled", Json.text(task, "subtasks_canceled"))
+                .field("Subtasks Expired", Json.text(task, "subtasks_expired"))
+                .field("Subtasks Skipped Errors", Json.text(task, "subtasks_skipped_errors"))
+                .field("Canceled By Admin", Json.text(task, "canceled_by_admin"));
+    }
 }

@@ -7,11 +7,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Finds the API token: {@code FERRY_TOKEN} when set, else the first line of
- * {@code $FERRY_HOME/token} ({@code ~/.ferry/token} by default), the file a local ferry-server
- * writes so that the CLI on the same machine works without setup.
+ * Finds the API token, in this order: {@code FERRY_TOKEN}; the first line of
+ * {@code $FERRY_HOME/cli-token} ({@code ferry login} writes it); the first line of
+ * {@code $FERRY_HOME/token} (the first-start admin token a local ferry-server writes, so that the
+ * CLI on the server's machine works without setup). {@code FERRY_HOME} defaults to
+ * {@code ~/.ferry}.
  */
 public final class TokenSource {
+    /** The file {@code ferry login} writes, in {@code FERRY_HOME}. */
+    public static final String LOGIN_FILE = "cli-token";
+    /** The file a local ferry-server writes on its first start, in {@code FERRY_HOME}. */
+    public static final String SERVER_FILE = "token";
+
     private final CliEnvironment environment;
 
     /**
@@ -26,21 +33,44 @@ public final class TokenSource {
     /**
      * The token to send.
      *
-     * @return the token, or null when neither the variable nor the file gives one
-     * @throws UncheckedIOException when the token file exists but cannot be read
+     * @return the token, or null when neither the variable nor a file gives one
+     * @throws UncheckedIOException when a token file exists but cannot be read
      */
     public String token() {
         String fromEnv = environment.get("FERRY_TOKEN");
         if (fromEnv != null) {
             return fromEnv.trim();
         }
-        Path file = tokenFile();
+        for (Path file : new Path[] {loginFile(), tokenFile()}) {
+            String token = firstLine(file);
+            if (token != null) {
+                return token;
+            }
+        }
+        return null;
+    }
+
+    /** @return where the token comes from, for {@code ferry whoami}: the variable or a file */
+    public String origin() {
+        if (environment.get("FERRY_TOKEN") != null) {
+            return "FERRY_TOKEN";
+        }
+        if (firstLine(loginFile()) != null) {
+            return loginFile().toString();
+        }
+        if (firstLine(tokenFile()) != null) {
+            return tokenFile().toString();
+        }
+        return "none";
+    }
+
+    private static String firstLine(Path file) {
         if (!Files.isRegularFile(file)) {
             return null;
         }
         try {
             String content = Files.readString(file, StandardCharsets.UTF_8).strip();
-            // Only the first line: the file may be edited by hand and gain trailing notes.
+            // Only the first line: ferry login keeps the token's id on the second.
             String first = content.lines().findFirst().orElse("").strip();
             return first.isEmpty() ? null : first;
         } catch (IOException e) {
@@ -48,12 +78,13 @@ public final class TokenSource {
         }
     }
 
-    /**
-     * Where the token file is looked for.
-     *
-     * @return {@code $FERRY_HOME/token}
-     */
+    /** @return {@code $FERRY_HOME/cli-token}, written by {@code ferry login} */
+    public Path loginFile() {
+        return environment.ferryHome().resolve(LOGIN_FILE);
+    }
+
+    /** @return {@code $FERRY_HOME/token}, written by a local ferry-server on its first start */
     public Path tokenFile() {
-        return environment.ferryHome().resolve("token");
+        return environment.ferryHome().resolve(SERVER_FILE);
     }
 }

@@ -1,23 +1,43 @@
 package org.ferry.cli;
 
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.ferry.cli.api.ApiException;
+import org.ferry.cli.api.FerryApiClient;
 import org.ferry.cli.output.Json;
-import org.ferry.cli.output.OutputFormat;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code ferry transfer SRC DST [options]}: submits a transfer task with one item
- * ({@code POST /v0.10/transfer}).
+ * {@code ferry transfer SRC DST [options]} or {@code ferry transfer [SRC DST] --batch FILE|-}:
+ * submits a transfer task ({@code POST /v0.10/transfer}) with globus-cli's options.
  *
- * <p>Output: text {@code Message: <message>} and {@code Task ID: <uuid>} lines (as globus-cli);
- * unix the task id alone (for {@code id=$(ferry -F unix transfer ...)}); json the
- * transfer_result document.
+ * <p>Without {@code -r}/{@code --no-recursive} a single item is made recursive when its source
+ * is a directory (asked with {@code stat}). Batch lines are {@code [--recursive|-r|--no-recursive]
+ * SRC DST} with shell quoting, {@code #} comments and blank lines; the command line's paths, when
+ * given, are prefixes of the lines' paths. Options the server does not implement yet
+ * ({@code --encrypt}, {@code --preserve-mtime}, {@code --include}/{@code --exclude},
+ * {@code --delete-destination-extra}, {@code --notify on}, ...) are sent, and the server's 400
+ * names them.
+ *
+ * <p>Output: text {@code Message: ...} and {@code Task ID: <uuid>}; unix the task id alone (for
+ * {@code id=$(ferry -F unix transfer ...)}); json the transfer_result. {@code --dry-run} prints
+ * the transfer document instead of submitting it.
  */
 @Command(
         name = "transfer",
@@ -25,97 +45,152 @@ import tools.jackson.databind.node.ObjectNode;
         versionProvider = FerryVersion.class,
         sortOptions = false,
         description = {
-            "Submit a transfer task, e.g.: ferry transfer -r admin#a:/src admin#b:/dst",
-            "Prints 'Message: ...' and 'Task ID: <id>' (text), the task id alone (-F unix) or the "
-                    + "API's transfer_result (-F json). Follow the task with: ferry wait <id>"
+            "Submit a transfer task between two endpoints. Follow it with: ferry wait <id>",
+            "A source file is written to exactly DST; a recursive source's contents go inside DST."
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  ferry transfer -r admin#a:/data/run1 admin#b:/archive/run1 --label 'run 1' --deadline +6h",
+            "  ferry transfer admin#a:/data admin#b:/archive --batch files.txt   (lines: [-r] SRC DST)",
+            "  id=$(ferry -F unix transfer admin#a:/f admin#b:/g) && ferry wait \"$id\""
         })
 public final class TransferCommand extends ApiCommand {
     @Parameters(
             index = "0",
+            arity = "0..1",
             paramLabel = "SRC",
             converter = EndpointPath.Converter.class,
-            description = "Source ENDPOINT:PATH, e.g. admin#a:/data/run1")
+            description = "Source ENDPOINT:PATH (with --batch: ENDPOINT[:PREFIX]).")
     private EndpointPath source;
 
     @Parameters(
             index = "1",
+            arity = "0..1",
             paramLabel = "DST",
             converter = EndpointPath.Converter.class,
-            description = "Destination ENDPOINT:PATH. A file is written exactly there; a recursive "
-                    + "directory's contents go inside it.")
+            description = "Destination ENDPOINT:PATH (with --batch: ENDPOINT[:PREFIX]).")
     private EndpointPath destination;
 
     @Option(
-            names = {"-r", "--recursive"},
-            description = "SRC is a directory: copy its tree.")
-    private boolean recursive;
+            names = "--batch",
+            paramLabel = "FILE|-",
+            description =
+                    "Read items from FILE (or - for standard input): lines [-r|--recursive|--no-recursive] SRC DST.")
+    private String batch;
 
-    @Option(names = "--label", paramLabel = "L", description = "A label for the task (<= 128 chars).")
-    private String label;
+    @Option(
+            names = {"-r", "--recursive"},
+            negatable = true,
+            description = "SRC is a directory: copy its tree (--no-recursive: a file). Default: ask the endpoint.")
+    private Boolean recursive;
 
     @Option(
             names = {"-s", "--sync-level"},
             paramLabel = "LEVEL",
             converter = SyncLevel.Converter.class,
-            description = "Skip files already at the destination by: exists, size, mtime, checksum "
-                    + "(or 0-3). Default: always copy.")
+            description = "Skip files already at the destination by: exists, size, mtime, checksum (or 0-3).")
     private SyncLevel syncLevel;
 
-    @Option(names = "--verify-checksum", description = "Compare source and destination checksums after each file.")
+    @Option(
+            names = "--verify-checksum",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "Compare source and destination checksums after each file (default: on).")
     private boolean verifyChecksum;
 
     @Option(
-            names = {"--encrypt-data", "--encrypt"},
-            description = "Encrypt every data channel of the task (PROT P); both endpoints must be gsiftp://.")
-    private boolean encryptData;
+            names = {"--preserve-mtime", "--preserve-timestamp"},
+            description = "Give destination files the source's modification time.")
+    private boolean preserveMtime;
+
+    @Option(
+            names = {"--encrypt", "--encrypt-data"},
+            description = "Encrypt the data channels.")
+    private boolean encrypt;
+
+    private final List<String[]> filterRules = new ArrayList<>();
+
+    @Option(
+            names = "--include",
+            paramLabel = "GLOB",
+            description = "Include names matching GLOB (rules apply in the order given; first match wins).")
+    void include(String glob) {
+        filterRules.add(new String[] {"include", glob});
+    }
+
+    @Option(names = "--exclude", paramLabel = "GLOB", description = "Exclude names matching GLOB.")
+    void exclude(String glob) {
+        filterRules.add(new String[] {"exclude", glob});
+    }
+
+    @Option(
+            names = "--delete-destination-extra",
+            description = "Delete destination files the source does not have (recursive items).")
+    private boolean deleteDestinationExtra;
+
+    @Option(
+            names = "--skip-source-errors",
+            description = "Skip source paths that are missing or unreadable instead of failing.")
+    private boolean skipSourceErrors;
+
+    @Option(names = "--fail-on-quota-errors", description = "Fail the task when the destination's quota is exceeded.")
+    private boolean failOnQuotaErrors;
+
+    @Option(
+            names = "--deadline",
+            paramLabel = "TIME",
+            converter = TimeArguments.DeadlineConverter.class,
+            description = "Give up at TIME: ISO-8601 with an offset, or +DURATION from now (e.g. +6h, +1d12h).")
+    private String deadline;
+
+    @Option(names = "--label", paramLabel = "TEXT", description = "A label for the task (at most 128 characters).")
+    private String label;
+
+    @Option(
+            names = "--notify",
+            paramLabel = "WHEN",
+            description = "E-mail when: on, off, or a list of succeeded,failed,inactive.")
+    private String notify;
+
+    @Option(
+            names = "--submission-id",
+            paramLabel = "ID",
+            description = "Idempotency key from the API: re-submitting the same id returns the same task.")
+    private String submissionId;
 
     @Option(
             names = "--skip-activation-check",
             description = "Submit even if an endpoint is not activated: the task waits INACTIVE until it is.")
     private boolean skipActivationCheck;
 
-    @Option(
-            names = "--deadline",
-            paramLabel = "ISO",
-            description = "Give up at this time, ISO-8601 with offset, e.g. 2026-11-23T08:00:00+00:00.")
-    private String deadline;
+    @Option(names = "--dry-run", description = "Print the transfer document instead of submitting it.")
+    private boolean dryRun;
 
-    @Option(
-            names = "--submission-id",
-            paramLabel = "ID",
-            description = "Idempotency key: re-submitting the same id returns the same task.")
-    private String submissionId;
-
-    /** @return 0 once the task is accepted */
+    /** @return 0 once the task is accepted (or the document printed) */
     @Override
     protected int execute() {
-        if (source.path() == null || destination.path() == null) {
-            throw new CommandLine.ParameterException(
-                    spec().commandLine(), "SRC and DST need a path: ENDPOINT:PATH, e.g. admin#a:/data");
+        ObjectNode body = document();
+        if (dryRun) {
+            printJson(body);
+            return 0;
         }
-        if (deadline != null) {
-            try {
-                OffsetDateTime.parse(deadline);
-            } catch (DateTimeParseException e) {
-                throw new CommandLine.ParameterException(
-                        spec().commandLine(),
-                        "--deadline must be ISO-8601 with an offset, e.g. 2026-11-23T08:00:00+00:00");
-            }
-        }
-        JsonNode result = client().post("/transfer", document());
-        if (format() == OutputFormat.JSON) {
-            printJson(result);
-        } else if (format() == OutputFormat.UNIX) {
-            out().println(Json.text(result, "task_id"));
-        } else {
-            out().println("Message: " + Json.text(result, "message"));
-            out().println("Task ID: " + Json.text(result, "task_id"));
-        }
-        out().flush();
+        SubmissionOutput.print(this, client().post("/transfer", body));
         return 0;
     }
 
     private ObjectNode document() {
+        if (batch == null
+                && (source == null || destination == null || source.path() == null || destination.path() == null)) {
+            throw usage("SRC and DST need a path: ENDPOINT:PATH, e.g. admin#a:/data (or use --batch)");
+        }
+        if (batch != null && (source == null || destination == null)) {
+            throw usage(
+                    "--batch needs the two endpoints: ferry transfer SRC_ENDPOINT[:PREFIX] DST_ENDPOINT[:PREFIX] --batch FILE");
+        }
+        if (batch != null && recursive != null) {
+            throw usage("-r/--no-recursive go on the batch lines, not on the command line, with --batch");
+        }
         ObjectNode body = root().mapper().createObjectNode();
         body.put("DATA_TYPE", "transfer");
         if (submissionId != null) {
@@ -131,21 +206,137 @@ public final class TransferCommand extends ApiCommand {
         }
         if (syncLevel != null) {
             body.put("sync_level", syncLevel.ordinal());
-        } else {
-            body.putNull("sync_level");
         }
         body.put("verify_checksum", verifyChecksum);
-        if (encryptData) {
-            body.put("encrypt_data", true);
+        putIfTrue(body, "preserve_timestamp", preserveMtime);
+        putIfTrue(body, "encrypt_data", encrypt);
+        putIfTrue(body, "skip_activation_check", skipActivationCheck);
+        putIfTrue(body, "delete_destination_extra", deleteDestinationExtra);
+        putIfTrue(body, "skip_source_errors", skipSourceErrors);
+        putIfTrue(body, "fail_on_quota_errors", failOnQuotaErrors);
+        notifications(body);
+        if (!filterRules.isEmpty()) {
+            ArrayNode rules = body.putArray("filter_rules");
+            for (String[] rule : filterRules) {
+                ObjectNode r = rules.addObject();
+                r.put("DATA_TYPE", "filter_rule");
+                r.put("method", rule[0]);
+                r.put("name", rule[1]);
+            }
         }
-        if (skipActivationCheck) {
-            body.put("skip_activation_check", true);
+        ArrayNode items = body.putArray("DATA");
+        if (batch == null) {
+            boolean isDirectory = recursive != null ? recursive : isDirectory(source);
+            item(items, source.path(), destination.path(), isDirectory);
+        } else {
+            batchItems(items);
         }
-        ObjectNode item = body.putArray("DATA").addObject();
-        item.put("DATA_TYPE", "transfer_item");
-        item.put("source_path", source.path());
-        item.put("destination_path", destination.path());
-        item.put("recursive", recursive);
         return body;
+    }
+
+    private static void putIfTrue(ObjectNode body, String field, boolean value) {
+        if (value) {
+            body.put(field, true);
+        }
+    }
+
+    private void notifications(ObjectNode body) {
+        if (notify == null) {
+            return;
+        }
+        Set<String> kinds = Set.of("succeeded", "failed", "inactive");
+        String value = notify.trim().toLowerCase(Locale.ROOT);
+        List<String> on = switch (value) {
+            case "on" -> List.copyOf(kinds);
+            case "off" -> List.of();
+            default -> List.of(value.split("\\s*,\\s*"));
+        };
+        for (String kind : on) {
+            if (!kinds.contains(kind)) {
+                throw usage("--notify must be on, off, or a list of succeeded,failed,inactive; was '" + notify + "'");
+            }
+        }
+        for (String kind : List.of("succeeded", "failed", "inactive")) {
+            body.put("notify_on_" + kind, on.contains(kind));
+        }
+    }
+
+    private boolean isDirectory(EndpointPath path) {
+        try {
+            JsonNode stat = client().get(
+                            "/operation/endpoint/" + FerryApiClient.segment(path.endpoint()) + "/stat",
+                            Map.of("path", path.path()));
+            return "dir".equals(Json.text(stat, "type"));
+        } catch (ApiException e) {
+            if (e.httpStatus() == 404 && !"endpoint_id".equals(e.field())) {
+                return false; // the task will report the missing source
+            }
+            throw e;
+        }
+    }
+
+    private void item(ArrayNode items, String sourcePath, String destinationPath, boolean isRecursive) {
+        ObjectNode item = items.addObject();
+        item.put("DATA_TYPE", "transfer_item");
+        item.put("source_path", sourcePath);
+        item.put("destination_path", destinationPath);
+        item.put("recursive", isRecursive);
+    }
+
+    private void batchItems(ArrayNode items) {
+        List<BatchLines.Line> lines;
+        try (BufferedReader reader = batch.equals("-")
+                ? new BufferedReader(new InputStreamReader(root().environment().stdin(), StandardCharsets.UTF_8))
+                : Files.newBufferedReader(Path.of(batch), StandardCharsets.UTF_8)) {
+            lines = BatchLines.read(reader);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the batch file " + batch, e);
+        } catch (IllegalArgumentException e) {
+            throw usage("--batch " + batch + ": " + e.getMessage());
+        }
+        if (lines.isEmpty()) {
+            throw usage("--batch " + batch + " holds no items");
+        }
+        for (BatchLines.Line line : lines) {
+            boolean isRecursive = false;
+            List<String> paths = new ArrayList<>();
+            for (String word : line.words()) {
+                switch (word) {
+                    case "-r", "--recursive" -> isRecursive = true;
+                    case "--no-recursive" -> isRecursive = false;
+                    default -> {
+                        if (word.startsWith("-")) {
+                            throw usage("--batch line " + line.number() + ": unknown option " + word);
+                        }
+                        paths.add(word);
+                    }
+                }
+            }
+            if (paths.size() != 2) {
+                throw usage("--batch line " + line.number() + ": expected [-r] SRC DST");
+            }
+            item(
+                    items,
+                    join(source.path(), paths.get(0), line),
+                    join(destination.path(), paths.get(1), line),
+                    isRecursive);
+        }
+    }
+
+    private String join(String prefix, String path, BatchLines.Line line) {
+        if (prefix == null) {
+            if (!path.startsWith("/")) {
+                throw usage("--batch line " + line.number() + ": " + path
+                        + " must be absolute when the command line gives no path prefix");
+            }
+            return path;
+        }
+        return prefix.endsWith("/")
+                ? prefix + path.replaceFirst("^/+", "")
+                : prefix + "/" + path.replaceFirst("^/+", "");
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec().commandLine(), message);
     }
 }

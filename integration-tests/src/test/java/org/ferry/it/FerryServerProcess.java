@@ -35,8 +35,11 @@ final class FerryServerProcess implements AutoCloseable {
     }
 
     /**
-     * As {@link #start(Launchers, Path, Path)}, with more Spring arguments, e.g.
-     * {@code --ferry.gsi.ca-dir=DIR}.
+     * Starts the server with more Spring arguments, e.g. {@code --ferry.api.marker-page-size=2}.
+     *
+     * @param ferryHome the server's home (database, token)
+     * @param log file for the server's output
+     * @param arguments more {@code --name=value} arguments
      */
     static FerryServerProcess start(Launchers launchers, Path ferryHome, Path log, List<String> arguments)
             throws IOException, InterruptedException {

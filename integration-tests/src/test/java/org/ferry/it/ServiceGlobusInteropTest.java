@@ -302,7 +302,9 @@ class ServiceGlobusInteropTest {
      * @return the final task document, checked SUCCEEDED without faults
      */
     private JsonNode transfer(String source, String destination, String... options) throws Exception {
-        List<String> args = new ArrayList<>(List.of("-F", "unix", "transfer", source, destination, "--recursive"));
+        // --no-verify-checksum: the test compares the bytes itself, as before ferry transfer verified by default
+        List<String> args = new ArrayList<>(
+                List.of("-F", "unix", "transfer", source, destination, "--recursive", "--no-verify-checksum"));
         args.addAll(List.of(options));
         String taskId =
                 expectSuccess(cli.run(60, args.toArray(String[]::new))).stdout().trim();

@@ -16,8 +16,14 @@ import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
 @EnableJpaRepositories(basePackages = "org.ferry.api.repository")
 public class FerryServerApplication {
 
-    /** @param args Spring Boot arguments ({@code --name=value}) */
+    /**
+     * @param args Spring Boot arguments ({@code --name=value}), or {@code user ...} to manage
+     *     accounts (see {@link org.ferry.server.admin.UserCommand})
+     */
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("user")) {
+            System.exit(org.ferry.server.admin.UserCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length)));
+        }
         // before the first TLS handshake: the personal endpoint accepts DCAU data connections, and
         // globus initiators send a DN as SNI, which the JDK's TLS server otherwise rejects
         GsiEngines.ignoreServerNameIndication();

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import org.ferry.api.auth.AdminBootstrap;
-import org.ferry.api.auth.TokenHasher;
+import org.ferry.api.identity.TokenHasher;
 import org.ferry.api.service.EndpointService;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.GridFtpServerConfig;

@@ -9,9 +9,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.ferry.api.auth.TokenHasher;
+import org.ferry.api.domain.Role;
 import org.ferry.api.domain.UserAccount;
-import org.ferry.api.repository.UserAccountRepository;
+import org.ferry.api.identity.AccessTokenService;
+import org.ferry.api.identity.AccountService;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -38,7 +39,10 @@ class RestApiTest {
     int port;
 
     @Autowired
-    UserAccountRepository users;
+    AccountService accounts;
+
+    @Autowired
+    AccessTokenService tokens;
 
     @Autowired
     org.ferry.scheduler.execution.TaskRecorder recorder;
@@ -280,13 +284,15 @@ class RestApiTest {
 
     @Test
     void anotherUserSeesNeitherEndpointsNorTasksOfTheAdmin() {
-        users.save(new UserAccount("bob", TokenHasher.hash("bobs-token")));
+        UserAccount bobAccount = accounts.create("bob", Role.USER, null);
+        String bobsToken =
+                tokens.create(AccountService.caller(bobAccount), null, null).token();
         twoEndpoints("o");
         String taskId = api.post("/v0.10/transfer", transfer("admin#o-src", "admin#o-dst", null, "/a", "/b"))
                 .body()
                 .get("task_id")
                 .asString();
-        ApiClient bob = api.withToken("bobs-token");
+        ApiClient bob = api.withToken(bobsToken);
         assertThat(bob.get("/v0.10/endpoint/admin%23o-src").status()).isEqualTo(404);
         assertThat(bob.get("/v0.10/task/" + taskId).status()).isEqualTo(404);
         assertThat(bob.post("/v0.10/task/" + taskId + "/cancel", Map.of()).status())

@@ -29,7 +29,7 @@ public final class FerryApiClient {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(120);
 
     private final String baseUrl;
-    private final String token;
+    private final String authorization;
     private final ObjectMapper mapper;
     private final HttpClient http;
 
@@ -42,10 +42,39 @@ public final class FerryApiClient {
      * @param mapper the JSON mapper
      */
     public FerryApiClient(String baseUrl, String token, ObjectMapper mapper) {
+        this(baseUrl, token == null ? null : "Bearer " + token, mapper, true);
+    }
+
+    private FerryApiClient(String baseUrl, String authorization, ObjectMapper mapper, boolean unused) {
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
-        this.token = token;
+        this.authorization = authorization;
         this.mapper = mapper;
         this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+    }
+
+    /**
+     * A client that authenticates with a user name and password (HTTP Basic) instead of a token:
+     * what {@code ferry login} uses to make its token.
+     *
+     * @param username the account's user name
+     * @param password its password
+     * @return the client
+     */
+    public FerryApiClient withPassword(String username, String password) {
+        String basic = java.util.Base64.getEncoder()
+                .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
+        return new FerryApiClient(baseUrl, "Basic " + basic, mapper, true);
+    }
+
+    /**
+     * {@code PUT /v0.10<path>} with a JSON body.
+     *
+     * @param path the path after the version prefix, already encoded
+     * @param body the JSON body
+     * @return the JSON answer
+     */
+    public JsonNode put(String path, JsonNode body) {
+        return send("PUT", path, body);
     }
 
     /**
@@ -99,8 +128,8 @@ public final class FerryApiClient {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + VERSION_PREFIX + pathAndQuery))
                 .timeout(REQUEST_TIMEOUT)
                 .header("Accept", "application/json");
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
+        if (authorization != null) {
+            request.header("Authorization", authorization);
         }
         if (body != null) {
             request.header("Content-Type", "application/json");

@@ -35,4 +35,23 @@ public final class Sizes {
     public static String rate(double bytesPerSecond) {
         return bytes(bytesPerSecond) + "/s";
     }
+
+    /**
+     * A duration for people.
+     *
+     * @param seconds whole seconds, 0 or more
+     * @return e.g. {@code 45s}, {@code 3m12s}, {@code 2h05m}, {@code 3d04h}
+     */
+    public static String duration(long seconds) {
+        if (seconds < 60) {
+            return seconds + "s";
+        }
+        if (seconds < 3600) {
+            return seconds / 60 + "m" + String.format("%02d", seconds % 60) + "s";
+        }
+        if (seconds < 86400) {
+            return seconds / 3600 + "h" + String.format("%02d", seconds % 3600 / 60) + "m";
+        }
+        return seconds / 86400 + "d" + String.format("%02d", seconds % 86400 / 3600) + "h";
+    }
 }

@@ -101,6 +101,23 @@ class ArchitectureTest {
                 .check(ferry);
     }
 
+    /** The API's services and identity know nothing of HTTP: they throw domain exceptions. */
+    @Test
+    void theApiServicesKnowNoHttp() {
+        noClasses()
+                .that()
+                .resideInAnyPackage("org.ferry.api.service..", "org.ferry.api.identity..", "org.ferry.api.error..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "org.ferry.api.web..",
+                        "org.ferry.api.security..",
+                        "org.springframework.web..",
+                        "org.springframework.http..",
+                        "jakarta.servlet..")
+                .check(ferry);
+    }
+
     @Test
     void theSchedulerKnowsNoWebApp() {
         noClasses()

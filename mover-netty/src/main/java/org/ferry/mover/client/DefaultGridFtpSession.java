@@ -153,6 +153,21 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     @Override
+    public void removeDirectory(String path) throws IOException {
+        session.expectOk(ClientCommands.rmd(path));
+    }
+
+    @Override
+    public void rename(String from, String to) throws IOException {
+        String command = ClientCommands.rnfr(from);
+        FtpReply reply = session.command(command);
+        if (reply.code() != 350) { // RFC 959: RNFR answers 350 before RNTO
+            throw new GridFtpReplyException(command, reply.code(), reply.text());
+        }
+        session.expectOk(ClientCommands.rnto(to));
+    }
+
+    @Override
     public void restartMarkerInterval(int seconds) throws IOException {
         session.expectOk(ClientCommands.trevRestart(seconds));
     }

@@ -105,6 +105,24 @@ public interface GridFtpSession extends Closeable {
     void delete(String path) throws IOException;
 
     /**
+     * Removes an empty directory (RMD, RFC 959 section 4.1.3).
+     *
+     * @throws GridFtpReplyException if the server refuses (missing, not empty, not a directory: 550)
+     * @throws IOException if the connection fails
+     */
+    void removeDirectory(String path) throws IOException;
+
+    /**
+     * Renames a file or directory (RNFR then RNTO, RFC 959 section 4.1.3).
+     *
+     * @param from the existing path
+     * @param to the new path
+     * @throws GridFtpReplyException if the server refuses either command (e.g. 550: from is missing)
+     * @throws IOException if the connection fails
+     */
+    void rename(String from, String to) throws IOException;
+
+    /**
      * Asks this server to send 111 restart markers every {@code seconds} while it receives in
      * MODE E, for the rest of the session ({@code TREV RESTART n}, globus-gridftp-server's transfer
      * event command; GFD.020 "Restarting"; the default period is 5 s). Frequent markers

@@ -79,6 +79,21 @@ public final class ClientCommands {
         return "MKD " + path(path);
     }
 
+    /** @return {@code RMD path} (RFC 959 section 4.1.3) */
+    public static String rmd(String path) {
+        return "RMD " + path(path);
+    }
+
+    /** @return {@code RNFR path} (RFC 959 section 4.1.3) */
+    public static String rnfr(String path) {
+        return "RNFR " + path(path);
+    }
+
+    /** @return {@code RNTO path} (RFC 959 section 4.1.3) */
+    public static String rnto(String path) {
+        return "RNTO " + path(path);
+    }
+
     /** @return {@code DELE path} (RFC 959 section 4.1.3) */
     public static String dele(String path) {
         return "DELE " + path(path);

@@ -3,7 +3,7 @@ package org.ferry.scheduler.execution;
 import org.ferry.api.domain.EventCode;
 
 /** The {@code NO_CREDENTIALS} event of a task that goes INACTIVE: which endpoint, and what to do. */
-final class Suspension {
+public final class Suspension {
 
     private Suspension() {}
 
@@ -11,7 +11,7 @@ final class Suspension {
      * @param what what happened, e.g. the mover's words about an expired credential
      * @return the fault, telling the owner that the task resumes by itself after activation
      */
-    static Fault fault(String what) {
+    public static Fault fault(String what) {
         String text = what.strip();
         return new Fault(
                 EventCode.NO_CREDENTIALS,

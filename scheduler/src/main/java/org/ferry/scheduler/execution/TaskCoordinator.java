@@ -21,6 +21,7 @@ import org.ferry.api.domain.TransferItem;
 import org.ferry.api.lifecycle.EndpointActivatedEvent;
 import org.ferry.api.lifecycle.EndpointDeactivatedEvent;
 import org.ferry.api.lifecycle.TaskCancelRequestedEvent;
+import org.ferry.api.lifecycle.TaskDeadlineChangedEvent;
 import org.ferry.api.lifecycle.TaskSubmittedEvent;
 import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.repository.TaskRepository;
@@ -44,6 +45,8 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
@@ -160,10 +163,21 @@ public class TaskCoordinator implements SmartLifecycle {
         schedule(event.taskId());
     }
 
-    /** Stops a cancelled task's workers once the cancel committed. */
+    /**
+     * Stops a cancelled task's workers once the cancel committed. In a transaction of its own:
+     * after the commit the cancel's transaction is over, and the counters flushed here would
+     * otherwise find none ("No active transaction for update").
+     */
     @TransactionalEventListener(fallbackExecution = true)
+    @Transactional(propagation = Propagation.REQUIRES_NEW)
     public void onCancelRequested(TaskCancelRequestedEvent event) {
         completion.stopped(event.taskId());
+    }
+
+    /** Applies a deadline the owner changed to the running task (the tick enforces it). */
+    @TransactionalEventListener(fallbackExecution = true)
+    public void onDeadlineChanged(TaskDeadlineChangedEvent event) {
+        executions.get(event.taskId()).ifPresent(execution -> execution.deadline(event.deadline()));
     }
 
     /**
@@ -172,12 +186,12 @@ public class TaskCoordinator implements SmartLifecycle {
      */
     @EventListener(ApplicationReadyEvent.class)
     public void resumeActiveTasks() {
-        List<Task> active = tasks.findByStatusOrderByRequestTime(TaskStatus.ACTIVE);
+        List<Task> active = tasks.findByStatusAndTypeOrderByRequestTime(TaskStatus.ACTIVE, Task.TYPE_TRANSFER);
         if (!active.isEmpty()) {
             log.info("Resuming {} active task(s)", active.size());
         }
         active.forEach(task -> schedule(task.getId()));
-        for (Task task : tasks.findByStatusOrderByRequestTime(TaskStatus.INACTIVE)) {
+        for (Task task : tasks.findByStatusAndTypeOrderByRequestTime(TaskStatus.INACTIVE, Task.TYPE_TRANSFER)) {
             resumeIfUsable(task, "Both endpoints are usable again");
         }
     }
@@ -222,7 +236,9 @@ public class TaskCoordinator implements SmartLifecycle {
             }
         }
         for (Task task : tasks.findUsingEndpoint(TaskStatus.INACTIVE, event.ownerName(), event.endpointId())) {
-            resumeIfUsable(task, name + " was activated again: the task resumes");
+            if (Task.TYPE_TRANSFER.equals(task.getType())) { // delete tasks: DeleteTaskRunner's
+                resumeIfUsable(task, name + " was activated again: the task resumes");
+            }
         }
     }
 
@@ -236,7 +252,7 @@ public class TaskCoordinator implements SmartLifecycle {
             }
         }
         for (Task task : tasks.findUsingEndpoint(TaskStatus.ACTIVE, event.ownerName(), event.endpointId())) {
-            if (!executions.isRunning(task.getId())) {
+            if (Task.TYPE_TRANSFER.equals(task.getType()) && !executions.isRunning(task.getId())) {
                 recorder.suspend(task.getId(), fault);
             }
         }
@@ -273,7 +289,7 @@ public class TaskCoordinator implements SmartLifecycle {
 
     private void plan(UUID taskId) {
         Task task = tasks.findById(taskId).orElse(null);
-        if (task == null || task.getStatus() != TaskStatus.ACTIVE) {
+        if (task == null || task.getStatus() != TaskStatus.ACTIVE || !Task.TYPE_TRANSFER.equals(task.getType())) {
             return;
         }
         TaskExecution execution;

@@ -33,7 +33,7 @@ public final class TaskExecution {
     private final EndpointAccess destination;
     private final boolean verifyChecksum;
     private final ProtectionLevel dataProtection;
-    private final Instant deadline;
+    private volatile Instant deadline;
     private final Instant credentialsExpire;
 
     private final AtomicBoolean stopped = new AtomicBoolean();
@@ -143,6 +143,11 @@ public final class TaskExecution {
     /** @return the deadline or null */
     public Instant deadline() {
         return deadline;
+    }
+
+    /** @param newDeadline the deadline the owner set while the task runs, or null for none */
+    public void deadline(Instant newDeadline) {
+        this.deadline = newDeadline;
     }
 
     /** @return true once cancelled, failed or ended: workers must stop */

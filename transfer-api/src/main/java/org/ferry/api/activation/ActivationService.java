@@ -13,14 +13,17 @@ import java.util.Optional;
 import org.ferry.api.credential.ActivationStatus;
 import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.credential.EndpointSecrets;
+import org.ferry.api.document.ActivationRequirementsDocument;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EndpointCredential;
 import org.ferry.api.domain.UserTrustRoot;
+import org.ferry.api.error.ActivationFailedException;
+import org.ferry.api.error.ConflictException;
+import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.lifecycle.EndpointActivatedEvent;
 import org.ferry.api.lifecycle.EndpointDeactivatedEvent;
 import org.ferry.api.repository.EndpointCredentialRepository;
 import org.ferry.api.repository.UserTrustRootRepository;
-import org.ferry.api.service.ApiException;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.credential.PemFiles;
 import org.ferry.gsi.myproxy.MyProxyClient;
@@ -41,8 +44,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 public class ActivationService {
 
-    /** Code of a refused activation (wrong passphrase, untrusted server, invalid proxy, refused login). */
-    public static final String ACTIVATION_FAILED = "ClientError.ActivationFailed";
+    /** Code of a deactivation of an endpoint that holds no credential of the caller's (409). */
+    public static final String NOT_ACTIVATED = "ClientError.Conflict.NotActivated";
 
     /** MyProxy requirement names. */
     static final String HOSTNAME = "hostname";
@@ -207,11 +210,11 @@ public class ActivationService {
      *     username, passphrase) or delegate-proxy field ({@code proxy_chain}) are filled in
      * @return {@code Activated.MyProxyCredential} or {@code Activated.DelegatedProxy}, with the new
      *     status; {@code AlreadyActivated} for an endpoint that needs no activation
-     * @throws ApiException 400 naming the field for a malformed document; 400
-     *     {@code ClientError.ActivationFailed} with the reason for a refused activation; 502 when
+     * @throws org.ferry.api.error.FerryException 400 naming the field for a malformed document; 400
+     *     {@code ClientError.ActivationFailed} ({@link ActivationFailedException}) with the reason for a refused activation; 502 when
      *     the MyProxy server cannot be reached
      */
-    public ActivationResult activate(String user, Endpoint endpoint, Map<String, Object> document) {
+    public ActivationResult activate(String user, Endpoint endpoint, ActivationRequirementsDocument document) {
         if (!endpoint.isGsi()) {
             return new ActivationResult(
                     "AlreadyActivated", "Endpoint needs no activation", ActivationStatus.NOT_NEEDED, List.of());
@@ -232,7 +235,7 @@ public class ActivationService {
             credential = delegation.complete(endpoint, user, filled.get(DELEGATE_PROXY, PROXY_CHAIN), userRoots);
             method = EndpointCredential.Method.DELEGATE_PROXY;
         } else {
-            throw ApiException.badRequest(
+            throw new InvalidRequestException(
                     "DATA",
                     "Fill in the myproxy requirements (hostname, username, passphrase) or the delegate_proxy"
                             + " requirement proxy_chain");
@@ -264,7 +267,7 @@ public class ActivationService {
             hostname = endpoint.getMyProxyServer();
         }
         if (hostname == null || hostname.isBlank()) {
-            throw ApiException.badRequest(
+            throw new InvalidRequestException(
                     filled.field(MYPROXY, HOSTNAME),
                     "Endpoint " + endpoint.getCanonicalName() + " names no MyProxy server: fill in hostname");
         }
@@ -279,19 +282,20 @@ public class ActivationService {
             }
             host = host.substring(0, colon);
             if (port < 1 || port > 65535) {
-                throw ApiException.badRequest(filled.field(MYPROXY, HOSTNAME), "hostname must be host or host:port");
+                throw new InvalidRequestException(
+                        filled.field(MYPROXY, HOSTNAME), "hostname must be host or host:port");
             }
         }
         String username = filled.get(MYPROXY, USERNAME);
         if (username == null || username.isBlank() || username.contains("\n")) {
-            throw ApiException.badRequest(filled.field(MYPROXY, USERNAME), "username is required");
+            throw new InvalidRequestException(filled.field(MYPROXY, USERNAME), "username is required");
         }
         String passphrase = filled.get(MYPROXY, PASSPHRASE);
         if (passphrase == null || passphrase.isEmpty()) {
-            throw ApiException.badRequest(filled.field(MYPROXY, PASSPHRASE), "passphrase is required");
+            throw new InvalidRequestException(filled.field(MYPROXY, PASSPHRASE), "passphrase is required");
         }
         if (passphrase.indexOf('\n') >= 0 || passphrase.indexOf('\0') >= 0) {
-            throw ApiException.badRequest(
+            throw new InvalidRequestException(
                     filled.field(MYPROXY, PASSPHRASE), "passphrase must not hold line breaks or NUL characters");
         }
         int hours = DEFAULT_LIFETIME_HOURS;
@@ -303,7 +307,7 @@ public class ActivationService {
                 hours = -1;
             }
             if (hours < 1 || hours > MAX_LIFETIME_HOURS) {
-                throw ApiException.badRequest(
+                throw new InvalidRequestException(
                         filled.field(MYPROXY, LIFETIME), "lifetime_in_hours must be 1-" + MAX_LIFETIME_HOURS);
             }
         }
@@ -313,7 +317,7 @@ public class ActivationService {
         }
         String bootstrap = filled.get(MYPROXY, BOOTSTRAP_TRUST);
         if (bootstrap != null && !bootstrap.isBlank() && !bootstrap.equals("true") && !bootstrap.equals("false")) {
-            throw ApiException.badRequest(
+            throw new InvalidRequestException(
                     filled.field(MYPROXY, BOOTSTRAP_TRUST), "bootstrap_trust must be true or false");
         }
         return new MyProxyActivation.MyProxyRequest(
@@ -386,9 +390,20 @@ public class ActivationService {
     public ActivationResult autoactivate(String user, Endpoint endpoint, long ifExpiresInSeconds) {
         ActivationStatus status = access.status(user, endpoint);
         Instant now = clock.instant();
-        if (!status.needsActivation()
-                || (status.activated() && status.expiresInSeconds(now) > Math.max(0, ifExpiresInSeconds))) {
-            return new ActivationResult("AlreadyActivated", "Endpoint is already activated", status, List.of());
+        if (!status.needsActivation()) {
+            return new ActivationResult(
+                    "AlreadyActivated",
+                    "Endpoint " + endpoint.getCanonicalName()
+                            + " needs no activation (it logs in with its stored login)",
+                    status,
+                    List.of());
+        }
+        if (status.activated() && status.expiresInSeconds(now) > Math.max(0, ifExpiresInSeconds)) {
+            return new ActivationResult(
+                    "AlreadyActivated",
+                    "Endpoint " + endpoint.getCanonicalName() + " is already activated until " + status.expireTime(),
+                    status,
+                    List.of());
         }
         Optional<EndpointCredential> cached = endpoint.getMyProxyServer() == null
                 ? Optional.empty()
@@ -444,8 +459,17 @@ public class ActivationService {
      * @param user the user
      * @param endpoint the endpoint
      * @return {@code Deactivated}
+     * @throws ConflictException {@code ClientError.Conflict.NotActivated} if the endpoint needs no
+     *     activation or holds no credential of the user's
      */
     public ActivationResult deactivate(String user, Endpoint endpoint) {
+        if (!endpoint.isGsi()) {
+            throw new ConflictException(
+                    NOT_ACTIVATED,
+                    "endpoint_id",
+                    "Endpoint " + endpoint.getCanonicalName()
+                            + " holds no activation credential to remove (it logs in with its stored login)");
+        }
         Integer removed = transactions.execute(tx -> {
             int rows = credentials.deleteByEndpointAndOwner(endpoint.getId(), user);
             if (rows > 0) {
@@ -453,13 +477,16 @@ public class ActivationService {
             }
             return rows;
         });
-        ActivationStatus status = access.status(user, endpoint);
+        if (removed == null || removed == 0) {
+            throw new ConflictException(
+                    NOT_ACTIVATED,
+                    "endpoint_id",
+                    "Endpoint " + endpoint.getCanonicalName() + " holds no activation credential of yours to remove");
+        }
         return new ActivationResult(
                 "Deactivated",
-                removed != null && removed > 0
-                        ? "Endpoint " + endpoint.getCanonicalName() + " deactivated: its credential is deleted"
-                        : "Endpoint " + endpoint.getCanonicalName() + " was not activated",
-                status,
+                "Endpoint " + endpoint.getCanonicalName() + " deactivated: your credential for it is deleted",
+                access.status(user, endpoint),
                 List.of());
     }
 }

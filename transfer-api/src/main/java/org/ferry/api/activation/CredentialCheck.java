@@ -42,7 +42,7 @@ public class CredentialCheck {
      * @param credential the credential to try
      * @param roots the user's trust roots, including any new ones
      * @return null if the server accepted the login; a note when it could not be reached
-     * @throws org.ferry.api.service.ApiException 400 {@code ClientError.ActivationFailed} with the
+     * @throws ActivationFailedException 400 {@code ClientError.ActivationFailed} ({@link ActivationFailedException}) with the
      *     server's reply when it refused
      */
     String check(Endpoint endpoint, GsiCredential credential, TrustRoots roots) {

@@ -102,7 +102,7 @@ public class DelegatedProxyActivation {
      * @param proxyChain the PEM chain the user's client made (certificates only)
      * @param userRoots the user's bootstrapped roots
      * @return the credential: the pending private key with the chain; the key pair is used up
-     * @throws org.ferry.api.service.ApiException 400 {@code ClientError.ActivationFailed} if no key
+     * @throws ActivationFailedException 400 {@code ClientError.ActivationFailed} ({@link ActivationFailedException}) if no key
      *     pair is pending, the chain holds a private key, is not for the pending key, or does not
      *     validate (e.g. an expired proxy)
      */

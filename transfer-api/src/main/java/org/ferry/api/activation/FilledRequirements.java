@@ -3,7 +3,9 @@ package org.ferry.api.activation;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.ferry.api.service.ApiException;
+import org.ferry.api.document.ActivationRequirementDocument;
+import org.ferry.api.document.ActivationRequirementsDocument;
+import org.ferry.api.error.InvalidRequestException;
 
 /**
  * The values of a filled-in {@code activation_requirements} document, by type and name, with the
@@ -19,39 +21,35 @@ final class FilledRequirements {
     /**
      * @param document the request body
      * @return its values
-     * @throws ApiException 400 naming the field if it is not an activation requirements document
+     * @throws InvalidRequestException naming the field if it is not an activation requirements
+     *     document
      */
-    static FilledRequirements of(Map<String, Object> document) {
+    static FilledRequirements of(ActivationRequirementsDocument document) {
         if (document == null) {
-            throw ApiException.badRequest(null, "Request body must be an activation_requirements document");
+            throw new InvalidRequestException(null, "Request body must be an activation_requirements document");
         }
-        Object dataType = document.get("DATA_TYPE");
-        if (dataType != null && !"activation_requirements".equals(dataType)) {
-            throw ApiException.badRequest("DATA_TYPE", "DATA_TYPE must be 'activation_requirements'");
+        if (document.dataType() != null && !"activation_requirements".equals(document.dataType())) {
+            throw new InvalidRequestException("DATA_TYPE", "DATA_TYPE must be 'activation_requirements'");
         }
-        if (!(document.get("DATA") instanceof List<?> data)) {
-            throw ApiException.badRequest("DATA", "DATA must be a list of activation_requirement objects");
+        List<ActivationRequirementDocument> data = document.requirements();
+        if (data == null) {
+            throw new InvalidRequestException("DATA", "DATA must be a list of activation_requirement objects");
         }
         FilledRequirements filled = new FilledRequirements();
         for (int i = 0; i < data.size(); i++) {
             String field = "DATA[" + i + "]";
-            if (!(data.get(i) instanceof Map<?, ?> item)) {
-                throw ApiException.badRequest(field, field + " must be an activation_requirement object");
+            ActivationRequirementDocument item = data.get(i);
+            if (item == null || item.type() == null || item.name() == null) {
+                throw new InvalidRequestException(field, field + " needs a type and a name");
             }
-            if (!(item.get("type") instanceof String type) || !(item.get("name") instanceof String name)) {
-                throw ApiException.badRequest(field, field + " needs a type and a name");
+            if (item.dataType() != null && !"activation_requirement".equals(item.dataType())) {
+                throw new InvalidRequestException(
+                        field + ".DATA_TYPE", field + ".DATA_TYPE must be 'activation_requirement'");
             }
-            Object value = item.get("value");
-            if (value != null
-                    && !(value instanceof String)
-                    && !(value instanceof Number)
-                    && !(value instanceof Boolean)) {
-                throw ApiException.badRequest(field + ".value", field + ".value must be a string");
-            }
-            String key = type + "." + name;
+            String key = item.type() + "." + item.name();
             filled.indexes.put(key, i);
-            if (value != null) {
-                filled.values.put(key, value.toString());
+            if (item.value() != null) {
+                filled.values.put(key, item.value());
             }
         }
         return filled;

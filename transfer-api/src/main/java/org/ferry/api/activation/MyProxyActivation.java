@@ -8,7 +8,8 @@ import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
-import org.ferry.api.service.ApiException;
+import org.ferry.api.error.ActivationFailedException;
+import org.ferry.api.error.EndpointException;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.myproxy.MyProxyClient;
 import org.ferry.gsi.myproxy.MyProxyException;
@@ -42,7 +43,7 @@ public class MyProxyActivation {
      * @param request the filled-in MyProxy requirements
      * @param userRoots the roots the user bootstrapped earlier
      * @return the credential and, when bootstrapping, the roots to keep for the user
-     * @throws ApiException 400 {@code ClientError.ActivationFailed} with the server's or the
+     * @throws org.ferry.api.error.FerryException 400 {@code ClientError.ActivationFailed} ({@link ActivationFailedException}) with the server's or the
      *     validator's words (wrong passphrase, unknown user, untrusted server, expired or invalid
      *     credential); 502 when the server cannot be reached
      */
@@ -88,7 +89,7 @@ public class MyProxyActivation {
         } catch (MyProxyException e) {
             throw failed(e.getMessage());
         } catch (ConnectException | UnknownHostException | SocketTimeoutException e) {
-            throw ApiException.endpointError("Cannot reach MyProxy server " + where + ": " + e.getMessage());
+            throw new EndpointException("Cannot reach MyProxy server " + where + ": " + e.getMessage());
         } catch (CertificateValidationException e) {
             throw failed("The credential from MyProxy server " + where + " is not valid: " + e.getMessage());
         } catch (IOException e) {
@@ -98,7 +99,7 @@ public class MyProxyActivation {
                         + ". If you trust it, activate with bootstrap_trust (ferry endpoint activate ..."
                         + " --myproxy-bootstrap-trust), which accepts its CA as myproxy-logon -b does");
             }
-            throw ApiException.endpointError("MyProxy server " + where + " failed: " + message);
+            throw new EndpointException("MyProxy server " + where + " failed: " + message);
         } catch (GeneralSecurityException e) {
             throw failed("The credential from MyProxy server " + where + " is not valid: " + e.getMessage());
         } finally {
@@ -106,9 +107,8 @@ public class MyProxyActivation {
         }
     }
 
-    static ApiException failed(String message) {
-        return new ApiException(
-                org.springframework.http.HttpStatus.BAD_REQUEST, ActivationService.ACTIVATION_FAILED, message, null);
+    static ActivationFailedException failed(String message) {
+        return new ActivationFailedException(message);
     }
 
     /**

@@ -1,2 +1,2 @@
-/** API authentication: bearer tokens stored as SHA-256 hashes, the first-start admin user. */
+/** The Ferry state directory and the first-start admin account with its token file. */
 package org.ferry.api.auth;

@@ -7,6 +7,9 @@ package org.ferry.api.credential;
 public class ActivationRequiredException extends Exception {
     private static final long serialVersionUID = 1L;
 
+    /** The API's code when a request needs an endpoint the caller has not activated (409). */
+    public static final String CODE = "ClientError.ActivationRequired";
+
     private final String endpoint;
 
     /**

@@ -48,6 +48,14 @@ public class Endpoint {
     @Column(name = "created_time", nullable = false)
     private Instant createdTime;
 
+    private String description;
+
+    @Column(name = "is_public", nullable = false)
+    private boolean isPublic;
+
+    @Column(name = "default_directory")
+    private String defaultDirectory;
+
     /** For JPA. */
     protected Endpoint() {}
 
@@ -120,6 +128,49 @@ public class Endpoint {
     /** @return the DN that MyProxy server presents, when not {@code host/<host>}, or null */
     public String getMyProxyDn() {
         return myProxyDn;
+    }
+
+    /** @return when it was registered */
+    public Instant getCreatedTime() {
+        return createdTime;
+    }
+
+    /** @return the description or null */
+    public String getDescription() {
+        return description;
+    }
+
+    /** @return whether every user may see and use it */
+    public boolean isPublic() {
+        return isPublic;
+    }
+
+    /** @return where listings start without a path, or null for {@code /} */
+    public String getDefaultDirectory() {
+        return defaultDirectory;
+    }
+
+    /**
+     * Renames the endpoint: the canonical name becomes {@code owner#displayName}.
+     *
+     * @param newDisplayName the new name part
+     */
+    public void rename(String newDisplayName) {
+        this.displayName = newDisplayName;
+        this.canonicalName = ownerName + "#" + newDisplayName;
+    }
+
+    /**
+     * Sets the descriptive fields.
+     *
+     * @param newDescription free text or null
+     * @param newIsPublic whether every user may see and use it
+     * @param newDefaultDirectory absolute path or null
+     */
+    public void describe(String newDescription, boolean newIsPublic, String newDefaultDirectory) {
+        this.description = newDescription;
+        this.isPublic = newIsPublic;
+        this.defaultDirectory = newDefaultDirectory;
     }
 
     /**

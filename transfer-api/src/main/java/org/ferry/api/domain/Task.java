@@ -18,8 +18,10 @@ import java.util.UUID;
 @Table(name = "task")
 public class Task {
 
-    /** The only task type so far (DELETE tasks come later). */
+    /** A transfer between two endpoints. */
     public static final String TYPE_TRANSFER = "TRANSFER";
+    /** Deleting paths on one endpoint. */
+    public static final String TYPE_DELETE = "DELETE";
 
     @Id
     private UUID id;
@@ -59,10 +61,10 @@ public class Task {
     @Column(name = "source_endpoint", nullable = false)
     private String sourceEndpoint;
 
-    @Column(name = "destination_endpoint_id", nullable = false)
+    @Column(name = "destination_endpoint_id")
     private UUID destinationEndpointId;
 
-    @Column(name = "destination_endpoint", nullable = false)
+    @Column(name = "destination_endpoint")
     private String destinationEndpoint;
 
     @Column(name = "sync_level")
@@ -106,6 +108,15 @@ public class Task {
 
     @Column(name = "fatal_error_description")
     private String fatalErrorDescription;
+
+    @Column(name = "delete_recursive", nullable = false)
+    private boolean deleteRecursive;
+
+    @Column(name = "ignore_missing", nullable = false)
+    private boolean ignoreMissing;
+
+    @Column(name = "canceled_by_admin", nullable = false)
+    private boolean canceledByAdmin;
 
     /** For JPA. */
     protected Task() {}
@@ -151,6 +162,43 @@ public class Task {
         this.encryptData = encryptData;
     }
 
+    /**
+     * A new ACTIVE, queued DELETE task on one endpoint.
+     *
+     * @param submissionId the client's submission id
+     * @param ownerName the submitting user
+     * @param label optional label
+     * @param deadline the deadline (delete tasks always have one)
+     * @param endpoint the endpoint to delete on
+     * @param recursive whether directories are deleted with their contents
+     * @param ignoreMissing whether a missing path is no error
+     * @return the task
+     */
+    public static Task delete(
+            String submissionId,
+            String ownerName,
+            String label,
+            Instant deadline,
+            Endpoint endpoint,
+            boolean recursive,
+            boolean ignoreMissing) {
+        Task task = new Task();
+        task.id = UUID.randomUUID();
+        task.submissionId = submissionId;
+        task.ownerName = ownerName;
+        task.type = TYPE_DELETE;
+        task.status = TaskStatus.ACTIVE;
+        task.niceStatus = "Queued";
+        task.label = label;
+        task.requestTime = Instant.now();
+        task.deadline = deadline;
+        task.sourceEndpointId = endpoint.getId();
+        task.sourceEndpoint = endpoint.getCanonicalName();
+        task.deleteRecursive = recursive;
+        task.ignoreMissing = ignoreMissing;
+        return task;
+    }
+
     /** @return the task id */
     public UUID getId() {
         return id;
@@ -166,7 +214,7 @@ public class Task {
         return ownerName;
     }
 
-    /** @return {@code TRANSFER} */
+    /** @return {@code TRANSFER} or {@code DELETE} */
     public String getType() {
         return type;
     }
@@ -216,12 +264,12 @@ public class Task {
         return sourceEndpoint;
     }
 
-    /** @return the destination endpoint id */
+    /** @return the destination endpoint id, null for a DELETE task */
     public UUID getDestinationEndpointId() {
         return destinationEndpointId;
     }
 
-    /** @return the destination endpoint's canonical name at submission */
+    /** @return the destination endpoint's canonical name at submission, null for a DELETE task */
     public String getDestinationEndpoint() {
         return destinationEndpoint;
     }
@@ -294,5 +342,25 @@ public class Task {
     /** @return the fatal error description when FAILED, else null */
     public String getFatalErrorDescription() {
         return fatalErrorDescription;
+    }
+
+    /** @return whether a DELETE task removes directories with their contents */
+    public boolean isDeleteRecursive() {
+        return deleteRecursive;
+    }
+
+    /** @return whether a DELETE task takes a missing path as done */
+    public boolean isIgnoreMissing() {
+        return ignoreMissing;
+    }
+
+    /** @return whether an admin other than the owner cancelled the task */
+    public boolean isCanceledByAdmin() {
+        return canceledByAdmin;
+    }
+
+    /** @return whether the task has not ended (ACTIVE, or INACTIVE waiting for an activation) */
+    public boolean isOpen() {
+        return status == TaskStatus.ACTIVE || status == TaskStatus.INACTIVE;
     }
 }

@@ -62,4 +62,14 @@ public class TransferredFile {
     public long getSizeBytes() {
         return sizeBytes;
     }
+
+    /** @return the owning task id */
+    public UUID getTaskId() {
+        return taskId;
+    }
+
+    /** @return when the file arrived */
+    public Instant getCompletionTime() {
+        return completionTime;
+    }
 }

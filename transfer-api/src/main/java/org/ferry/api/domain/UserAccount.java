@@ -2,12 +2,18 @@ package org.ferry.api.domain;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.util.UUID;
 
-/** A Ferry user: a name and the SHA-256 hash of its bearer token (the token is never stored). */
+/**
+ * A Ferry account: a user name, a role, an optional password hash (Spring Security's
+ * {@code {id}hash} form, bcrypt by default) and a disabled flag. Access tokens are
+ * {@link AccessToken} rows.
+ */
 @Entity
 @Table(name = "ferry_user")
 public class UserAccount {
@@ -18,8 +24,15 @@ public class UserAccount {
     @Column(nullable = false, unique = true)
     private String name;
 
-    @Column(name = "token_hash", nullable = false, unique = true)
-    private String tokenHash;
+    @Column(name = "password_hash")
+    private String passwordHash;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false)
+    private Role role;
+
+    @Column(nullable = false)
+    private boolean disabled;
 
     @Column(name = "created_time", nullable = false)
     private Instant createdTime;
@@ -29,27 +42,60 @@ public class UserAccount {
 
     /**
      * @param name user name, the owner part of canonical endpoint names
-     * @param tokenHash lowercase hex SHA-256 of the bearer token
+     * @param role the role
+     * @param passwordHash the encoded password, or null for an account that logs in otherwise
+     *     (token, certificate, OIDC)
      */
-    public UserAccount(String name, String tokenHash) {
+    public UserAccount(String name, Role role, String passwordHash) {
         this.id = UUID.randomUUID();
         this.name = name;
-        this.tokenHash = tokenHash;
+        this.role = role;
+        this.passwordHash = passwordHash;
         this.createdTime = Instant.now();
     }
 
-    /** @return the user's id */
+    /** @return the account's id */
     public UUID getId() {
         return id;
     }
 
-    /** @return the user's name */
+    /** @return the user name */
     public String getName() {
         return name;
     }
 
-    /** @return the hash of the user's bearer token */
-    public String getTokenHash() {
-        return tokenHash;
+    /** @return the encoded password or null */
+    public String getPasswordHash() {
+        return passwordHash;
+    }
+
+    /** @return the role */
+    public Role getRole() {
+        return role;
+    }
+
+    /** @return whether the account may not log in */
+    public boolean isDisabled() {
+        return disabled;
+    }
+
+    /** @return when it was created */
+    public Instant getCreatedTime() {
+        return createdTime;
+    }
+
+    /** @param encoded the new encoded password, or null to remove it */
+    public void setPasswordHash(String encoded) {
+        this.passwordHash = encoded;
+    }
+
+    /** @param newRole the new role */
+    public void setRole(Role newRole) {
+        this.role = newRole;
+    }
+
+    /** @param newDisabled whether the account may not log in */
+    public void setDisabled(boolean newDisabled) {
+        this.disabled = newDisabled;
     }
 }

@@ -10,6 +10,7 @@ import org.ferry.api.domain.TaskStatus;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.JpaSpecificationExecutor;
 import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.repository.query.Param;
@@ -20,13 +21,44 @@ import org.springframework.transaction.annotation.Transactional;
  * ACTIVE}) so that a cancel racing a completion, or two movers reporting at once, cannot overwrite
  * each other: the first terminal transition wins, counters add up.
  */
-public interface TaskRepository extends JpaRepository<Task, UUID> {
+public interface TaskRepository extends JpaRepository<Task, UUID>, JpaSpecificationExecutor<Task> {
 
     /** @return the task with this submission id */
     Optional<Task> findBySubmissionId(String submissionId);
 
     /** @return tasks in a status, oldest first (for resuming after a restart) */
     List<Task> findByStatusOrderByRequestTime(TaskStatus status);
+
+    /** @return tasks of a type in a status, oldest first (for resuming after a restart) */
+    List<Task> findByStatusAndTypeOrderByRequestTime(TaskStatus status, String type);
+
+    /**
+     * Sets the label and the deadline of an ACTIVE or INACTIVE task.
+     *
+     * @return 1 if updated, 0 if the task has ended
+     */
+    @Transactional
+    @Modifying
+    @Query("update Task t set t.label = :label, t.deadline = :deadline"
+            + " where t.id = :id and t.status in (org.ferry.api.domain.TaskStatus.ACTIVE,"
+            + " org.ferry.api.domain.TaskStatus.INACTIVE)")
+    int updateLabelAndDeadline(@Param("id") UUID id, @Param("label") String label, @Param("deadline") Instant deadline);
+
+    /** Records that an admin, not the owner, cancelled the task. */
+    @Transactional
+    @Modifying
+    @Query("update Task t set t.canceledByAdmin = true where t.id = :id")
+    int markCanceledByAdmin(@Param("id") UUID id);
+
+    /** @return source and destination endpoint ids of a user's 100 newest tasks, newest first */
+    @Query("select t.sourceEndpointId, t.destinationEndpointId from Task t where t.ownerName = :owner"
+            + " order by t.requestTime desc limit 100")
+    List<Object[]> endpointsUsed(@Param("owner") String ownerName);
+
+    /** @return source and destination endpoint ids of a user's ACTIVE tasks */
+    @Query("select t.sourceEndpointId, t.destinationEndpointId from Task t where t.ownerName = :owner"
+            + " and t.status = org.ferry.api.domain.TaskStatus.ACTIVE")
+    List<Object[]> endpointsOfActiveTasks(@Param("owner") String ownerName);
 
     /** @return one page of a user's tasks, any status */
     Page<Task> findByOwnerName(String ownerName, Pageable page);

@@ -1,16 +1,25 @@
 package org.ferry.api.repository;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.ferry.api.domain.Role;
 import org.ferry.api.domain.UserAccount;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-/** Users, found by token hash on every API request. */
+/** Accounts. */
 public interface UserAccountRepository extends JpaRepository<UserAccount, UUID> {
 
-    /** @return the user whose token hashes to {@code tokenHash} */
-    Optional<UserAccount> findByTokenHash(String tokenHash);
-
-    /** @return the user called {@code name} */
+    /** @return the account called {@code name} */
     Optional<UserAccount> findByName(String name);
+
+    /** @return the accounts with these names */
+    List<UserAccount> findByNameIn(Collection<String> names);
+
+    /** @return every account by name */
+    List<UserAccount> findAllByOrderByName();
+
+    /** @return whether an account has this role */
+    boolean existsByRole(Role role);
 }

@@ -1,7 +1,12 @@
 package org.ferry.api.service;
 
+import org.ferry.api.error.InvalidRequestException;
+
 /** Checks and normalizes the absolute paths clients send. */
 public final class ApiPaths {
+
+    /** Longest path accepted (the database column's size). */
+    public static final int MAX_PATH_CHARS = 4096;
 
     private ApiPaths() {}
 
@@ -9,23 +14,32 @@ public final class ApiPaths {
      * @param field the JSON field or parameter, for the error
      * @param path the path as sent
      * @return the path without a trailing slash (except {@code /} itself) and without doubled slashes
-     * @throws ApiException 400 if the path is not absolute or holds CR, LF or NUL (which would
-     *     break the GridFTP command line)
+     * @throws InvalidRequestException naming the field if the path is missing, not absolute,
+     *     longer than {@value #MAX_PATH_CHARS} characters, or holds CR, LF or NUL (which would break
+     *     the GridFTP command line)
      */
     public static String absolute(String field, String path) {
         if (path == null || path.isEmpty()) {
-            throw ApiException.badRequest(field, field + " is required");
+            throw new InvalidRequestException(field, field + " is required");
         }
         if (!path.startsWith("/")) {
-            throw ApiException.badRequest(field, field + " must be an absolute path");
+            throw new InvalidRequestException(field, field + " must be an absolute path");
+        }
+        if (path.length() > MAX_PATH_CHARS) {
+            throw new InvalidRequestException(field, field + " must be at most " + MAX_PATH_CHARS + " characters");
         }
         if (path.indexOf('\r') >= 0 || path.indexOf('\n') >= 0 || path.indexOf('\0') >= 0) {
-            throw ApiException.badRequest(field, field + " must not contain CR, LF or NUL");
+            throw new InvalidRequestException(field, field + " must not contain CR, LF or NUL");
         }
         String normalized = path.replaceAll("/{2,}", "/");
         if (normalized.length() > 1 && normalized.endsWith("/")) {
             normalized = normalized.substring(0, normalized.length() - 1);
         }
         return normalized;
+    }
+
+    /** @return the last component of a normalized absolute path ({@code /} for the root) */
+    public static String name(String path) {
+        return path.equals("/") ? "/" : path.substring(path.lastIndexOf('/') + 1);
     }
 }

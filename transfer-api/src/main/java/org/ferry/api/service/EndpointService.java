@@ -1,42 +1,73 @@
 package org.ferry.api.service;
 
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.ferry.api.credential.EndpointSecrets;
+import org.ferry.api.document.EndpointRequest;
 import org.ferry.api.domain.Endpoint;
+import org.ferry.api.error.ConflictException;
+import org.ferry.api.error.InvalidRequestException;
+import org.ferry.api.error.NotFoundException;
+import org.ferry.api.error.PermissionDeniedException;
+import org.ferry.api.identity.Caller;
 import org.ferry.api.repository.EndpointRepository;
+import org.ferry.api.repository.TaskRepository;
 import org.ferry.mover.client.GridFtpUrl;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Endpoint registry. A user sees and uses only the endpoints they own (their stored passwords
- * must not serve anybody else); others' endpoints answer 404 as if absent.
+ * Endpoint registry. A private endpoint is seen and used by its owner only (its stored password
+ * must serve nobody else): others get 404 as if it were absent. A public endpoint is seen and
+ * used by every user; only its owner changes or deletes it (others: 403). A {@code gsiftp://}
+ * endpoint has no stored login: each user activates it with a credential of their own, so a
+ * public one serves every user as themselves. Passwords are stored sealed
+ * ({@link EndpointSecrets}); {@code ferry.endpoints.allow-clear-text=false} refuses
+ * {@code ftp://} endpoints.
  */
 @Service
 public class EndpointService {
 
     /** Longest name part of a canonical name. */
     public static final int MAX_NAME_CHARS = 128;
+    /** Longest description. */
+    public static final int MAX_DESCRIPTION_CHARS = 4096;
+    /** The search scopes of Globus {@code endpoint_search} (service-semantics b.1). */
+    public static final Set<String> SCOPES = Set.of(
+            "all",
+            "my-endpoints",
+            "administered-by-me",
+            "my-gcp-endpoints",
+            "recently-used",
+            "in-use",
+            "shared-by-me",
+            "shared-with-me");
 
     private final EndpointRepository endpoints;
+    private final TaskRepository tasks;
     private final EndpointSecrets secrets;
     private final boolean allowClearText;
 
     /**
      * @param endpoints the endpoint store
+     * @param tasks the task store (for the recently-used and in-use scopes)
      * @param secrets seals passwords
      * @param allowClearText {@code ferry.endpoints.allow-clear-text} (default true): false refuses
      *     {@code ftp://} endpoints, whose logins and data pass in clear
      */
     public EndpointService(
             EndpointRepository endpoints,
+            TaskRepository tasks,
             EndpointSecrets secrets,
             @Value("${ferry.endpoints.allow-clear-text:true}") boolean allowClearText) {
         this.endpoints = endpoints;
+        this.tasks = tasks;
         this.secrets = secrets;
         this.allowClearText = allowClearText;
     }
@@ -49,11 +80,11 @@ public class EndpointService {
     /**
      * @param endpoint an endpoint
      * @param field the request field naming it, for the error
-     * @throws ApiException 400 if it is a clear-text endpoint and this server forbids them
+     * @throws InvalidRequestException if it is a clear-text endpoint and this server forbids them
      */
     public void checkAllowed(Endpoint endpoint, String field) {
         if (!allowClearText && !endpoint.isGsi()) {
-            throw ApiException.badRequest(
+            throw new InvalidRequestException(
                     field,
                     "Endpoint " + endpoint.getCanonicalName() + " is a clear-text (ftp://) endpoint, which this"
                             + " server does not allow (ferry.endpoints.allow-clear-text=false)");
@@ -61,82 +92,137 @@ public class EndpointService {
     }
 
     /**
-     * Registers an endpoint from an endpoint document.
+     * Registers an endpoint.
      *
-     * @param caller the user; must be the owner part of {@code canonical_name}
-     * @param body {@code canonical_name}, {@code url}, optional {@code username} (default
-     *     {@code anonymous}), {@code password} (default empty; stored sealed; not for
-     *     {@code gsiftp://}, whose users activate the endpoint), {@code myproxy_server} and
-     *     {@code myproxy_dn} (the MyProxy server users activate against), {@code display_name}
-     *     (ignored: the name part is the display name)
+     * @param caller the owner to be
+     * @param body {@code canonical_name} ({@code caller#name}) or {@code display_name}, {@code url},
+     *     optional {@code username} (default {@code anonymous}), {@code password} (default empty;
+     *     stored sealed; not for {@code gsiftp://}, whose users activate the endpoint),
+     *     {@code myproxy_server} and {@code myproxy_dn} (the MyProxy server users activate
+     *     against), {@code description}, {@code public}, {@code default_directory}
      * @return the stored endpoint
-     * @throws ApiException 400 naming the field for invalid values or another owner, 409 if the
-     *     name is taken
+     * @throws InvalidRequestException naming the field for invalid values or another owner
+     * @throws ConflictException if the name is taken
      */
     @Transactional
-    public Endpoint create(String caller, Map<String, Object> body) {
+    public Endpoint create(Caller caller, EndpointRequest body) {
         if (body == null) {
-            throw ApiException.badRequest(null, "Request body must be an endpoint document");
+            throw new InvalidRequestException(null, "Request body must be an endpoint document");
         }
-        Object dataType = body.get("DATA_TYPE");
-        if (dataType != null && !"endpoint".equals(dataType)) {
-            throw ApiException.badRequest("DATA_TYPE", "DATA_TYPE must be 'endpoint'");
+        dataType(body);
+        String name;
+        String nameField;
+        if (body.canonicalName() != null) {
+            nameField = "canonical_name";
+            String canonical = body.canonicalName();
+            int hash = canonical.indexOf('#');
+            if (hash <= 0 || hash == canonical.length() - 1 || canonical.indexOf('#', hash + 1) >= 0) {
+                throw new InvalidRequestException(nameField, "canonical_name must be owner#name");
+            }
+            String owner = canonical.substring(0, hash);
+            name = canonical.substring(hash + 1);
+            if (!caller.owns(owner)) {
+                throw new InvalidRequestException(
+                        nameField, "canonical_name must start with your user name: " + caller.name() + "#" + name);
+            }
+            if (body.displayName() != null && !body.displayName().equals(name)) {
+                throw new InvalidRequestException(
+                        "display_name", "display_name must be the name part of canonical_name");
+            }
+        } else if (body.displayName() != null) {
+            nameField = "display_name";
+            name = body.displayName();
+        } else {
+            throw new InvalidRequestException("canonical_name", "canonical_name (owner#name) is required");
         }
-        String canonicalName = string(body, "canonical_name", true);
-        int hash = canonicalName.indexOf('#');
-        if (hash <= 0 || hash == canonicalName.length() - 1 || canonicalName.indexOf('#', hash + 1) >= 0) {
-            throw ApiException.badRequest("canonical_name", "canonical_name must be owner#name");
+        checkName(nameField, name);
+        if (body.url() == null || body.url().isBlank()) {
+            throw new InvalidRequestException("url", "url is required");
         }
-        String owner = canonicalName.substring(0, hash);
-        String name = canonicalName.substring(hash + 1);
-        if (!owner.equals(caller)) {
-            throw ApiException.badRequest(
-                    "canonical_name", "canonical_name must start with your user name: " + caller + "#" + name);
+        String url = url(body.url());
+        if (endpoints.findByCanonicalName(caller.name() + "#" + name).isPresent()) {
+            throw new ConflictException(nameField, "An endpoint named " + caller.name() + "#" + name + " exists");
         }
-        if (name.length() > MAX_NAME_CHARS || !name.matches("[\\p{L}\\p{N}._~+-]+")) {
-            throw ApiException.badRequest(
-                    "canonical_name",
-                    "the endpoint name must be 1-" + MAX_NAME_CHARS + " letters, digits or . _ ~ + -");
+        String username = body.username() == null || body.username().isEmpty() ? "anonymous" : body.username();
+        checkPassword(url, body.password());
+        Endpoint endpoint = new Endpoint(caller.name(), name, url, username);
+        secrets.setPassword(endpoint, body.password());
+        endpoint.setMyProxy(myProxyServer(body.myProxyServer()), blankToNull(body.myProxyDn()));
+        endpoint.describe(
+                description(body.description()),
+                Boolean.TRUE.equals(body.isPublic()),
+                defaultDirectory(body.defaultDirectory()));
+        return endpoints.save(endpoint);
+    }
+
+    /**
+     * Changes an endpoint: the fields given (not null) replace the stored ones; read-only fields
+     * sent back unchanged are ignored.
+     *
+     * @param caller the owner
+     * @param idOrName the endpoint
+     * @param body the fields to change
+     * @return the changed endpoint
+     * @throws NotFoundException if the caller cannot see it
+     * @throws PermissionDeniedException if it is another user's public endpoint
+     * @throws InvalidRequestException naming the field for invalid values
+     * @throws ConflictException if a new name is taken
+     */
+    @Transactional
+    public Endpoint update(Caller caller, String idOrName, EndpointRequest body) {
+        Endpoint endpoint = owned(caller, idOrName);
+        if (body == null) {
+            throw new InvalidRequestException(null, "Request body must be an endpoint document");
         }
-        String url = string(body, "url", true);
-        GridFtpUrl parsed;
-        try {
-            parsed = GridFtpUrl.parse(url);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest("url", e.getMessage());
+        dataType(body);
+        if (body.id() != null && !body.id().equals(endpoint.getId().toString())) {
+            throw new InvalidRequestException("id", "id cannot change");
         }
-        if (url.substring(url.indexOf("//") + 2).contains("@")) {
-            // the URL is returned to callers; credentials belong in the write-only fields
-            throw ApiException.badRequest("url", "url must not hold credentials; use username and password");
+        if (body.ownerString() != null && !body.ownerString().equals(endpoint.getOwnerName())) {
+            throw new InvalidRequestException("owner_string", "owner_string cannot change");
         }
-        if (!allowClearText && !parsed.scheme().equals("gsiftp")) {
-            throw ApiException.badRequest(
-                    "url",
-                    "This server does not allow clear-text (ftp://) endpoints (ferry.endpoints.allow-clear-text=false):"
-                            + " use a gsiftp:// server");
+        String newName = body.displayName();
+        if (body.canonicalName() != null && !body.canonicalName().equals(endpoint.getCanonicalName())) {
+            String prefix = endpoint.getOwnerName() + "#";
+            if (!body.canonicalName().startsWith(prefix)) {
+                throw new InvalidRequestException("canonical_name", "canonical_name must start with " + prefix);
+            }
+            String fromCanonical = body.canonicalName().substring(prefix.length());
+            if (newName != null && !newName.equals(fromCanonical)) {
+                throw new InvalidRequestException(
+                        "display_name", "display_name must be the name part of canonical_name");
+            }
+            newName = fromCanonical;
         }
-        String username = string(body, "username", false);
-        String password = string(body, "password", false);
-        if (parsed.scheme().equals("gsiftp") && password != null && !password.isEmpty()) {
-            throw ApiException.badRequest(
-                    "password",
-                    "A gsiftp:// endpoint takes no password: each user activates it with a credential of their own");
+        if (newName != null && !newName.equals(endpoint.getDisplayName())) {
+            checkName("display_name", newName);
+            if (endpoints
+                    .findByCanonicalName(endpoint.getOwnerName() + "#" + newName)
+                    .isPresent()) {
+                throw new ConflictException(
+                        "display_name", "An endpoint named " + endpoint.getOwnerName() + "#" + newName + " exists");
+            }
+            endpoint.rename(newName);
         }
-        String myProxyServer = string(body, "myproxy_server", false);
-        if (myProxyServer != null && !myProxyServer.strip().matches("[A-Za-z0-9.\\-]+(:[0-9]{1,5})?")) {
-            throw ApiException.badRequest("myproxy_server", "myproxy_server must be host or host:port");
+        String url = body.url() == null ? endpoint.getUrl() : url(body.url());
+        String username = body.username() == null ? endpoint.getUsername() : body.username();
+        checkPassword(url, body.password());
+        endpoint.updateLogin(url, username.isEmpty() ? "anonymous" : username);
+        if (body.password() != null) {
+            secrets.setPassword(endpoint, body.password());
         }
-        String myProxyDn = string(body, "myproxy_dn", false);
-        if (endpoints.findByCanonicalName(canonicalName).isPresent()) {
-            throw ApiException.conflict("canonical_name", "An endpoint named " + canonicalName + " exists");
+        if (url.startsWith("gsiftp://")) {
+            endpoint.setSealedPassword(null); // users activate a gsiftp:// endpoint: no stored login
         }
-        String normalizedUrl = parsed.scheme() + "://" + parsed.host() + ":" + parsed.port();
-        Endpoint endpoint = new Endpoint(
-                owner, name, normalizedUrl, username == null || username.isEmpty() ? "anonymous" : username);
-        secrets.setPassword(endpoint, password);
         endpoint.setMyProxy(
-                myProxyServer == null || myProxyServer.isBlank() ? null : myProxyServer.strip(),
-                myProxyDn == null || myProxyDn.isBlank() ? null : myProxyDn.strip());
+                body.myProxyServer() == null ? endpoint.getMyProxyServer() : myProxyServer(body.myProxyServer()),
+                body.myProxyDn() == null ? endpoint.getMyProxyDn() : blankToNull(body.myProxyDn()));
+        endpoint.describe(
+                body.description() == null ? endpoint.getDescription() : description(body.description()),
+                body.isPublic() == null ? endpoint.isPublic() : body.isPublic(),
+                body.defaultDirectory() == null
+                        ? endpoint.getDefaultDirectory()
+                        : defaultDirectory(body.defaultDirectory()));
         return endpoints.save(endpoint);
     }
 
@@ -161,64 +247,186 @@ public class EndpointService {
     }
 
     /**
+     * An endpoint the caller may see and use: their own, or a public one.
+     *
      * @param caller the user
      * @param idOrName endpoint id, {@code owner#name}, or a bare name of the caller's
      * @param field the parameter or JSON field naming the endpoint, for the error
      * @return the endpoint
-     * @throws ApiException 404 if absent or not the caller's
+     * @throws NotFoundException if absent or another user's private endpoint
      */
     @Transactional(readOnly = true)
-    public Endpoint resolve(String caller, String idOrName, String field) {
+    public Endpoint resolve(Caller caller, String idOrName, String field) {
+        if (idOrName == null || idOrName.isBlank()) {
+            throw new InvalidRequestException(field, field + " is required");
+        }
         Endpoint endpoint = find(caller, idOrName);
-        if (endpoint == null || !endpoint.getOwnerName().equals(caller)) {
-            throw ApiException.notFound(field, "Endpoint '" + idOrName + "' not found");
+        if (endpoint == null || !(caller.owns(endpoint.getOwnerName()) || endpoint.isPublic())) {
+            throw new NotFoundException(field, "Endpoint '" + idOrName + "' not found");
         }
         return endpoint;
     }
 
-    private Endpoint find(String caller, String idOrName) {
+    /**
+     * An endpoint the caller may change: their own (the admin role gives no power over
+     * endpoints: an admin sees and cancels every task, not every endpoint).
+     *
+     * @throws NotFoundException if the caller cannot see it
+     * @throws PermissionDeniedException if it is another user's public endpoint
+     */
+    private Endpoint owned(Caller caller, String idOrName) {
+        Endpoint endpoint = find(caller, idOrName);
+        if (endpoint != null && caller.owns(endpoint.getOwnerName())) {
+            return endpoint;
+        }
+        Endpoint visible = resolve(caller, idOrName, "endpoint_id");
+        throw new PermissionDeniedException(
+                "endpoint_id", "Only " + visible.getOwnerName() + " may change " + visible.getCanonicalName());
+    }
+
+    private Endpoint find(Caller caller, String idOrName) {
         try {
             return endpoints.findById(UUID.fromString(idOrName)).orElse(null);
         } catch (IllegalArgumentException notAnId) {
-            String name = idOrName.contains("#") ? idOrName : caller + "#" + idOrName;
+            String name = idOrName.contains("#") ? idOrName : caller.name() + "#" + idOrName;
             return endpoints.findByCanonicalName(name).orElse(null);
         }
     }
 
     /**
+     * Endpoint search (Globus {@code endpoint_search}).
+     *
      * @param caller the user
-     * @param fulltext optional case-insensitive substring of the canonical name
-     * @return the caller's matching endpoints, by canonical name
+     * @param fulltext optional words; an endpoint matches when each appears (any case) in its
+     *     canonical name, display name or description
+     * @param scope null or one of {@link #SCOPES} (null: {@code all})
+     * @param ownerName optional owner user name ({@code filter_owner_id})
+     * @return the matching endpoints the caller may see, by canonical name
+     * @throws InvalidRequestException naming {@code filter_scope} for an unknown scope
      */
     @Transactional(readOnly = true)
-    public List<Endpoint> search(String caller, String fulltext) {
-        String needle = fulltext == null ? "" : fulltext.toLowerCase(Locale.ROOT);
-        return endpoints.findByOwnerNameOrderByCanonicalName(caller).stream()
-                .filter(e -> e.getCanonicalName().toLowerCase(Locale.ROOT).contains(needle))
+    public List<Endpoint> search(Caller caller, String fulltext, String scope, String ownerName) {
+        String chosen = scope == null || scope.isBlank() ? "all" : scope;
+        if (!SCOPES.contains(chosen)) {
+            throw new InvalidRequestException(
+                    "filter_scope",
+                    "filter_scope must be one of "
+                            + String.join(", ", SCOPES.stream().sorted().toList()));
+        }
+        Stream<Endpoint> candidates = switch (chosen) {
+            case "all" -> endpoints.findVisible(caller.name()).stream();
+            case "my-endpoints", "administered-by-me" ->
+                endpoints.findByOwnerNameOrderByCanonicalName(caller.name()).stream();
+            case "recently-used" -> used(caller, false);
+            case "in-use" -> used(caller, true);
+            default -> Stream.empty(); // no Globus Connect Personal, no sharing in Ferry
+        };
+        List<String> words = fulltext == null || fulltext.isBlank()
+                ? List.of()
+                : List.of(fulltext.toLowerCase(Locale.ROOT).trim().split("\\s+"));
+        return candidates
+                .filter(e -> ownerName == null
+                        || ownerName.isBlank()
+                        || e.getOwnerName().equals(ownerName))
+                .filter(e -> words.stream().allMatch(w -> haystack(e).contains(w)))
+                .sorted(Comparator.comparing(Endpoint::getCanonicalName))
                 .toList();
     }
 
-    /**
-     * @param caller the user
-     * @param idOrName the endpoint
-     * @throws ApiException 404 if absent or not the caller's
-     */
-    @Transactional
-    public void delete(String caller, String idOrName) {
-        endpoints.delete(resolve(caller, idOrName, "endpoint_id"));
+    private Stream<Endpoint> used(Caller caller, boolean activeOnly) {
+        Set<UUID> ids = new LinkedHashSet<>();
+        for (Object[] row :
+                activeOnly ? tasks.endpointsOfActiveTasks(caller.name()) : tasks.endpointsUsed(caller.name())) {
+            for (Object id : row) {
+                if (id != null) {
+                    ids.add((UUID) id);
+                }
+            }
+        }
+        return endpoints.findAllById(ids).stream().filter(e -> caller.owns(e.getOwnerName()) || e.isPublic());
     }
 
-    private static String string(Map<String, Object> body, String field, boolean required) {
-        Object value = body.get(field);
-        if (value == null || (required && value instanceof String s && s.isBlank())) {
-            if (required) {
-                throw ApiException.badRequest(field, field + " is required");
-            }
+    private static String haystack(Endpoint e) {
+        return (e.getCanonicalName() + " " + e.getDisplayName() + " "
+                        + (e.getDescription() == null ? "" : e.getDescription()))
+                .toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * @param caller the owner
+     * @param idOrName the endpoint
+     * @throws NotFoundException if the caller cannot see it
+     * @throws PermissionDeniedException if it is another user's public endpoint
+     */
+    @Transactional
+    public void delete(Caller caller, String idOrName) {
+        endpoints.delete(owned(caller, idOrName));
+    }
+
+    private static void dataType(EndpointRequest body) {
+        if (body.dataType() != null && !"endpoint".equals(body.dataType())) {
+            throw new InvalidRequestException("DATA_TYPE", "DATA_TYPE must be 'endpoint'");
+        }
+    }
+
+    private static void checkName(String field, String name) {
+        if (name.isEmpty() || name.length() > MAX_NAME_CHARS || !name.matches("[\\p{L}\\p{N}._~+-]+")) {
+            throw new InvalidRequestException(
+                    field, "the endpoint name must be 1-" + MAX_NAME_CHARS + " letters, digits or . _ ~ + -");
+        }
+    }
+
+    private void checkPassword(String url, String password) {
+        if (url.startsWith("gsiftp://") && password != null && !password.isEmpty()) {
+            throw new InvalidRequestException(
+                    "password",
+                    "A gsiftp:// endpoint takes no password: each user activates it with a credential of their own");
+        }
+    }
+
+    private static String myProxyServer(String server) {
+        if (server == null || server.isBlank()) {
             return null;
         }
-        if (!(value instanceof String s)) {
-            throw ApiException.badRequest(field, field + " must be a string");
+        if (!server.strip().matches("[A-Za-z0-9.\\-]+(:[0-9]{1,5})?")) {
+            throw new InvalidRequestException("myproxy_server", "myproxy_server must be host or host:port");
         }
-        return s;
+        return server.strip();
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+
+    private String url(String url) {
+        GridFtpUrl parsed;
+        try {
+            parsed = GridFtpUrl.parse(url);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("url", e.getMessage());
+        }
+        if (url.substring(url.indexOf("//") + 2).contains("@")) {
+            // the URL is returned to callers; credentials belong in the write-only fields
+            throw new InvalidRequestException("url", "url must not hold credentials; use username and password");
+        }
+        if (!allowClearText && !parsed.scheme().equals("gsiftp")) {
+            throw new InvalidRequestException(
+                    "url",
+                    "This server does not allow clear-text (ftp://) endpoints (ferry.endpoints.allow-clear-text=false):"
+                            + " use a gsiftp:// server");
+        }
+        return parsed.scheme() + "://" + parsed.host() + ":" + parsed.port();
+    }
+
+    private static String description(String description) {
+        if (description != null && description.length() > MAX_DESCRIPTION_CHARS) {
+            throw new InvalidRequestException(
+                    "description", "description must be at most " + MAX_DESCRIPTION_CHARS + " characters");
+        }
+        return description == null || description.isEmpty() ? null : description;
+    }
+
+    private static String defaultDirectory(String directory) {
+        return directory == null || directory.isEmpty() ? null : ApiPaths.absolute("default_directory", directory);
     }
 }

@@ -1,229 +1,303 @@
 package org.ferry.api.service;
 
+import jakarta.persistence.criteria.Predicate;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Optional;
+import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
-import org.ferry.api.credential.ActivationRequiredException;
-import org.ferry.api.credential.EndpointAccessService;
-import org.ferry.api.domain.Endpoint;
+import org.ferry.api.document.TaskUpdateRequest;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
 import org.ferry.api.domain.TaskStatus;
-import org.ferry.api.domain.TransferItem;
+import org.ferry.api.domain.TransferredFile;
+import org.ferry.api.error.ConflictException;
+import org.ferry.api.error.InvalidRequestException;
+import org.ferry.api.error.NotFoundException;
+import org.ferry.api.identity.Caller;
 import org.ferry.api.lifecycle.TaskCancelRequestedEvent;
-import org.ferry.api.lifecycle.TaskSubmittedEvent;
+import org.ferry.api.lifecycle.TaskDeadlineChangedEvent;
 import org.ferry.api.repository.TaskEventRepository;
 import org.ferry.api.repository.TaskRepository;
-import org.ferry.api.repository.TransferItemRepository;
+import org.ferry.api.repository.TransferredFileRepository;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Sort;
+import org.springframework.data.jpa.domain.Specification;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Task submission, queries and cancel. Submission and cancel publish {@link TaskSubmittedEvent}
- * and {@link TaskCancelRequestedEvent}; the scheduler acts on them after the transaction commits.
+ * Task queries, updates and cancel. A user sees only their own tasks (others' answer 404 as if
+ * absent); an admin sees and may cancel every task. Cancel and deadline changes publish
+ * {@link TaskCancelRequestedEvent} and {@link TaskDeadlineChangedEvent}; the scheduler acts on
+ * them after the transaction commits.
  */
 @Service
 public class TaskService {
 
-    /** Description of the fatal error a cancel records. */
+    /** Description of the fatal error a cancel by the owner records. */
     public static final String CANCELED_DESCRIPTION = "The task was cancelled by its owner";
+    /** Description of the fatal error a cancel by an admin records. */
+    public static final String CANCELED_BY_ADMIN_DESCRIPTION = "The task was cancelled by an administrator";
 
     private final TaskRepository tasks;
-    private final TransferItemRepository items;
     private final TaskEventRepository events;
-    private final EndpointService endpoints;
-    private final EndpointAccessService accesses;
+    private final TransferredFileRepository transferredFiles;
     private final ApplicationEventPublisher publisher;
+    private final int markerPageSize;
 
     /**
      * @param tasks task store
-     * @param items transfer item store
      * @param events event store
-     * @param endpoints endpoint lookup
-     * @param accesses the submitter's activation of each endpoint
+     * @param transferredFiles arrived files
      * @param publisher where lifecycle events go
+     * @param limits the marker page size
      */
     public TaskService(
             TaskRepository tasks,
-            TransferItemRepository items,
             TaskEventRepository events,
-            EndpointService endpoints,
-            EndpointAccessService accesses,
-            ApplicationEventPublisher publisher) {
+            TransferredFileRepository transferredFiles,
+            ApplicationEventPublisher publisher,
+            ApiLimits limits) {
         this.tasks = tasks;
-        this.items = items;
         this.events = events;
-        this.endpoints = endpoints;
-        this.accesses = accesses;
+        this.transferredFiles = transferredFiles;
         this.publisher = publisher;
-    }
-
-    /**
-     * Outcome of a submission.
-     *
-     * @param task the task (new, or the earlier one with the same submission id)
-     * @param duplicate true if the submission id had been used before
-     */
-    public record Submission(Task task, boolean duplicate) {}
-
-    /**
-     * Stores an ACTIVE task and its items and queues it. A submission id used before returns the
-     * earlier task (at most once execution).
-     *
-     * @param caller the submitting user
-     * @param request the validated transfer document
-     * @return the task
-     * @throws ApiException 404 for an unknown endpoint, 409 for a submission id of another user's;
-     *     400 naming {@code encrypt_data} when an endpoint cannot encrypt (a clear-text
-     *     {@code ftp://} server), 400 naming the endpoint field when this server forbids
-     *     clear-text endpoints, 409 {@code ClientError.ActivationRequired} naming the endpoint
-     *     field when a {@code gsiftp://} endpoint is not activated (unless
-     *     {@code skip_activation_check}: the task then waits INACTIVE)
-     * @throws org.springframework.dao.DataIntegrityViolationException if a concurrent submission
-     *     with the same id won; call {@link #findDuplicate} then
-     */
-    @Transactional
-    public Submission submit(String caller, TransferRequest request) {
-        String submissionId = request.submissionId() != null
-                ? request.submissionId()
-                : UUID.randomUUID().toString();
-        Optional<Submission> duplicate = findDuplicate(caller, submissionId);
-        if (duplicate.isPresent()) {
-            return duplicate.get();
-        }
-        Endpoint source = endpoints.resolve(caller, request.sourceEndpoint(), "source_endpoint");
-        Endpoint destination = endpoints.resolve(caller, request.destinationEndpoint(), "destination_endpoint");
-        endpoints.checkAllowed(source, "source_endpoint");
-        endpoints.checkAllowed(destination, "destination_endpoint");
-        if (request.encryptData()) {
-            for (Endpoint endpoint : List.of(source, destination)) {
-                if (!endpoint.isGsi()) {
-                    throw ApiException.badRequest(
-                            "encrypt_data",
-                            "encrypt_data needs endpoints that can encrypt data channels, and "
-                                    + endpoint.getCanonicalName() + " is a clear-text endpoint (" + endpoint.getUrl()
-                                    + "): use gsiftp:// endpoints or submit without encrypt_data");
-                }
-            }
-        }
-        if (!request.skipActivationCheck()) {
-            checkActivated(caller, source, "source_endpoint");
-            checkActivated(caller, destination, "destination_endpoint");
-        }
-        Task task = tasks.saveAndFlush(new Task(
-                submissionId,
-                caller,
-                request.label(),
-                request.deadline(),
-                source,
-                destination,
-                request.syncLevel(),
-                request.verifyChecksum(),
-                request.encryptData()));
-        List<TransferItem> rows = new ArrayList<>();
-        for (int i = 0; i < request.items().size(); i++) {
-            TransferRequest.Item item = request.items().get(i);
-            rows.add(new TransferItem(task.getId(), i, item.sourcePath(), item.destinationPath(), item.recursive()));
-        }
-        items.saveAll(rows);
-        publisher.publishEvent(new TaskSubmittedEvent(task.getId()));
-        return new Submission(task, false);
-    }
-
-    private void checkActivated(String caller, Endpoint endpoint, String field) {
-        if (endpoint.isGsi()) {
-            try {
-                accesses.usableCredential(caller, endpoint);
-            } catch (ActivationRequiredException e) {
-                throw ApiException.activationRequired(field, e.getMessage());
-            }
-        }
-    }
-
-    /**
-     * @param caller the user
-     * @param submissionId a submission id
-     * @return the earlier submission with this id, if any
-     * @throws ApiException 409 if another user used the id
-     */
-    @Transactional(readOnly = true)
-    public Optional<Submission> findDuplicate(String caller, String submissionId) {
-        Optional<Task> existing = tasks.findBySubmissionId(submissionId);
-        if (existing.isPresent() && !existing.get().getOwnerName().equals(caller)) {
-            throw ApiException.conflict("submission_id", "submission_id is already in use");
-        }
-        return existing.map(t -> new Submission(t, true));
+        this.markerPageSize = limits.markerPageSize();
     }
 
     /**
      * @param caller the user
      * @param taskId task id text
-     * @return the caller's task
-     * @throws ApiException 404 if absent, malformed, or another user's
+     * @return the task, if the caller owns it or is an admin
+     * @throws NotFoundException naming {@code task_id} if absent, malformed, or another user's
      */
     @Transactional(readOnly = true)
-    public Task get(String caller, String taskId) {
+    public Task get(Caller caller, String taskId) {
         UUID id;
         try {
             id = UUID.fromString(taskId);
         } catch (IllegalArgumentException e) {
-            throw ApiException.notFound("task_id", "Task '" + taskId + "' not found");
+            throw new NotFoundException("task_id", "Task '" + taskId + "' not found");
         }
         return tasks.findById(id)
-                .filter(t -> t.getOwnerName().equals(caller))
-                .orElseThrow(() -> ApiException.notFound("task_id", "Task '" + taskId + "' not found"));
+                .filter(t -> caller.admin() || caller.owns(t.getOwnerName()))
+                .orElseThrow(() -> new NotFoundException("task_id", "Task '" + taskId + "' not found"));
     }
 
     /**
-     * @param caller the user
-     * @param filter null or {@code status:ACTIVE,FAILED} (clauses separated by {@code /})
+     * Task list with the Globus filter and order syntax.
+     *
+     * @param caller the user (an admin: every user's tasks)
+     * @param filter null or clauses separated by {@code /}: {@code task_id:ID,ID},
+     *     {@code type:TRANSFER,DELETE}, {@code status:ACTIVE,INACTIVE,SUCCEEDED,FAILED},
+     *     {@code label:TEXT}, {@code label:~GLOB}, {@code label:!~GLOB},
+     *     {@code request_time:FROM,TO}, {@code completion_time:FROM,TO} (times ISO-8601; either end may be empty)
+     * @param orderby null (newest first) or comma-separated {@code FIELD [ASC|DESC]} of
+     *     {@code request_time}, {@code completion_time}, {@code deadline}, {@code label},
+     *     {@code status}, {@code type}
      * @param limit page size
      * @param offset first row
-     * @return the caller's tasks, newest first
-     * @throws ApiException 400 naming {@code filter} for an unknown clause or status
+     * @return one page
+     * @throws InvalidRequestException naming {@code filter} or {@code orderby}
      */
     @Transactional(readOnly = true)
-    public Page<Task> list(String caller, String filter, int limit, int offset) {
-        Set<TaskStatus> statuses = statusFilter(filter);
-        Pageable page = new OffsetPage(offset, limit, Sort.by(Sort.Direction.DESC, "requestTime"));
-        return statuses == null
-                ? tasks.findByOwnerName(caller, page)
-                : tasks.findByOwnerNameAndStatusIn(caller, statuses, page);
+    public Page<Task> list(Caller caller, String filter, String orderby, int limit, int offset) {
+        Specification<Task> spec =
+                caller.admin() ? (r, q, b) -> null : (r, q, b) -> b.equal(r.get("ownerName"), caller.name());
+        if (filter != null && !filter.isBlank()) {
+            for (String clause : filter.split("/")) {
+                spec = spec.and(clause(clause));
+            }
+        }
+        return tasks.findAll(spec, new OffsetPage(offset, limit, sort(orderby)));
     }
 
-    private static Set<TaskStatus> statusFilter(String filter) {
-        if (filter == null || filter.isBlank()) {
-            return null;
+    private static Specification<Task> clause(String clause) {
+        int colon = clause.indexOf(':');
+        if (colon <= 0) {
+            throw new InvalidRequestException("filter", "filter clause '" + clause + "' must be FIELD:VALUE");
         }
-        Set<TaskStatus> statuses = null;
-        for (String clause : filter.split("/")) {
-            int colon = clause.indexOf(':');
-            String key = colon < 0 ? clause : clause.substring(0, colon);
-            if (key.equals("type")) {
-                continue; // only TRANSFER tasks exist
-            }
-            if (!key.equals("status") || colon < 0) {
-                throw ApiException.badRequest("filter", "Unsupported filter clause '" + clause + "'");
-            }
-            statuses = EnumSet.noneOf(TaskStatus.class);
-            for (String value : clause.substring(colon + 1).split(",")) {
-                try {
-                    statuses.add(TaskStatus.valueOf(value.trim()));
-                } catch (IllegalArgumentException e) {
-                    throw ApiException.badRequest("filter", "Unknown status '" + value + "'");
+        String field = clause.substring(0, colon).trim();
+        String value = clause.substring(colon + 1).trim();
+        List<String> values = List.of(value.split(","));
+        switch (field) {
+            case "status" -> {
+                Set<TaskStatus> statuses = EnumSet.noneOf(TaskStatus.class);
+                for (String v : values) {
+                    try {
+                        statuses.add(TaskStatus.valueOf(v.trim()));
+                    } catch (IllegalArgumentException e) {
+                        throw new InvalidRequestException("filter", "Unknown status '" + v + "'");
+                    }
                 }
+                return (r, q, b) ->
+                        statuses.isEmpty() ? b.disjunction() : r.get("status").in(statuses);
+            }
+            case "type" -> {
+                for (String v : values) {
+                    if (!v.trim().equals(Task.TYPE_TRANSFER) && !v.trim().equals(Task.TYPE_DELETE)) {
+                        throw new InvalidRequestException("filter", "Unknown type '" + v + "'");
+                    }
+                }
+                return (r, q, b) ->
+                        r.get("type").in(values.stream().map(String::trim).toList());
+            }
+            case "task_id" -> {
+                List<UUID> ids = new ArrayList<>();
+                for (String v : values) {
+                    try {
+                        ids.add(UUID.fromString(v.trim()));
+                    } catch (IllegalArgumentException e) {
+                        throw new InvalidRequestException("filter", "task_id '" + v + "' is not a task id");
+                    }
+                }
+                return (r, q, b) -> r.get("id").in(ids);
+            }
+            case "label" -> {
+                if (value.startsWith("!~")) {
+                    String like = like(value.substring(2));
+                    return (r, q, b) -> b.or(b.isNull(r.get("label")), b.notLike(r.get("label"), like, '\\'));
+                }
+                if (value.startsWith("~")) {
+                    String like = like(value.substring(1));
+                    return (r, q, b) -> b.like(r.get("label"), like, '\\');
+                }
+                return (r, q, b) -> b.equal(r.get("label"), value);
+            }
+            case "request_time", "completion_time" -> {
+                String attribute = field.equals("request_time") ? "requestTime" : "completionTime";
+                String[] ends = value.split(",", -1);
+                if (ends.length != 2) {
+                    throw new InvalidRequestException("filter", field + " must be FROM,TO (either may be empty)");
+                }
+                Instant from = ends[0].isBlank() ? null : TimeValues.parse("filter", ends[0]);
+                Instant to = ends[1].isBlank() ? null : TimeValues.parse("filter", ends[1]);
+                return (r, q, b) -> {
+                    List<Predicate> all = new ArrayList<>();
+                    if (from != null) {
+                        all.add(b.greaterThanOrEqualTo(r.get(attribute), from));
+                    }
+                    if (to != null) {
+                        all.add(b.lessThanOrEqualTo(r.get(attribute), to));
+                    }
+                    return b.and(all.toArray(Predicate[]::new));
+                };
+            }
+            default ->
+                throw new InvalidRequestException(
+                        "filter",
+                        "filter field '" + field
+                                + "' must be task_id, type, status, label, request_time or completion_time");
+        }
+    }
+
+    /** A glob ({@code *}, {@code ?}) as an SQL LIKE pattern with {@code \} escaping. */
+    private static String like(String glob) {
+        StringBuilder like = new StringBuilder();
+        for (char c : glob.toCharArray()) {
+            switch (c) {
+                case '*' -> like.append('%');
+                case '?' -> like.append('_');
+                case '%', '_', '\\' -> like.append('\\').append(c);
+                default -> like.append(c);
             }
         }
-        return statuses;
+        return like.toString();
+    }
+
+    private static Sort sort(String orderby) {
+        if (orderby == null || orderby.isBlank()) {
+            return Sort.by(Sort.Direction.DESC, "requestTime");
+        }
+        List<Sort.Order> orders = new ArrayList<>();
+        for (String part : orderby.split(",")) {
+            String[] words = part.trim().split("\\s+");
+            String property = switch (words[0]) {
+                case "request_time" -> "requestTime";
+                case "completion_time" -> "completionTime";
+                case "deadline" -> "deadline";
+                case "label" -> "label";
+                case "status" -> "status";
+                case "type" -> "type";
+                default ->
+                    throw new InvalidRequestException(
+                            "orderby",
+                            "orderby field '" + words[0]
+                                    + "' must be request_time, completion_time, deadline, label, status or type");
+            };
+            if (words.length > 2
+                    || (words.length == 2 && !words[1].toUpperCase(Locale.ROOT).matches("ASC|DESC"))) {
+                throw new InvalidRequestException("orderby", "orderby must be FIELD [ASC|DESC], ...");
+            }
+            boolean descending = words.length == 2 && words[1].equalsIgnoreCase("DESC");
+            orders.add(descending ? Sort.Order.desc(property) : Sort.Order.asc(property));
+        }
+        orders.add(Sort.Order.desc("requestTime"));
+        return Sort.by(orders);
+    }
+
+    /**
+     * Changes the label and/or deadline of an ACTIVE task (the owner's; an admin's too).
+     *
+     * @param caller the user
+     * @param taskId the task
+     * @param request the new values (null keeps a value)
+     * @return the updated task
+     * @throws ConflictException if the task has ended
+     * @throws InvalidRequestException naming the field for an invalid value
+     */
+    @Transactional
+    public Task update(Caller caller, String taskId, TaskUpdateRequest request) {
+        Task task = get(caller, taskId);
+        if (request == null) {
+            throw new InvalidRequestException(null, "Request body must be a task document with label and/or deadline");
+        }
+        if (request.dataType() != null && !"task".equals(request.dataType())) {
+            throw new InvalidRequestException("DATA_TYPE", "DATA_TYPE must be 'task'");
+        }
+        String label = request.label() == null ? task.getLabel() : Labels.check(request.label());
+        Instant deadline =
+                request.deadline() == null ? task.getDeadline() : TimeValues.parse("deadline", request.deadline());
+        if (!task.isOpen() || tasks.updateLabelAndDeadline(task.getId(), label, deadline) == 0) {
+            throw new ConflictException(
+                    "task_id", "Task " + taskId + " has ended; only ACTIVE and INACTIVE tasks can be updated");
+        }
+        if (request.deadline() != null) {
+            publisher.publishEvent(new TaskDeadlineChangedEvent(task.getId(), deadline));
+        }
+        return tasks.findById(task.getId()).orElseThrow();
+    }
+
+    /**
+     * Ends an ACTIVE or INACTIVE task as FAILED with {@code fatal_error.code = CANCELED}, records a
+     * CANCELED event and tells the scheduler to stop it.
+     *
+     * @param caller the owner or an admin
+     * @param taskId the task
+     * @return true if cancelled now, false if it had already ended
+     */
+    @Transactional
+    public boolean cancel(Caller caller, String taskId) {
+        Task task = get(caller, taskId);
+        boolean byAdmin = !caller.owns(task.getOwnerName());
+        String description = byAdmin ? CANCELED_BY_ADMIN_DESCRIPTION : CANCELED_DESCRIPTION;
+        int changed = tasks.end(task.getId(), TaskStatus.FAILED, EventCode.CANCELED.name(), description, Instant.now());
+        if (changed == 0) {
+            return false;
+        }
+        if (byAdmin) {
+            tasks.markCanceledByAdmin(task.getId());
+        }
+        events.save(
+                new TaskEvent(task.getId(), EventCode.CANCELED, description, byAdmin ? "by " + caller.name() : null));
+        publisher.publishEvent(new TaskCancelRequestedEvent(task.getId()));
+        return true;
     }
 
     /**
@@ -233,10 +307,9 @@ public class TaskService {
      * @param limit page size
      * @param offset first row
      * @return the task's events, newest first
-     * @throws ApiException 404 for an unknown task, 400 for a bad filter
      */
     @Transactional(readOnly = true)
-    public Page<TaskEvent> events(String caller, String taskId, String filter, int limit, int offset) {
+    public Page<TaskEvent> events(Caller caller, String taskId, String filter, int limit, int offset) {
         Task task = get(caller, taskId);
         Pageable page = new OffsetPage(offset, limit, Sort.by(Sort.Direction.DESC, "id"));
         if (filter == null || filter.isBlank()) {
@@ -245,29 +318,67 @@ public class TaskService {
         return switch (filter.trim()) {
             case "is_error:1", "is_error:true" -> events.findByTaskIdAndError(task.getId(), true, page);
             case "is_error:0", "is_error:false" -> events.findByTaskIdAndError(task.getId(), false, page);
-            default -> throw ApiException.badRequest("filter", "Unsupported filter '" + filter + "'");
+            default -> throw new InvalidRequestException("filter", "filter must be is_error:1 or is_error:0");
         };
     }
 
     /**
-     * Ends an ACTIVE or INACTIVE task as FAILED with {@code fatal_error.code = CANCELED}, records a
-     * CANCELED event and tells the scheduler to stop its workers.
+     * One page of the files that arrived, in arrival order.
      *
      * @param caller the user
      * @param taskId the task
-     * @return true if cancelled now, false if it had already ended
-     * @throws ApiException 404 for an unknown task
+     * @param marker null for the first page, else the {@code next_marker} of the page before
+     * @return the page and the marker of the next one (null on the last)
+     * @throws InvalidRequestException naming {@code marker} if it is not one this API gave
      */
-    @Transactional
-    public boolean cancel(String caller, String taskId) {
+    @Transactional(readOnly = true)
+    public MarkerPage<TransferredFile> successfulTransfers(Caller caller, String taskId, String marker) {
         Task task = get(caller, taskId);
-        int changed = tasks.end(
-                task.getId(), TaskStatus.FAILED, EventCode.CANCELED.name(), CANCELED_DESCRIPTION, Instant.now());
-        if (changed == 0) {
-            return false;
-        }
-        events.save(new TaskEvent(task.getId(), EventCode.CANCELED, CANCELED_DESCRIPTION, null));
-        publisher.publishEvent(new TaskCancelRequestedEvent(task.getId()));
-        return true;
+        int offset = offsetOf(marker);
+        List<TransferredFile> rows =
+                transferredFiles.findPage(task.getId(), new OffsetPage(offset, markerPageSize + 1, Sort.unsorted()));
+        boolean more = rows.size() > markerPageSize;
+        List<TransferredFile> page = more ? rows.subList(0, markerPageSize) : rows;
+        return new MarkerPage<>(page, more ? Integer.toString(offset + markerPageSize) : null);
     }
+
+    /**
+     * The paths skipped under {@code skip_source_errors}. Ferry refuses that option until it is
+     * implemented, so no task has any; the task is still checked.
+     *
+     * @param caller the user
+     * @param taskId the task
+     * @param marker as for {@link #successfulTransfers}
+     * @return an empty last page
+     */
+    @Transactional(readOnly = true)
+    public MarkerPage<Object> skippedErrors(Caller caller, String taskId, String marker) {
+        get(caller, taskId);
+        offsetOf(marker);
+        return new MarkerPage<>(List.of(), null);
+    }
+
+    private static int offsetOf(String marker) {
+        if (marker == null || marker.isBlank()) {
+            return 0;
+        }
+        try {
+            int offset = Integer.parseInt(marker.trim());
+            if (offset < 0) {
+                throw new NumberFormatException();
+            }
+            return offset;
+        } catch (NumberFormatException e) {
+            throw new InvalidRequestException("marker", "marker must be a next_marker this API returned");
+        }
+    }
+
+    /**
+     * One page of a marker-paged list.
+     *
+     * @param rows the page
+     * @param nextMarker the next page's marker, null on the last
+     * @param <T> the row type
+     */
+    public record MarkerPage<T>(List<T> rows, String nextMarker) {}
 }

@@ -1,125 +1,153 @@
 package org.ferry.api.web;
 
-import java.util.LinkedHashMap;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Map;
-import org.ferry.api.auth.AuthenticatedUser;
 import org.ferry.api.credential.EndpointAccessService;
+import org.ferry.api.document.EndpointDocument;
+import org.ferry.api.document.EndpointRequest;
+import org.ferry.api.document.OffsetListDocument;
+import org.ferry.api.document.ResultDocument;
+import org.ferry.api.document.ServerListDocument;
 import org.ferry.api.domain.Endpoint;
-import org.ferry.api.service.ApiPaths;
-import org.ferry.api.service.DirectoryListingService;
+import org.ferry.api.error.NotSupportedException;
+import org.ferry.api.identity.Caller;
 import org.ferry.api.service.EndpointService;
+import org.ferry.api.service.Paging;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestAttribute;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Endpoint CRUD, search and directory listing (rest-api.md "Endpoints"). */
+/**
+ * Endpoints: search, create, get, update, delete, server list (docs/rest-api.md "Endpoints"; the
+ * activation calls are {@link ActivationController}'s). An endpoint is named by id or canonical
+ * name ({@code owner%23name} in paths). Documents carry the caller's own activation.
+ */
 @RestController
-@RequestMapping("/v0.10")
+@RequestMapping(path = "/v0.10", produces = "application/json")
 public class EndpointController {
 
-    private static final int MAX_SEARCH_LIMIT = 1000;
+    /** Largest {@code limit} of a search (Globus: 1000 results per query). */
+    public static final int MAX_SEARCH_LIMIT = 1000;
 
     private final EndpointService endpoints;
-    private final DirectoryListingService listings;
+    private final OwnerIds ownerIds;
     private final EndpointAccessService activations;
 
     /**
-     * @param endpoints endpoint registry
-     * @param listings GridFTP listings
+     * @param endpoints the endpoint registry
+     * @param ownerIds owner account ids
      * @param activations the caller's activation of each endpoint
      */
-    public EndpointController(
-            EndpointService endpoints, DirectoryListingService listings, EndpointAccessService activations) {
+    public EndpointController(EndpointService endpoints, OwnerIds ownerIds, EndpointAccessService activations) {
         this.endpoints = endpoints;
-        this.listings = listings;
+        this.ownerIds = ownerIds;
         this.activations = activations;
     }
 
-    private Map<String, Object> document(AuthenticatedUser caller, Endpoint endpoint) {
-        return Documents.endpoint(endpoint, activations.status(caller.name(), endpoint), activations.now());
+    private EndpointDocument document(Caller caller, Endpoint endpoint, String ownerId) {
+        return ApiDocuments.endpoint(endpoint, ownerId, activations.status(caller.name(), endpoint), activations.now());
     }
 
-    /** {@code POST /endpoint}: 201 with the endpoint document; 400 names the field, 409 if taken. */
+    /** {@code POST /endpoint}: 201 with the endpoint document. */
     @PostMapping("/endpoint")
     @ResponseStatus(HttpStatus.CREATED)
-    public Map<String, Object> create(
-            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
-            @RequestBody Map<String, Object> body) {
-        return document(caller, endpoints.create(caller.name(), body));
+    public EndpointDocument create(Caller caller, @RequestBody EndpointRequest body) {
+        return document(
+                caller, endpoints.create(caller, body), caller.accountId().toString());
     }
 
-    /** {@code GET /endpoint/{id or name}}: the endpoint document, or 404. */
+    /** {@code GET /endpoint/{id or name}}: the endpoint document. */
     @GetMapping("/endpoint/{endpoint}")
-    public Map<String, Object> show(
-            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
-            @PathVariable("endpoint") String endpoint) {
-        return document(caller, endpoints.resolve(caller.name(), endpoint, "endpoint_id"));
+    public EndpointDocument show(Caller caller, @PathVariable("endpoint") String endpoint) {
+        Endpoint found = endpoints.resolve(caller, endpoint, "endpoint_id");
+        return document(caller, found, ownerIds.of(found.getOwnerName()));
     }
 
-    /** {@code DELETE /endpoint/{id or name}}: result {@code Deleted}, or 404. */
+    /** {@code PUT /endpoint/{id or name}}: changes the fields given; result {@code Updated}. */
+    @PutMapping("/endpoint/{endpoint}")
+    public ResultDocument update(
+            Caller caller,
+            @PathVariable("endpoint") String endpoint,
+            @RequestBody EndpointRequest body,
+            HttpServletRequest request) {
+        endpoints.update(caller, endpoint, body);
+        return result("result", "Updated", "Endpoint updated successfully", request);
+    }
+
+    /** {@code DELETE /endpoint/{id or name}}: result {@code Deleted}. */
     @DeleteMapping("/endpoint/{endpoint}")
-    public Map<String, Object> delete(
-            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
-            @PathVariable("endpoint") String endpoint) {
-        endpoints.delete(caller.name(), endpoint);
-        return Documents.result("Deleted", "Endpoint deleted successfully");
+    public ResultDocument delete(Caller caller, @PathVariable("endpoint") String endpoint, HttpServletRequest request) {
+        endpoints.delete(caller, endpoint);
+        return result("result", "Deleted", "Endpoint deleted successfully", request);
     }
 
-    /** {@code GET /endpoint_search}: the caller's endpoints matching {@code filter_fulltext}. */
-    @GetMapping("/endpoint_search")
-    public Map<String, Object> search(
-            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
-            @RequestParam(name = "filter_fulltext", required = false) String fulltext,
-            @RequestParam(name = "limit", defaultValue = "100") int limit,
-            @RequestParam(name = "offset", defaultValue = "0") int offset) {
-        Paging.limit(limit, MAX_SEARCH_LIMIT);
-        Paging.offset(offset);
-        List<Endpoint> all = endpoints.search(caller.name(), fulltext);
-        List<Map<String, Object>> page = all.stream()
-                .skip(offset)
-                .limit(limit)
-                .map(e -> document(caller, e))
-                .toList();
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("DATA_TYPE", "endpoint_list");
-        doc.put("DATA", page);
-        doc.put("length", page.size());
-        doc.put("limit", limit);
-        doc.put("offset", offset);
-        doc.put("total", all.size());
-        return doc;
+    /** {@code GET /endpoint/{id or name}/server_list}: the endpoint's GridFTP servers. */
+    @GetMapping("/endpoint/{endpoint}/server_list")
+    public ServerListDocument serverList(Caller caller, @PathVariable("endpoint") String endpoint) {
+        Endpoint found = endpoints.resolve(caller, endpoint, "endpoint_id");
+        return new ServerListDocument("endpoint_server_list", found.getCanonicalName(), ApiDocuments.servers(found));
     }
 
     /**
-     * {@code GET /operation/endpoint/{id or name}/ls?path=}: the directory listing; 404 if the
-     * path is missing, 502 {@code EndpointError} with the server's reply for other GridFTP failures.
+     * {@code GET /endpoint_search}: endpoints the caller may see, by canonical name, paged with
+     * {@code limit}/{@code offset} and {@code has_next_page}.
      */
-    @GetMapping("/operation/endpoint/{endpoint}/ls")
-    public Map<String, Object> ls(
-            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
-            @PathVariable("endpoint") String endpoint,
-            @RequestParam(name = "path", defaultValue = "/") String path) {
-        Endpoint target = endpoints.resolve(caller.name(), endpoint, "endpoint_id");
-        String directory = ApiPaths.absolute("path", path);
-        List<Map<String, Object>> files = listings.list(caller.name(), target, directory).stream()
-                .filter(f -> !f.name().equals(".") && !f.name().equals(".."))
-                .map(Documents::file)
-                .toList();
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("DATA_TYPE", "file_list");
-        doc.put("endpoint", target.getCanonicalName());
-        doc.put("path", directory.endsWith("/") ? directory : directory + "/");
-        doc.put("DATA", files);
-        doc.put("length", files.size());
-        return doc;
+    @GetMapping("/endpoint_search")
+    public OffsetListDocument<EndpointDocument> search(
+            Caller caller,
+            @RequestParam(name = "filter_fulltext", required = false) String fulltext,
+            @RequestParam(name = "filter_scope", required = false) String scope,
+            @RequestParam(name = "filter_owner_id", required = false) String ownerId,
+            @RequestParam(name = "filter_non_functional", required = false) String nonFunctional,
+            @RequestParam(name = "filter_host_endpoint", required = false) String hostEndpoint,
+            @RequestParam(name = "filter_entity_type", required = false) String entityType,
+            @RequestParam(name = "limit", required = false) Integer limit,
+            @RequestParam(name = "offset", required = false) Integer offset) {
+        if (hostEndpoint != null) {
+            throw new NotSupportedException(
+                    "filter_host_endpoint", "filter_host_endpoint: Ferry has no hosted endpoints");
+        }
+        if (entityType != null && !entityType.equals("GCSv4_endpoint")) {
+            throw new NotSupportedException(
+                    "filter_entity_type", "filter_entity_type: Ferry endpoints are all GCSv4_endpoint (GridFTP)");
+        }
+        int size = Paging.limit(limit, 25, MAX_SEARCH_LIMIT);
+        int first = Paging.offset(offset);
+        List<Endpoint> all = endpoints.search(caller, fulltext, scope, ownerName(ownerId));
+        if ("1".equals(nonFunctional) || "true".equalsIgnoreCase(nonFunctional)) {
+            all = List.of(); // every Ferry endpoint is functional
+        }
+        List<Endpoint> page = all.stream().skip(first).limit(size).toList();
+        Map<String, String> ids =
+                ownerIds.of(page.stream().map(Endpoint::getOwnerName).toList());
+        return OffsetListDocument.of(
+                "endpoint_list",
+                page.stream()
+                        .map(e -> document(caller, e, ids.get(e.getOwnerName())))
+                        .toList(),
+                size,
+                first,
+                all.size());
+    }
+
+    /** {@code filter_owner_id} takes an account id or a user name. */
+    private String ownerName(String ownerId) {
+        if (ownerId == null || ownerId.isBlank()) {
+            return null;
+        }
+        return ownerIds.nameOf(ownerId);
+    }
+
+    private static ResultDocument result(String type, String code, String message, HttpServletRequest request) {
+        return new ResultDocument(type, code, message, RequestIds.resource(request), RequestIds.of(request));
     }
 }

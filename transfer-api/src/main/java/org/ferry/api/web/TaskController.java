@@ -1,156 +1,162 @@
 package org.ferry.api.web;
 
+import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
-import org.ferry.api.auth.AuthenticatedUser;
+import org.ferry.api.document.EventDocument;
+import org.ferry.api.document.MarkerListDocument;
+import org.ferry.api.document.OffsetListDocument;
+import org.ferry.api.document.PauseInfoDocument;
+import org.ferry.api.document.ResultDocument;
+import org.ferry.api.document.SkippedErrorDocument;
+import org.ferry.api.document.SuccessfulTransferDocument;
+import org.ferry.api.document.TaskDocument;
+import org.ferry.api.document.TaskUpdateRequest;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
+import org.ferry.api.domain.TransferredFile;
+import org.ferry.api.identity.Caller;
+import org.ferry.api.service.Paging;
 import org.ferry.api.service.TaskService;
-import org.ferry.api.service.TransferRequest;
-import org.ferry.api.service.TransferRequestParser;
-import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.data.domain.Page;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestAttribute;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Submission, task queries, events and cancel (rest-api.md "Transfers and tasks"). */
+/**
+ * Tasks: list, get, update, cancel, events, successful transfers, skipped errors, pause info
+ * (docs/rest-api.md "Tasks").
+ */
 @RestController
-@RequestMapping("/v0.10")
+@RequestMapping(path = "/v0.10", produces = "application/json")
 public class TaskController {
 
-    private static final int MAX_LIMIT = 1000;
+    /** Largest {@code limit} of task and event lists. */
+    public static final int MAX_LIMIT = 1000;
 
     private final TaskService tasks;
-    private final TransferRequestParser parser;
+    private final OwnerIds ownerIds;
 
     /**
-     * @param tasks task service
-     * @param parser transfer document validation
+     * @param tasks the task service
+     * @param ownerIds owner account ids
      */
-    public TaskController(TaskService tasks, TransferRequestParser parser) {
+    public TaskController(TaskService tasks, OwnerIds ownerIds) {
         this.tasks = tasks;
-        this.parser = parser;
+        this.ownerIds = ownerIds;
     }
 
-    /** {@code GET /submission_id}: a fresh submission id. */
-    @GetMapping("/submission_id")
-    public Map<String, Object> submissionId() {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("DATA_TYPE", "submission_id");
-        doc.put("value", UUID.randomUUID().toString());
-        return doc;
-    }
-
-    /**
-     * {@code POST /transfer}: 202 {@code transfer_result} with code {@code Accepted}, or
-     * {@code Duplicate} for a submission id used before; 400 naming the field, 404 for an unknown
-     * endpoint.
-     */
-    @PostMapping("/transfer")
-    public ResponseEntity<Map<String, Object>> transfer(
-            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
-            @RequestBody Map<String, Object> body) {
-        TransferRequest request = parser.parse(body);
-        TaskService.Submission submission;
-        try {
-            submission = tasks.submit(caller.name(), request);
-        } catch (DataIntegrityViolationException raced) {
-            // a concurrent post with the same submission id committed first
-            Optional<TaskService.Submission> earlier = request.submissionId() == null
-                    ? Optional.empty()
-                    : tasks.findDuplicate(caller.name(), request.submissionId());
-            submission = earlier.orElseThrow(() -> raced);
-        }
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("DATA_TYPE", "transfer_result");
-        if (submission.duplicate()) {
-            doc.put("code", "Duplicate");
-            doc.put("message", "A transfer with this submission_id was already accepted");
-        } else {
-            doc.put("code", "Accepted");
-            doc.put("message", "The transfer has been accepted and a task has been created and queued for execution");
-        }
-        doc.put("task_id", submission.task().getId().toString());
-        doc.put("submission_id", submission.task().getSubmissionId());
-        doc.put("request_id", UUID.randomUUID().toString().replace("-", "").substring(0, 16));
-        return ResponseEntity.status(HttpStatus.ACCEPTED).body(doc);
-    }
-
-    /** {@code GET /task_list}: the caller's tasks, newest first. */
+    /** {@code GET /task_list?filter&orderby&limit&offset}: the caller's tasks (an admin's: all). */
     @GetMapping("/task_list")
-    public Map<String, Object> taskList(
-            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
-            @RequestParam(name = "limit", defaultValue = "10") int limit,
-            @RequestParam(name = "offset", defaultValue = "0") int offset,
-            @RequestParam(name = "filter", required = false) String filter) {
-        Page<Task> page = tasks.list(caller.name(), filter, Paging.limit(limit, MAX_LIMIT), Paging.offset(offset));
+    public OffsetListDocument<TaskDocument> taskList(
+            Caller caller,
+            @RequestParam(name = "filter", required = false) String filter,
+            @RequestParam(name = "orderby", required = false) String orderby,
+            @RequestParam(name = "limit", required = false) Integer limit,
+            @RequestParam(name = "offset", required = false) Integer offset) {
+        int size = Paging.limit(limit, 10, MAX_LIMIT);
+        int first = Paging.offset(offset);
+        Page<Task> page = tasks.list(caller, filter, orderby, size, first);
+        Map<String, String> ids =
+                ownerIds.of(page.getContent().stream().map(Task::getOwnerName).toList());
         Instant now = Instant.now();
-        return list(
+        return OffsetListDocument.of(
                 "task_list",
-                page.getContent().stream().map(t -> Documents.task(t, now)).toList(),
-                limit,
-                offset,
+                page.getContent().stream()
+                        .map(t -> ApiDocuments.task(t, ids.get(t.getOwnerName()), now))
+                        .toList(),
+                size,
+                first,
                 page.getTotalElements());
     }
 
-    /** {@code GET /task/{id}}: the task document, or 404. */
+    /** {@code GET /task/{id}}: the task document. */
     @GetMapping("/task/{taskId}")
-    public Map<String, Object> task(
-            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
-            @PathVariable("taskId") String taskId) {
-        return Documents.task(tasks.get(caller.name(), taskId), Instant.now());
+    public TaskDocument task(Caller caller, @PathVariable("taskId") String taskId) {
+        Task task = tasks.get(caller, taskId);
+        return ApiDocuments.task(task, ownerIds.of(task.getOwnerName()), Instant.now());
     }
 
-    /** {@code GET /task/{id}/event_list}: the task's events, newest first. */
-    @GetMapping("/task/{taskId}/event_list")
-    public Map<String, Object> eventList(
-            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
+    /** {@code PUT /task/{id} {label, deadline}}: result {@code Updated}; 409 once the task ended. */
+    @PutMapping("/task/{taskId}")
+    public ResultDocument update(
+            Caller caller,
             @PathVariable("taskId") String taskId,
-            @RequestParam(name = "limit", defaultValue = "100") int limit,
-            @RequestParam(name = "offset", defaultValue = "0") int offset,
-            @RequestParam(name = "filter", required = false) String filter) {
-        Page<TaskEvent> page =
-                tasks.events(caller.name(), taskId, filter, Paging.limit(limit, MAX_LIMIT), Paging.offset(offset));
-        return list(
-                "event_list",
-                page.getContent().stream().map(Documents::event).toList(),
-                limit,
-                offset,
-                page.getTotalElements());
+            @RequestBody TaskUpdateRequest body,
+            HttpServletRequest request) {
+        tasks.update(caller, taskId, body);
+        return new ResultDocument(
+                "result", "Updated", "Updated successfully", RequestIds.resource(request), RequestIds.of(request));
     }
 
     /** {@code POST /task/{id}/cancel}: code {@code Canceled}, or {@code TaskComplete} if it had ended. */
     @PostMapping("/task/{taskId}/cancel")
-    public Map<String, Object> cancel(
-            @RequestAttribute(AuthenticatedUser.REQUEST_ATTRIBUTE) AuthenticatedUser caller,
-            @PathVariable("taskId") String taskId) {
-        if (tasks.cancel(caller.name(), taskId)) {
-            return Documents.result("Canceled", "The task has been cancelled successfully.");
-        }
-        return Documents.result("TaskComplete", "The task had already ended.");
+    public ResultDocument cancel(Caller caller, @PathVariable("taskId") String taskId, HttpServletRequest request) {
+        boolean canceled = tasks.cancel(caller, taskId);
+        return new ResultDocument(
+                "result",
+                canceled ? "Canceled" : "TaskComplete",
+                canceled ? "The task has been cancelled successfully." : "The task had already ended.",
+                RequestIds.resource(request),
+                RequestIds.of(request));
     }
 
-    private static Map<String, Object> list(
-            String dataType, List<Map<String, Object>> data, int limit, int offset, long total) {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("DATA_TYPE", dataType);
-        doc.put("DATA", data);
-        doc.put("length", data.size());
-        doc.put("limit", limit);
-        doc.put("offset", offset);
-        doc.put("total", total);
-        return doc;
+    /** {@code GET /task/{id}/event_list?filter=is_error:1&limit&offset}: newest first. */
+    @GetMapping("/task/{taskId}/event_list")
+    public OffsetListDocument<EventDocument> eventList(
+            Caller caller,
+            @PathVariable("taskId") String taskId,
+            @RequestParam(name = "filter", required = false) String filter,
+            @RequestParam(name = "limit", required = false) Integer limit,
+            @RequestParam(name = "offset", required = false) Integer offset) {
+        int size = Paging.limit(limit, 10, MAX_LIMIT);
+        int first = Paging.offset(offset);
+        Page<TaskEvent> page = tasks.events(caller, taskId, filter, size, first);
+        return OffsetListDocument.of(
+                "event_list",
+                page.getContent().stream().map(ApiDocuments::event).toList(),
+                size,
+                first,
+                page.getTotalElements());
+    }
+
+    /** {@code GET /task/{id}/successful_transfers?marker}: files that arrived, 1000 a page. */
+    @GetMapping("/task/{taskId}/successful_transfers")
+    public MarkerListDocument<SuccessfulTransferDocument> successfulTransfers(
+            Caller caller,
+            @PathVariable("taskId") String taskId,
+            @RequestParam(name = "marker", required = false) String marker) {
+        boolean verified = tasks.get(caller, taskId).isVerifyChecksum();
+        TaskService.MarkerPage<TransferredFile> page = tasks.successfulTransfers(caller, taskId, marker);
+        return new MarkerListDocument<>(
+                "successful_transfers",
+                marker,
+                page.nextMarker(),
+                page.rows().stream()
+                        .map(f -> ApiDocuments.successfulTransfer(f, verified))
+                        .toList());
+    }
+
+    /** {@code GET /task/{id}/skipped_errors?marker}: paths skipped under {@code skip_source_errors}. */
+    @GetMapping("/task/{taskId}/skipped_errors")
+    public MarkerListDocument<SkippedErrorDocument> skippedErrors(
+            Caller caller,
+            @PathVariable("taskId") String taskId,
+            @RequestParam(name = "marker", required = false) String marker) {
+        TaskService.MarkerPage<Object> page = tasks.skippedErrors(caller, taskId, marker);
+        return new MarkerListDocument<>("skipped_errors", marker, page.nextMarker(), List.of());
+    }
+
+    /** {@code GET /task/{id}/pause_info}: the rules pausing the task (none: Ferry has no pause rules). */
+    @GetMapping("/task/{taskId}/pause_info")
+    public PauseInfoDocument pauseInfo(Caller caller, @PathVariable("taskId") String taskId) {
+        tasks.get(caller, taskId);
+        return new PauseInfoDocument("pause_info_limited", List.of(), null, null, null, null);
     }
 }

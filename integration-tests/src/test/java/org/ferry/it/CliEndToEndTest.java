@@ -1,0 +1,327 @@
+package org.ferry.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.ferry.cli.CliEnvironment;
+import org.ferry.cli.FerryCli;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Every command of the {@code ferry} CLI against a real ferry-server process and two real
+ * ferry-gridftp endpoints: endpoints, file operations, transfer (batch, recursion detection,
+ * refused options), scp, rm and delete, wait, events, details, status, deadline, cancel, login,
+ * whoami, logout, tokens, users, in the three output formats, with their exit codes. The CLI
+ * runs in this JVM through {@link FerryCli#run} (the same code {@code bin/ferry} runs) over an
+ * environment of its own, so that the many runs cost no JVM start each.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CliEndToEndTest {
+
+    private final List<AutoCloseable> processes = new ArrayList<>();
+    private Path work;
+    private Path rootA;
+    private Path rootB;
+    private Path rootSlow;
+    private FerryServerProcess server;
+
+    record Run(int exitCode, String out, String err) {
+        String describe() {
+            return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    @BeforeAll
+    void start(@TempDir Path classWork) throws Exception {
+        work = classWork;
+        Launchers launchers = Launchers.fromBuild();
+        rootA = Files.createDirectories(work.resolve("a"));
+        rootB = Files.createDirectories(work.resolve("b"));
+        rootSlow = Files.createDirectories(work.resolve("slow"));
+        FerryGridFtpProcess a = started(FerryGridFtpProcess.start(launchers, rootA, work.resolve("a.log")));
+        FerryGridFtpProcess b = started(FerryGridFtpProcess.start(launchers, rootB, work.resolve("b.log")));
+        // a server capped at 64 KiB/s keeps a transfer ACTIVE for as long as a test needs it
+        FerryGridFtpProcess slow = started(FerryGridFtpProcess.start(
+                launchers, rootSlow, work.resolve("slow.log"), 0, "--data-rate-limit", "64K"));
+        server = started(FerryServerProcess.start(
+                launchers, Files.createDirectories(work.resolve("server-home")), work.resolve("server.log")));
+        ok(admin("endpoint", "add", "admin#a", "--url", a.url(), "--description", "site A"));
+        ok(admin("endpoint", "add", "admin#b", "--url", b.url()));
+        ok(admin("endpoint", "add", "admin#slow", "--url", slow.url()));
+    }
+
+    private <T extends AutoCloseable> T started(T process) {
+        processes.add(process);
+        return process;
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            processes.get(i).close();
+        }
+    }
+
+    private Run ferry(Path home, String stdin, String... args) {
+        Map<String, String> env = new HashMap<>();
+        env.put("FERRY_API", server.apiUrl());
+        env.put("FERRY_HOME", home.toString());
+        env.put("CI", "true");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = FerryCli.run(
+                new CliEnvironment(env, work, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), false),
+                out,
+                err,
+                args);
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private Run admin(String... args) {
+        return ferry(server.ferryHome(), "", args);
+    }
+
+    private static Run ok(Run run) {
+        assertThat(run.exitCode()).as(run.describe()).isZero();
+        return run;
+    }
+
+    private static JsonNode json(Run run) {
+        return JsonMapper.builder().build().readTree(ok(run).out());
+    }
+
+    @Test
+    void endpointsAndFileOperations() throws Exception {
+        Files.createDirectories(rootA.resolve("ops"));
+        Files.writeString(rootA.resolve("ops/one.txt"), "1");
+        Files.writeString(rootA.resolve("ops/.hidden"), "h");
+
+        assertThat(ok(admin("-F", "unix", "endpoint", "list")).out()).contains("admin#a\t", "admin#b\t");
+        assertThat(json(admin("endpoint", "show", "admin#a", "-F", "json"))
+                        .get("description")
+                        .asString())
+                .isEqualTo("site A");
+        ok(admin("endpoint", "update", "admin#a", "--description", "site A, lab 3"));
+        assertThat(ok(admin("endpoint", "show", "admin#a")).out()).contains("Description:", "site A, lab 3");
+        assertThat(ok(admin("endpoint", "activate", "admin#a")).out()).contains("needs no activation");
+        Run deactivate = admin("endpoint", "deactivate", "admin#a");
+        assertThat(deactivate.exitCode()).isEqualTo(1);
+        assertThat(deactivate.err()).contains("holds no activation credential");
+
+        assertThat(ok(admin("ls", "admin#a:/ops")).out()).isEqualTo("one.txt\n");
+        assertThat(ok(admin("ls", "admin#a:/ops", "-a")).out()).contains(".hidden", "one.txt");
+        ok(admin("mkdir", "admin#a:/ops/sub"));
+        assertThat(Files.isDirectory(rootA.resolve("ops/sub"))).isTrue();
+        Run again = admin("mkdir", "admin#a:/ops/sub");
+        assertThat(again.exitCode()).isEqualTo(1);
+        assertThat(again.err()).contains("ExternalError.MkdirFailed.Exists");
+        ok(admin("rename", "admin#a:/ops/one.txt", "/ops/sub/uno.txt"));
+        assertThat(Files.readString(rootA.resolve("ops/sub/uno.txt"))).isEqualTo("1");
+        assertThat(ok(admin("stat", "admin#a:/ops/sub/uno.txt")).out()).contains("Type:", "file", "Size:");
+        assertThat(ok(admin("ls", "admin#a:/ops", "-l")).out()).contains("Permissions", "sub");
+        assertThat(ok(admin("ls", "admin#a:/ops/sub", "--filter", "*.txt", "-F", "unix"))
+                        .out())
+                .isEqualTo("uno.txt\n");
+        Run missing = admin("ls", "admin#a:/nope");
+        assertThat(missing.exitCode()).isEqualTo(1);
+        assertThat(missing.err()).contains("Error: ClientError.NotFound");
+
+        ok(admin("endpoint", "add", "admin#gone", "--url", "ftp://127.0.0.1:1"));
+        assertThat(ok(admin("-F", "unix", "endpoint", "remove", "admin#gone")).out())
+                .isEqualTo("Deleted\n");
+    }
+
+    @Test
+    void transferWaitEventsDetailsAndStatus() throws Exception {
+        TestTrees.generate(rootA.resolve("tree"), 30, 0, 7);
+        // no -r: the CLI asks the endpoint and finds a directory
+        String taskId = ok(admin(
+                        "-F", "unix", "transfer", "admin#a:/tree", "admin#b:/tree-copy", "--label", "cli tree"))
+                .out()
+                .trim();
+        Run waited = ok(admin("wait", taskId, "--polling-interval", "0.2"));
+        assertThat(waited.out()).startsWith("Task " + taskId + " SUCCEEDED");
+        assertThat(TreeDigest.of(rootB.resolve("tree-copy"))).isEqualTo(TreeDigest.of(rootA.resolve("tree")));
+
+        assertThat(ok(admin("events", taskId)).out()).contains("STARTED", "SUCCEEDED");
+        Run details = ok(admin("details", taskId, "-t"));
+        assertThat(details.out()).contains("/tree-copy/");
+        assertThat(ok(admin("details", taskId)).out()).contains("Label:", "cli tree", "Verify Checksum:", "true");
+        assertThat(ok(admin("status", "-F", "unix")).out()).contains(taskId);
+        assertThat(json(admin("-F", "json", "status", taskId)).get("status").asString())
+                .isEqualTo("SUCCEEDED");
+        assertThat(ok(admin("details", taskId, "--skipped-errors")).out()).contains("Source Path");
+    }
+
+    @Test
+    void batchTransfersTakePrefixesAndPerLineRecursion() throws Exception {
+        Files.createDirectories(rootA.resolve("batch/dir"));
+        Files.writeString(rootA.resolve("batch/file one.txt"), "one");
+        Files.writeString(rootA.resolve("batch/dir/two.txt"), "two");
+        Path batch = Files.writeString(
+                work.resolve("batch.txt"),
+                "# source destination\n'file one.txt' copied.txt\n\n--recursive dir dir-copy\n");
+        String taskId = ok(admin(
+                        "-F", "unix", "transfer", "admin#a:/batch", "admin#b:/batch-out", "--batch", batch.toString()))
+                .out()
+                .trim();
+        ok(admin("wait", taskId, "--polling-interval", "0.2"));
+        assertThat(Files.readString(rootB.resolve("batch-out/copied.txt"))).isEqualTo("one");
+        assertThat(Files.readString(rootB.resolve("batch-out/dir-copy/two.txt")))
+                .isEqualTo("two");
+
+        Run stdinBatch = ferry(
+                server.ferryHome(),
+                "/batch/dir/two.txt /stdin/two.txt\n",
+                "transfer",
+                "admin#a",
+                "admin#b",
+                "--batch",
+                "-",
+                "--dry-run");
+        assertThat(ok(stdinBatch).out()).contains("\"source_path\" : \"/batch/dir/two.txt\"");
+    }
+
+    @Test
+    void optionsTheServerLacksAreRefusedByName() {
+        // --encrypt is implemented for gsiftp:// endpoints; these clear-text ones cannot encrypt
+        Run encrypt = admin("transfer", "admin#a:/x", "admin#b:/y", "--no-recursive", "--encrypt");
+        assertThat(encrypt.exitCode()).isEqualTo(1);
+        assertThat(encrypt.err())
+                .contains("ClientError.BadRequest: encrypt_data needs endpoints", "Field: encrypt_data");
+        Run include = admin("transfer", "-r", "admin#a:/x", "admin#b:/y", "--exclude", "*.tmp");
+        assertThat(include.err()).contains("Field: filter_rules");
+        Run notify = admin("transfer", "admin#a:/x", "admin#b:/y", "--no-recursive", "--notify", "on");
+        assertThat(notify.err()).contains("Field: notify_on_succeeded");
+    }
+
+    @Test
+    void scpCopiesLikeScp() throws Exception {
+        Files.createDirectories(rootA.resolve("scp/run1/deep"));
+        Files.writeString(rootA.resolve("scp/results.h5"), "results");
+        Files.writeString(rootA.resolve("scp/notes.txt"), "notes");
+        Files.writeString(rootA.resolve("scp/run1/deep/x"), "x");
+        Files.createDirectories(rootB.resolve("archive"));
+
+        ok(admin("scp", "admin#a:/scp/results.h5", "admin#b:/archive/"));
+        assertThat(Files.readString(rootB.resolve("archive/results.h5"))).isEqualTo("results");
+        ok(admin("scp", "-q", "admin#a:/scp/notes.txt", "admin#b:/archive/renamed.txt"));
+        assertThat(Files.readString(rootB.resolve("archive/renamed.txt"))).isEqualTo("notes");
+        ok(admin("scp", "-r", "admin#a:/scp/run1", "admin#b:/archive"));
+        assertThat(Files.readString(rootB.resolve("archive/run1/deep/x"))).isEqualTo("x");
+        // two sources need an existing directory: /archive/two is none
+        Run notADirectory = admin("scp", "admin#a:/scp/results.h5", "admin#a:/scp/notes.txt", "admin#b:/archive/two");
+        assertThat(notADirectory.exitCode()).isEqualTo(1);
+        assertThat(notADirectory.err()).contains("not a directory");
+        assertThat(Files.exists(rootB.resolve("archive/two"))).isFalse();
+        Files.createDirectories(rootB.resolve("archive/two"));
+        ok(admin("scp", "admin#a:/scp/results.h5", "admin#a:/scp/notes.txt", "admin#b:/archive/two"));
+        assertThat(Files.readString(rootB.resolve("archive/two/notes.txt"))).isEqualTo("notes");
+
+        Run directory = admin("scp", "admin#a:/scp/run1", "admin#b:/archive/");
+        assertThat(directory.exitCode()).isEqualTo(1);
+        assertThat(directory.err()).contains("not a regular file (use -r)");
+        Run missing = admin("scp", "admin#a:/scp/none", "admin#b:/archive/");
+        assertThat(missing.exitCode()).isEqualTo(1);
+        assertThat(missing.err()).contains("No such file or directory");
+    }
+
+    @Test
+    void rmWaitsAndDeleteSubmits() throws Exception {
+        Files.createDirectories(rootB.resolve("rm/tree/deep"));
+        Files.writeString(rootB.resolve("rm/tree/deep/f"), "f");
+        Files.writeString(rootB.resolve("rm/single"), "s");
+        Run rm = admin("rm", "admin#b:/rm/tree");
+        assertThat(rm.exitCode()).isEqualTo(1);
+        assertThat(rm.err()).contains("NOT_A_FILE");
+        ok(admin("rm", "-r", "admin#b:/rm/tree"));
+        assertThat(Files.exists(rootB.resolve("rm/tree"))).isFalse();
+        assertThat(admin("rm", "admin#b:/rm/none").exitCode()).isEqualTo(1);
+        ok(admin("rm", "-f", "admin#b:/rm/none"));
+
+        String taskId =
+                ok(admin("-F", "unix", "delete", "admin#b:/rm/single")).out().trim();
+        ok(admin("wait", taskId, "--polling-interval", "0.2"));
+        assertThat(Files.exists(rootB.resolve("rm/single"))).isFalse();
+        assertThat(json(admin("-F", "json", "status", taskId)).get("type").asString())
+                .isEqualTo("DELETE");
+    }
+
+    @Test
+    void deadlineAndCancelOfARunningTask() throws Exception {
+        byte[] data = new byte[4 << 20];
+        new java.util.Random(3).nextBytes(data);
+        Files.write(rootSlow.resolve("big.bin"), data);
+        String taskId = ok(admin("-F", "unix", "transfer", "admin#slow:/big.bin", "admin#b:/big.bin"))
+                .out()
+                .trim();
+        ok(admin("deadline", taskId, "+2h"));
+        assertThat(json(admin("-F", "json", "status", taskId)).get("deadline").asString())
+                .isNotBlank();
+        Run timedOut = admin("wait", taskId, "--timeout", "0.5", "--timeout-exit-code", "50");
+        assertThat(timedOut.exitCode()).as(timedOut.describe()).isEqualTo(50);
+        assertThat(ok(admin("cancel", taskId)).out()).contains("cancelled");
+        Run waited = admin("wait", taskId);
+        assertThat(waited.exitCode()).isEqualTo(1);
+        assertThat(waited.out()).contains("FAILED", "Fatal Error: CANCELED");
+        Run late = admin("deadline", taskId, "+1h");
+        assertThat(late.exitCode()).isEqualTo(1);
+        assertThat(late.err()).contains("ClientError.Conflict");
+        assertThat(ok(admin("cancel", "--all")).out()).isNotBlank();
+    }
+
+    @Test
+    void loginWhoamiTokensUsersAndLogout() throws Exception {
+        ok(ferry(server.ferryHome(), "alice-secret\n", "user", "add", "alice", "--password-stdin"));
+        assertThat(ok(admin("-F", "unix", "user", "list")).out()).contains("alice\tUSER");
+        Path aliceHome = Files.createDirectories(work.resolve("alice-home"));
+
+        Run before = ferry(aliceHome, "", "whoami");
+        assertThat(before.exitCode()).isEqualTo(4);
+        assertThat(before.err()).contains("ferry login");
+
+        Run wrong = ferry(aliceHome, "nope\n", "login", "--username", "alice", "--password-stdin");
+        assertThat(wrong.exitCode()).isEqualTo(4);
+        ok(ferry(aliceHome, "alice-secret\n", "login", "--username", "alice", "--password-stdin"));
+        Path tokenFile = aliceHome.resolve("cli-token");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile)))
+                .isEqualTo("rw-------");
+        Run whoami = ok(ferry(aliceHome, "", "whoami"));
+        assertThat(whoami.out()).contains("alice", "USER", "TOKEN", tokenFile.toString());
+
+        String token = ok(ferry(aliceHome, "", "-F", "unix", "token", "create", "--expires-in", "1d"))
+                .out()
+                .trim();
+        assertThat(token).hasSize(43);
+        assertThat(ok(ferry(aliceHome, "", "token", "list")).out()).contains("ferry login on");
+        Run forbidden = ferry(aliceHome, "", "user", "list");
+        assertThat(forbidden.exitCode()).isEqualTo(4);
+        assertThat(forbidden.err()).contains("ClientError.PermissionDenied");
+        // alice sees none of the admin's endpoints
+        assertThat(ok(ferry(aliceHome, "", "-F", "unix", "endpoint", "list")).out())
+                .doesNotContain("admin#a");
+
+        ok(ferry(aliceHome, "", "logout"));
+        assertThat(Files.exists(tokenFile)).isFalse();
+        assertThat(ferry(aliceHome, "", "whoami").exitCode()).isEqualTo(4);
+
+        ok(admin("user", "disable", "alice"));
+        Run disabled = ferry(aliceHome, "alice-secret\n", "login", "--username", "alice", "--password-stdin");
+        assertThat(disabled.exitCode()).isEqualTo(4);
+    }
+}

@@ -1,0 +1,115 @@
+package org.ferry.scheduler.delete;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.util.function.BooleanSupplier;
+import org.ferry.mover.client.GridFtpReplyException;
+import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.protocol.FileInfo;
+
+/**
+ * Deletes one path over a GridFTP session: a file or link with DELE (a link is removed, never
+ * followed), a directory with its contents depth first (MLSD, DELE, RMD) when recursive.
+ * Counts what it removed.
+ */
+final class DeleteWalk {
+
+    /** The path is a directory and the task is not recursive. */
+    static final class NotRecursiveException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NotRecursiveException(String path) {
+            super(path + " is a directory; deleting it needs recursive");
+        }
+    }
+
+    /** The task was cancelled or ran past its deadline while walking. */
+    static final class StoppedException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        StoppedException() {
+            super("stopped");
+        }
+    }
+
+    private final GridFtpSession session;
+    private final boolean recursive;
+    private final BooleanSupplier stopped;
+    private long files;
+    private long directories;
+
+    /**
+     * @param session an open session
+     * @param recursive whether directories are removed with their contents
+     * @param stopped true once the walk must stop (cancel, deadline)
+     */
+    DeleteWalk(GridFtpSession session, boolean recursive, BooleanSupplier stopped) {
+        this.session = session;
+        this.recursive = recursive;
+        this.stopped = stopped;
+    }
+
+    /**
+     * @param path absolute path
+     * @return false if the path did not exist
+     * @throws NotRecursiveException for a directory without recursive
+     * @throws StoppedException when stopped
+     * @throws IOException on any other GridFTP failure
+     */
+    boolean delete(String path) throws IOException {
+        FileInfo info;
+        try {
+            info = session.stat(path);
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (GridFtpReplyException e) {
+            if (e.replyCode() == 550) {
+                return false;
+            }
+            throw e;
+        }
+        if (info.isDirectory()) {
+            if (!recursive) {
+                throw new NotRecursiveException(path);
+            }
+            removeTree(path);
+        } else {
+            checkStopped();
+            session.delete(path);
+            files++;
+        }
+        return true;
+    }
+
+    private void removeTree(String directory) throws IOException {
+        for (FileInfo entry : session.list(directory)) {
+            checkStopped();
+            String child = (directory.endsWith("/") ? directory : directory + "/") + entry.name();
+            if (entry.isDirectory()) {
+                removeTree(child);
+            } else {
+                session.delete(child);
+                files++;
+            }
+        }
+        checkStopped();
+        session.removeDirectory(directory);
+        directories++;
+    }
+
+    private void checkStopped() throws StoppedException {
+        if (stopped.getAsBoolean()) {
+            throw new StoppedException();
+        }
+    }
+
+    /** @return files (and links) removed */
+    long files() {
+        return files;
+    }
+
+    /** @return directories removed */
+    long directories() {
+        return directories;
+    }
+}

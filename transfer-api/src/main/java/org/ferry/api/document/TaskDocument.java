@@ -1,0 +1,119 @@
+package org.ferry.api.document;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * A task (service-semantics b.4), with the Globus field names. A DELETE task has no
+ * destination endpoint.
+ *
+ * @param dataType {@code task}
+ * @param taskId the task's id
+ * @param type {@code TRANSFER} or {@code DELETE}
+ * @param status {@code ACTIVE}, {@code INACTIVE}, {@code SUCCEEDED} or {@code FAILED}
+ * @param niceStatus {@code Queued}, {@code OK}, a fault code, or null once ended
+ * @param isOk false while the latest attempt faulted; null once ended
+ * @param isPaused always false (no pause rules yet)
+ * @param label the label or null
+ * @param ownerString the owner's user name
+ * @param ownerId the owner's account id
+ * @param username the owner's user name (deprecated Globus field)
+ * @param command {@code API 0.10}
+ * @param requestTime submission time
+ * @param completionTime end time, null while ACTIVE
+ * @param deadline the deadline or null
+ * @param sourceEndpoint source (or deleted-from) endpoint's canonical name
+ * @param sourceEndpointId its id
+ * @param sourceEndpointDisplayName its display name
+ * @param destinationEndpoint destination endpoint's canonical name, null for DELETE
+ * @param destinationEndpointId its id, null for DELETE
+ * @param destinationEndpointDisplayName its display name, null for DELETE
+ * @param syncLevel 0-3 or null
+ * @param verifyChecksum whether checksums are compared
+ * @param preserveTimestamp false (not supported yet)
+ * @param encryptData false (not supported yet)
+ * @param skipSourceErrors false (not supported yet)
+ * @param failOnQuotaErrors false (not supported yet)
+ * @param deleteDestinationExtra false (not supported yet)
+ * @param recursiveSymlinks {@code ignore}
+ * @param files files found
+ * @param directories directories found
+ * @param symlinks 0
+ * @param filesTransferred files moved (DELETE: files deleted)
+ * @param filesSkipped files the sync level found current
+ * @param bytesTransferred bytes moved
+ * @param bytesChecksummed 0
+ * @param effectiveBytesPerSecond bytes moved per second of work
+ * @param faults failed attempts
+ * @param subtasksTotal one per file
+ * @param subtasksPending not done yet
+ * @param subtasksRetrying 0
+ * @param subtasksSucceeded transferred or skipped by the sync level
+ * @param subtasksFailed out of attempts
+ * @param subtasksCanceled left open by a cancel
+ * @param subtasksExpired 0
+ * @param subtasksSkippedErrors 0
+ * @param fatalError code and description when FAILED, else null
+ * @param canceledByAdmin whether an admin (not the owner) cancelled it
+ * @param canceledByAdminMessage null
+ * @param historyDeleted false
+ */
+public record TaskDocument(
+        @JsonProperty("DATA_TYPE") String dataType,
+        @JsonProperty("task_id") String taskId,
+        String type,
+        String status,
+        @JsonProperty("nice_status") String niceStatus,
+        @JsonProperty("is_ok") Boolean isOk,
+        @JsonProperty("is_paused") boolean isPaused,
+        String label,
+        @JsonProperty("owner_string") String ownerString,
+        @JsonProperty("owner_id") String ownerId,
+        String username,
+        String command,
+        @JsonProperty("request_time") String requestTime,
+        @JsonProperty("completion_time") String completionTime,
+        String deadline,
+        @JsonProperty("source_endpoint") String sourceEndpoint,
+        @JsonProperty("source_endpoint_id") String sourceEndpointId,
+        @JsonProperty("source_endpoint_display_name") String sourceEndpointDisplayName,
+        @JsonProperty("destination_endpoint") String destinationEndpoint,
+        @JsonProperty("destination_endpoint_id") String destinationEndpointId,
+        @JsonProperty("destination_endpoint_display_name") String destinationEndpointDisplayName,
+        @JsonProperty("sync_level") Integer syncLevel,
+        @JsonProperty("verify_checksum") boolean verifyChecksum,
+        @JsonProperty("preserve_timestamp") boolean preserveTimestamp,
+        @JsonProperty("encrypt_data") boolean encryptData,
+        @JsonProperty("skip_source_errors") boolean skipSourceErrors,
+        @JsonProperty("fail_on_quota_errors") boolean failOnQuotaErrors,
+        @JsonProperty("delete_destination_extra") boolean deleteDestinationExtra,
+        @JsonProperty("recursive_symlinks") String recursiveSymlinks,
+        long files,
+        long directories,
+        long symlinks,
+        @JsonProperty("files_transferred") long filesTransferred,
+        @JsonProperty("files_skipped") long filesSkipped,
+        @JsonProperty("bytes_transferred") long bytesTransferred,
+        @JsonProperty("bytes_checksummed") long bytesChecksummed,
+        @JsonProperty("effective_bytes_per_second") long effectiveBytesPerSecond,
+        long faults,
+        @JsonProperty("subtasks_total") long subtasksTotal,
+        @JsonProperty("subtasks_pending") long subtasksPending,
+        @JsonProperty("subtasks_retrying") long subtasksRetrying,
+        @JsonProperty("subtasks_succeeded") long subtasksSucceeded,
+        @JsonProperty("subtasks_failed") long subtasksFailed,
+        @JsonProperty("subtasks_canceled") long subtasksCanceled,
+        @JsonProperty("subtasks_expired") long subtasksExpired,
+        @JsonProperty("subtasks_skipped_errors") long subtasksSkippedErrors,
+        @JsonProperty("fatal_error") FatalError fatalError,
+        @JsonProperty("canceled_by_admin") boolean canceledByAdmin,
+        @JsonProperty("canceled_by_admin_message") String canceledByAdminMessage,
+        @JsonProperty("history_deleted") boolean historyDeleted) {
+
+    /**
+     * Why a task FAILED.
+     *
+     * @param code e.g. {@code CANCELED}, {@code FILE_NOT_FOUND}
+     * @param description for people
+     */
+    public record FatalError(String code, String description) {}
+}

@@ -1,0 +1,98 @@
+package org.ferry.api.document;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+
+/**
+ * The body of {@code POST /transfer}: every field of the Globus transfer document
+ * (service-semantics b.2). Fields Ferry does not implement yet are accepted only with their
+ * "off" value (false, null, an empty list); any other value is a 400 naming the field, never
+ * silently ignored. The {@code notify_on_*} fields default to no mail in Ferry (Globus: true)
+ * until notifications exist.
+ *
+ * @param dataType {@code transfer} or absent
+ * @param submissionId a UUID from {@code GET /submission_id}, or null to make one
+ * @param sourceEndpoint source endpoint id or canonical name
+ * @param destinationEndpoint destination endpoint id or canonical name
+ * @param label at most 128 characters, no line breaks, no leading/trailing blanks
+ * @param deadline ISO-8601 time (UTC when it has no offset)
+ * @param syncLevel 0-3 or {@code exists}, {@code size}, {@code mtime}, {@code checksum}; null always copies
+ * @param verifyChecksum compare checksums after each file
+ * @param preserveTimestamp not supported yet
+ * @param encryptData not supported yet (issue 13)
+ * @param skipSourceErrors not supported yet
+ * @param failOnQuotaErrors not supported yet
+ * @param deleteDestinationExtra not supported yet (issue 15)
+ * @param notifyOnSucceeded not supported yet (issue 15)
+ * @param notifyOnFailed not supported yet (issue 15)
+ * @param notifyOnInactive not supported yet (issue 15)
+ * @param sourceLocalUser not supported (GCSv5 identity mapping)
+ * @param destinationLocalUser not supported (GCSv5 identity mapping)
+ * @param filterRules not supported yet (issue 15)
+ * @param recursiveSymlinks only {@code ignore} (Ferry never follows links inside a tree)
+ * @param perfCc not supported (Ferry tunes concurrency itself)
+ * @param perfP not supported (Ferry tunes parallelism itself)
+ * @param perfPp not supported (Ferry tunes pipelining itself)
+ * @param perfUdt not supported
+ * @param skipActivationCheck accepted and ignored, as Globus does (a no-op there too)
+ * @param storeBasePathInfo not supported (timers)
+ * @param items the transfer items, at least one
+ */
+public record TransferRequest(
+        @JsonProperty("DATA_TYPE") String dataType,
+        @JsonProperty("submission_id") String submissionId,
+        @JsonProperty("source_endpoint") String sourceEndpoint,
+        @JsonProperty("destination_endpoint") String destinationEndpoint,
+        String label,
+        String deadline,
+        @JsonProperty("sync_level") String syncLevel,
+        @JsonProperty("verify_checksum") Boolean verifyChecksum,
+        @JsonProperty("preserve_timestamp") Boolean preserveTimestamp,
+        @JsonProperty("encrypt_data") Boolean encryptData,
+        @JsonProperty("skip_source_errors") Boolean skipSourceErrors,
+        @JsonProperty("fail_on_quota_errors") Boolean failOnQuotaErrors,
+        @JsonProperty("delete_destination_extra") Boolean deleteDestinationExtra,
+        @JsonProperty("notify_on_succeeded") Boolean notifyOnSucceeded,
+        @JsonProperty("notify_on_failed") Boolean notifyOnFailed,
+        @JsonProperty("notify_on_inactive") Boolean notifyOnInactive,
+        @JsonProperty("source_local_user") String sourceLocalUser,
+        @JsonProperty("destination_local_user") String destinationLocalUser,
+        @JsonProperty("filter_rules") List<FilterRule> filterRules,
+        @JsonProperty("recursive_symlinks") String recursiveSymlinks,
+        @JsonProperty("perf_cc") Integer perfCc,
+        @JsonProperty("perf_p") Integer perfP,
+        @JsonProperty("perf_pp") Integer perfPp,
+        @JsonProperty("perf_udt") Boolean perfUdt,
+        @JsonProperty("skip_activation_check") Boolean skipActivationCheck,
+        @JsonProperty("store_base_path_info") Boolean storeBasePathInfo,
+        @JsonProperty("DATA") List<TransferItem> items) {
+
+    /**
+     * One {@code DATA[]} entry.
+     *
+     * @param dataType {@code transfer_item} ({@code transfer_symlink_item} is a 400)
+     * @param sourcePath absolute source path
+     * @param destinationPath absolute destination path: the file itself, or the directory that
+     *     receives a recursive item's contents
+     * @param recursive whether the source is a directory to copy recursively; null: false
+     * @param externalChecksum not supported yet
+     * @param checksumAlgorithm only {@code MD5} (what {@code verify_checksum} compares)
+     */
+    public record TransferItem(
+            @JsonProperty("DATA_TYPE") String dataType,
+            @JsonProperty("source_path") String sourcePath,
+            @JsonProperty("destination_path") String destinationPath,
+            Boolean recursive,
+            @JsonProperty("external_checksum") String externalChecksum,
+            @JsonProperty("checksum_algorithm") String checksumAlgorithm) {}
+
+    /**
+     * One {@code filter_rules[]} entry.
+     *
+     * @param dataType {@code filter_rule}
+     * @param method {@code include} or {@code exclude}
+     * @param name glob
+     * @param type {@code file}, {@code dir} or null for both
+     */
+    public record FilterRule(@JsonProperty("DATA_TYPE") String dataType, String method, String name, String type) {}
+}

@@ -1,0 +1,124 @@
+package org.ferry.api.identity;
+
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.ferry.api.domain.AccessToken;
+import org.ferry.api.domain.UserAccount;
+import org.ferry.api.error.InvalidRequestException;
+import org.ferry.api.error.NotFoundException;
+import org.ferry.api.repository.AccessTokenRepository;
+import org.ferry.api.repository.UserAccountRepository;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Personal access tokens: 32 random bytes (base64url, 43 characters) given to the caller once;
+ * only their SHA-256 hash is stored. A token works until it expires or is revoked, and only
+ * while its account is enabled.
+ */
+@Service
+public class AccessTokenService {
+
+    /** Longest description. */
+    public static final int MAX_DESCRIPTION_CHARS = 256;
+
+    private final AccessTokenRepository tokens;
+    private final UserAccountRepository accounts;
+    private final SecureRandom random = new SecureRandom();
+
+    /**
+     * @param tokens the token store
+     * @param accounts the account store
+     */
+    public AccessTokenService(AccessTokenRepository tokens, UserAccountRepository accounts) {
+        this.tokens = tokens;
+        this.accounts = accounts;
+    }
+
+    /**
+     * A token just made: the secret (shown once) and its row.
+     *
+     * @param token the bearer token
+     * @param row the stored row (no secret)
+     */
+    public record Issued(String token, AccessToken row) {}
+
+    /**
+     * Makes a token for the caller's account.
+     *
+     * @param caller the account's caller
+     * @param description what it is for, or null
+     * @param expires when it stops working, or null for never
+     * @return the token and its row
+     * @throws InvalidRequestException naming {@code description} or {@code expires_time}
+     */
+    @Transactional
+    public Issued create(Caller caller, String description, Instant expires) {
+        if (description != null && description.length() > MAX_DESCRIPTION_CHARS) {
+            throw new InvalidRequestException(
+                    "description", "description must be at most " + MAX_DESCRIPTION_CHARS + " characters");
+        }
+        if (expires != null && !expires.isAfter(Instant.now())) {
+            throw new InvalidRequestException("expires_time", "expires_time must be in the future");
+        }
+        String token = TokenHasher.newToken(random);
+        AccessToken row =
+                tokens.save(new AccessToken(caller.accountId(), TokenHasher.hash(token), description, expires));
+        return new Issued(token, row);
+    }
+
+    /**
+     * @param caller the caller
+     * @return the caller's tokens, newest first
+     */
+    @Transactional(readOnly = true)
+    public List<AccessToken> list(Caller caller) {
+        return tokens.findByAccountIdOrderByCreatedTimeDesc(caller.accountId());
+    }
+
+    /**
+     * Revokes a token of the caller's (an admin: anyone's).
+     *
+     * @param caller the caller
+     * @param tokenId the token's id
+     * @throws NotFoundException naming {@code token_id} if absent or another user's
+     */
+    @Transactional
+    public void revoke(Caller caller, String tokenId) {
+        AccessToken token;
+        try {
+            token = tokens.findById(UUID.fromString(tokenId))
+                    .filter(t -> caller.admin() || t.getAccountId().equals(caller.accountId()))
+                    .orElse(null);
+        } catch (IllegalArgumentException e) {
+            token = null;
+        }
+        if (token == null) {
+            throw new NotFoundException("token_id", "No access token '" + tokenId + "' of yours");
+        }
+        tokens.delete(token);
+    }
+
+    /**
+     * @param token a bearer token as sent
+     * @return its enabled account's caller, or empty if unknown, expired, revoked or disabled
+     */
+    @Transactional
+    public Optional<Caller> authenticate(String token) {
+        Optional<AccessToken> row = tokens.findByTokenHash(TokenHasher.hash(token));
+        Instant now = Instant.now();
+        if (row.isEmpty() || row.get().isExpired(now)) {
+            return Optional.empty();
+        }
+        Optional<UserAccount> account =
+                accounts.findById(row.get().getAccountId()).filter(a -> !a.isDisabled());
+        if (account.isPresent()) {
+            tokens.touch(row.get().getId(), now, now.minus(1, ChronoUnit.MINUTES));
+        }
+        return account.map(AccountService::caller);
+    }
+}

@@ -1,0 +1,269 @@
+package org.ferry.api.service;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.ferry.api.credential.ActivationRequiredException;
+import org.ferry.api.credential.EndpointAccessService;
+import org.ferry.api.document.TransferRequest;
+import org.ferry.api.domain.Endpoint;
+import org.ferry.api.domain.SyncLevel;
+import org.ferry.api.domain.Task;
+import org.ferry.api.domain.TransferItem;
+import org.ferry.api.error.ConflictException;
+import org.ferry.api.error.InvalidRequestException;
+import org.ferry.api.error.NotFoundException;
+import org.ferry.api.error.NotSupportedException;
+import org.ferry.api.identity.Caller;
+import org.ferry.api.lifecycle.TaskSubmittedEvent;
+import org.ferry.api.repository.TaskRepository;
+import org.ferry.api.repository.TransferItemRepository;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Validates a transfer document field by field (every error names its field, e.g.
+ * {@code DATA[0].source_path}; every option Ferry does not implement yet is refused by name),
+ * stores an ACTIVE task and its items, and publishes {@link TaskSubmittedEvent} for the
+ * scheduler.
+ */
+@Service
+public class TransferService {
+
+    private final TaskRepository tasks;
+    private final TransferItemRepository items;
+    private final EndpointService endpoints;
+    private final EndpointAccessService accesses;
+    private final SubmissionIds submissionIds;
+    private final ApiLimits limits;
+    private final ApplicationEventPublisher publisher;
+
+    /**
+     * @param tasks task store
+     * @param items transfer item store
+     * @param endpoints endpoint lookup
+     * @param accesses the submitter's activation of each endpoint
+     * @param submissionIds duplicate detection
+     * @param limits items per task
+     * @param publisher where lifecycle events go
+     */
+    public TransferService(
+            TaskRepository tasks,
+            TransferItemRepository items,
+            EndpointService endpoints,
+            EndpointAccessService accesses,
+            SubmissionIds submissionIds,
+            ApiLimits limits,
+            ApplicationEventPublisher publisher) {
+        this.tasks = tasks;
+        this.items = items;
+        this.endpoints = endpoints;
+        this.accesses = accesses;
+        this.submissionIds = submissionIds;
+        this.limits = limits;
+        this.publisher = publisher;
+    }
+
+    /**
+     * Stores a transfer task and queues it; a submission id used before returns the earlier task.
+     *
+     * @param caller the submitting user
+     * @param request the transfer document
+     * @return the task
+     * @throws InvalidRequestException naming the field for an invalid value
+     * @throws NotSupportedException naming the field for an option Ferry does not implement yet
+     * @throws NotFoundException for an endpoint the caller cannot see
+     * @throws ConflictException for another user's submission id; {@code
+     *     ClientError.ActivationRequired} naming the endpoint field when a {@code gsiftp://}
+     *     endpoint is not activated (unless {@code skip_activation_check}: the task then waits
+     *     INACTIVE)
+     * @throws InvalidRequestException also naming {@code encrypt_data} when an endpoint cannot
+     *     encrypt (a clear-text {@code ftp://} server), or the endpoint field when this server
+     *     forbids clear-text endpoints
+     * @throws org.springframework.dao.DataIntegrityViolationException if a concurrent submission
+     *     with the same id committed first (the caller retries {@link SubmissionIds#earlier})
+     */
+    @Transactional
+    public Submission submit(Caller caller, TransferRequest request) {
+        if (request == null) {
+            throw new InvalidRequestException(null, "Request body must be a transfer document");
+        }
+        if (request.dataType() != null && !"transfer".equals(request.dataType())) {
+            throw new InvalidRequestException("DATA_TYPE", "DATA_TYPE must be 'transfer'");
+        }
+        String submissionId = SubmissionIds.chosen(request.submissionId());
+        refuseUnsupported(request);
+        String label = Labels.check(request.label());
+        Instant deadline = TimeValues.parse("deadline", request.deadline());
+        SyncLevel syncLevel = syncLevel(request.syncLevel());
+        boolean verifyChecksum = Boolean.TRUE.equals(request.verifyChecksum());
+        List<TransferItem> rows = itemsOf(request.items());
+        Optional<Submission> earlier = submissionIds.earlier(caller, submissionId);
+        if (earlier.isPresent()) {
+            return earlier.get();
+        }
+        Endpoint source = endpoints.resolve(caller, request.sourceEndpoint(), "source_endpoint");
+        Endpoint destination = endpoints.resolve(caller, request.destinationEndpoint(), "destination_endpoint");
+        endpoints.checkAllowed(source, "source_endpoint");
+        endpoints.checkAllowed(destination, "destination_endpoint");
+        boolean encryptData = Boolean.TRUE.equals(request.encryptData());
+        if (encryptData) {
+            for (Endpoint endpoint : List.of(source, destination)) {
+                if (!endpoint.isGsi()) {
+                    throw new InvalidRequestException(
+                            "encrypt_data",
+                            "encrypt_data needs endpoints that can encrypt data channels, and "
+                                    + endpoint.getCanonicalName() + " is a clear-text endpoint (" + endpoint.getUrl()
+                                    + "): use gsiftp:// endpoints or submit without encrypt_data");
+                }
+            }
+        }
+        if (!Boolean.TRUE.equals(request.skipActivationCheck())) {
+            checkActivated(caller, source, "source_endpoint");
+            checkActivated(caller, destination, "destination_endpoint");
+        }
+        Task task = tasks.saveAndFlush(new Task(
+                submissionId,
+                caller.name(),
+                label,
+                deadline,
+                source,
+                destination,
+                syncLevel,
+                verifyChecksum,
+                encryptData));
+        List<TransferItem> stored = new ArrayList<>(rows.size());
+        for (TransferItem row : rows) {
+            stored.add(new TransferItem(
+                    task.getId(),
+                    row.getItemIndex(),
+                    row.getSourcePath(),
+                    row.getDestinationPath(),
+                    row.isRecursive()));
+        }
+        items.saveAll(stored);
+        publisher.publishEvent(new TaskSubmittedEvent(task.getId()));
+        return new Submission(task, false);
+    }
+
+    private void checkActivated(Caller caller, Endpoint endpoint, String field) {
+        if (endpoint.isGsi()) {
+            try {
+                accesses.usableCredential(caller.name(), endpoint);
+            } catch (ActivationRequiredException e) {
+                throw new ConflictException(ActivationRequiredException.CODE, field, e.getMessage());
+            }
+        }
+    }
+
+    private static void refuseUnsupported(TransferRequest r) {
+        offUnlessTrue(
+                "preserve_timestamp", r.preserveTimestamp(), "preserving modification times is not implemented yet");
+        offUnlessTrue(
+                "skip_source_errors",
+                r.skipSourceErrors(),
+                "skipping source errors is not implemented yet; without it a missing source fails the task");
+        offUnlessTrue(
+                "fail_on_quota_errors", r.failOnQuotaErrors(), "quota errors are not told apart from other faults yet");
+        offUnlessTrue(
+                "delete_destination_extra",
+                r.deleteDestinationExtra(),
+                "mirroring (deleting destination extras) is not implemented yet (issue 15)");
+        String mail = "e-mail notifications are not implemented yet (issue 15); send false or leave it out";
+        offUnlessTrue("notify_on_succeeded", r.notifyOnSucceeded(), mail);
+        offUnlessTrue("notify_on_failed", r.notifyOnFailed(), mail);
+        offUnlessTrue("notify_on_inactive", r.notifyOnInactive(), mail);
+        absent("source_local_user", r.sourceLocalUser(), "local user mapping is a GCSv5 feature Ferry lacks");
+        absent("destination_local_user", r.destinationLocalUser(), "local user mapping is a GCSv5 feature Ferry lacks");
+        if (r.filterRules() != null && !r.filterRules().isEmpty()) {
+            throw new NotSupportedException(
+                    "filter_rules", "filter_rules: include/exclude filters are not implemented yet (issue 15)");
+        }
+        if (r.recursiveSymlinks() != null && !r.recursiveSymlinks().equals("ignore")) {
+            throw new NotSupportedException(
+                    "recursive_symlinks", "recursive_symlinks: Ferry only ignores links inside a tree ('ignore')");
+        }
+        String tuning = "Ferry tunes concurrency, parallelism and pipelining itself";
+        absent("perf_cc", r.perfCc(), tuning);
+        absent("perf_p", r.perfP(), tuning);
+        absent("perf_pp", r.perfPp(), tuning);
+        offUnlessTrue("perf_udt", r.perfUdt(), "UDT is not supported");
+        offUnlessTrue(
+                "store_base_path_info",
+                r.storeBasePathInfo(),
+                "store_base_path_info belongs to timers, which come later");
+    }
+
+    private static void offUnlessTrue(String field, Boolean value, String why) {
+        if (Boolean.TRUE.equals(value)) {
+            throw new NotSupportedException(field, field + ": " + why);
+        }
+    }
+
+    private static void absent(String field, Object value, String why) {
+        if (value != null && !(value instanceof String s && s.isEmpty())) {
+            throw new NotSupportedException(field, field + ": " + why);
+        }
+    }
+
+    private List<TransferItem> itemsOf(List<TransferRequest.TransferItem> data) {
+        if (data == null) {
+            throw new InvalidRequestException("DATA", "DATA is required: a list of transfer items");
+        }
+        if (data.isEmpty()) {
+            throw new InvalidRequestException("DATA", "DATA must hold at least one transfer item");
+        }
+        if (data.size() > limits.maxItemsPerTask()) {
+            throw new InvalidRequestException(
+                    "DATA", "DATA holds " + data.size() + " items; at most " + limits.maxItemsPerTask() + " per task");
+        }
+        List<TransferItem> rows = new ArrayList<>(data.size());
+        for (int i = 0; i < data.size(); i++) {
+            String prefix = "DATA[" + i + "]";
+            TransferRequest.TransferItem item = data.get(i);
+            if (item == null) {
+                throw new InvalidRequestException(prefix, prefix + " must be a transfer_item object");
+            }
+            if ("transfer_symlink_item".equals(item.dataType())) {
+                throw new NotSupportedException(
+                        prefix + ".DATA_TYPE",
+                        prefix + ": symlink items are not supported (Ferry never creates links)");
+            }
+            if (item.dataType() != null && !"transfer_item".equals(item.dataType())) {
+                throw new InvalidRequestException(prefix + ".DATA_TYPE", prefix + ".DATA_TYPE must be 'transfer_item'");
+            }
+            String source = ApiPaths.absolute(prefix + ".source_path", item.sourcePath());
+            String destination = ApiPaths.absolute(prefix + ".destination_path", item.destinationPath());
+            if (item.externalChecksum() != null && !item.externalChecksum().isEmpty()) {
+                throw new NotSupportedException(
+                        prefix + ".external_checksum",
+                        prefix + ".external_checksum: checking a given checksum is not implemented yet");
+            }
+            if (item.checksumAlgorithm() != null
+                    && !item.checksumAlgorithm().isEmpty()
+                    && !item.checksumAlgorithm().toUpperCase(Locale.ROOT).equals("MD5")) {
+                throw new NotSupportedException(
+                        prefix + ".checksum_algorithm",
+                        prefix + ".checksum_algorithm: verify_checksum and sync level 3 compare MD5 only");
+            }
+            rows.add(new TransferItem(null, i, source, destination, Boolean.TRUE.equals(item.recursive())));
+        }
+        return rows;
+    }
+
+    private static SyncLevel syncLevel(String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            String v = value.trim();
+            return v.matches("-?\\d+") ? SyncLevel.ofLevel(Integer.parseInt(v)) : SyncLevel.ofName(v);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException(
+                    "sync_level", "sync_level must be 0-3 or exists, size, mtime, checksum; was '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package org.ferry.api.web;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.ferry.api.credential.ActivationStatus;
+import org.ferry.api.document.EndpointDocument;
+import org.ferry.api.document.EventDocument;
+import org.ferry.api.document.FileDocument;
+import org.ferry.api.document.ServerDocument;
+import org.ferry.api.document.SuccessfulTransferDocument;
+import org.ferry.api.document.TaskDocument;
+import org.ferry.api.domain.Endpoint;
+import org.ferry.api.domain.SyncLevel;
+import org.ferry.api.domain.Task;
+import org.ferry.api.domain.TaskEvent;
+import org.ferry.api.domain.TaskStatus;
+import org.ferry.api.domain.TransferredFile;
+import org.ferry.api.service.FileListings;
+import org.ferry.mover.client.GridFtpUrl;
+import org.ferry.mover.protocol.FileInfo;
+
+/** Turns entities into the API's documents. */
+public final class ApiDocuments {
+
+    private ApiDocuments() {}
+
+    /**
+     * @param endpoint the endpoint
+     * @param ownerId the owner's account id, or null when unknown
+     * @param activation the caller's activation of it
+     * @param now the time {@code expires_in} counts from
+     * @return its document (never the password)
+     */
+    public static EndpointDocument endpoint(
+            Endpoint endpoint, String ownerId, ActivationStatus activation, Instant now) {
+        return new EndpointDocument(
+                "endpoint",
+                endpoint.getId().toString(),
+                endpoint.getCanonicalName(),
+                endpoint.getDisplayName(),
+                endpoint.getOwnerName(),
+                ownerId,
+                endpoint.getDescription(),
+                endpoint.getUrl(),
+                endpoint.getUsername(),
+                endpoint.isPublic(),
+                endpoint.getDefaultDirectory(),
+                activation.activated(),
+                activation.expiresInSeconds(now),
+                ApiTime.format(activation.activated() ? activation.expireTime() : null),
+                activation.subject(),
+                endpoint.getMyProxyServer(),
+                endpoint.getMyProxyDn(),
+                "GCSv4_endpoint",
+                false,
+                false,
+                servers(endpoint));
+    }
+
+    /** @return the endpoint's servers: the one its URL names */
+    public static List<ServerDocument> servers(Endpoint endpoint) {
+        GridFtpUrl url = GridFtpUrl.parse(endpoint.getUrl());
+        return List.of(new ServerDocument(
+                "server",
+                1,
+                url.host(),
+                url.port(),
+                url.scheme(),
+                url.scheme() + "://" + url.host() + ":" + url.port(),
+                null));
+    }
+
+    /**
+     * @param task the task
+     * @param ownerId the owner's account id, or null when unknown
+     * @param now the time rates are computed against while the task is ACTIVE
+     * @return the task document
+     */
+    public static TaskDocument task(Task task, String ownerId, Instant now) {
+        boolean active = task.getStatus() == TaskStatus.ACTIVE || task.getStatus() == TaskStatus.INACTIVE;
+        long open = Math.max(0, task.getSubtasksTotal() - task.getSubtasksSucceeded() - task.getSubtasksFailed());
+        SyncLevel syncLevel = task.getSyncLevel();
+        boolean transfer = Task.TYPE_TRANSFER.equals(task.getType());
+        return new TaskDocument(
+                "task",
+                task.getId().toString(),
+                task.getType(),
+                task.getStatus().name(),
+                task.getNiceStatus(),
+                active ? isOk(task.getNiceStatus()) : null,
+                false,
+                task.getLabel(),
+                task.getOwnerName(),
+                ownerId,
+                task.getOwnerName(),
+                "API 0.10",
+                ApiTime.format(task.getRequestTime()),
+                ApiTime.format(task.getCompletionTime()),
+                ApiTime.format(task.getDeadline()),
+                task.getSourceEndpoint(),
+                task.getSourceEndpointId().toString(),
+                displayName(task.getSourceEndpoint()),
+                task.getDestinationEndpoint(),
+                task.getDestinationEndpointId() == null
+                        ? null
+                        : task.getDestinationEndpointId().toString(),
+                displayName(task.getDestinationEndpoint()),
+                syncLevel == null ? null : syncLevel.level(),
+                task.isVerifyChecksum(),
+                false,
+                task.isEncryptData(),
+                false,
+                false,
+                false,
+                transfer ? "ignore" : null,
+                task.getFiles(),
+                task.getDirectories(),
+                0,
+                task.getFilesTransferred(),
+                task.getFilesSkipped(),
+                task.getBytesTransferred(),
+                0,
+                effectiveBytesPerSecond(task, now),
+                task.getFaults(),
+                task.getSubtasksTotal(),
+                active ? open : 0,
+                0,
+                task.getSubtasksSucceeded(),
+                task.getSubtasksFailed(),
+                // subtasks left open by a cancel are reported as cancelled, as Globus does
+                active ? 0 : open,
+                0,
+                0,
+                task.getFatalErrorCode() == null
+                        ? null
+                        : new TaskDocument.FatalError(task.getFatalErrorCode(), task.getFatalErrorDescription()),
+                task.isCanceledByAdmin(),
+                null,
+                false);
+    }
+
+    /** {@code OK} and {@code Queued} are fine; a fault code is not. */
+    private static boolean isOk(String niceStatus) {
+        return niceStatus == null || niceStatus.equals("OK") || niceStatus.equals("Queued");
+    }
+
+    private static String displayName(String canonicalName) {
+        return canonicalName == null ? null : canonicalName.substring(canonicalName.indexOf('#') + 1);
+    }
+
+    private static long effectiveBytesPerSecond(Task task, Instant now) {
+        Instant start = task.getStartTime() != null ? task.getStartTime() : task.getRequestTime();
+        Instant end = task.getCompletionTime() != null ? task.getCompletionTime() : now;
+        long millis = Math.max(1, Duration.between(start, end).toMillis());
+        return task.getBytesTransferred() * 1000 / millis;
+    }
+
+    /** @return the event document */
+    public static EventDocument event(TaskEvent event) {
+        return new EventDocument(
+                "event",
+                event.getCode(),
+                event.isError(),
+                event.getDescription(),
+                event.getDetails(),
+                ApiTime.format(event.getTime()));
+    }
+
+    /** @return the file document of one listing entry */
+    public static FileDocument file(FileInfo info) {
+        return new FileDocument(
+                "file",
+                info.name(),
+                FileListings.type(info),
+                info.sizeBytes(),
+                ApiTime.format(info.modified()),
+                info.unixMode() < 0 ? null : String.format("%04o", info.unixMode()),
+                null,
+                null);
+    }
+
+    /**
+     * @param file an arrived file
+     * @param verified whether its task verified checksums
+     * @return its successful_transfer document
+     */
+    public static SuccessfulTransferDocument successfulTransfer(TransferredFile file, boolean verified) {
+        return new SuccessfulTransferDocument(
+                "successful_transfer",
+                file.getSourcePath(),
+                file.getDestinationPath(),
+                file.getSizeBytes(),
+                verified ? "MD5" : null,
+                null);
+    }
+}

@@ -1,0 +1,43 @@
+package org.ferry.api.web;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.ferry.api.domain.UserAccount;
+import org.ferry.api.repository.UserAccountRepository;
+import org.springframework.stereotype.Component;
+
+/** Looks up the account ids of owner names, for the {@code owner_id} fields of documents. */
+@Component
+public class OwnerIds {
+
+    private final UserAccountRepository accounts;
+
+    /** @param accounts the account store */
+    public OwnerIds(UserAccountRepository accounts) {
+        this.accounts = accounts;
+    }
+
+    /** @return name to account id of those names that are accounts (one query) */
+    public Map<String, String> of(Collection<String> names) {
+        return accounts.findByNameIn(new HashSet<>(names)).stream()
+                .collect(Collectors.toMap(UserAccount::getName, a -> a.getId().toString()));
+    }
+
+    /** @return the account id of one name, or null */
+    public String of(String name) {
+        return accounts.findByName(name).map(a -> a.getId().toString()).orElse(null);
+    }
+
+    /** @return the user name of an account id, or the text itself when it is no account id */
+    public String nameOf(String idOrName) {
+        try {
+            return accounts.findById(java.util.UUID.fromString(idOrName))
+                    .map(UserAccount::getName)
+                    .orElse(idOrName);
+        } catch (IllegalArgumentException notAnId) {
+            return idOrName;
+        }
+    }
+}

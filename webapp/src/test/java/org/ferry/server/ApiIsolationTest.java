@@ -1,0 +1,353 @@
+package org.ferry.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.ferry.api.domain.Role;
+import org.ferry.api.identity.AccessTokenService;
+import org.ferry.api.identity.AccountService;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Users see and touch only their own tasks and private endpoints, over every route of the API:
+ * one row per route, played as another user (and without credentials), against the real
+ * server with a real GridFTP endpoint. {@link #everyRouteHasAnIsolationCase} fails when a route
+ * is added without a row here.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ApiIsolationTest {
+
+    private static final Path HOME = TestHomes.create("ferry-isolation");
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("ferry.home", HOME::toString);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    AccountService accounts;
+
+    @Autowired
+    AccessTokenService tokens;
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    RequestMappingHandlerMapping mappings;
+
+    TestGridFtp gridFtp;
+    ApiClient alice;
+    ApiClient bob;
+    ApiClient admin;
+    ApiClient anonymous;
+    String aliceTask;
+    String aliceTokenId;
+
+    /**
+     * One route: what the other user sends, and what must come back.
+     *
+     * @param method HTTP method
+     * @param pattern the route as mapped
+     * @param path the concrete path naming alice's resource
+     * @param body the JSON body or null
+     * @param bobStatus bob's expected status
+     * @param check more checks of bob's answer, or null
+     */
+    record Case(String method, String pattern, String path, Object body, int bobStatus, Check check) {}
+
+    interface Check {
+        void on(JsonNode body);
+    }
+
+    @BeforeAll
+    void setUp() throws Exception {
+        Path root = Files.createDirectories(HOME.resolve("data"));
+        Files.createDirectories(root.resolve("src"));
+        Files.writeString(root.resolve("src/a.txt"), "alice's data\n");
+        gridFtp = TestGridFtp.serve(root);
+        admin = new ApiClient(port, Files.readString(HOME.resolve("token")).trim());
+        alice = new ApiClient(port, userToken("alice"));
+        bob = new ApiClient(port, userToken("bob"));
+        anonymous = new ApiClient(port, null);
+        assertThat(alice.post("/v0.10/endpoint", endpoint("alice#private", false))
+                        .status())
+                .isEqualTo(201);
+        assertThat(alice.post("/v0.10/endpoint", endpoint("alice#public", true)).status())
+                .isEqualTo(201);
+        JsonNode submitted = alice.post(
+                        "/v0.10/transfer",
+                        Map.of(
+                                "source_endpoint",
+                                "alice#private",
+                                "destination_endpoint",
+                                "alice#private",
+                                "DATA",
+                                List.of(Map.of("source_path", "/src/a.txt", "destination_path", "/dst/a.txt"))))
+                .body();
+        aliceTask = submitted.get("task_id").asString();
+        assertThat(TaskWaits.ended(alice, aliceTask).get("status").asString()).isEqualTo("SUCCEEDED");
+        aliceTokenId = alice.get("/v0.10/access_token_list")
+                .body()
+                .get("DATA")
+                .get(0)
+                .get("id")
+                .asString();
+    }
+
+    @AfterAll
+    void tearDown() {
+        gridFtp.close();
+    }
+
+    private String userToken(String name) {
+        var account = accounts.create(name, Role.USER, "password-of-" + name);
+        return tokens.create(AccountService.caller(account), "test", null).token();
+    }
+
+    private Map<String, Object> endpoint(String name, boolean isPublic) {
+        return Map.of("canonical_name", name, "url", gridFtp.url(), "username", "anonymous", "public", isPublic);
+    }
+
+    private List<Case> cases() {
+        String task = "/v0.10/task/" + aliceTask;
+        String privateEp = "/v0.10/endpoint/alice%23private";
+        String publicEp = "/v0.10/endpoint/alice%23public";
+        String ops = "/v0.10/operation/endpoint/alice%23private";
+        Map<String, Object> transfer = Map.of(
+                "source_endpoint",
+                "alice#private",
+                "destination_endpoint",
+                "bob-nowhere",
+                "DATA",
+                List.of(Map.of("source_path", "/src/a.txt", "destination_path", "/x")));
+        List<Case> cases = new ArrayList<>();
+        cases.add(new Case(
+                "GET",
+                "/v0.10/me",
+                "/v0.10/me",
+                null,
+                200,
+                b -> assertThat(b.get("username").asString()).isEqualTo("bob")));
+        cases.add(new Case("GET", "/v0.10/endpoint_search", "/v0.10/endpoint_search?filter_scope=all", null, 200, b -> {
+            assertThat(b.get("DATA").findValuesAsString("canonical_name"))
+                    .contains("alice#public")
+                    .doesNotContain("alice#private");
+        }));
+        cases.add(new Case(
+                "POST",
+                "/v0.10/endpoint",
+                "/v0.10/endpoint",
+                Map.of("canonical_name", "alice#intruder", "url", gridFtp.url()),
+                400,
+                b -> assertThat(b.get("field").asString()).isEqualTo("canonical_name")));
+        cases.add(new Case("GET", "/v0.10/endpoint/{endpoint}", privateEp, null, 404, null));
+        cases.add(new Case("PUT", "/v0.10/endpoint/{endpoint}", privateEp, Map.of("description", "mine"), 404, null));
+        cases.add(new Case("DELETE", "/v0.10/endpoint/{endpoint}", privateEp, null, 404, null));
+        cases.add(
+                new Case("GET", "/v0.10/endpoint/{endpoint}/server_list", privateEp + "/server_list", null, 404, null));
+        cases.add(new Case(
+                "POST", "/v0.10/endpoint/{endpoint}/autoactivate", privateEp + "/autoactivate", null, 404, null));
+        cases.add(
+                new Case("POST", "/v0.10/endpoint/{endpoint}/deactivate", privateEp + "/deactivate", null, 404, null));
+        cases.add(new Case(
+                "GET",
+                "/v0.10/endpoint/{endpoint}/activation_requirements",
+                privateEp + "/activation_requirements",
+                null,
+                404,
+                null));
+        cases.add(new Case(
+                "POST",
+                "/v0.10/endpoint/{endpoint}/activate",
+                privateEp + "/activate",
+                Map.of("DATA_TYPE", "activation_requirements", "DATA", List.of()),
+                404,
+                null));
+        cases.add(new Case("GET", "/v0.10/operation/endpoint/{endpoint}/ls", ops + "/ls?path=/src", null, 404, null));
+        cases.add(new Case(
+                "POST",
+                "/v0.10/operation/endpoint/{endpoint}/mkdir",
+                ops + "/mkdir",
+                Map.of("path", "/evil"),
+                404,
+                null));
+        cases.add(new Case(
+                "POST",
+                "/v0.10/operation/endpoint/{endpoint}/rename",
+                ops + "/rename",
+                Map.of("old_path", "/src/a.txt", "new_path", "/src/b.txt"),
+                404,
+                null));
+        cases.add(new Case(
+                "GET", "/v0.10/operation/endpoint/{endpoint}/stat", ops + "/stat?path=/src/a.txt", null, 404, null));
+        cases.add(new Case("GET", "/v0.10/submission_id", "/v0.10/submission_id", null, 200, null));
+        cases.add(new Case(
+                "POST",
+                "/v0.10/transfer",
+                "/v0.10/transfer",
+                transfer,
+                404,
+                b -> assertThat(b.get("field").asString()).isEqualTo("source_endpoint")));
+        cases.add(new Case(
+                "POST",
+                "/v0.10/delete",
+                "/v0.10/delete",
+                Map.of("endpoint", "alice#private", "DATA", List.of(Map.of("path", "/src/a.txt"))),
+                404,
+                b -> assertThat(b.get("field").asString()).isEqualTo("endpoint")));
+        cases.add(new Case(
+                "GET",
+                "/v0.10/task_list",
+                "/v0.10/task_list?limit=1000",
+                null,
+                200,
+                b -> assertThat(b.get("DATA").findValuesAsString("task_id")).doesNotContain(aliceTask)));
+        cases.add(new Case("GET", "/v0.10/task/{taskId}", task, null, 404, null));
+        cases.add(new Case("PUT", "/v0.10/task/{taskId}", task, Map.of("label", "bob was here"), 404, null));
+        cases.add(new Case("POST", "/v0.10/task/{taskId}/cancel", task + "/cancel", null, 404, null));
+        cases.add(new Case("GET", "/v0.10/task/{taskId}/event_list", task + "/event_list", null, 404, null));
+        cases.add(new Case(
+                "GET", "/v0.10/task/{taskId}/successful_transfers", task + "/successful_transfers", null, 404, null));
+        cases.add(new Case("GET", "/v0.10/task/{taskId}/skipped_errors", task + "/skipped_errors", null, 404, null));
+        cases.add(new Case("GET", "/v0.10/task/{taskId}/pause_info", task + "/pause_info", null, 404, null));
+        cases.add(new Case(
+                "POST",
+                "/v0.10/access_token",
+                "/v0.10/access_token",
+                Map.of("description", "bob's"),
+                201,
+                b -> assertThat(b.get("username").asString()).isEqualTo("bob")));
+        cases.add(new Case(
+                "GET",
+                "/v0.10/access_token_list",
+                "/v0.10/access_token_list",
+                null,
+                200,
+                b -> assertThat(b.get("DATA").findValuesAsString("id")).doesNotContain(aliceTokenId)));
+        cases.add(new Case(
+                "DELETE", "/v0.10/access_token/{tokenId}", "/v0.10/access_token/" + aliceTokenId, null, 404, null));
+        cases.add(new Case(
+                "POST",
+                "/v0.10/user",
+                "/v0.10/user",
+                Map.of("username", "mallory", "password", "12345678"),
+                403,
+                null));
+        cases.add(new Case("GET", "/v0.10/user_list", "/v0.10/user_list", null, 403, null));
+        cases.add(new Case("GET", "/v0.10/user/{name}", "/v0.10/user/alice", null, 403, null));
+        cases.add(new Case("PUT", "/v0.10/user/{name}", "/v0.10/user/alice", Map.of("disabled", true), 403, null));
+        return cases;
+    }
+
+    @Test
+    void everyRouteHasAnIsolationCase() {
+        Set<String> routes = new TreeSet<>();
+        for (RequestMappingInfo info : mappings.getHandlerMethods().keySet()) {
+            for (String pattern : info.getPatternValues()) {
+                if (pattern.startsWith("/v0.10")) {
+                    for (RequestMethod method : info.getMethodsCondition().getMethods()) {
+                        routes.add(method.name() + " " + pattern);
+                    }
+                }
+            }
+        }
+        Set<String> covered = new TreeSet<>();
+        cases().forEach(c -> covered.add(c.method() + " " + c.pattern()));
+        assertThat(covered).as("isolation cases, one per API route").isEqualTo(routes);
+    }
+
+    @Test
+    void anotherUserGetsNothingOfAlicesAndNothingChanges() throws IOException {
+        for (Case c : cases()) {
+            ApiClient.Answer answer = bob.request(c.method(), c.path(), c.body());
+            assertThat(answer.status())
+                    .as(c.method() + " " + c.path() + ": " + answer.body())
+                    .isEqualTo(c.bobStatus());
+            if (answer.status() >= 400) {
+                assertThat(answer.body().get("DATA_TYPE").asString()).isEqualTo("error");
+                assertThat(answer.body().get("request_id").asString()).isNotBlank();
+            }
+            if (c.check() != null) {
+                c.check().on(answer.body());
+            }
+        }
+        // alice's things are as they were
+        assertThat(alice.get("/v0.10/endpoint/alice%23private").status()).isEqualTo(200);
+        assertThat(alice.get("/v0.10/endpoint/alice%23private")
+                        .body()
+                        .get("description")
+                        .isNull())
+                .isTrue();
+        assertThat(alice.get("/v0.10/task/" + aliceTask).body().get("label").isNull())
+                .isTrue();
+        assertThat(Files.exists(HOME.resolve("data/src/a.txt"))).isTrue();
+        assertThat(Files.exists(HOME.resolve("data/evil"))).isFalse();
+        assertThat(alice.get("/v0.10/access_token_list").body().get("DATA").findValuesAsString("id"))
+                .contains(aliceTokenId);
+    }
+
+    @Test
+    void everyRouteWithoutCredentialsIs401WithAHint() {
+        for (Case c : cases()) {
+            ApiClient.Answer answer = anonymous.request(c.method(), c.path(), c.body());
+            assertThat(answer.status()).as(c.method() + " " + c.path()).isEqualTo(401);
+            assertThat(answer.body().get("code").asString()).isEqualTo("AuthenticationFailed");
+            assertThat(answer.body().get("message").asString()).contains("ferry login");
+            assertThat(answer.headers().allValues("WWW-Authenticate")).anyMatch(h -> h.startsWith("Bearer"));
+        }
+    }
+
+    @Test
+    void aPublicEndpointIsSeenAndUsedByOthersButChangedOnlyByItsOwner() {
+        assertThat(bob.get("/v0.10/endpoint/alice%23public").status()).isEqualTo(200);
+        assertThat(bob.get("/v0.10/operation/endpoint/alice%23public/ls?path=/src")
+                        .body()
+                        .get("DATA")
+                        .findValuesAsString("name"))
+                .contains("a.txt");
+        ApiClient.Answer change = bob.put("/v0.10/endpoint/alice%23public", Map.of("description", "bob's now"));
+        assertThat(change.status()).isEqualTo(403);
+        assertThat(change.body().get("code").asString()).isEqualTo("ClientError.PermissionDenied");
+        assertThat(bob.delete("/v0.10/endpoint/alice%23public").status()).isEqualTo(403);
+    }
+
+    @Test
+    void anAdminSeesAndCancelsEveryTaskButNotPrivateEndpoints() {
+        assertThat(admin.get("/v0.10/task/" + aliceTask).status()).isEqualTo(200);
+        assertThat(admin.get("/v0.10/task/" + aliceTask + "/event_list").status())
+                .isEqualTo(200);
+        assertThat(admin.get("/v0.10/task_list?limit=1000").body().get("DATA").findValuesAsString("task_id"))
+                .contains(aliceTask);
+        assertThat(admin.post("/v0.10/task/" + aliceTask + "/cancel", Map.of())
+                        .body()
+                        .get("code")
+                        .asString())
+                .isEqualTo("TaskComplete");
+        assertThat(admin.get("/v0.10/endpoint/alice%23private").status()).isEqualTo(404);
+        assertThat(admin.get("/v0.10/user_list").body().get("DATA").findValuesAsString("username"))
+                .contains("alice", "bob", "admin");
+    }
+}
