@@ -56,9 +56,13 @@ class OidcBearerTest {
             properties.put(prefix + "authorization-grant-types", "client_credentials");
             properties.put(prefix + "scopes", "ferry");
         }
-        return new SpringApplicationBuilder(oidcprovider.OidcProvider.class)
-                .properties(properties)
-                .run();
+        // as command-line arguments: default properties would lose to ferry-server's
+        // application.properties on the test classpath (its port 8080 and FERRY_HOME database,
+        // which another process may hold)
+        String[] arguments = properties.entrySet().stream()
+                .map(e -> "--" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
+        return new SpringApplicationBuilder(oidcprovider.OidcProvider.class).run(arguments);
     }
 
     private static String issuer() {
