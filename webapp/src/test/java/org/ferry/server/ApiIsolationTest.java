@@ -169,6 +169,24 @@ class ApiIsolationTest {
         cases.add(
                 new Case("GET", "/v0.10/endpoint/{endpoint}/server_list", privateEp + "/server_list", null, 404, null));
         cases.add(new Case(
+                "GET", "/v0.10/endpoint/{endpoint}/server/{server}", privateEp + "/server/1", null, 404, null));
+        cases.add(new Case(
+                "POST",
+                "/v0.10/endpoint/{endpoint}/server",
+                privateEp + "/server",
+                Map.of("uri", "ftp://127.0.0.1:1"),
+                404,
+                null));
+        cases.add(new Case(
+                "PUT",
+                "/v0.10/endpoint/{endpoint}/server/{server}",
+                privateEp + "/server/1",
+                Map.of("port", 2),
+                404,
+                null));
+        cases.add(new Case(
+                "DELETE", "/v0.10/endpoint/{endpoint}/server/{server}", privateEp + "/server/1", null, 404, null));
+        cases.add(new Case(
                 "POST", "/v0.10/endpoint/{endpoint}/autoactivate", privateEp + "/autoactivate", null, 404, null));
         cases.add(
                 new Case("POST", "/v0.10/endpoint/{endpoint}/deactivate", privateEp + "/deactivate", null, 404, null));

@@ -5,6 +5,7 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.credential.EndpointSecrets;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.gsi.credential.GsiCredential;
@@ -27,14 +28,17 @@ public class CredentialCheck {
 
     private final EndpointSessions sessions;
     private final EndpointSecrets secrets;
+    private final EndpointAccessService accesses;
 
     /**
      * @param sessions opens sessions
      * @param secrets seals the credential for the check
+     * @param accesses the endpoint's servers
      */
-    public CredentialCheck(EndpointSessions sessions, EndpointSecrets secrets) {
+    public CredentialCheck(EndpointSessions sessions, EndpointSecrets secrets, EndpointAccessService accesses) {
         this.sessions = sessions;
         this.secrets = secrets;
+        this.accesses = accesses;
     }
 
     /**
@@ -52,11 +56,10 @@ public class CredentialCheck {
             String username = endpoint.getUsername();
             access = new EndpointAccess(
                     endpoint.getCanonicalName(),
-                    endpoint.getUrl(),
+                    accesses.servers(endpoint),
                     username == null || username.equals("anonymous") ? null : username,
                     secrets.seal(PemFiles.credentialPem(credential), context),
                     context,
-                    null,
                     EndpointSessions.encode(roots));
         } catch (IOException e) {
             throw new IllegalStateException("cannot encode the credential: " + e.getMessage(), e);

@@ -3,6 +3,7 @@ package org.ferry.api.credential;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -11,6 +12,7 @@ import org.ferry.api.domain.EndpointCredential;
 import org.ferry.api.domain.UserTrustRoot;
 import org.ferry.api.repository.EndpointCredentialRepository;
 import org.ferry.api.repository.UserTrustRootRepository;
+import org.ferry.api.service.EndpointServerRows;
 import org.ferry.gsi.trust.TrustRoots;
 import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.access.EndpointSessions;
@@ -28,18 +30,35 @@ public class EndpointAccessService {
 
     private final EndpointCredentialRepository credentials;
     private final UserTrustRootRepository trustRoots;
+    private final EndpointServerRows servers;
     private final Clock clock;
 
     /**
      * @param credentials activated credentials
      * @param trustRoots bootstrapped trust roots
+     * @param servers the endpoints' GridFTP servers
      * @param clock what "now" is
      */
     public EndpointAccessService(
-            EndpointCredentialRepository credentials, UserTrustRootRepository trustRoots, Clock clock) {
+            EndpointCredentialRepository credentials,
+            UserTrustRootRepository trustRoots,
+            EndpointServerRows servers,
+            Clock clock) {
         this.credentials = credentials;
         this.trustRoots = trustRoots;
+        this.servers = servers;
         this.clock = clock;
+    }
+
+    /**
+     * @param endpoint an endpoint
+     * @return its servers as {@link EndpointAccess} lists them, in the order they are tried
+     */
+    @Transactional(readOnly = true)
+    public List<EndpointAccess.Server> servers(Endpoint endpoint) {
+        return servers.of(endpoint).stream()
+                .map(s -> new EndpointAccess.Server(s.uri(), s.getSubject()))
+                .toList();
     }
 
     /**
@@ -55,22 +74,20 @@ public class EndpointAccessService {
             String id = endpoint.getId().toString();
             return new EndpointAccess(
                     endpoint.getCanonicalName(),
-                    endpoint.getUrl(),
+                    servers(endpoint),
                     endpoint.getUsername(),
                     endpoint.getSealedPassword(),
                     endpoint.getSealedPassword() == null ? null : EndpointSecrets.passwordContext(id),
-                    null,
                     Map.of());
         }
         EndpointCredential credential = usableCredential(user, endpoint);
         String username = endpoint.getUsername();
         return new EndpointAccess(
                 endpoint.getCanonicalName(),
-                endpoint.getUrl(),
+                servers(endpoint),
                 username == null || username.isEmpty() || username.equals("anonymous") ? null : username,
                 credential.getSealedCredential(),
                 EndpointSecrets.credentialContext(credential.getId()),
-                null,
                 EndpointSessions.encode(trustRoots(user)));
     }
 

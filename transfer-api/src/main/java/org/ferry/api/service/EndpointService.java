@@ -52,12 +52,14 @@ public class EndpointService {
     private final EndpointRepository endpoints;
     private final TaskRepository tasks;
     private final EndpointSecrets secrets;
+    private final EndpointServerRows servers;
     private final boolean allowClearText;
 
     /**
      * @param endpoints the endpoint store
      * @param tasks the task store (for the recently-used and in-use scopes)
      * @param secrets seals passwords
+     * @param servers the endpoints' server rows (the first follows {@code url})
      * @param allowClearText {@code ferry.endpoints.allow-clear-text} (default true): false refuses
      *     {@code ftp://} endpoints, whose logins and data pass in clear
      */
@@ -65,10 +67,12 @@ public class EndpointService {
             EndpointRepository endpoints,
             TaskRepository tasks,
             EndpointSecrets secrets,
+            EndpointServerRows servers,
             @Value("${ferry.endpoints.allow-clear-text:true}") boolean allowClearText) {
         this.endpoints = endpoints;
         this.tasks = tasks;
         this.secrets = secrets;
+        this.servers = servers;
         this.allowClearText = allowClearText;
     }
 
@@ -152,7 +156,9 @@ public class EndpointService {
                 description(body.description()),
                 Boolean.TRUE.equals(body.isPublic()),
                 defaultDirectory(body.defaultDirectory()));
-        return endpoints.save(endpoint);
+        Endpoint saved = endpoints.save(endpoint);
+        servers.followUrl(saved);
+        return saved;
     }
 
     /**
@@ -223,7 +229,9 @@ public class EndpointService {
                 body.defaultDirectory() == null
                         ? endpoint.getDefaultDirectory()
                         : defaultDirectory(body.defaultDirectory()));
-        return endpoints.save(endpoint);
+        Endpoint saved = endpoints.save(endpoint);
+        servers.followUrl(saved);
+        return saved;
     }
 
     /**
@@ -243,7 +251,9 @@ public class EndpointService {
                 .orElseGet(() -> new Endpoint(owner, name, url, username));
         endpoint.updateLogin(url, username);
         secrets.setPassword(endpoint, password);
-        return endpoints.save(endpoint);
+        Endpoint saved = endpoints.save(endpoint);
+        servers.followUrl(saved);
+        return saved;
     }
 
     /**
@@ -271,9 +281,17 @@ public class EndpointService {
      * An endpoint the caller may change: their own (the admin role gives no power over
      * endpoints: an admin sees and cancels every task, not every endpoint).
      *
+     * @param caller the user
+     * @param idOrName the endpoint
+     * @return the endpoint
      * @throws NotFoundException if the caller cannot see it
      * @throws PermissionDeniedException if it is another user's public endpoint
      */
+    @Transactional(readOnly = true)
+    public Endpoint resolveOwned(Caller caller, String idOrName) {
+        return owned(caller, idOrName);
+    }
+
     private Endpoint owned(Caller caller, String idOrName) {
         Endpoint endpoint = find(caller, idOrName);
         if (endpoint != null && caller.owns(endpoint.getOwnerName())) {

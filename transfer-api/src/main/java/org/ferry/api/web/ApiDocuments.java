@@ -11,13 +11,13 @@ import org.ferry.api.document.ServerDocument;
 import org.ferry.api.document.SuccessfulTransferDocument;
 import org.ferry.api.document.TaskDocument;
 import org.ferry.api.domain.Endpoint;
+import org.ferry.api.domain.EndpointServer;
 import org.ferry.api.domain.SyncLevel;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
 import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.domain.TransferredFile;
 import org.ferry.api.service.FileListings;
-import org.ferry.mover.client.GridFtpUrl;
 import org.ferry.mover.protocol.FileInfo;
 
 /** Turns entities into the API's documents. */
@@ -30,10 +30,11 @@ public final class ApiDocuments {
      * @param ownerId the owner's account id, or null when unknown
      * @param activation the caller's activation of it
      * @param now the time {@code expires_in} counts from
+     * @param servers its servers
      * @return its document (never the password)
      */
     public static EndpointDocument endpoint(
-            Endpoint endpoint, String ownerId, ActivationStatus activation, Instant now) {
+            Endpoint endpoint, String ownerId, ActivationStatus activation, Instant now, List<EndpointServer> servers) {
         return new EndpointDocument(
                 "endpoint",
                 endpoint.getId().toString(),
@@ -55,20 +56,24 @@ public final class ApiDocuments {
                 "GCSv4_endpoint",
                 false,
                 false,
-                servers(endpoint));
+                servers(servers));
     }
 
-    /** @return the endpoint's servers: the one its URL names */
-    public static List<ServerDocument> servers(Endpoint endpoint) {
-        GridFtpUrl url = GridFtpUrl.parse(endpoint.getUrl());
-        return List.of(new ServerDocument(
-                "server",
-                1,
-                url.host(),
-                url.port(),
-                url.scheme(),
-                url.scheme() + "://" + url.host() + ":" + url.port(),
-                null));
+    /**
+     * @param servers an endpoint's servers
+     * @return their server documents
+     */
+    public static List<ServerDocument> servers(List<EndpointServer> servers) {
+        return servers.stream()
+                .map(s -> new ServerDocument(
+                        "server",
+                        s.getId() == null ? 0 : s.getId(),
+                        s.getHostname(),
+                        s.getPort(),
+                        s.getScheme(),
+                        s.uri(),
+                        s.getSubject()))
+                .toList();
     }
 
     /**

@@ -8,10 +8,15 @@ import org.ferry.api.document.EndpointDocument;
 import org.ferry.api.document.EndpointRequest;
 import org.ferry.api.document.OffsetListDocument;
 import org.ferry.api.document.ResultDocument;
+import org.ferry.api.document.ServerAddResultDocument;
+import org.ferry.api.document.ServerDocument;
 import org.ferry.api.document.ServerListDocument;
+import org.ferry.api.document.ServerRequest;
 import org.ferry.api.domain.Endpoint;
+import org.ferry.api.domain.EndpointServer;
 import org.ferry.api.error.NotSupportedException;
 import org.ferry.api.identity.Caller;
+import org.ferry.api.service.EndpointServers;
 import org.ferry.api.service.EndpointService;
 import org.ferry.api.service.Paging;
 import org.springframework.http.HttpStatus;
@@ -27,7 +32,8 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Endpoints: search, create, get, update, delete, server list (docs/rest-api.md "Endpoints"; the
+ * Endpoints: search, create, get, update, delete, their GridFTP servers (list, get, add, update,
+ * delete; docs/rest-api.md "Endpoints"; the
  * activation calls are {@link ActivationController}'s). An endpoint is named by id or canonical
  * name ({@code owner%23name} in paths). Documents carry the caller's own activation.
  */
@@ -41,20 +47,29 @@ public class EndpointController {
     private final EndpointService endpoints;
     private final OwnerIds ownerIds;
     private final EndpointAccessService activations;
+    private final EndpointServers servers;
 
     /**
      * @param endpoints the endpoint registry
      * @param ownerIds owner account ids
      * @param activations the caller's activation of each endpoint
+     * @param servers the endpoints' GridFTP servers
      */
-    public EndpointController(EndpointService endpoints, OwnerIds ownerIds, EndpointAccessService activations) {
+    public EndpointController(
+            EndpointService endpoints, OwnerIds ownerIds, EndpointAccessService activations, EndpointServers servers) {
         this.endpoints = endpoints;
         this.ownerIds = ownerIds;
         this.activations = activations;
+        this.servers = servers;
     }
 
     private EndpointDocument document(Caller caller, Endpoint endpoint, String ownerId) {
-        return ApiDocuments.endpoint(endpoint, ownerId, activations.status(caller.name(), endpoint), activations.now());
+        return ApiDocuments.endpoint(
+                endpoint,
+                ownerId,
+                activations.status(caller.name(), endpoint),
+                activations.now(),
+                servers.of(endpoint));
     }
 
     /** {@code POST /endpoint}: 201 with the endpoint document. */
@@ -90,11 +105,64 @@ public class EndpointController {
         return result("result", "Deleted", "Endpoint deleted successfully", request);
     }
 
-    /** {@code GET /endpoint/{id or name}/server_list}: the endpoint's GridFTP servers. */
+    /** {@code GET /endpoint/{id or name}/server_list}: the endpoint's GridFTP servers, in the order tried. */
     @GetMapping("/endpoint/{endpoint}/server_list")
     public ServerListDocument serverList(Caller caller, @PathVariable("endpoint") String endpoint) {
         Endpoint found = endpoints.resolve(caller, endpoint, "endpoint_id");
-        return new ServerListDocument("endpoint_server_list", found.getCanonicalName(), ApiDocuments.servers(found));
+        return new ServerListDocument(
+                "endpoint_server_list", found.getCanonicalName(), ApiDocuments.servers(servers.of(found)));
+    }
+
+    /** {@code GET /endpoint/{id or name}/server/{server_id}}: one server document. */
+    @GetMapping("/endpoint/{endpoint}/server/{server}")
+    public ServerDocument server(
+            Caller caller, @PathVariable("endpoint") String endpoint, @PathVariable("server") long server) {
+        return ApiDocuments.servers(List.of(servers.get(caller, endpoint, server)))
+                .get(0);
+    }
+
+    /**
+     * {@code POST /endpoint/{id or name}/server}: adds a GridFTP server (same scheme as the
+     * endpoint's others); {@code endpoint_server_add_result} {@code Created} with its id.
+     */
+    @PostMapping("/endpoint/{endpoint}/server")
+    @ResponseStatus(HttpStatus.CREATED)
+    public ServerAddResultDocument addServer(
+            Caller caller,
+            @PathVariable("endpoint") String endpoint,
+            @RequestBody ServerRequest body,
+            HttpServletRequest request) {
+        EndpointServer added = servers.add(caller, endpoint, body);
+        return new ServerAddResultDocument(
+                "endpoint_server_add_result",
+                "Created",
+                "Server " + added.uri() + " added to the endpoint",
+                added.getId(),
+                RequestIds.resource(request),
+                RequestIds.of(request));
+    }
+
+    /** {@code PUT /endpoint/{id or name}/server/{server_id}}: changes a server; result {@code Updated}. */
+    @PutMapping("/endpoint/{endpoint}/server/{server}")
+    public ResultDocument updateServer(
+            Caller caller,
+            @PathVariable("endpoint") String endpoint,
+            @PathVariable("server") long server,
+            @RequestBody ServerRequest body,
+            HttpServletRequest request) {
+        servers.update(caller, endpoint, server, body);
+        return result("result", "Updated", "Server updated successfully", request);
+    }
+
+    /** {@code DELETE /endpoint/{id or name}/server/{server_id}}: result {@code Deleted}; 409 for the last one. */
+    @DeleteMapping("/endpoint/{endpoint}/server/{server}")
+    public ResultDocument deleteServer(
+            Caller caller,
+            @PathVariable("endpoint") String endpoint,
+            @PathVariable("server") long server,
+            HttpServletRequest request) {
+        servers.delete(caller, endpoint, server);
+        return result("result", "Deleted", "Server deleted successfully", request);
     }
 
     /**

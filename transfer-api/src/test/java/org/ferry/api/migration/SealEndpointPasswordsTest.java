@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An installation of an earlier version stored endpoint passwords in clear: upgrading seals each
- * one under the configured key (V13_2) and drops the clear column (V13_3), on a real H2 database
- * migrated first to version 1 as such an installation was.
+ * one under the configured key (V13_2), drops the clear column (V13_3) and gives every endpoint
+ * the server row its url names (V13_5), on a real H2 database migrated first to version 1 as such
+ * an installation was.
  */
 class SealEndpointPasswordsTest {
 
@@ -54,7 +55,7 @@ class SealEndpointPasswordsTest {
         Flyway.configure()
                 .dataSource(url, "sa", "")
                 .locations("classpath:db/migration")
-                .javaMigrations(new V13_2__SealEndpointPasswords(cipher))
+                .javaMigrations(new V13_2__SealEndpointPasswords(cipher), new V13_5__EndpointServerRows())
                 .load()
                 .migrate();
         try (Connection c = DriverManager.getConnection(url, "sa", "");
@@ -69,6 +70,20 @@ class SealEndpointPasswordsTest {
             assertThat(rows.getString(2)).isNull();
             try (ResultSet columns = c.getMetaData().getColumns(null, null, "ENDPOINT", "PASSWORD")) {
                 assertThat(columns.next()).as("the clear-text column is gone").isFalse();
+            }
+            // and every endpoint has the server row its url names (V13_5)
+            try (ResultSet servers = c.createStatement()
+                    .executeQuery(
+                            "SELECT scheme, hostname, port, position FROM endpoint_server ORDER BY endpoint_id")) {
+                int count = 0;
+                while (servers.next()) {
+                    count++;
+                    assertThat(servers.getString(1)).isEqualTo("ftp");
+                    assertThat(servers.getString(2)).isEqualTo("127.0.0.1");
+                    assertThat(servers.getInt(3)).isEqualTo(2811);
+                    assertThat(servers.getInt(4)).isZero();
+                }
+                assertThat(count).isEqualTo(2);
             }
         }
     }
