@@ -10,6 +10,9 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.ferry.api.domain.Role;
+import org.ferry.api.identity.AccessTokenService;
+import org.ferry.api.identity.AccountService;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -49,6 +52,12 @@ class ActivationApiTest {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    AccountService accounts;
+
+    @Autowired
+    AccessTokenService tokens;
 
     ApiClient api;
 
@@ -227,6 +236,45 @@ class ActivationApiTest {
         JsonNode expired = awaitStatus(expiring, "FAILED");
         assertThat(expired.get("fatal_error").get("code").asString()).isEqualTo("EXPIRED");
         assertThat(expired.get("fatal_error").get("description").asString()).contains("while it was INACTIVE");
+    }
+
+    /**
+     * An institution's public gsiftp:// endpoint: another user sees it, gets a key pair of their
+     * own to delegate to, is not activated by the owner's activation, and cannot deactivate it for
+     * the owner.
+     */
+    @Test
+    void eachUserActivatesAPublicGsiEndpointForThemselves() {
+        Map<String, Object> doc = endpoint("admin#site", "gsiftp://localhost:3", null);
+        doc.put("public", true);
+        assertThat(api.post("/v0.10/endpoint", doc).status()).isEqualTo(201);
+        var account = accounts.create("carol", Role.USER, "password-of-carol");
+        ApiClient carol = new ApiClient(
+                port,
+                tokens.create(AccountService.caller(account), "test", null).token());
+        JsonNode forAdmin =
+                api.get("/v0.10/endpoint/admin%23site/activation_requirements").body();
+        JsonNode forCarol = carol.get("/v0.10/endpoint/admin%23site/activation_requirements")
+                .body();
+        assertThat(forCarol.get("activated").asBoolean()).isFalse();
+        assertThat(publicKey(forCarol)).startsWith("-----BEGIN PUBLIC KEY-----").isNotEqualTo(publicKey(forAdmin));
+        ApiClient.Answer deactivate = carol.post("/v0.10/endpoint/admin%23site/deactivate", Map.of());
+        assertThat(deactivate.status()).isEqualTo(409);
+        assertThat(deactivate.body().get("code").asString()).isEqualTo("ClientError.Conflict.NotActivated");
+        assertThat(carol.get("/v0.10/operation/endpoint/admin%23site/ls?path=/")
+                        .body()
+                        .get("code")
+                        .asString())
+                .isEqualTo("ClientError.ActivationRequired");
+    }
+
+    private static String publicKey(JsonNode requirements) {
+        for (JsonNode r : requirements.get("DATA")) {
+            if (r.get("name").asString().equals("public_key")) {
+                return r.get("value").asString();
+            }
+        }
+        return null;
     }
 
     private JsonNode awaitStatus(String taskId, String status) throws InterruptedException {
