@@ -108,7 +108,9 @@ class CliEndToEndTest {
     /** An endpoint's server list through the CLI: add a second server, list, change, remove. */
     @Test
     void endpointServers() throws Exception {
-        String url = json(admin("endpoint", "show", "admin#b", "-F", "json")).get("url").asString();
+        String url = json(admin("endpoint", "show", "admin#b", "-F", "json"))
+                .get("url")
+                .asString();
         String other = url.replace("127.0.0.1", "localhost"); // the same server under a second name
         String id = ok(admin("-F", "unix", "endpoint", "server", "add", "admin#b", "--url", other))
                 .out()
@@ -116,7 +118,8 @@ class CliEndToEndTest {
         assertThat(id).matches("[0-9]+");
         assertThat(ok(admin("endpoint", "server", "list", "admin#b")).out()).contains(url, other);
         ok(admin("endpoint", "server", "update", "admin#b", id, "--subject", "/O=Grid/CN=host/localhost"));
-        assertThat(ok(admin("-F", "unix", "endpoint", "server", "list", "admin#b")).out())
+        assertThat(ok(admin("-F", "unix", "endpoint", "server", "list", "admin#b"))
+                        .out())
                 .contains(other + "\t/O=Grid/CN=host/localhost");
         assertThat(ok(admin("ls", "admin#b:/")).exitCode()).isZero();
         ok(admin("endpoint", "server", "remove", "admin#b", id));

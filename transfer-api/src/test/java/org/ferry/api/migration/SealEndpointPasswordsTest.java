@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An installation of an earlier version stored endpoint passwords in clear: upgrading seals each
- * one under the configured key (V13_2), drops the clear column (V13_3) and gives every endpoint
+ * one under the configured key and then drops the clear column (both V13_2) and gives every endpoint
  * the server row its url names (V13_5), on a real H2 database migrated first to version 1 as such
  * an installation was.
  */
