@@ -39,6 +39,8 @@ public final class BenchMain {
                     case "fixedclient" -> new FixedClientBench(options, table).run();
                     case "sessions" -> new SessionsBench(options, table).run();
                     case "secure" -> new SecureThroughputBenchmark(options, table).run();
+                    case "service" -> new ServiceBench(options, table).run();
+                    case "million" -> new MillionFilesBench(options, table).run();
                     default -> throw new IllegalStateException(name);
                 }
                 table.print(name, System.out);

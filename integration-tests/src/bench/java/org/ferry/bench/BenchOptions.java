@@ -20,6 +20,7 @@ import java.util.Set;
  * @param smallFileLanes Ferry's concurrency for small files (session pairs)
  * @param repeat runs per side in the memory, disk and small-file benchmarks, the best one reported
  * @param smallFilesDirectory where the small-file trees go (default DATA/small; e.g. a tmpfs to leave the disk out)
+ * @param millionFiles files of the million-file task (1,000,000; 100,000 with --quick)
  */
 record BenchOptions(
         Set<String> only,
@@ -35,11 +36,12 @@ record BenchOptions(
         Path sshKey,
         int smallFileLanes,
         int repeat,
-        Path smallFilesDirectory) {
+        Path smallFilesDirectory,
+        int millionFiles) {
 
     /** Benchmark names, in run order. */
-    static final java.util.List<String> ALL =
-            java.util.List.of("memory", "disk", "smallfiles", "fixedclient", "sessions", "secure");
+    static final java.util.List<String> ALL = java.util.List.of(
+            "memory", "disk", "smallfiles", "fixedclient", "sessions", "secure", "service", "million");
 
     private static final long GIB = 1L << 30;
 
@@ -61,6 +63,7 @@ record BenchOptions(
         Path repo = Path.of("..");
         Path sshKey = null;
         Path smallDir = null;
+        Integer million = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -74,6 +77,7 @@ record BenchOptions(
                 case "--repo" -> repo = Path.of(args[++i]);
                 case "--ssh-key" -> sshKey = Path.of(args[++i]);
                 case "--small-dir" -> smallDir = Path.of(args[++i]);
+                case "--million-files" -> million = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -96,7 +100,8 @@ record BenchOptions(
                 sshKey,
                 lanes,
                 Math.max(1, repeat),
-                (smallDir == null ? data.resolve("small") : smallDir).toAbsolutePath());
+                (smallDir == null ? data.resolve("small") : smallDir).toAbsolutePath(),
+                million != null ? million : quick ? 100_000 : 1_000_000);
     }
 
     /** @return true if benchmark {@code name} is selected */

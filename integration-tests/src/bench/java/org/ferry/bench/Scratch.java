@@ -57,8 +57,10 @@ final class Scratch {
             long written = 0;
             while (written < bytes) {
                 // vary each block so that no two blocks of the file are equal
-                block[0] = (byte) (written >>> 20);
-                block[1] = (byte) (written >>> 28);
+                if (block.length > 1) { // a 1-byte file has one random byte
+                    block[0] = (byte) (written >>> 20);
+                    block[1] = (byte) (written >>> 28);
+                }
                 ByteBuffer buffer = ByteBuffer.wrap(block, 0, (int) Math.min(block.length, bytes - written));
                 while (buffer.hasRemaining()) {
                     written += out.write(buffer);

@@ -35,11 +35,12 @@ final class FerryServerProcess implements AutoCloseable {
     }
 
     /**
-     * Starts the server with more Spring arguments, e.g. {@code --ferry.api.marker-page-size=2}.
+     * Starts the server with {@code FERRY_HOME} set and extra Spring arguments (e.g. a PostgreSQL
+     * URL, the Kafka work queue, {@code --ferry.api.marker-page-size=2}), and waits until its HTTP port is open.
      *
-     * @param ferryHome the server's home (database, token)
-     * @param log file for the server's output
-     * @param arguments more {@code --name=value} arguments
+     * @param ferryHome the server's home (token; H2 database unless the arguments name another)
+     * @param log file for the server's output (appended to, so a restart keeps the earlier run's)
+     * @param arguments {@code --name=value} arguments
      */
     static FerryServerProcess start(Launchers launchers, Path ferryHome, Path log, List<String> arguments)
             throws IOException, InterruptedException {
@@ -71,6 +72,11 @@ final class FerryServerProcess implements AutoCloseable {
     /** @return the server's output so far, for failure messages */
     String output() throws IOException {
         return process.output();
+    }
+
+    /** Kills the server with SIGKILL (no shutdown hooks run) and waits for it to end. */
+    void kill() throws InterruptedException {
+        process.kill();
     }
 
     @Override

@@ -42,6 +42,17 @@ final class Launchers {
         return javaJar(jar("webapp", "-exec.jar"));
     }
 
+    /** @return {@code java -cp <ferry-gridftp jar> org.ferry.mover.app.FerryMoverMain}: what bin/ferry-mover runs */
+    List<String> ferryMover() throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xshare:auto");
+        command.add("-cp");
+        command.add(jar("mover-netty", "-all.jar").toString());
+        command.add("org.ferry.mover.app.FerryMoverMain");
+        return command;
+    }
+
     /** @return {@code java -jar <ferry CLI jar>} */
     List<String> ferryCli() throws IOException {
         return javaJar(jar("cli", "-all.jar"));

@@ -23,10 +23,13 @@ final class ManagedProcess implements AutoCloseable {
     private final Path log;
     private final String name;
 
-    private ManagedProcess(String name, Process process, Path log) {
+    private final long offset;
+
+    private ManagedProcess(String name, Process process, Path log, long offset) {
         this.name = name;
         this.process = process;
         this.log = log;
+        this.offset = offset;
     }
 
     /**
@@ -56,11 +59,13 @@ final class ManagedProcess implements AutoCloseable {
     static ManagedProcess start(
             String name, List<String> command, Map<String, String> environment, Set<String> unset, Path log)
             throws IOException {
-        ProcessBuilder builder =
-                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        long offset = Files.exists(log) ? Files.size(log) : 0;
         builder.environment().keySet().removeAll(unset);
         builder.environment().putAll(environment);
-        return new ManagedProcess(name, builder.start(), log);
+        return new ManagedProcess(name, builder.start(), log, offset);
     }
 
     /**
@@ -84,9 +89,16 @@ final class ManagedProcess implements AutoCloseable {
         throw new IllegalStateException(name + " did not print /" + pattern + "/ within " + timeout + ":\n" + output());
     }
 
-    /** @return everything the process printed so far */
+    /** @return the short name given at the start */
+    String name() {
+        return name;
+    }
+
+    /** @return everything the process printed so far (a log appended to: this run's part) */
     String output() throws IOException {
-        return Files.readString(log, StandardCharsets.UTF_8);
+        byte[] all = Files.readAllBytes(log);
+        int from = (int) Math.min(offset, all.length);
+        return new String(all, from, all.length - from, StandardCharsets.UTF_8);
     }
 
     /** @return true while the process runs */

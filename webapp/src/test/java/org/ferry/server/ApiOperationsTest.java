@@ -281,7 +281,6 @@ class ApiOperationsTest {
     void everyTransferOptionFerryLacksIsRefusedByName() {
         Map<String, Object> refused = new java.util.LinkedHashMap<>();
         refused.put("preserve_timestamp", true);
-        refused.put("skip_source_errors", true);
         refused.put("fail_on_quota_errors", true);
         refused.put("delete_destination_extra", true);
         refused.put("notify_on_succeeded", true);

@@ -33,6 +33,7 @@ class RestApiTest {
         registry.add("ferry.home", HOME::toString);
         // retries must not slow down tests whose endpoints do not exist
         registry.add("ferry.transfer.max-attempts", () -> "1");
+        registry.add("ferry.transfer.retry-initial-backoff", () -> "100ms");
     }
 
     @LocalServerPort
@@ -45,7 +46,13 @@ class RestApiTest {
     AccessTokenService tokens;
 
     @Autowired
-    org.ferry.scheduler.execution.TaskRecorder recorder;
+    org.ferry.scheduler.state.TaskRows taskRows;
+
+    @Autowired
+    org.ferry.scheduler.drive.TaskEnding ending;
+
+    @Autowired
+    org.springframework.transaction.support.TransactionTemplate transactions;
 
     ApiClient api;
 
@@ -268,13 +275,10 @@ class RestApiTest {
                 .asString();
         api.post("/v0.10/task/" + taskId + "/cancel", Map.of());
         java.util.UUID id = java.util.UUID.fromString(taskId);
-        org.ferry.scheduler.execution.Fault late =
-                new org.ferry.scheduler.execution.Fault(org.ferry.api.domain.EventCode.CONNECT_FAILED, "late fault");
-        recorder.fault(
-                new org.ferry.scheduler.execution.TaskExecution(new org.ferry.scheduler.execution.TaskExecution.Setup(
-                        id, "admin", null, null, null, null, false, null, null, null)),
-                late);
-        assertThat(recorder.fail(id, late)).isFalse();
+        Boolean written = transactions.execute(status ->
+                taskRows.eventIfActive(id, org.ferry.api.domain.EventCode.CONNECT_FAILED, "late fault", null));
+        assertThat(written).isFalse();
+        assertThat(ending.fail(id, "CONNECT_FAILED", "late fault")).isFalse();
         JsonNode events = api.get("/v0.10/task/" + taskId + "/event_list").body();
         assertThat(events.get("DATA").findValuesAsString("description")).doesNotContain("late fault");
         assertThat(events.get("DATA").get(0).get("code").asString()).isIn("CANCELED", "CONNECT_FAILED");

@@ -101,8 +101,8 @@ class ResumeAfterRestartTest {
                 .run(
                         "--ferry.home=" + home,
                         "--server.port=0",
-                        "--ferry.transfer.max-attempts=1000",
-                        "--ferry.transfer.retry-backoff-seconds=1",
+                        "--ferry.transfer.retry-initial-backoff=200ms",
+                        "--ferry.transfer.retry-max-backoff=1s",
                         "--ferry.personal-endpoint.root=");
     }
 

@@ -42,6 +42,8 @@ class TransferEndToEndTest {
     private static GridFtpServer serverA;
     private static GridFtpServer serverB;
     private static GridFtpServer slowA;
+    /** Serves SITE_A at 4 MiB/s: a task of 100 MB from it runs for 25 s or more. */
+    private static GridFtpServer crawlA;
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -62,6 +64,9 @@ class TransferEndToEndTest {
         slowA = GridFtpServer.start(GridFtpServerConfig.loopback(SITE_A)
                 .withAuthenticator((user, password) -> "alice".equals(user) && "pw-a".equals(password))
                 .withDataRateLimit(SLOW_BYTES_PER_SECOND));
+        crawlA = GridFtpServer.start(GridFtpServerConfig.loopback(SITE_A)
+                .withAuthenticator((user, password) -> "alice".equals(user) && "pw-a".equals(password))
+                .withDataRateLimit(4L << 20));
     }
 
     @AfterAll
@@ -69,6 +74,7 @@ class TransferEndToEndTest {
         serverA.close();
         serverB.close();
         slowA.close();
+        crawlA.close();
     }
 
     @LocalServerPort
@@ -109,6 +115,17 @@ class TransferEndToEndTest {
                             "admin#slow-a",
                             "url",
                             "ftp://127.0.0.1:" + slowA.port(),
+                            "username",
+                            "alice",
+                            "password",
+                            "pw-a"));
+            api.post(
+                    "/v0.10/endpoint",
+                    Map.of(
+                            "canonical_name",
+                            "admin#crawl-a",
+                            "url",
+                            "ftp://127.0.0.1:" + crawlA.port(),
                             "username",
                             "alice",
                             "password",
@@ -178,15 +195,93 @@ class TransferEndToEndTest {
     }
 
     @Test
-    void missingSourceFailsWithFileNotFoundAfterRetries() {
+    void missingSourceFailsAtOnceNamingTheFile() {
         JsonNode task = runToEnd(transfer("/does/not/exist.bin", "/x.bin", false));
         assertThat(task.get("status").asString()).isEqualTo("FAILED");
         assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("FILE_NOT_FOUND");
-        assertThat(task.get("faults").asLong()).isEqualTo(2);
+        assertThat(task.get("fatal_error").get("description").asString()).contains("/does/not/exist.bin");
+        assertThat(task.get("is_ok").isNull()).isTrue(); // Globus: is_ok only means something while ACTIVE
         JsonNode errors = api.get("/v0.10/task/" + task.get("task_id").asString() + "/event_list?filter=is_error:1")
                 .body();
         assertThat(errors.get("DATA").get(0).get("code").asString()).isEqualTo("FILE_NOT_FOUND");
         assertThat(errors.get("DATA").get(0).get("is_error").asBoolean()).isTrue();
+    }
+
+    @Test
+    void skipSourceErrorsSkipsAMissingItemAndMovesTheRest() throws IOException {
+        write(SITE_A.resolve("skip/here.bin"), random(10_000, 11));
+        Map<String, Object> transfer = new java.util.HashMap<>(transfer("/skip/here.bin", "/skipped/here.bin", false));
+        transfer.put(
+                "DATA",
+                List.of(
+                        Map.of(
+                                "DATA_TYPE",
+                                "transfer_item",
+                                "source_path",
+                                "/skip/here.bin",
+                                "destination_path",
+                                "/skipped/here.bin"),
+                        Map.of(
+                                "DATA_TYPE",
+                                "transfer_item",
+                                "source_path",
+                                "/skip/gone.bin",
+                                "destination_path",
+                                "/skipped/gone.bin")));
+        transfer.put("skip_source_errors", true);
+        JsonNode task = runToEnd(transfer);
+        assertThat(task.get("status").asString()).isEqualTo("SUCCEEDED");
+        assertThat(task.get("skip_source_errors").asBoolean()).isTrue();
+        assertThat(task.get("subtasks_skipped_errors").asLong()).isEqualTo(1);
+        assertThat(task.get("files_transferred").asLong()).isEqualTo(1);
+        assertThat(Files.readAllBytes(SITE_B.resolve("skipped/here.bin")))
+                .isEqualTo(Files.readAllBytes(SITE_A.resolve("skip/here.bin")));
+        assertThat(SITE_B.resolve("skipped/gone.bin")).doesNotExist();
+        assertThat(eventCodesOf(task.get("task_id").asString())).contains("SKIPPED_ERRORS");
+        JsonNode skipped = api.get("/v0.10/task/" + task.get("task_id").asString() + "/skipped_errors")
+                .body()
+                .get("DATA");
+        assertThat(skipped.size()).isEqualTo(1);
+        assertThat(skipped.get(0).get("source_path").asString()).isEqualTo("/skip/gone.bin");
+        assertThat(skipped.get(0).get("destination_path").asString()).isEqualTo("/skipped/gone.bin");
+        assertThat(skipped.get(0).get("error_code").asString()).isEqualTo("FILE_NOT_FOUND");
+        assertThat(skipped.get(0).get("error_time").isNull()).isFalse();
+        JsonNode arrived = api.get("/v0.10/task/" + task.get("task_id").asString() + "/successful_transfers")
+                .body()
+                .get("DATA");
+        assertThat(arrived.size()).isEqualTo(1);
+        assertThat(arrived.get(0).get("source_path").asString()).isEqualTo("/skip/here.bin");
+    }
+
+    @Test
+    void aOneFileTaskSubmittedBehindABigOneIsNotQueuedBehindIt() throws IOException {
+        // 5,000 files (100 MB) from a source sending 4 MiB/s: ten chunks of 500 for two worker
+        // threads, 25 s or more; the one-file task waits for one chunk at most
+        Path many = SITE_A.resolve("many");
+        byte[] data = random(20_000, 21);
+        for (int i = 0; i < 5000; i++) {
+            write(many.resolve(String.format("d%02d/f%04d", i / 500, i)), data);
+        }
+        write(SITE_A.resolve("one/file.bin"), random(1000, 22));
+        Map<String, Object> big = transfer("/many", "/many-copy", true);
+        big.put("source_endpoint", "admin#crawl-a");
+        String bigId = api.post("/v0.10/transfer", big).body().get("task_id").asString();
+        Instant giveUp = Instant.now().plus(Duration.ofSeconds(60));
+        while (api.get("/v0.10/task/" + bigId).body().get("files_transferred").asLong() == 0
+                && Instant.now().isBefore(giveUp)) {
+            sleepMillis(20);
+        }
+        JsonNode small = runToEnd(transfer("/one/file.bin", "/one-copy/file.bin", false));
+        assertThat(small.get("status").asString()).isEqualTo("SUCCEEDED");
+        JsonNode bigNow = api.get("/v0.10/task/" + bigId).body();
+        assertThat(bigNow.get("status").asString())
+                .as("the big task is still moving when the small one has ended")
+                .isEqualTo("ACTIVE");
+        api.post("/v0.10/task/" + bigId + "/cancel", Map.of()); // 25 s more prove nothing new
+        JsonNode bigEnd = runToEndOf(bigId);
+        assertThat(bigEnd.get("status").asString()).isEqualTo("FAILED");
+        assertThat(Files.readAllBytes(SITE_B.resolve("one-copy/file.bin")))
+                .isEqualTo(Files.readAllBytes(SITE_A.resolve("one/file.bin")));
     }
 
     @Test
@@ -306,7 +401,10 @@ class TransferEndToEndTest {
     private JsonNode runToEnd(Map<String, Object> transfer) {
         ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer);
         assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(202);
-        String taskId = accepted.body().get("task_id").asString();
+        return runToEndOf(accepted.body().get("task_id").asString());
+    }
+
+    private JsonNode runToEndOf(String taskId) {
         Instant giveUp = Instant.now().plus(Duration.ofSeconds(90));
         while (Instant.now().isBefore(giveUp)) {
             JsonNode task = api.get("/v0.10/task/" + taskId).body();

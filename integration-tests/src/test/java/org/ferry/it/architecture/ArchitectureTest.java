@@ -72,8 +72,54 @@ class ArchitectureTest {
                         CLI,
                         "org.springframework..",
                         "jakarta.persistence..",
+                        "org.hibernate..")
+                .check(ferry);
+    }
+
+    /** ferry-mover's Kafka adapter is the mover's only Kafka code: the runner and the queue protocol know no transport. */
+    @Test
+    void onlyTheMoverMainsUseKafka() {
+        noClasses()
+                .that()
+                .resideInAPackage(MOVER)
+                .and()
+                .resideOutsideOfPackage("org.ferry.mover.app..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.apache.kafka..")
+                .check(ferry);
+    }
+
+    /** Jackson (optional in mover-netty) only for the work-queue messages and the mains. */
+    @Test
+    void onlyTheQueueProtocolAndTheMainsUseJacksonInTheMover() {
+        noClasses()
+                .that()
+                .resideInAPackage(MOVER)
+                .and()
+                .resideOutsideOfPackages("org.ferry.mover.app..", "org.ferry.mover.queue..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("tools.jackson..", "com.fasterxml.jackson..")
+                .check(ferry);
+    }
+
+    /** The chunk runner knows no Spring, JPA, Kafka nor JSON: both movers run it as it is. */
+    @Test
+    void theChunkRunnerKnowsNoFrameworks() {
+        noClasses()
+                .that()
+                .resideInAPackage("org.ferry.mover.runner..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "org.springframework..",
+                        "jakarta.persistence..",
                         "org.hibernate..",
-                        "org.apache.kafka..")
+                        "org.apache.kafka..",
+                        "tools.jackson..",
+                        "org.ferry.mover.queue..",
+                        "org.ferry.mover.app..")
                 .check(ferry);
     }
 

@@ -5,13 +5,18 @@ import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.protocol.ByteRange;
 
 /**
- * What a {@link ChunkRunner} reports while it moves a chunk, and how it learns that the chunk's
- * task has stopped. Called from the chunk's lane threads, several at once: implementations are
- * thread-safe.
+ * What a {@link ChunkRunner} reports while it moves a chunk, and how it learns that the chunk must
+ * stop. Called from the chunk's lane threads, several at once: implementations are thread-safe.
+ *
+ * <p>Every file of the chunk ends in one of three ways: {@link #onFileArrived}; a last
+ * {@link #onFault} with {@code willRetry == false} (out of this runner's attempts, or a permanent
+ * fault); or nothing, when the chunk stopped before the file was tried (the task stopped, or an
+ * earlier file gave up on a transient fault: the endpoint is probably down, and the service will
+ * offer those files again later).
  */
 public interface ChunkListener {
 
-    /** @return true once the task stopped (cancelled, expired, failed): lanes start no more work */
+    /** @return true once the chunk must stop (task cancelled, expired, failed; chunk taken away) */
     boolean isStopped();
 
     /**
@@ -46,24 +51,24 @@ public interface ChunkListener {
     default void onResume(FileTransfer file, List<ByteRange> skipped) {}
 
     /**
-     * @param file a file that arrived (and whose checksum matched, when asked)
+     * A file arrived: the destination answered 226 and (for a file moved on its own) reports the
+     * source's size, or its checksum matched when asked.
+     *
+     * @param file the file
      * @param bytes its size
      */
     void onFileArrived(FileTransfer file, long bytes);
 
     /**
-     * An attempt failed; the runner retries it while attempts are left.
+     * An attempt at a file failed.
      *
+     * @param file the file
      * @param fault what went wrong
+     * @param attempt the attempt's number, counting earlier chunks' attempts
+     *     ({@link FileTransfer#attemptsBefore} + 1 for the first attempt here)
+     * @param willRetry true if this runner tries the file again; false if it gave up on it
+     * @param acknowledged the ranges the destination holds now (what a later attempt resumes from;
+     *     empty when the file must be sent again whole)
      */
-    void onFault(MoverFault fault);
-
-    /**
-     * A file ran out of attempts: the chunk's lanes start no more files, and the runner returns
-     * this fault. Called once per chunk, before lanes still moving a file have finished, so that
-     * the task can be ended (and their transfers aborted) at once.
-     *
-     * @param fault the file's last fault
-     */
-    void onFileFailed(MoverFault fault);
+    void onFault(FileTransfer file, MoverFault fault, int attempt, boolean willRetry, List<ByteRange> acknowledged);
 }

@@ -12,8 +12,11 @@ import org.ferry.mover.protocol.ByteRange;
 
 /**
  * Moves one chunk: {@code concurrency} lanes, each with its own source and destination session,
- * take work from the chunk's {@link LaneFeed} (a big file, or a batch of small files) until none is
- * left, the task stops, or a file runs out of attempts. The calling thread runs the first lane;
+ * take work from the chunk's {@link LaneFeed} (a big file, a file resuming from restart markers, or
+ * a batch of small files) until none is left, the chunk stops, or a file runs out of attempts on a
+ * transient fault (the endpoint is probably down: the files not tried go back to the service, which
+ * offers them again after a back-off). A file that fails permanently (no such file, permission
+ * denied) is reported and the lanes go on with the others. The calling thread runs the first lane;
  * the others run on the lane executor. Thread-safe: one runner serves many chunks at once.
  */
 public final class ChunkRunner {
@@ -38,9 +41,10 @@ public final class ChunkRunner {
      *
      * @param chunk what to move
      * @param listener where results go, and whether to stop
-     * @return null when every file arrived or the task stopped; otherwise the fault of the first
-     *     file that ran out of attempts, or a {@link FaultCode#NO_CREDENTIALS} fault at once when an
-     *     endpoint's credential expired (the lanes stop starting new files then)
+     * @return null when every file arrived or failed permanently, or the chunk stopped; otherwise
+     *     the transient fault of the first file that ran out of attempts, or a {@link
+     *     FaultCode#NO_CREDENTIALS} fault at once when an endpoint's credential expired (the lanes
+     *     stopped starting new files then)
      * @throws InterruptedException if the calling thread is interrupted while other lanes finish
      */
     public MoverFault run(ChunkRequest chunk, ChunkListener listener) throws InterruptedException {
@@ -75,7 +79,7 @@ public final class ChunkRunner {
                         ? mover.moveBatch(chunk, fatal, pair, work.files(), tuning.parallelism(), tuning.pipelining())
                         : mover.move(chunk, fatal, pair, work.files().get(0), tuning.parallelism());
                 if (outcome.failed()) {
-                    fatal.fileFailed(outcome.fault());
+                    fatal.set(outcome.fault());
                     return;
                 }
             }
@@ -84,7 +88,7 @@ public final class ChunkRunner {
 
     /**
      * The chunk's listener, which also stops the chunk's lanes once a file has run out of attempts
-     * and keeps that first fatal fault.
+     * on a transient fault and keeps that first fault.
      */
     private static final class FirstFault implements ChunkListener {
         private final ChunkListener delegate;
@@ -101,12 +105,6 @@ public final class ChunkRunner {
                 return true;
             }
             return false;
-        }
-
-        void fileFailed(MoverFault failed) {
-            if (set(failed)) {
-                delegate.onFileFailed(failed);
-            }
         }
 
         MoverFault get() {
@@ -149,13 +147,9 @@ public final class ChunkRunner {
         }
 
         @Override
-        public void onFault(MoverFault failed) {
-            delegate.onFault(failed);
-        }
-
-        @Override
-        public void onFileFailed(MoverFault failed) {
-            fileFailed(failed);
+        public void onFault(
+                FileTransfer file, MoverFault failed, int attempt, boolean willRetry, List<ByteRange> acknowledged) {
+            delegate.onFault(file, failed, attempt, willRetry, acknowledged);
         }
     }
 }

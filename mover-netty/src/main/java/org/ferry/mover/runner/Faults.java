@@ -26,7 +26,30 @@ public final class Faults {
      * @return the fault, with a one-line description carrying the server's reply text
      */
     public static MoverFault classify(Throwable failure, String context) {
-        return new MoverFault(code(failure), context + ": " + describe(failure));
+        return new MoverFault(code(failure), context + ": " + describe(failure), onSource(failure));
+    }
+
+    /**
+     * Which endpoint a failure came from: the client checks the source file first ({@code SIZE},
+     * a 550 there surfaces as {@link NoSuchFileException}) and names the refused command in a
+     * {@link GridFtpReplyException}, so source commands ({@code SIZE}, {@code RETR}, {@code ERET},
+     * {@code MLST}) tell the source apart.
+     *
+     * @param failure what went wrong
+     * @return true if the source endpoint reported it
+     */
+    public static boolean onSource(Throwable failure) {
+        if (failure instanceof NoSuchFileException || failure instanceof AccessDeniedException) {
+            return true;
+        }
+        if (failure instanceof GridFtpReplyException reply) {
+            String command = String.valueOf(reply.command()).toUpperCase(Locale.ROOT);
+            return command.startsWith("RETR")
+                    || command.startsWith("ERET")
+                    || command.startsWith("SIZE")
+                    || command.startsWith("MLST");
+        }
+        return false;
     }
 
     /**
@@ -40,6 +63,9 @@ public final class Faults {
         if (failure instanceof ChecksumMismatchException) {
             return FaultCode.VERIFY_CHECKSUM;
         }
+        if (failure instanceof SizeMismatchException) {
+            return FaultCode.FILE_SIZE_CHANGED;
+        }
         if (failure instanceof NoSuchFileException) {
             return FaultCode.FILE_NOT_FOUND;
         }
@@ -48,8 +74,23 @@ public final class Faults {
         }
         if (failure instanceof GridFtpReplyException reply) {
             String text = String.valueOf(reply.getMessage()).toLowerCase(Locale.ROOT);
+            if (reply.isTransient()) {
+                return FaultCode.ENDPOINT_ERROR; // 4xx: try again later (RFC 959 section 4.2)
+            }
+            if (text.contains("quota")) {
+                return FaultCode.QUOTA_EXCEEDED;
+            }
+            if (reply.replyCode() == 552 || text.contains("no space")) {
+                return FaultCode.NO_SPACE_LEFT;
+            }
             if (reply.replyCode() == 530 || text.contains("permission") || text.contains("denied")) {
                 return FaultCode.PERMISSION_DENIED;
+            }
+            if (text.contains("not a file")
+                    || text.contains("is a directory")
+                    || text.contains("not a plain file")
+                    || text.contains("not a regular")) {
+                return FaultCode.NOT_A_FILE;
             }
             if (reply.replyCode() == 550) {
                 return FaultCode.FILE_NOT_FOUND;

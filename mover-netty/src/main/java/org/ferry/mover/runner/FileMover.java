@@ -25,6 +25,8 @@ import org.ferry.mover.protocol.ByteRange;
  */
 final class FileMover {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(FileMover.class);
+
     private static final String CHECKSUM_ALGORITHM = "MD5";
     private static final long STOP_POLL_MILLIS = 100;
 
@@ -38,7 +40,9 @@ final class FileMover {
     /**
      * How a file ended.
      *
-     * @param fault null if it arrived or the task was stopped; the last fault if out of attempts
+     * @param fault null if it arrived, was given up for a permanent fault, or the chunk stopped;
+     *     the last fault if the file ran out of attempts on a transient fault (the chunk stops:
+     *     the endpoint is probably down)
      */
     record Outcome(MoverFault fault) {
         static final Outcome DONE = new Outcome(null);
@@ -49,16 +53,21 @@ final class FileMover {
     }
 
     /**
+     * Moves one file on its own, resuming from {@link FileTransfer#acknowledged} when earlier
+     * attempts left ranges, and checks the destination's size after the 226 (or the checksum when
+     * asked), so that a file is reported arrived only when the destination holds all of it.
+     *
      * @param chunk the chunk (checksum setting)
      * @param listener where results go
      * @param lane the lane's sessions
      * @param file the file
      * @param parallelism MODE E data connections
-     * @return {@link Outcome#DONE} when it arrived or the task stopped; a failed outcome when out of attempts
+     * @return {@link Outcome#DONE} when it arrived, failed permanently or the chunk stopped; a failed
+     *     outcome when out of attempts on a transient fault
      */
     Outcome move(ChunkRequest chunk, ChunkListener listener, SessionPair lane, FileTransfer file, int parallelism) {
         TransferOptions options = TransferOptions.extendedBlock(parallelism);
-        List<ByteRange> acknowledged = List.of(); // what the destination holds from earlier attempts
+        List<ByteRange> acknowledged = file.acknowledged(); // what the destination holds from earlier attempts
         for (int attempt = 1; ; attempt++) {
             if (listener.isStopped()) {
                 return Outcome.DONE;
@@ -101,6 +110,8 @@ final class FileMover {
                 listener.onBytes(bytes - counted.getAndSet(bytes));
                 if (chunk.verifyChecksum()) {
                     verify(lane, file);
+                } else {
+                    verifySize(lane, file, bytes);
                 }
                 listener.onFileArrived(file, bytes);
                 return Outcome.DONE;
@@ -110,20 +121,37 @@ final class FileMover {
                 if (listener.isStopped()) {
                     return Outcome.DONE;
                 }
-                // a checksum mismatch means the destination's bytes are wrong: send it all again
-                acknowledged = e instanceof ChecksumMismatchException ? List.of() : markers.ranges();
+                // wrong bytes at the destination: send it all again
+                acknowledged = e instanceof ChecksumMismatchException || e instanceof SizeMismatchException
+                        ? List.of()
+                        : markers.ranges();
+                int number = file.attemptsBefore() + attempt;
                 MoverFault fault = Faults.classify(
                         e,
-                        "Moving " + file.sourcePath() + " to " + file.destinationPath() + " (attempt " + attempt
-                                + " of " + retries.maxAttempts() + ")");
-                listener.onFault(fault);
-                if (attempt >= retries.maxAttempts() || fault.code() == FaultCode.NO_CREDENTIALS) {
+                        "Moving " + file.sourcePath() + " to " + file.destinationPath() + " (attempt " + number + ")");
+                if (fault.code() == FaultCode.NO_CREDENTIALS) {
+                    // not the file's fault, and not an attempt: the chunk stops, the file goes back
+                    // to the service with what the destination acknowledged, the task INACTIVE
                     return new Outcome(fault);
+                }
+                boolean retry = !fault.isPermanent() && attempt < retries.maxAttempts();
+                listener.onFault(file, fault, number, retry, acknowledged);
+                if (!retry) {
+                    return fault.isPermanent() ? Outcome.DONE : new Outcome(fault);
                 }
                 if (!pause(listener, retries.backoffSeconds(attempt) * 1000)) {
                     return Outcome.DONE;
                 }
             }
+        }
+    }
+
+    /** After a 226: the destination must hold the whole file (a MODE E file can be cut short silently). */
+    private static void verifySize(SessionPair lane, FileTransfer file, long bytes) throws IOException {
+        long there = lane.destination().stat(file.destinationPath()).sizeBytes();
+        if (there != bytes) {
+            throw new SizeMismatchException(
+                    file.destinationPath() + " has " + there + " bytes after the transfer, the source " + bytes);
         }
     }
 
@@ -161,7 +189,8 @@ final class FileMover {
      * @param batch the files, each small enough that progress at its end is progress enough
      * @param parallelism MODE E data connections
      * @param pipelining transfer commands in flight (1..1000)
-     * @return {@link Outcome#DONE}, or the first failed outcome of a file out of attempts
+     * @return {@link Outcome#DONE}, or the first failed outcome of a file out of attempts on a
+     *     transient fault
      */
     Outcome moveBatch(
             ChunkRequest chunk,
@@ -203,13 +232,16 @@ final class FileMover {
                 if (listener.isStopped()) {
                     return Outcome.DONE;
                 }
-                MoverFault fault = Faults.classify(
-                        e,
-                        "Moving a batch of " + batch.size() + " files (" + left.size() + " left to move one by one)");
-                listener.onFault(fault);
+                MoverFault fault = Faults.classify(e, "Moving a batch of " + batch.size() + " files");
                 if (fault.code() == FaultCode.NO_CREDENTIALS) {
                     return new Outcome(fault); // no file moves until the endpoint is activated again
                 }
+                // not counted against a file: each file left is tried on its own next and reports its own fault
+                log.info(
+                        "A batch of {} files failed ({} left to move one by one): {}",
+                        batch.size(),
+                        left.size(),
+                        fault.description());
             }
         }
         if (chunk.verifyChecksum()) {
@@ -221,8 +253,9 @@ final class FileMover {
                 } catch (IOException | RuntimeException e) {
                     listener.onBytes(-entry.getValue());
                     lane.close();
-                    listener.onFault(Faults.classify(
-                            e, "Verifying " + file.destinationPath() + " after a batch (moving it again on its own)"));
+                    MoverFault fault = Faults.classify(
+                            e, "Verifying " + file.destinationPath() + " after a batch (moving it again on its own)");
+                    listener.onFault(file, fault, file.attemptsBefore() + 1, true, List.of());
                     left.add(file);
                 }
             }

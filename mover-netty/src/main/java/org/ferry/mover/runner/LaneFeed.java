@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Hands the files of one chunk to the chunk's lanes: big files one at a time, runs of small files
- * as batches. A batch is at most the lane's share of what is left (guided self-scheduling: half of
+ * Hands the files of one chunk to the chunk's lanes: big files and files resuming from restart
+ * markers one at a time, runs of small files as batches. A batch is at most the lane's share of what is left (guided self-scheduling: half of
  * it with two lanes, then less and less), so a chunk of 101 to 200 small files, which the tuning
  * gives concurrency 2, keeps both session pairs busy instead of one lane taking the whole run; the
  * share never goes below the chunk's pipelining (smaller batches would not fill the pipeline) nor
@@ -60,7 +60,7 @@ final class LaneFeed {
         if (first == null) {
             return null;
         }
-        if (first.sizeBytes() > BATCH_FILE_MAX_BYTES || pipelining <= 1) {
+        if (first.sizeBytes() > BATCH_FILE_MAX_BYTES || pipelining <= 1 || first.isResumed()) {
             return new Work(List.of(first), false);
         }
         int share = (Math.max(left, 1) + lanes - 1) / lanes;
@@ -69,8 +69,10 @@ final class LaneFeed {
         long bytes = first.sizeBytes();
         FileTransfer next;
         while (batch.size() < limit && bytes < BATCH_MAX_BYTES && (next = files.poll()) != null) {
-            if (next.sizeBytes() > BATCH_FILE_MAX_BYTES) {
-                files.add(next); // a big file met on the way: back to the queue, for a lane to move alone
+            if (next.sizeBytes() > BATCH_FILE_MAX_BYTES || next.isResumed()) {
+                // a big file, or one resuming from restart markers, met on the way: back to the
+                // queue, for a lane to move alone
+                files.add(next);
                 break;
             }
             batch.add(next);

@@ -216,11 +216,9 @@ class EndpointSessionsFailoverTest {
         public void onFileArrived(FileTransfer file, long size) {}
 
         @Override
-        public void onFault(MoverFault fault) {
+        public void onFault(
+                FileTransfer file, MoverFault fault, int attempt, boolean willRetry, List<ByteRange> acknowledged) {
             faults.add(fault);
         }
-
-        @Override
-        public void onFileFailed(MoverFault fault) {}
     }
 }

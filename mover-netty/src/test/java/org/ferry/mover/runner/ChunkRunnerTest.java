@@ -173,11 +173,63 @@ class ChunkRunnerTest {
         assertThat(listener.bytes.get()).isEqualTo(data.length);
     }
 
+    @Test
+    void aMissingSourceFailsItsFileAtOnceAndTheOthersStillArrive() throws Exception {
+        byte[] data = new byte[5000];
+        new Random(3).nextBytes(data);
+        List<FileTransfer> files = new java.util.ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            Files.write(sourceRoot.resolve("p" + i + ".bin"), data);
+            files.add(new FileTransfer("/p" + i + ".bin", "/p" + i + ".bin", data.length));
+        }
+        FileTransfer missing = new FileTransfer("/gone.bin", "/gone.bin", 10);
+        files.add(3, missing);
+        Recording listener = new Recording();
+        MoverFault fatal = new ChunkRunner(sessions, new RetryPolicy(3, List.of(0)), lanes)
+                .run(chunk(files, new ChunkTuning(1, 1, 1)), listener);
+        assertThat(fatal).isNull();
+        assertThat(listener.faults).hasSize(1); // permanent: not retried
+        assertThat(listener.faults.get(0).code()).isEqualTo(FaultCode.FILE_NOT_FOUND);
+        assertThat(listener.faults.get(0).onSource()).isTrue();
+        assertThat(listener.gaveUp).containsExactly(missing);
+        assertThat(listener.arrived).hasSize(6);
+    }
+
+    @Test
+    void anUnreachableDestinationStopsTheChunkAfterItsAttempts() throws Exception {
+        byte[] data = new byte[100];
+        List<FileTransfer> files = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Files.write(sourceRoot.resolve("u" + i + ".bin"), data);
+            files.add(new FileTransfer("/u" + i + ".bin", "/u" + i + ".bin", data.length));
+        }
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+            port = probe.getLocalPort(); // closed again: nothing listens there
+        }
+        Recording listener = new Recording();
+        ChunkRequest request = new ChunkRequest(
+                access(source, "alice#src"),
+                new EndpointAccess("alice#down", "ftp://127.0.0.1:" + port, "alice", null, null, null, Map.of()),
+                files,
+                new ChunkTuning(1, 1, 1),
+                false,
+                ProtectionLevel.CLEAR);
+        MoverFault fatal = new ChunkRunner(sessions, new RetryPolicy(2, List.of(0)), lanes).run(request, listener);
+        assertThat(fatal).isNotNull();
+        assertThat(fatal.code()).isEqualTo(FaultCode.CONNECT_FAILED);
+        assertThat(fatal.isPermanent()).isFalse();
+        assertThat(listener.faults).hasSize(2); // two attempts at the first file, then the chunk stops
+        assertThat(listener.gaveUp).containsExactly(files.get(0));
+        assertThat(listener.arrived).isEmpty();
+    }
+
     /** Records what the runner reports. */
     private static final class Recording implements ChunkListener {
         final List<GridFtpSession> sessions = new CopyOnWriteArrayList<>();
         final List<FileTransfer> arrived = new CopyOnWriteArrayList<>();
         final List<MoverFault> faults = new CopyOnWriteArrayList<>();
+        final List<FileTransfer> gaveUp = new CopyOnWriteArrayList<>();
         final List<List<ByteRange>> resumes = new CopyOnWriteArrayList<>();
         final AtomicLong bytes = new AtomicLong();
         final CountDownLatch firstMarker = new CountDownLatch(1);
@@ -220,13 +272,12 @@ class ChunkRunnerTest {
         }
 
         @Override
-        public void onFault(MoverFault fault) {
+        public void onFault(
+                FileTransfer file, MoverFault fault, int attempt, boolean willRetry, List<ByteRange> acknowledged) {
             faults.add(fault);
-        }
-
-        @Override
-        public void onFileFailed(MoverFault fault) {
-            faults.add(fault);
+            if (!willRetry) {
+                gaveUp.add(file);
+            }
         }
     }
 }

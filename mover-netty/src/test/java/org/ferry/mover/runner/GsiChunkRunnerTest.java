@@ -24,6 +24,7 @@ import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.data.security.ProtectionLevel;
+import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.ferry.mover.testing.FerryGsiServer;
@@ -154,7 +155,9 @@ class GsiChunkRunnerTest {
                 .run(chunk, listener);
         assertThat(fatal.code()).isEqualTo(FaultCode.NO_CREDENTIALS);
         assertThat(fatal.description()).contains("alice#first", "expired at " + proxy.notAfter(), "activate");
-        assertThat(listener.faults).hasSize(1);
+        assertThat(listener.faults)
+                .as("not a file's fault: no attempt of a file is spent")
+                .isEmpty();
         assertThat(listener.sessions).isEmpty();
         assertThat(Instant.now()).isBefore(proxy.notAfter());
     }
@@ -184,11 +187,9 @@ class GsiChunkRunnerTest {
         public void onFileArrived(FileTransfer file, long size) {}
 
         @Override
-        public void onFault(MoverFault fault) {
+        public void onFault(
+                FileTransfer file, MoverFault fault, int attempt, boolean willRetry, List<ByteRange> acknowledged) {
             faults.add(fault);
         }
-
-        @Override
-        public void onFileFailed(MoverFault fault) {}
     }
 }

@@ -1,6 +1,7 @@
 package org.ferry.scheduler.delete;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.ferry.api.credential.ActivationRequiredException;
 import org.ferry.api.credential.EndpointAccessService;
@@ -30,11 +32,11 @@ import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.data.security.ProtectionLevel;
+import org.ferry.mover.runner.Faults;
+import org.ferry.mover.runner.MoverFault;
 import org.ferry.scheduler.TransferProperties;
-import org.ferry.scheduler.execution.Fault;
-import org.ferry.scheduler.execution.FaultClassifier;
-import org.ferry.scheduler.execution.Suspension;
-import org.ferry.scheduler.execution.TaskRecorder;
+import org.ferry.scheduler.drive.Activations;
+import org.ferry.scheduler.state.TaskRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -42,14 +44,15 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionalEventListener;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Runs DELETE tasks: for each path in order, removes it over one GridFTP session to the
  * endpoint (recursively when the task says so); a missing path fails the task with
  * {@code FILE_NOT_FOUND} unless {@code ignore_missing}, a directory without {@code recursive}
  * with {@code NOT_A_FILE}, a refused one with {@code PERMISSION_DENIED}. Other faults (broken
- * connections, timeouts) are retried up to {@code ferry.transfer.max-attempts} with the same
- * back-off as transfers, resuming at the path being deleted. A cancel or the deadline stops the
+ * connections, timeouts) are retried up to {@code ferry.transfer.max-attempts} with the
+ * scheduler's back-off, resuming at the path being deleted. A cancel or the deadline stops the
  * walk between two GridFTP commands. Tasks left ACTIVE by an earlier run resume on start.
  */
 @Component
@@ -60,12 +63,13 @@ public class DeleteTaskRunner implements SmartLifecycle {
     private final TaskRepository tasks;
     private final DeleteItemRepository items;
     private final EndpointRepository endpoints;
-    private final TaskRecorder recorder;
+    private final TaskRows taskRows;
+    private final TransactionTemplate transactions;
     private final EndpointAccessService accesses;
     private final EndpointSessions sessions;
     private final TransferProperties properties;
     private final Set<UUID> cancelled = ConcurrentHashMap.newKeySet();
-    private final Map<UUID, Fault> suspensions = new ConcurrentHashMap<>();
+    private final Map<UUID, String> suspensions = new ConcurrentHashMap<>();
     private final Map<UUID, Instant> deadlines = new ConcurrentHashMap<>();
     private final Set<UUID> running = ConcurrentHashMap.newKeySet();
     private ExecutorService workers;
@@ -74,22 +78,26 @@ public class DeleteTaskRunner implements SmartLifecycle {
      * @param tasks task store
      * @param items the tasks' paths
      * @param endpoints endpoint store
-     * @param recorder events and task ends
-     * @param client opens GridFTP sessions
+     * @param taskRows events, start and end of tasks
+     * @param transactions transactions for those
+     * @param accesses how the owner logs in to the endpoint (their activated credential)
+     * @param sessions opens GridFTP sessions from that
      * @param properties attempts and back-off
      */
     public DeleteTaskRunner(
             TaskRepository tasks,
             DeleteItemRepository items,
             EndpointRepository endpoints,
-            TaskRecorder recorder,
+            TaskRows taskRows,
+            TransactionTemplate transactions,
             EndpointAccessService accesses,
             EndpointSessions sessions,
             TransferProperties properties) {
         this.tasks = tasks;
         this.items = items;
         this.endpoints = endpoints;
-        this.recorder = recorder;
+        this.taskRows = taskRows;
+        this.transactions = transactions;
         this.accesses = accesses;
         this.sessions = sessions;
         this.properties = properties;
@@ -177,12 +185,11 @@ public class DeleteTaskRunner implements SmartLifecycle {
                 if (!Task.TYPE_DELETE.equals(task.getType())) {
                     continue;
                 }
-                Fault fault = Suspension.fault(
-                        "Endpoint " + task.getSourceEndpoint() + " was deactivated: its credential is gone");
+                String why = "Endpoint " + task.getSourceEndpoint() + " was deactivated: its credential is gone";
                 if (running.contains(task.getId())) {
-                    suspensions.put(task.getId(), fault); // the walk stops at its next command
+                    suspensions.put(task.getId(), why); // the walk stops at its next command
                 } else {
-                    recorder.suspend(task.getId(), fault);
+                    suspend(task.getId(), why);
                 }
             }
         });
@@ -197,9 +204,15 @@ public class DeleteTaskRunner implements SmartLifecycle {
         } catch (ActivationRequiredException stillMissing) {
             return;
         }
-        if (recorder.resume(task.getId(), why)) {
+        if (Boolean.TRUE.equals(transactions.execute(status -> taskRows.resume(task.getId(), why, Instant.now())))) {
             schedule(task.getId());
         }
+    }
+
+    /** The task goes INACTIVE until its endpoint is activated again. */
+    private void suspend(UUID taskId, String what) {
+        transactions.executeWithoutResult(
+                status -> taskRows.suspend(taskId, Activations.description(what), Instant.now()));
     }
 
     private synchronized void async(Runnable work) {
@@ -224,7 +237,7 @@ public class DeleteTaskRunner implements SmartLifecycle {
                 run(taskId);
             } catch (RuntimeException e) {
                 log.error("Delete task {} failed", taskId, e);
-                recorder.fail(taskId, new Fault(EventCode.UNKNOWN, "Internal error: " + e));
+                fail(taskId, EventCode.UNKNOWN.name(), "Internal error: " + e);
             } finally {
                 running.remove(taskId);
                 cancelled.remove(taskId);
@@ -244,22 +257,20 @@ public class DeleteTaskRunner implements SmartLifecycle {
         }
         Endpoint endpoint = endpoints.findById(task.getSourceEndpointId()).orElse(null);
         if (endpoint == null) {
-            recorder.fail(
-                    taskId,
-                    new Fault(EventCode.ENDPOINT_ERROR, "Endpoint " + task.getSourceEndpoint() + " was deleted"));
+            fail(taskId, EventCode.ENDPOINT_ERROR.name(), "Endpoint " + task.getSourceEndpoint() + " was deleted");
             return;
         }
         EndpointAccess login;
         try {
             login = accesses.access(task.getOwnerName(), endpoint);
         } catch (ActivationRequiredException e) {
-            recorder.suspend(taskId, Suspension.fault(e.getMessage()));
+            suspend(taskId, e.getMessage());
             return;
         }
         // a run after an earlier one (a restart, or resumed after INACTIVE) finds the paths that
         // run removed gone: not an error then
         boolean earlierRun = task.getStartTime() != null;
-        if (!recorder.started(taskId)) {
+        if (!Boolean.TRUE.equals(transactions.execute(status -> taskRows.markStarted(taskId, Instant.now())))) {
             return;
         }
         List<DeleteItem> paths = items.findByTaskIdOrderByItemIndex(taskId);
@@ -276,8 +287,7 @@ public class DeleteTaskRunner implements SmartLifecycle {
                         boolean existed = walk.delete(path);
                         // a path gone on a retry was removed by the attempt that failed
                         if (!existed && !task.isIgnoreMissing() && failures == 0 && !earlierRun) {
-                            recorder.fail(
-                                    taskId, new Fault(EventCode.FILE_NOT_FOUND, "No such file or directory: " + path));
+                            fail(taskId, EventCode.FILE_NOT_FOUND.name(), "No such file or directory: " + path);
                             return;
                         }
                     } finally {
@@ -288,45 +298,57 @@ public class DeleteTaskRunner implements SmartLifecycle {
                     failures = 0;
                 }
             } catch (DeleteWalk.StoppedException e) {
-                Fault suspension = suspensions.remove(taskId);
+                String suspension = suspensions.remove(taskId);
                 if (suspension != null) {
-                    recorder.suspend(taskId, suspension);
+                    suspend(taskId, suspension);
                 } else if (!cancelled.contains(taskId)) {
-                    recorder.fail(
-                            taskId, new Fault(EventCode.EXPIRED, "The task's deadline passed before it completed"));
+                    fail(taskId, EventCode.EXPIRED.name(), "The task's deadline passed before it completed");
                 }
                 return;
             } catch (DeleteWalk.NotRecursiveException e) {
-                recorder.fail(taskId, new Fault(EventCode.NOT_A_FILE, e.getMessage()));
+                fail(taskId, EventCode.NOT_A_FILE.name(), e.getMessage());
                 return;
             } catch (CredentialExpiredException e) {
-                recorder.suspend(taskId, Suspension.fault(e.getMessage()));
+                suspend(taskId, e.getMessage());
                 return;
             } catch (IOException e) {
-                Fault fault = FaultClassifier.classify(
-                        e, "Deleting " + paths.get(next).getPath());
+                MoverFault fault =
+                        Faults.classify(e, "Deleting " + paths.get(next).getPath());
                 failures++;
-                boolean permanent =
-                        fault.code() == EventCode.PERMISSION_DENIED || fault.code() == EventCode.FILE_NOT_FOUND;
-                if (permanent || failures >= properties.maxAttempts()) {
-                    recorder.fail(taskId, fault);
+                if (fault.isPermanent() || failures >= properties.maxAttempts()) {
+                    fail(taskId, fault.code().name(), fault.description());
                     return;
                 }
-                recorder.event(taskId, fault.code(), fault.description(), null);
-                tasks.addCounters(taskId, 0, 0, 0, 0, 0, 1);
-                if (!pause(properties.backoffSeconds(failures), taskId)) {
+                EventCode code = EventCode.valueOf(fault.code().name());
+                transactions.executeWithoutResult(status -> {
+                    if (taskRows.addFaults(taskId, 1, fault.code().name())) {
+                        taskRows.insertEvent(taskId, code, fault.description(), null, Instant.now());
+                    }
+                });
+                if (!pause(
+                        properties.backoff(failures, ThreadLocalRandom.current().nextDouble()), taskId)) {
                     return;
                 }
             }
         }
-        tasks.recordPlan(taskId, files, directories, files, 0, 0);
-        if (tasks.finish(taskId, TaskStatus.SUCCEEDED, null, null, Instant.now()) > 0) {
-            recorder.event(
-                    taskId,
-                    EventCode.SUCCEEDED,
-                    "The task completed successfully",
-                    "{\"files_deleted\":" + files + ",\"directories_deleted\":" + directories + "}");
-        }
+        long filesDeleted = files;
+        long directoriesDeleted = directories;
+        transactions.executeWithoutResult(status -> {
+            tasks.recordPlan(taskId, filesDeleted, directoriesDeleted, filesDeleted, 0, 0);
+            if (tasks.finish(taskId, TaskStatus.SUCCEEDED, null, null, Instant.now()) > 0) {
+                taskRows.insertEvent(
+                        taskId,
+                        EventCode.SUCCEEDED,
+                        "The task completed successfully",
+                        "{\"files_deleted\":" + filesDeleted + ",\"directories_deleted\":" + directoriesDeleted + "}",
+                        Instant.now());
+            }
+        });
+    }
+
+    /** Ends the task FAILED with its end event (a cancel that came first is kept). */
+    private void fail(UUID taskId, String code, String description) {
+        transactions.executeWithoutResult(status -> taskRows.finish(taskId, code, description, Instant.now()));
     }
 
     private boolean stopped(UUID taskId) {
@@ -337,9 +359,9 @@ public class DeleteTaskRunner implements SmartLifecycle {
     }
 
     /** Waits out a back-off; false if the task was cancelled or the thread stopped meanwhile. */
-    private boolean pause(long seconds, UUID taskId) {
+    private boolean pause(Duration backoff, UUID taskId) {
         try {
-            Thread.sleep(seconds * 1000);
+            Thread.sleep(backoff.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;

@@ -1,16 +1,13 @@
 package org.ferry.scheduler.plan;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
-import org.ferry.mover.runner.ChunkTuning;
-import org.ferry.mover.runner.FileTransfer;
-import org.ferry.scheduler.queue.TransferChunk;
+import org.ferry.mover.queue.ChunkMessage;
 
 /**
- * Sorts files by size and cuts them into chunks of at most {@code maxFiles} files and
- * {@code maxBytes} bytes, so that each chunk holds files of similar size and can be tuned as one.
+ * Cuts a chunk from a task's ready files (smallest first, as the database hands them out): at
+ * most {@code maxFiles} files and {@code maxBytes} bytes, at least one file, so that each chunk
+ * holds files of similar size and can be tuned as one.
  */
 public final class Chunker {
 
@@ -29,34 +26,25 @@ public final class Chunker {
         this.maxBytes = maxBytes;
     }
 
-    /**
-     * @param taskId the task
-     * @param files files to move, any order
-     * @return chunks, smallest files first, each with its tuning
-     */
-    public List<TransferChunk> cut(UUID taskId, List<FileTransfer> files) {
-        List<FileTransfer> sorted = new ArrayList<>(files);
-        sorted.sort(Comparator.comparingLong(FileTransfer::sizeBytes).thenComparing(FileTransfer::sourcePath));
-        List<TransferChunk> chunks = new ArrayList<>();
-        List<FileTransfer> current = new ArrayList<>();
-        long currentBytes = 0;
-        for (FileTransfer file : sorted) {
-            boolean full = current.size() >= maxFiles || currentBytes + file.sizeBytes() > maxBytes;
-            if (!current.isEmpty() && full) {
-                chunks.add(chunk(taskId, chunks.size(), current));
-                current = new ArrayList<>();
-                currentBytes = 0;
-            }
-            current.add(file);
-            currentBytes += file.sizeBytes();
-        }
-        if (!current.isEmpty()) {
-            chunks.add(chunk(taskId, chunks.size(), current));
-        }
-        return chunks;
+    /** @return most files per chunk */
+    public int maxFiles() {
+        return maxFiles;
     }
 
-    private static TransferChunk chunk(UUID taskId, int chunkId, List<FileTransfer> files) {
-        return new TransferChunk(taskId, chunkId, List.copyOf(files), ChunkTuning.forFiles(files));
+    /**
+     * @param ready ready files, in the order to take them
+     * @return the files of the next chunk: a prefix of {@code ready}
+     */
+    public List<ChunkMessage.File> cut(List<ChunkMessage.File> ready) {
+        List<ChunkMessage.File> chunk = new ArrayList<>();
+        long bytes = 0;
+        for (ChunkMessage.File file : ready) {
+            if (chunk.size() >= maxFiles || (!chunk.isEmpty() && bytes + file.sizeBytes() > maxBytes)) {
+                break;
+            }
+            chunk.add(file);
+            bytes += file.sizeBytes();
+        }
+        return chunk;
     }
 }

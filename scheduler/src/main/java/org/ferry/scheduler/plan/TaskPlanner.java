@@ -13,15 +13,24 @@ import org.ferry.api.domain.TransferItem;
 import org.ferry.mover.client.GridFtpReplyException;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.protocol.FileInfo;
-import org.ferry.mover.runner.FileTransfer;
+import org.ferry.mover.runner.FaultCode;
+import org.ferry.mover.runner.Faults;
+import org.ferry.scheduler.state.PlannedFile;
 
 /**
- * Turns a task's transfer items into the list of files to move: crawls recursive items on the
- * source with MLSD (depth first), creates the destination directory tree (parents first, empty
- * directories included), and applies the sync level against the destination listing. Symbolic
- * links inside a recursive item are not followed (service-semantics b.2).
+ * Turns a task's transfer items into file rows: crawls recursive items on the source with MLSD
+ * (depth first), creates the destination directory tree (parents first, empty directories
+ * included), applies the sync level against the destination listing, and hands each file to move
+ * to a {@link PlanSink} as it is found, so that only one directory's listing is in memory at a
+ * time. Symbolic links inside a recursive item are not followed (service-semantics b.2).
  *
- * <p>One planner per planning run: it keeps counters. Not thread-safe.
+ * <p>A planning runs once per task: the rows it writes are the truth from then on, so a
+ * partially written destination file of this task is never judged by the sync level.
+ *
+ * <p>Source errors (a missing or unreadable item, or directory below one): with
+ * {@code skip_source_errors} the path becomes a SKIPPED row; without, planning stops with a
+ * {@link PlanningException} naming the path (the task fails). One planner per planning run: it
+ * keeps counters. Not thread-safe.
  */
 public final class TaskPlanner {
 
@@ -30,40 +39,43 @@ public final class TaskPlanner {
     private final GridFtpSession source;
     private final GridFtpSession destination;
     private final SyncLevel syncLevel;
-    private final Map<String, Long> alreadyTransferred;
+    private final boolean skipSourceErrors;
+    private final PlanSink sink;
 
-    private final List<FileTransfer> toTransfer = new ArrayList<>();
     private long files;
     private long directories;
     private long filesSkipped;
-    private long filesDone;
-    private long bytesDone;
+    private long skippedErrors;
+    private long toMove;
 
     /**
      * @param source logged-in source session
      * @param destination logged-in destination session
      * @param syncLevel sync level or null (always copy)
-     * @param alreadyTransferred destination path to size of files an earlier run moved (resume);
-     *     such a file is not moved again if the destination still has that size
+     * @param skipSourceErrors skip missing or unreadable source paths instead of failing
+     * @param sink where the files go
      */
     public TaskPlanner(
             GridFtpSession source,
             GridFtpSession destination,
             SyncLevel syncLevel,
-            Map<String, Long> alreadyTransferred) {
+            boolean skipSourceErrors,
+            PlanSink sink) {
         this.source = source;
         this.destination = destination;
         this.syncLevel = syncLevel;
-        this.alreadyTransferred = alreadyTransferred;
+        this.skipSourceErrors = skipSourceErrors;
+        this.sink = sink;
     }
 
     /**
      * @param items the task's items in order
-     * @return the plan
-     * @throws PlanningException for an item that cannot work (wrong file type)
-     * @throws IOException for GridFTP failures (worth retrying)
+     * @return the totals
+     * @throws PlanningException for an item that cannot work (wrong file type, a source error
+     *     without {@code skip_source_errors})
+     * @throws IOException for other GridFTP failures (worth retrying)
      */
-    public TransferPlan plan(List<TransferItem> items) throws IOException, PlanningException {
+    public PlanTotals plan(List<TransferItem> items) throws IOException, PlanningException {
         for (TransferItem item : items) {
             if (item.isRecursive()) {
                 planDirectory(item.getSourcePath(), item.getDestinationPath());
@@ -71,11 +83,14 @@ public final class TaskPlanner {
                 planFile(item.getSourcePath(), item.getDestinationPath());
             }
         }
-        return new TransferPlan(List.copyOf(toTransfer), files, directories, filesSkipped, filesDone, bytesDone);
+        return new PlanTotals(files, directories, filesSkipped, skippedErrors, toMove);
     }
 
     private void planDirectory(String sourcePath, String destinationPath) throws IOException, PlanningException {
-        FileInfo root = source.stat(sourcePath);
+        FileInfo root = sourceStat(sourcePath, destinationPath);
+        if (root == null) {
+            return;
+        }
         if (!root.isDirectory()) {
             throw new PlanningException(
                     EventCode.NOT_A_DIRECTORY, "Recursive item source " + sourcePath + " is not a directory");
@@ -86,7 +101,10 @@ public final class TaskPlanner {
 
     private void crawl(String sourceDirectory, String destinationDirectory, boolean destinationIsNew)
             throws IOException, PlanningException {
-        List<FileInfo> entries = new ArrayList<>(source.list(sourceDirectory));
+        List<FileInfo> entries = sourceList(sourceDirectory, destinationDirectory);
+        if (entries == null) {
+            return;
+        }
         entries.sort(Comparator.comparing(FileInfo::name));
         Map<String, FileInfo> existing = destinationIsNew ? Map.of() : byName(destination.list(destinationDirectory));
         for (FileInfo entry : entries) {
@@ -116,7 +134,10 @@ public final class TaskPlanner {
     }
 
     private void planFile(String sourcePath, String destinationPath) throws IOException, PlanningException {
-        FileInfo file = source.stat(sourcePath);
+        FileInfo file = sourceStat(sourcePath, destinationPath);
+        if (file == null) {
+            return;
+        }
         if (file.isDirectory()) {
             throw new PlanningException(
                     EventCode.NOT_A_FILE, "Source " + sourcePath + " is a directory; transfer it as a recursive item");
@@ -134,16 +155,6 @@ public final class TaskPlanner {
     private void candidate(String sourcePath, String destinationPath, FileInfo file, FileInfo there)
             throws IOException {
         files++;
-        Long doneBytes = alreadyTransferred.get(destinationPath);
-        if (doneBytes != null
-                && there != null
-                && there.isFile()
-                && there.sizeBytes() == doneBytes
-                && doneBytes == file.sizeBytes()) {
-            filesDone++;
-            bytesDone += doneBytes;
-            return;
-        }
         boolean copy = SyncCheck.needsCopy(
                 syncLevel,
                 file,
@@ -151,10 +162,50 @@ public final class TaskPlanner {
                 () -> source.checksum(CHECKSUM_ALGORITHM, sourcePath)
                         .equalsIgnoreCase(destination.checksum(CHECKSUM_ALGORITHM, destinationPath)));
         if (copy) {
-            toTransfer.add(new FileTransfer(sourcePath, destinationPath, file.sizeBytes()));
+            toMove++;
+            sink.add(PlannedFile.toMove(sourcePath, destinationPath, file.sizeBytes()));
         } else {
             filesSkipped++;
         }
+    }
+
+    /** @return the source path's facts, or null when it was skipped (a source error with skip_source_errors) */
+    private FileInfo sourceStat(String sourcePath, String destinationPath) throws IOException, PlanningException {
+        try {
+            return source.stat(sourcePath);
+        } catch (IOException e) {
+            return sourceError(e, sourcePath, destinationPath);
+        }
+    }
+
+    /** @return the directory's entries, or null when it was skipped */
+    private List<FileInfo> sourceList(String sourceDirectory, String destinationDirectory)
+            throws IOException, PlanningException {
+        try {
+            return new ArrayList<>(source.list(sourceDirectory));
+        } catch (IOException e) {
+            return sourceError(e, sourceDirectory, destinationDirectory);
+        }
+    }
+
+    /**
+     * A missing or unreadable source path is permanent (service-semantics b.4): skipped with
+     * {@code skip_source_errors}, else the task fails naming it; other failures are rethrown.
+     */
+    private <T> T sourceError(IOException failure, String sourcePath, String destinationPath)
+            throws IOException, PlanningException {
+        FaultCode code = Faults.code(failure);
+        if (!code.isPermanent()) {
+            throw failure;
+        }
+        String description = "Source " + sourcePath + ": "
+                + String.valueOf(failure.getMessage()).strip();
+        if (!skipSourceErrors) {
+            throw new PlanningException(EventCode.valueOf(code.name()), description);
+        }
+        skippedErrors++;
+        sink.add(new PlannedFile(sourcePath, destinationPath, 0, code.name(), description));
+        return null;
     }
 
     /** Creates a destination directory and its missing parents; returns true if it was created. */

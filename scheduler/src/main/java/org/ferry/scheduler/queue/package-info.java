@@ -1,2 +1,5 @@
-/** Work queue port (Kafka-shaped) and its in-process adapter; chunk messages. */
+/**
+ * The work queue port and its adapters: in-process (the embedded mover) and Kafka (ferry-mover
+ * processes).
+ */
 package org.ferry.scheduler.queue;

@@ -4,37 +4,39 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
+import org.ferry.mover.queue.ChunkMessage;
 import org.ferry.mover.runner.ChunkTuning;
 import org.ferry.mover.runner.FileTransfer;
-import org.ferry.scheduler.queue.TransferChunk;
 import org.junit.jupiter.api.Test;
 
 class ChunkerTest {
 
     private static final long MB = 1_000_000L;
 
-    @Test
-    void sortsBySizeAndCutsAtFileAndByteLimits() {
-        List<FileTransfer> files = new ArrayList<>();
-        for (int i = 0; i < 7; i++) {
-            files.add(new FileTransfer("/s/" + i, "/d/" + i, (7 - i) * 10L));
+    private static List<ChunkMessage.File> files(long... sizes) {
+        List<ChunkMessage.File> files = new ArrayList<>();
+        for (int i = 0; i < sizes.length; i++) {
+            files.add(new ChunkMessage.File(i + 1, "/s/" + i, "/d/" + i, sizes[i], "", 0));
         }
-        List<TransferChunk> chunks = new Chunker(3, 1000).cut(UUID.randomUUID(), files);
-        assertThat(chunks).extracting(c -> c.files().size()).containsExactly(3, 3, 1);
-        assertThat(chunks.get(0).files()).extracting(FileTransfer::sizeBytes).containsExactly(10L, 20L, 30L);
-        assertThat(chunks).extracting(TransferChunk::chunkId).containsExactly(0, 1, 2);
-
-        List<TransferChunk> byBytes = new Chunker(100, 55).cut(UUID.randomUUID(), files);
-        assertThat(byBytes.get(0).files()).extracting(FileTransfer::sizeBytes).containsExactly(10L, 20L);
-        // a file larger than the byte limit still gets a chunk of its own
-        List<TransferChunk> huge = new Chunker(100, 5).cut(UUID.randomUUID(), files);
-        assertThat(huge).hasSize(7);
+        return files;
     }
 
     @Test
-    void emptyPlanHasNoChunks() {
-        assertThat(new Chunker(500, 1L << 30).cut(UUID.randomUUID(), List.of())).isEmpty();
+    void cutsAtFileAndByteLimits() {
+        List<ChunkMessage.File> ready = files(10, 20, 30, 40, 50, 60, 70);
+        assertThat(new Chunker(3, 1000).cut(ready))
+                .extracting(ChunkMessage.File::sizeBytes)
+                .containsExactly(10L, 20L, 30L);
+        assertThat(new Chunker(100, 55).cut(ready))
+                .extracting(ChunkMessage.File::sizeBytes)
+                .containsExactly(10L, 20L);
+        // a file larger than the byte limit still gets a chunk of its own
+        assertThat(new Chunker(100, 5).cut(ready)).hasSize(1);
+    }
+
+    @Test
+    void noReadyFilesNoChunk() {
+        assertThat(new Chunker(500, 1L << 30).cut(List.of())).isEmpty();
     }
 
     @Test

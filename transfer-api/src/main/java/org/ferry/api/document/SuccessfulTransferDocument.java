@@ -11,7 +11,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param destinationPath absolute destination path
  * @param size bytes
  * @param checksumAlgorithm {@code MD5} when the task verified checksums, else null
- * @param checksum null (Ferry compares checksums but does not keep them)
+ * @param checksum the checksum the mover verified (hex), else null
  */
 public record SuccessfulTransferDocument(
         @JsonProperty("DATA_TYPE") String dataType,

@@ -11,7 +11,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param type {@code TRANSFER} or {@code DELETE}
  * @param status {@code ACTIVE}, {@code INACTIVE}, {@code SUCCEEDED} or {@code FAILED}
  * @param niceStatus {@code Queued}, {@code OK}, a fault code, or null once ended
- * @param isOk false while the latest attempt faulted; null once ended
+ * @param isOk false while the latest news of the ACTIVE task is a fault (an endpoint is down and
+ *     the task retries until its deadline); null once ended
  * @param isPaused always false (no pause rules yet)
  * @param label the label or null
  * @param ownerString the owner's user name
@@ -31,7 +32,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param verifyChecksum whether checksums are compared
  * @param preserveTimestamp false (not supported yet)
  * @param encryptData false (not supported yet)
- * @param skipSourceErrors false (not supported yet)
+ * @param skipSourceErrors whether missing or unreadable source paths are skipped (listed in
+ *     {@code skipped_errors}) instead of failing the task
  * @param failOnQuotaErrors false (not supported yet)
  * @param deleteDestinationExtra false (not supported yet)
  * @param recursiveSymlinks {@code ignore}
@@ -40,7 +42,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param symlinks 0
  * @param filesTransferred files moved (DELETE: files deleted)
  * @param filesSkipped files the sync level found current
- * @param bytesTransferred bytes moved
+ * @param bytesTransferred bytes moved (while ACTIVE, with the bytes of files still in flight)
  * @param bytesChecksummed 0
  * @param effectiveBytesPerSecond bytes moved per second of work
  * @param faults failed attempts
@@ -48,10 +50,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param subtasksPending not done yet
  * @param subtasksRetrying 0
  * @param subtasksSucceeded transferred or skipped by the sync level
- * @param subtasksFailed out of attempts
+ * @param subtasksFailed failed by a permanent fault
  * @param subtasksCanceled left open by a cancel
  * @param subtasksExpired 0
- * @param subtasksSkippedErrors 0
+ * @param subtasksSkippedErrors source paths skipped under {@code skip_source_errors}
  * @param fatalError code and description when FAILED, else null
  * @param canceledByAdmin whether an admin (not the owner) cancelled it
  * @param canceledByAdminMessage null

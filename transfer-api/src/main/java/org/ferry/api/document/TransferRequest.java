@@ -20,7 +20,8 @@ import java.util.List;
  * @param verifyChecksum compare checksums after each file
  * @param preserveTimestamp not supported yet
  * @param encryptData not supported yet (issue 13)
- * @param skipSourceErrors not supported yet
+ * @param skipSourceErrors skip missing or unreadable source paths (listed in {@code skipped_errors})
+ *     instead of failing the task
  * @param failOnQuotaErrors not supported yet
  * @param deleteDestinationExtra not supported yet (issue 15)
  * @param notifyOnSucceeded not supported yet (issue 15)

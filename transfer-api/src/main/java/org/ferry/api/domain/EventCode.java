@@ -42,6 +42,14 @@ public enum EventCode {
     NOT_A_FILE(true),
     /** A file item's destination path is an existing directory. */
     IS_A_DIRECTORY(true),
+    /** The destination's file system is full. */
+    NO_SPACE_LEFT(true),
+    /** The destination's quota is exhausted. */
+    QUOTA_EXCEEDED(true),
+    /** The destination's size differs from the source's after a transfer. */
+    FILE_SIZE_CHANGED(true),
+    /** Source paths were skipped for errors ({@code skip_source_errors}); listed in {@code skipped_errors}. */
+    SKIPPED_ERRORS(true),
     /** Anything else. */
     UNKNOWN(true);
 

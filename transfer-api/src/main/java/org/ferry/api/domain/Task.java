@@ -22,6 +22,14 @@ public class Task {
     public static final String TYPE_TRANSFER = "TRANSFER";
     /** Deleting paths on one endpoint. */
     public static final String TYPE_DELETE = "DELETE";
+    /** {@code plan_state} of a task whose items are not crawled yet. */
+    public static final String PLAN_NEW = "NEW";
+    /** {@code plan_state} of a task whose file rows are complete (never crawled again). */
+    public static final String PLAN_PLANNED = "PLANNED";
+    /** {@code nice_status} of a task waiting for its first chunk. */
+    public static final String NICE_QUEUED = "Queued";
+    /** {@code nice_status} of a task that is working without recent faults. */
+    public static final String NICE_OK = "OK";
 
     @Id
     private UUID id;
@@ -103,6 +111,30 @@ public class Task {
     @Column(name = "subtasks_failed", nullable = false)
     private long subtasksFailed;
 
+    @Column(name = "skip_source_errors", nullable = false)
+    private boolean skipSourceErrors;
+
+    @Column(name = "subtasks_skipped_errors", nullable = false)
+    private long subtasksSkippedErrors;
+
+    @Column(name = "plan_state", nullable = false)
+    private String planState;
+
+    @Column(name = "lease_owner")
+    private String leaseOwner;
+
+    @Column(name = "lease_expires")
+    private Instant leaseExpires;
+
+    @Column(name = "bytes_in_flight", nullable = false)
+    private long bytesInFlight;
+
+    @Column(name = "retry_after")
+    private Instant retryAfter;
+
+    @Column(name = "consecutive_faults", nullable = false)
+    private int consecutiveFaults;
+
     @Column(name = "fatal_error_code")
     private String fatalErrorCode;
 
@@ -132,6 +164,7 @@ public class Task {
      * @param destination destination endpoint
      * @param syncLevel optional sync level
      * @param verifyChecksum compare MD5 checksums after each file
+     * @param skipSourceErrors skip source paths that are missing or unreadable instead of failing
      * @param encryptData PROT P on every data channel of the task
      */
     public Task(
@@ -143,13 +176,14 @@ public class Task {
             Endpoint destination,
             SyncLevel syncLevel,
             boolean verifyChecksum,
+            boolean skipSourceErrors,
             boolean encryptData) {
         this.id = UUID.randomUUID();
         this.submissionId = submissionId;
         this.ownerName = ownerName;
         this.type = TYPE_TRANSFER;
         this.status = TaskStatus.ACTIVE;
-        this.niceStatus = "Queued";
+        this.niceStatus = NICE_QUEUED;
         this.label = label;
         this.requestTime = Instant.now();
         this.deadline = deadline;
@@ -159,6 +193,8 @@ public class Task {
         this.destinationEndpoint = destination.getCanonicalName();
         this.syncLevel = syncLevel == null ? null : syncLevel.level();
         this.verifyChecksum = verifyChecksum;
+        this.skipSourceErrors = skipSourceErrors;
+        this.planState = PLAN_NEW;
         this.encryptData = encryptData;
     }
 
@@ -188,7 +224,8 @@ public class Task {
         task.ownerName = ownerName;
         task.type = TYPE_DELETE;
         task.status = TaskStatus.ACTIVE;
-        task.niceStatus = "Queued";
+        task.niceStatus = NICE_QUEUED;
+        task.planState = PLAN_NEW; // never leased by the transfer scheduler: DELETE tasks run on their own
         task.label = label;
         task.requestTime = Instant.now();
         task.deadline = deadline;
@@ -324,7 +361,7 @@ public class Task {
         return subtasksTotal;
     }
 
-    /** @return subtasks done (transferred or skipped) */
+    /** @return subtasks done (transferred, or skipped by the sync level) */
     public long getSubtasksSucceeded() {
         return subtasksSucceeded;
     }
@@ -332,6 +369,57 @@ public class Task {
     /** @return subtasks out of attempts */
     public long getSubtasksFailed() {
         return subtasksFailed;
+    }
+
+    /** @return whether missing or unreadable source paths are skipped rather than fatal */
+    public boolean isSkipSourceErrors() {
+        return skipSourceErrors;
+    }
+
+    /** @return subtasks skipped for a source error ({@code skip_source_errors}) */
+    public long getSubtasksSkippedErrors() {
+        return subtasksSkippedErrors;
+    }
+
+    /** @return {@link #PLAN_NEW} or {@link #PLAN_PLANNED} */
+    public String getPlanState() {
+        return planState;
+    }
+
+    /** @return the ferry-server instance that drives the task, or null */
+    public String getLeaseOwner() {
+        return leaseOwner;
+    }
+
+    /** @return when the lease ends unless renewed, or null */
+    public Instant getLeaseExpires() {
+        return leaseExpires;
+    }
+
+    /** @return bytes of files still in flight (counted in {@code bytes_transferred} while ACTIVE) */
+    public long getBytesInFlight() {
+        return bytesInFlight;
+    }
+
+    /** @return no chunk of the task is dispatched before this time (an endpoint is down), or null */
+    public Instant getRetryAfter() {
+        return retryAfter;
+    }
+
+    /** @return transient faults that stopped work since the last file arrived */
+    public int getConsecutiveFaults() {
+        return consecutiveFaults;
+    }
+
+    /**
+     * @return Globus' {@code is_ok}: false while the latest news of an ACTIVE task is a fault
+     *     (its {@code nice_status} is a fault code), true otherwise
+     */
+    public boolean isOk() {
+        return status != TaskStatus.ACTIVE
+                || niceStatus == null
+                || NICE_OK.equals(niceStatus)
+                || NICE_QUEUED.equals(niceStatus);
     }
 
     /** @return the fatal error code when FAILED, else null */

@@ -26,9 +26,6 @@ public interface TaskRepository extends JpaRepository<Task, UUID>, JpaSpecificat
     /** @return the task with this submission id */
     Optional<Task> findBySubmissionId(String submissionId);
 
-    /** @return tasks in a status, oldest first (for resuming after a restart) */
-    List<Task> findByStatusOrderByRequestTime(TaskStatus status);
-
     /** @return tasks of a type in a status, oldest first (for resuming after a restart) */
     List<Task> findByStatusAndTypeOrderByRequestTime(TaskStatus status, String type);
 
@@ -89,8 +86,8 @@ public interface TaskRepository extends JpaRepository<Task, UUID>, JpaSpecificat
             @Param("faults") long faults);
 
     /**
-     * Records the plan's totals and resets the per-file counters to what earlier runs completed
-     * (a re-plan after a restart recounts from the {@code transferred_file} rows).
+     * Records the totals of a DELETE task (files and directories deleted) and resets its per-file
+     * counters; transfer tasks record theirs through the scheduler's file rows.
      *
      * @return rows updated
      */

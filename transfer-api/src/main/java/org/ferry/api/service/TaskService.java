@@ -10,10 +10,11 @@ import java.util.Set;
 import java.util.UUID;
 import org.ferry.api.document.TaskUpdateRequest;
 import org.ferry.api.domain.EventCode;
+import org.ferry.api.domain.FileState;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
 import org.ferry.api.domain.TaskStatus;
-import org.ferry.api.domain.TransferredFile;
+import org.ferry.api.domain.TransferFile;
 import org.ferry.api.error.ConflictException;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.error.NotFoundException;
@@ -22,9 +23,10 @@ import org.ferry.api.lifecycle.TaskCancelRequestedEvent;
 import org.ferry.api.lifecycle.TaskDeadlineChangedEvent;
 import org.ferry.api.repository.TaskEventRepository;
 import org.ferry.api.repository.TaskRepository;
-import org.ferry.api.repository.TransferredFileRepository;
+import org.ferry.api.repository.TransferFileRepository;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.domain.Page;
+import org.springframework.data.domain.PageRequest;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Sort;
 import org.springframework.data.jpa.domain.Specification;
@@ -47,26 +49,26 @@ public class TaskService {
 
     private final TaskRepository tasks;
     private final TaskEventRepository events;
-    private final TransferredFileRepository transferredFiles;
+    private final TransferFileRepository transferFiles;
     private final ApplicationEventPublisher publisher;
     private final int markerPageSize;
 
     /**
      * @param tasks task store
      * @param events event store
-     * @param transferredFiles arrived files
+     * @param transferFiles the tasks' file rows
      * @param publisher where lifecycle events go
      * @param limits the marker page size
      */
     public TaskService(
             TaskRepository tasks,
             TaskEventRepository events,
-            TransferredFileRepository transferredFiles,
+            TransferFileRepository transferFiles,
             ApplicationEventPublisher publisher,
             ApiLimits limits) {
         this.tasks = tasks;
         this.events = events;
-        this.transferredFiles = transferredFiles;
+        this.transferFiles = transferFiles;
         this.publisher = publisher;
         this.markerPageSize = limits.markerPageSize();
     }
@@ -323,7 +325,7 @@ public class TaskService {
     }
 
     /**
-     * One page of the files that arrived, in arrival order.
+     * One page of the files that arrived ({@code SUCCEEDED} rows), in the order they were planned.
      *
      * @param caller the user
      * @param taskId the task
@@ -332,42 +334,46 @@ public class TaskService {
      * @throws InvalidRequestException naming {@code marker} if it is not one this API gave
      */
     @Transactional(readOnly = true)
-    public MarkerPage<TransferredFile> successfulTransfers(Caller caller, String taskId, String marker) {
-        Task task = get(caller, taskId);
-        int offset = offsetOf(marker);
-        List<TransferredFile> rows =
-                transferredFiles.findPage(task.getId(), new OffsetPage(offset, markerPageSize + 1, Sort.unsorted()));
-        boolean more = rows.size() > markerPageSize;
-        List<TransferredFile> page = more ? rows.subList(0, markerPageSize) : rows;
-        return new MarkerPage<>(page, more ? Integer.toString(offset + markerPageSize) : null);
+    public MarkerPage<TransferFile> successfulTransfers(Caller caller, String taskId, String marker) {
+        return filesIn(get(caller, taskId), FileState.SUCCEEDED, marker);
     }
 
     /**
-     * The paths skipped under {@code skip_source_errors}. Ferry refuses that option until it is
-     * implemented, so no task has any; the task is still checked.
+     * One page of the source paths skipped under {@code skip_source_errors} ({@code SKIPPED} rows,
+     * with the fault that skipped them).
      *
      * @param caller the user
      * @param taskId the task
      * @param marker as for {@link #successfulTransfers}
-     * @return an empty last page
+     * @return the page and the marker of the next one (null on the last)
+     * @throws InvalidRequestException naming {@code marker} if it is not one this API gave
      */
     @Transactional(readOnly = true)
-    public MarkerPage<Object> skippedErrors(Caller caller, String taskId, String marker) {
-        get(caller, taskId);
-        offsetOf(marker);
-        return new MarkerPage<>(List.of(), null);
+    public MarkerPage<TransferFile> skippedErrors(Caller caller, String taskId, String marker) {
+        return filesIn(get(caller, taskId), FileState.SKIPPED, marker);
     }
 
-    private static int offsetOf(String marker) {
+    /** A page of rows by id: the marker is the last id of the page before, stable as rows change state. */
+    private MarkerPage<TransferFile> filesIn(Task task, FileState state, String marker) {
+        long afterId = afterIdOf(marker);
+        List<TransferFile> rows = transferFiles.findByTaskIdAndStateAndIdGreaterThanOrderById(
+                task.getId(), state, afterId, PageRequest.of(0, markerPageSize + 1));
+        boolean more = rows.size() > markerPageSize;
+        List<TransferFile> page = more ? rows.subList(0, markerPageSize) : rows;
+        return new MarkerPage<>(
+                page, more ? Long.toString(page.get(page.size() - 1).getId()) : null);
+    }
+
+    private static long afterIdOf(String marker) {
         if (marker == null || marker.isBlank()) {
             return 0;
         }
         try {
-            int offset = Integer.parseInt(marker.trim());
-            if (offset < 0) {
+            long afterId = Long.parseLong(marker.trim());
+            if (afterId < 0) {
                 throw new NumberFormatException();
             }
-            return offset;
+            return afterId;
         } catch (NumberFormatException e) {
             throw new InvalidRequestException("marker", "marker must be a next_marker this API returned");
         }

@@ -1,5 +1,6 @@
 package org.ferry.api.service;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.ferry.api.identity.Caller;
 import org.ferry.api.lifecycle.TaskSubmittedEvent;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferItemRepository;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -40,6 +42,7 @@ public class TransferService {
     private final SubmissionIds submissionIds;
     private final ApiLimits limits;
     private final ApplicationEventPublisher publisher;
+    private final Duration defaultDeadline;
 
     /**
      * @param tasks task store
@@ -49,6 +52,9 @@ public class TransferService {
      * @param submissionIds duplicate detection
      * @param limits items per task
      * @param publisher where lifecycle events go
+     * @param defaultDeadline the deadline of a task submitted without one, from its request time
+     *     ({@code ferry.transfer.default-deadline}, ISO-8601 or e.g. {@code 24h}; Globus: 24 hours):
+     *     transient faults are retried until the deadline, so every transfer task has one
      */
     public TransferService(
             TaskRepository tasks,
@@ -57,7 +63,8 @@ public class TransferService {
             EndpointAccessService accesses,
             SubmissionIds submissionIds,
             ApiLimits limits,
-            ApplicationEventPublisher publisher) {
+            ApplicationEventPublisher publisher,
+            @Value("${ferry.transfer.default-deadline:24h}") Duration defaultDeadline) {
         this.tasks = tasks;
         this.items = items;
         this.endpoints = endpoints;
@@ -65,10 +72,12 @@ public class TransferService {
         this.submissionIds = submissionIds;
         this.limits = limits;
         this.publisher = publisher;
+        this.defaultDeadline = defaultDeadline;
     }
 
     /**
      * Stores a transfer task and queues it; a submission id used before returns the earlier task.
+     * A request without a deadline gets the default one.
      *
      * @param caller the submitting user
      * @param request the transfer document
@@ -100,6 +109,7 @@ public class TransferService {
         Instant deadline = TimeValues.parse("deadline", request.deadline());
         SyncLevel syncLevel = syncLevel(request.syncLevel());
         boolean verifyChecksum = Boolean.TRUE.equals(request.verifyChecksum());
+        boolean skipSourceErrors = Boolean.TRUE.equals(request.skipSourceErrors());
         List<TransferItem> rows = itemsOf(request.items());
         Optional<Submission> earlier = submissionIds.earlier(caller, submissionId);
         if (earlier.isPresent()) {
@@ -129,11 +139,12 @@ public class TransferService {
                 submissionId,
                 caller.name(),
                 label,
-                deadline,
+                deadline != null ? deadline : Instant.now().plus(defaultDeadline),
                 source,
                 destination,
                 syncLevel,
                 verifyChecksum,
+                skipSourceErrors,
                 encryptData));
         List<TransferItem> stored = new ArrayList<>(rows.size());
         for (TransferItem row : rows) {
@@ -162,10 +173,6 @@ public class TransferService {
     private static void refuseUnsupported(TransferRequest r) {
         offUnlessTrue(
                 "preserve_timestamp", r.preserveTimestamp(), "preserving modification times is not implemented yet");
-        offUnlessTrue(
-                "skip_source_errors",
-                r.skipSourceErrors(),
-                "skipping source errors is not implemented yet; without it a missing source fails the task");
         offUnlessTrue(
                 "fail_on_quota_errors", r.failOnQuotaErrors(), "quota errors are not told apart from other faults yet");
         offUnlessTrue(

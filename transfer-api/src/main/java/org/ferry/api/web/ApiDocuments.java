@@ -8,6 +8,7 @@ import org.ferry.api.document.EndpointDocument;
 import org.ferry.api.document.EventDocument;
 import org.ferry.api.document.FileDocument;
 import org.ferry.api.document.ServerDocument;
+import org.ferry.api.document.SkippedErrorDocument;
 import org.ferry.api.document.SuccessfulTransferDocument;
 import org.ferry.api.document.TaskDocument;
 import org.ferry.api.domain.Endpoint;
@@ -16,7 +17,7 @@ import org.ferry.api.domain.SyncLevel;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
 import org.ferry.api.domain.TaskStatus;
-import org.ferry.api.domain.TransferredFile;
+import org.ferry.api.domain.TransferFile;
 import org.ferry.api.service.FileListings;
 import org.ferry.mover.protocol.FileInfo;
 
@@ -84,7 +85,12 @@ public final class ApiDocuments {
      */
     public static TaskDocument task(Task task, String ownerId, Instant now) {
         boolean active = task.getStatus() == TaskStatus.ACTIVE || task.getStatus() == TaskStatus.INACTIVE;
-        long open = Math.max(0, task.getSubtasksTotal() - task.getSubtasksSucceeded() - task.getSubtasksFailed());
+        long open = Math.max(
+                0,
+                task.getSubtasksTotal()
+                        - task.getSubtasksSucceeded()
+                        - task.getSubtasksFailed()
+                        - task.getSubtasksSkippedErrors());
         SyncLevel syncLevel = task.getSyncLevel();
         boolean transfer = Task.TYPE_TRANSFER.equals(task.getType());
         return new TaskDocument(
@@ -93,7 +99,7 @@ public final class ApiDocuments {
                 task.getType(),
                 task.getStatus().name(),
                 task.getNiceStatus(),
-                active ? isOk(task.getNiceStatus()) : null,
+                active ? task.isOk() : null,
                 false,
                 task.getLabel(),
                 task.getOwnerName(),
@@ -115,7 +121,7 @@ public final class ApiDocuments {
                 task.isVerifyChecksum(),
                 false,
                 task.isEncryptData(),
-                false,
+                task.isSkipSourceErrors(),
                 false,
                 false,
                 transfer ? "ignore" : null,
@@ -124,7 +130,8 @@ public final class ApiDocuments {
                 0,
                 task.getFilesTransferred(),
                 task.getFilesSkipped(),
-                task.getBytesTransferred(),
+                // while ACTIVE, the bytes of files still in flight count too (progress of big files)
+                task.getBytesTransferred() + (active ? task.getBytesInFlight() : 0),
                 0,
                 effectiveBytesPerSecond(task, now),
                 task.getFaults(),
@@ -136,18 +143,13 @@ public final class ApiDocuments {
                 // subtasks left open by a cancel are reported as cancelled, as Globus does
                 active ? 0 : open,
                 0,
-                0,
+                task.getSubtasksSkippedErrors(),
                 task.getFatalErrorCode() == null
                         ? null
                         : new TaskDocument.FatalError(task.getFatalErrorCode(), task.getFatalErrorDescription()),
                 task.isCanceledByAdmin(),
                 null,
                 false);
-    }
-
-    /** {@code OK} and {@code Queued} are fine; a fault code is not. */
-    private static boolean isOk(String niceStatus) {
-        return niceStatus == null || niceStatus.equals("OK") || niceStatus.equals("Queued");
     }
 
     private static String displayName(String canonicalName) {
@@ -186,17 +188,41 @@ public final class ApiDocuments {
     }
 
     /**
-     * @param file an arrived file
+     * @param file a SUCCEEDED file row
      * @param verified whether its task verified checksums
-     * @return its successful_transfer document
+     * @return its successful_transfer document, with the checksum the mover verified (when it did)
      */
-    public static SuccessfulTransferDocument successfulTransfer(TransferredFile file, boolean verified) {
+    public static SuccessfulTransferDocument successfulTransfer(TransferFile file, boolean verified) {
+        String checksum = file.getChecksum();
+        String algorithm = null;
+        String value = null;
+        if (checksum != null && checksum.indexOf(':') > 0) {
+            algorithm = checksum.substring(0, checksum.indexOf(':'));
+            value = checksum.substring(checksum.indexOf(':') + 1);
+        } else if (verified) {
+            algorithm = "MD5";
+        }
         return new SuccessfulTransferDocument(
                 "successful_transfer",
                 file.getSourcePath(),
                 file.getDestinationPath(),
                 file.getSizeBytes(),
-                verified ? "MD5" : null,
-                null);
+                algorithm,
+                value);
+    }
+
+    /**
+     * @param file a SKIPPED file row
+     * @return its skipped_error document: the fault that skipped it
+     */
+    public static SkippedErrorDocument skippedError(TransferFile file) {
+        return new SkippedErrorDocument(
+                "skipped_error",
+                file.getSourcePath(),
+                file.getDestinationPath(),
+                file.getFaultCode(),
+                file.getFaultDescription(),
+                ApiTime.format(file.getCompletionTime()),
+                false);
     }
 }

@@ -15,7 +15,7 @@ import org.ferry.api.document.TaskDocument;
 import org.ferry.api.document.TaskUpdateRequest;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
-import org.ferry.api.domain.TransferredFile;
+import org.ferry.api.domain.TransferFile;
 import org.ferry.api.identity.Caller;
 import org.ferry.api.service.Paging;
 import org.ferry.api.service.TaskService;
@@ -126,14 +126,14 @@ public class TaskController {
                 page.getTotalElements());
     }
 
-    /** {@code GET /task/{id}/successful_transfers?marker}: files that arrived, 1000 a page. */
+    /** {@code GET /task/{id}/successful_transfers?marker}: files that arrived, 1000 a page, with their checksum when verified. */
     @GetMapping("/task/{taskId}/successful_transfers")
     public MarkerListDocument<SuccessfulTransferDocument> successfulTransfers(
             Caller caller,
             @PathVariable("taskId") String taskId,
             @RequestParam(name = "marker", required = false) String marker) {
         boolean verified = tasks.get(caller, taskId).isVerifyChecksum();
-        TaskService.MarkerPage<TransferredFile> page = tasks.successfulTransfers(caller, taskId, marker);
+        TaskService.MarkerPage<TransferFile> page = tasks.successfulTransfers(caller, taskId, marker);
         return new MarkerListDocument<>(
                 "successful_transfers",
                 marker,
@@ -149,8 +149,12 @@ public class TaskController {
             Caller caller,
             @PathVariable("taskId") String taskId,
             @RequestParam(name = "marker", required = false) String marker) {
-        TaskService.MarkerPage<Object> page = tasks.skippedErrors(caller, taskId, marker);
-        return new MarkerListDocument<>("skipped_errors", marker, page.nextMarker(), List.of());
+        TaskService.MarkerPage<TransferFile> page = tasks.skippedErrors(caller, taskId, marker);
+        return new MarkerListDocument<>(
+                "skipped_errors",
+                marker,
+                page.nextMarker(),
+                page.rows().stream().map(ApiDocuments::skippedError).toList());
     }
 
     /** {@code GET /task/{id}/pause_info}: the rules pausing the task (none: Ferry has no pause rules). */

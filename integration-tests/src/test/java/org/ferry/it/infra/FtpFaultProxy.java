@@ -1,0 +1,200 @@
+package org.ferry.it.infra;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A fault-injecting TCP proxy in front of a clear-text FTP/GridFTP server, which also carries the
+ * server's passive data connections: it rewrites each {@code 227 Entering Passive Mode} reply
+ * (RFC 959 section 4.1.2) to an address of its own that forwards to the server's, so that
+ * {@link #cutDataConnections()} breaks every data connection in flight, as a broken network would,
+ * while the control connections stay up. Loopback only.
+ */
+public final class FtpFaultProxy implements AutoCloseable {
+
+    private static final Pattern PASV =
+            Pattern.compile("^227 ([^(]*)\\((\\d+),(\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\)(.*)$");
+
+    private final InetSocketAddress target;
+    private final ServerSocket control;
+    private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
+        Thread thread = new Thread(r, "ftp-fault-proxy");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final Set<Socket> dataSockets = ConcurrentHashMap.newKeySet();
+    private final Set<ServerSocket> dataListeners = ConcurrentHashMap.newKeySet();
+    private final Set<Socket> controlSockets = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger cuts = new AtomicInteger();
+    private final AtomicLong dataBytes = new AtomicLong();
+    private volatile boolean open = true;
+
+    /**
+     * @param targetPort the FTP server's control port on 127.0.0.1
+     */
+    public FtpFaultProxy(int targetPort) throws IOException {
+        this.target = new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort);
+        this.control = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        threads.submit(this::acceptControl);
+    }
+
+    /** @return the proxy's control port */
+    public int port() {
+        return control.getLocalPort();
+    }
+
+    /** @return bytes forwarded over data connections so far */
+    public long dataBytes() {
+        return dataBytes.get();
+    }
+
+    /** @return how many data connections {@link #cutDataConnections} broke */
+    public int cuts() {
+        return cuts.get();
+    }
+
+    /** Breaks every data connection now open (RST-like: both sides see the connection end). */
+    public void cutDataConnections() {
+        for (Socket socket : Set.copyOf(dataSockets)) {
+            cuts.incrementAndGet();
+            closeQuietly(socket);
+        }
+    }
+
+    private void acceptControl() {
+        while (open) {
+            Socket client = null;
+            try {
+                client = control.accept();
+                Socket server = new Socket();
+                try {
+                    server.connect(target, 5000);
+                } catch (IOException refused) {
+                    closeQuietly(client); // the server is down: the client sees its connection end at once
+                    continue;
+                }
+                Socket accepted = client;
+                controlSockets.add(accepted);
+                controlSockets.add(server);
+                threads.submit(() -> pump(accepted, server, false));
+                threads.submit(() -> repliesWithDataProxy(server, accepted));
+            } catch (IOException e) {
+                if (client != null) {
+                    closeQuietly(client);
+                }
+                if (!open) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Server to client, line by line, with 227 replies pointed at a forwarder of this proxy. */
+    private void repliesWithDataProxy(Socket server, Socket client) {
+        try (InputStream in = server.getInputStream();
+                OutputStream out = client.getOutputStream()) {
+            StringBuilder line = new StringBuilder();
+            int b;
+            while ((b = in.read()) >= 0) {
+                line.append((char) b);
+                if (b == '\n') {
+                    out.write(rewrite(line.toString()).getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                    line.setLength(0);
+                }
+            }
+        } catch (IOException ignored) {
+            // a closed connection ends the pump
+        } finally {
+            closeQuietly(server);
+            closeQuietly(client);
+        }
+    }
+
+    private String rewrite(String line) throws IOException {
+        Matcher pasv = PASV.matcher(line.stripTrailing());
+        if (!pasv.matches()) {
+            return line;
+        }
+        int port = Integer.parseInt(pasv.group(6)) * 256 + Integer.parseInt(pasv.group(7));
+        String host = pasv.group(2) + "." + pasv.group(3) + "." + pasv.group(4) + "." + pasv.group(5);
+        ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        dataListeners.add(listener);
+        InetSocketAddress real = new InetSocketAddress(host, port);
+        threads.submit(() -> acceptData(listener, real));
+        int mine = listener.getLocalPort();
+        return "227 " + pasv.group(1) + "(127,0,0,1," + (mine / 256) + "," + (mine % 256) + ")" + pasv.group(8)
+                + "\r\n";
+    }
+
+    private void acceptData(ServerSocket listener, InetSocketAddress real) {
+        while (open && !listener.isClosed()) {
+            try {
+                Socket from = listener.accept();
+                Socket to = new Socket();
+                to.connect(real, 5000);
+                dataSockets.add(from);
+                dataSockets.add(to);
+                threads.submit(() -> pump(from, to, true));
+                threads.submit(() -> pump(to, from, true));
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void pump(Socket from, Socket to, boolean data) {
+        byte[] buffer = new byte[64 * 1024];
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                out.write(buffer, 0, n);
+                if (data) {
+                    dataBytes.addAndGet(n);
+                }
+            }
+        } catch (IOException ignored) {
+            // a cut or a close ends the pump
+        } finally {
+            closeQuietly(from);
+            closeQuietly(to);
+            dataSockets.remove(from);
+            dataSockets.remove(to);
+            controlSockets.remove(from);
+            controlSockets.remove(to);
+        }
+    }
+
+    private static void closeQuietly(java.io.Closeable closeable) {
+        try {
+            closeable.close();
+        } catch (IOException ignored) {
+            // closing is all we want
+        }
+    }
+
+    @Override
+    public void close() {
+        open = false;
+        closeQuietly(control);
+        dataListeners.forEach(FtpFaultProxy::closeQuietly);
+        dataSockets.forEach(FtpFaultProxy::closeQuietly);
+        controlSockets.forEach(FtpFaultProxy::closeQuietly);
+        threads.shutdownNow();
+    }
+}

@@ -1,0 +1,64 @@
+package org.ferry.mover.queue;
+
+import java.nio.charset.StandardCharsets;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The JSON form of the work-queue messages: the records' components as fields, and a version
+ * field {@code v} that a reader checks, so that movers and schedulers of different releases fail
+ * loudly instead of misreading each other. Fields a reader does not know are ignored (a newer
+ * writer may add some within one version). Thread-safe.
+ */
+public final class MessageCodec {
+
+    /** The message version this release writes and reads. */
+    public static final int VERSION = 2;
+
+    private final JsonMapper mapper = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+
+    /**
+     * @param message a {@link ChunkMessage}, {@link ResultMessage} or {@link ControlMessage}
+     * @return its JSON, UTF-8
+     */
+    public byte[] write(Object message) {
+        return mapper.writeValueAsBytes(message);
+    }
+
+    /** @return the chunk message in {@code json} */
+    public ChunkMessage chunk(byte[] json) {
+        ChunkMessage message = read(json, ChunkMessage.class);
+        return checked(message.v(), message);
+    }
+
+    /** @return the result message in {@code json} */
+    public ResultMessage result(byte[] json) {
+        ResultMessage message = read(json, ResultMessage.class);
+        return checked(message.v(), message);
+    }
+
+    /** @return the control message in {@code json} */
+    public ControlMessage control(byte[] json) {
+        ControlMessage message = read(json, ControlMessage.class);
+        return checked(message.v(), message);
+    }
+
+    private <T> T read(byte[] json, Class<T> type) {
+        try {
+            return mapper.readValue(json, type);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException(
+                    "not a " + type.getSimpleName() + ": " + new String(json, StandardCharsets.UTF_8), e);
+        }
+    }
+
+    private static <T> T checked(int version, T message) {
+        if (version != VERSION) {
+            throw new IllegalArgumentException("message version " + version + ", this release reads " + VERSION);
+        }
+        return message;
+    }
+}

@@ -1,0 +1,60 @@
+package org.ferry.mover.queue;
+
+import java.util.UUID;
+
+/**
+ * What a mover reports about a chunk, on the results topic (keyed by task id). The scheduler
+ * applies results idempotently: each is guarded by the chunk id and the file's state or attempt
+ * number, so a result delivered twice, or one from a chunk that was taken away from a lost mover,
+ * changes nothing.
+ *
+ * @param v message version
+ * @param type what happened
+ * @param taskId the task
+ * @param chunkId the chunk
+ * @param fileId the file ({@link Type#FILE_ARRIVED}, {@link Type#FILE_FAULT}, {@link Type#MARKER}), else 0
+ * @param bytes {@link Type#FILE_ARRIVED}: the file's size; {@link Type#PROGRESS}: bytes of the
+ *     chunk's files in flight (not yet arrived) now; else 0
+ * @param attempt {@link Type#FILE_FAULT}: the attempt's number (counting earlier chunks'), else 0
+ * @param willRetry {@link Type#FILE_FAULT}: the mover tries the file again within this chunk
+ * @param code {@link Type#FILE_FAULT}: the fault code; {@link Type#CHUNK_DONE}: the transient
+ *     fault that stopped the chunk early, if any; else null
+ * @param permanent {@link Type#FILE_FAULT}: trying again cannot help
+ * @param onSource {@link Type#FILE_FAULT}: the source endpoint reported it
+ * @param description {@link Type#FILE_FAULT}, {@link Type#CHUNK_DONE}: one line, else null
+ * @param acknowledged {@link Type#MARKER}, {@link Type#FILE_FAULT}: the ranges the destination
+ *     holds ({@code a-b,c-d}), else null
+ * @param mover the reporting mover's name
+ * @param timeEpochMillis when the mover sent it
+ */
+public record ResultMessage(
+        int v,
+        Type type,
+        UUID taskId,
+        long chunkId,
+        long fileId,
+        long bytes,
+        int attempt,
+        boolean willRetry,
+        String code,
+        boolean permanent,
+        boolean onSource,
+        String description,
+        String acknowledged,
+        String mover,
+        long timeEpochMillis) {
+
+    /** Result kinds. */
+    public enum Type {
+        /** The file arrived whole. */
+        FILE_ARRIVED,
+        /** An attempt at the file failed. */
+        FILE_FAULT,
+        /** The destination acknowledged more of the file (restart markers). */
+        MARKER,
+        /** The chunk is still being worked (a heartbeat), with its bytes in flight. */
+        PROGRESS,
+        /** The mover is done with the chunk: its files without a final result go back to the service. */
+        CHUNK_DONE
+    }
+}

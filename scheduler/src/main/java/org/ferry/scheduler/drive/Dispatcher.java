@@ -1,0 +1,186 @@
+package org.ferry.scheduler.drive;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.ferry.api.credential.ActivationRequiredException;
+import org.ferry.api.domain.Task;
+import org.ferry.api.repository.TaskRepository;
+import org.ferry.mover.queue.ChunkMessage;
+import org.ferry.mover.queue.MessageCodec;
+import org.ferry.mover.runner.ChunkTuning;
+import org.ferry.mover.runner.FileTransfer;
+import org.ferry.scheduler.TransferProperties;
+import org.ferry.scheduler.plan.Chunker;
+import org.ferry.scheduler.plan.PlanningException;
+import org.ferry.scheduler.queue.WorkQueue;
+import org.ferry.scheduler.state.FileRows;
+import org.ferry.scheduler.state.LeasedTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Hands chunks to the work queue while it has free slots, fairly: each next chunk goes to the
+ * task whose user has the fewest chunks moving, then the task with the fewest, then the task
+ * served longest ago (round-robin across users and tasks), within the per-user and per-endpoint-
+ * pair limits. A one-file task submitted behind a task of a million files gets the next free slot:
+ * it has no chunk moving, the big one has all of them. Chunks are cut from the database (smallest
+ * files first, at most {@code chunk-max-files}), never from a list in memory.
+ */
+@Component
+public class Dispatcher {
+
+    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+
+    private final FileRows files;
+    private final TaskRepository taskRepository;
+    private final TransactionTemplate transactions;
+    private final WorkQueue queue;
+    private final TaskEnding ending;
+    private final Activations activations;
+    private final TransferProperties properties;
+    private final Chunker chunker;
+    private final Map<UUID, Long> lastServed = new ConcurrentHashMap<>();
+
+    /**
+     * @param files file rows
+     * @param taskRepository tasks
+     * @param transactions transactions
+     * @param queue the work queue
+     * @param ending ends tasks whose endpoint vanished
+     * @param activations the owners' endpoint access (sealed credentials) and suspensions
+     * @param properties limits and chunk size
+     */
+    public Dispatcher(
+            FileRows files,
+            TaskRepository taskRepository,
+            TransactionTemplate transactions,
+            WorkQueue queue,
+            TaskEnding ending,
+            Activations activations,
+            TransferProperties properties) {
+        this.files = files;
+        this.taskRepository = taskRepository;
+        this.transactions = transactions;
+        this.queue = queue;
+        this.ending = ending;
+        this.activations = activations;
+        this.properties = properties;
+        this.chunker = new Chunker(properties.chunkMaxFiles(), properties.chunkMaxBytes());
+    }
+
+    /**
+     * Dispatches chunks of the given tasks while slots are free.
+     *
+     * @param leased the planned, ACTIVE tasks this instance drives
+     * @param now the time
+     * @return chunks dispatched
+     */
+    public int dispatch(List<LeasedTask> leased, Instant now) {
+        List<LeasedTask> candidates = new ArrayList<>();
+        for (LeasedTask task : leased) {
+            if (task.planned()
+                    && (task.retryAfter() == null || !task.retryAfter().isAfter(now))
+                    && (task.deadline() == null || task.deadline().isAfter(now))) {
+                candidates.add(task);
+            }
+        }
+        if (candidates.isEmpty()) {
+            return 0;
+        }
+        Map<String, Integer> perUser = new HashMap<>();
+        Map<String, Integer> perPair = new HashMap<>();
+        Map<UUID, Integer> perTask = new HashMap<>();
+        int slots = queue.freeSlots(files.activeChunks(perUser, perPair, perTask));
+        int dispatched = 0;
+        while (slots > 0 && !candidates.isEmpty()) {
+            Optional<LeasedTask> next = candidates.stream()
+                    .filter(t -> within(perUser.getOrDefault(t.ownerName(), 0), properties.maxActiveChunksPerUser()))
+                    .filter(t -> within(
+                            perPair.getOrDefault(t.endpointPair(), 0), properties.maxActiveChunksPerEndpointPair()))
+                    .min(Comparator.<LeasedTask>comparingInt(t -> perUser.getOrDefault(t.ownerName(), 0))
+                            .thenComparingInt(t -> perTask.getOrDefault(t.id(), 0))
+                            .thenComparingLong(t -> lastServed.getOrDefault(t.id(), 0L)));
+            if (next.isEmpty()) {
+                break;
+            }
+            LeasedTask task = next.get();
+            if (!dispatchOne(task, now)) {
+                candidates.remove(task);
+                continue;
+            }
+            lastServed.put(task.id(), System.nanoTime());
+            perUser.merge(task.ownerName(), 1, Integer::sum);
+            perPair.merge(task.endpointPair(), 1, Integer::sum);
+            perTask.merge(task.id(), 1, Integer::sum);
+            slots--;
+            dispatched++;
+        }
+        return dispatched;
+    }
+
+    /** Forgets what it knew of tasks that ended. */
+    public void forget(UUID taskId) {
+        lastServed.remove(taskId);
+    }
+
+    private static boolean within(int count, int limit) {
+        return limit <= 0 || count < limit;
+    }
+
+    /** @return false if the task has no ready file (or cannot run) */
+    private boolean dispatchOne(LeasedTask leased, Instant now) {
+        List<ChunkMessage.File> chunkFiles = chunker.cut(files.ready(leased.id(), now, chunker.maxFiles()));
+        if (chunkFiles.isEmpty()) {
+            return false;
+        }
+        Task task = taskRepository.findById(leased.id()).orElse(null);
+        if (task == null) {
+            return false;
+        }
+        ChunkMessage.Access source;
+        ChunkMessage.Access destination;
+        try {
+            source = ChunkMessage.Access.of(
+                    activations.accessOf(task, task.getSourceEndpointId(), task.getSourceEndpoint()));
+            destination = ChunkMessage.Access.of(
+                    activations.accessOf(task, task.getDestinationEndpointId(), task.getDestinationEndpoint()));
+        } catch (PlanningException e) {
+            ending.fail(task.getId(), e.code().name(), e.getMessage());
+            return false;
+        } catch (ActivationRequiredException e) {
+            activations.suspend(task.getId(), e.getMessage());
+            return false;
+        }
+        Instant credentialsExpire = activations.credentialsExpire(task);
+        Long chunkId = transactions.execute(
+                status -> files.createChunk(leased.id(), leased.ownerName(), leased.endpointPair(), chunkFiles, now));
+        if (chunkId == null || chunkId < 0) {
+            return false;
+        }
+        List<FileTransfer> transfers =
+                chunkFiles.stream().map(ChunkMessage.File::toTransfer).toList();
+        queue.submit(new ChunkMessage(
+                MessageCodec.VERSION,
+                chunkId,
+                task.getId(),
+                source,
+                destination,
+                ChunkTuning.forFiles(transfers),
+                task.isVerifyChecksum(),
+                task.isEncryptData(),
+                task.getDeadline() == null ? null : task.getDeadline().toEpochMilli(),
+                credentialsExpire == null ? null : credentialsExpire.toEpochMilli(),
+                chunkFiles));
+        log.debug("Dispatched chunk {} of task {}: {} files", chunkId, task.getId(), chunkFiles.size());
+        return true;
+    }
+}

@@ -1,2 +1,0 @@
-/** Executing tasks: coordinator, mover worker and lanes, retries, faults, progress, cancel, deadline. */
-package org.ferry.scheduler.execution;

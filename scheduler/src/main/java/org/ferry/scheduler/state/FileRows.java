@@ -1,0 +1,251 @@
+package org.ferry.scheduler.state;
+
+import java.sql.PreparedStatement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.ferry.api.domain.FileState;
+import org.ferry.mover.queue.ChunkMessage;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
+import org.springframework.jdbc.support.KeyHolder;
+import org.springframework.stereotype.Component;
+
+/**
+ * The file (subtask) rows of tasks and the chunks they are dispatched in. Written in batches
+ * (planning inserts, dispatch updates) so that a task of a million files never sits in memory.
+ * Callers hold the transaction.
+ */
+@Component
+public class FileRows {
+
+    private static final String PENDING = FileState.PENDING.name();
+    private static final String ACTIVE = FileState.ACTIVE.name();
+
+    private final JdbcTemplate jdbc;
+
+    /** @param jdbc the database */
+    public FileRows(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Forgets the rows of a planning that did not finish (it starts again from scratch). */
+    public void deleteAll(UUID taskId) {
+        jdbc.update("delete from transfer_file where task_id = ?", taskId);
+    }
+
+    /** Inserts planned rows: PENDING, or SKIPPED for a skipped source error. */
+    public void insert(UUID taskId, List<PlannedFile> files) {
+        Instant now = Instant.now();
+        jdbc.batchUpdate(
+                "insert into transfer_file (task_id, source_path, destination_path, size_bytes, state, attempts,"
+                        + " bytes_acknowledged, fault_code, fault_description, completion_time)"
+                        + " values (?, ?, ?, ?, ?, 0, 0, ?, ?, ?)",
+                files,
+                500,
+                (PreparedStatement ps, PlannedFile file) -> {
+                    boolean skipped = file.skippedCode() != null;
+                    ps.setObject(1, taskId);
+                    ps.setString(2, file.sourcePath());
+                    ps.setString(3, file.destinationPath());
+                    ps.setLong(4, file.sizeBytes());
+                    ps.setString(5, skipped ? FileState.SKIPPED.name() : PENDING);
+                    ps.setString(6, file.skippedCode());
+                    ps.setString(7, Sql.cut(file.skippedDescription(), 2000));
+                    ps.setTimestamp(8, skipped ? Sql.time(now) : null);
+                });
+    }
+
+    /** @return true while the task has files PENDING or ACTIVE */
+    public boolean hasOpenFiles(UUID taskId) {
+        return !jdbc.queryForList(
+                        "select id from transfer_file where task_id = ? and state in (?, ?) fetch first 1 rows only",
+                        Long.class,
+                        taskId,
+                        PENDING,
+                        ACTIVE)
+                .isEmpty();
+    }
+
+    /**
+     * @return the fault code and description of one FAILED file of the task (naming the file), or
+     *     null if none failed
+     */
+    public String[] firstFailure(UUID taskId) {
+        List<String[]> failed = jdbc.query(
+                "select fault_code, fault_description, source_path from transfer_file where task_id = ? and state = ?"
+                        + " order by id fetch first 1 rows only",
+                (rs, n) -> new String[] {
+                    rs.getString(1) == null ? "UNKNOWN" : rs.getString(1),
+                    rs.getString(2) == null ? "File " + rs.getString(3) + " failed" : rs.getString(2)
+                },
+                taskId,
+                FileState.FAILED.name());
+        return failed.isEmpty() ? null : failed.get(0);
+    }
+
+    /** @return true if the task has a PENDING file ready to go (its back-off over) */
+    public boolean hasReadyFiles(UUID taskId, Instant now) {
+        return !jdbc.queryForList(
+                        "select id from transfer_file where task_id = ? and state = ?"
+                                + " and (next_attempt_time is null or next_attempt_time <= ?) fetch first 1 rows only",
+                        Long.class,
+                        taskId,
+                        PENDING,
+                        Sql.time(now))
+                .isEmpty();
+    }
+
+    /**
+     * @return up to {@code limit} PENDING files of the task whose back-off is over, smallest first
+     *     (so that a chunk holds files of similar size and is tuned as one)
+     */
+    public List<ChunkMessage.File> ready(UUID taskId, Instant now, int limit) {
+        return jdbc.query(
+                "select id, source_path, destination_path, size_bytes, acknowledged, attempts from transfer_file"
+                        + " where task_id = ? and state = ? and (next_attempt_time is null or next_attempt_time <= ?)"
+                        // the index's own order (task_id, state, size_bytes, id): H2 then reads the first
+                        // rows of the index instead of sorting every pending row of the task
+                        + " order by task_id, state, size_bytes, id fetch first " + limit + " rows only",
+                (rs, n) -> new ChunkMessage.File(
+                        rs.getLong(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getLong(4),
+                        rs.getString(5) == null ? "" : rs.getString(5),
+                        rs.getInt(6)),
+                taskId,
+                PENDING,
+                Sql.time(now));
+    }
+
+    /**
+     * Creates a chunk and moves its files from PENDING to ACTIVE in it.
+     *
+     * @return the chunk id, or -1 if another instance took some of the files first (nothing changed)
+     */
+    public long createChunk(
+            UUID taskId, String ownerName, String endpointPair, List<ChunkMessage.File> files, Instant now) {
+        long bytes = files.stream().mapToLong(ChunkMessage.File::sizeBytes).sum();
+        KeyHolder key = new GeneratedKeyHolder();
+        jdbc.update(
+                connection -> {
+                    PreparedStatement ps = connection.prepareStatement(
+                            "insert into chunk (task_id, owner_name, endpoint_pair, state, files, size_bytes,"
+                                    + " bytes_in_flight, dispatch_time, heartbeat_time)"
+                                    + " values (?, ?, ?, 'ACTIVE', ?, ?, 0, ?, ?)",
+                            new String[] {"id"});
+                    ps.setObject(1, taskId);
+                    ps.setString(2, ownerName);
+                    ps.setString(3, endpointPair);
+                    ps.setInt(4, files.size());
+                    ps.setLong(5, bytes);
+                    ps.setTimestamp(6, Sql.time(now));
+                    ps.setTimestamp(7, Sql.time(now));
+                    return ps;
+                },
+                key);
+        long chunkId = key.getKey().longValue();
+        int[][] counts = jdbc.batchUpdate(
+                "update transfer_file set state = ?, chunk_id = ? where id = ? and state = ?",
+                files,
+                500,
+                (ps, file) -> {
+                    ps.setString(1, ACTIVE);
+                    ps.setLong(2, chunkId);
+                    ps.setLong(3, file.id());
+                    ps.setString(4, PENDING);
+                });
+        for (int[] batch : counts) {
+            for (int count : batch) {
+                if (count == 0) {
+                    throw new IllegalStateException("a file of chunk " + chunkId + " was taken meanwhile");
+                }
+            }
+        }
+        return chunkId;
+    }
+
+    /**
+     * Active chunks per user and per endpoint pair, over every instance (the limits are global).
+     *
+     * @param perUser filled with user to count
+     * @param perPair filled with endpoint pair to count
+     * @param perTask filled with task to count
+     * @return all active chunks
+     */
+    public int activeChunks(Map<String, Integer> perUser, Map<String, Integer> perPair, Map<UUID, Integer> perTask) {
+        int[] total = {0};
+        jdbc.query(
+                "select c.owner_name, c.endpoint_pair, c.task_id, count(*) from chunk c join task t on t.id = c.task_id"
+                        + " where c.state = 'ACTIVE' and t.status = 'ACTIVE'"
+                        + " group by c.owner_name, c.endpoint_pair, c.task_id",
+                rs -> {
+                    int count = rs.getInt(4);
+                    perUser.merge(rs.getString(1), count, Integer::sum);
+                    perPair.merge(rs.getString(2), count, Integer::sum);
+                    perTask.merge(rs.getObject(3, UUID.class), count, Integer::sum);
+                    total[0] += count;
+                });
+        return total[0];
+    }
+
+    /**
+     * @param owner the lease owner whose tasks to look at
+     * @param silentSince chunks whose last heartbeat is older are lost
+     * @return ids of active chunks of this instance's tasks whose mover went silent
+     */
+    public List<Long> silentChunks(String owner, Instant silentSince) {
+        return jdbc.queryForList(
+                "select c.id from chunk c join task t on t.id = c.task_id where c.state = 'ACTIVE'"
+                        + " and t.status = 'ACTIVE' and t.lease_owner = ? and c.heartbeat_time < ?",
+                Long.class,
+                owner,
+                Sql.time(silentSince));
+    }
+
+    /**
+     * Ends a chunk: DONE (its mover finished) or LOST (its mover went silent). Its files without a
+     * final result go back to PENDING, keeping their acknowledged ranges, not before
+     * {@code notBefore}.
+     *
+     * @return the chunk's task, or null if the chunk had ended already (nothing changed)
+     */
+    public UUID endChunk(long chunkId, String state, Instant notBefore) {
+        if (jdbc.update(
+                        "update chunk set state = ?, bytes_in_flight = 0 where id = ? and state = 'ACTIVE'",
+                        state,
+                        chunkId)
+                == 0) {
+            return null;
+        }
+        jdbc.update(
+                "update transfer_file set state = ?, chunk_id = null, next_attempt_time = ?"
+                        + " where chunk_id = ? and state = ?",
+                PENDING,
+                Sql.time(notBefore),
+                chunkId,
+                ACTIVE);
+        List<UUID> task = jdbc.queryForList("select task_id from chunk where id = ?", UUID.class, chunkId);
+        return task.isEmpty() ? null : task.get(0);
+    }
+
+    /** Ends the active chunks of a task that ended (their files stay as they are). */
+    public void endChunksOf(UUID taskId) {
+        jdbc.update(
+                "update chunk set state = 'DONE', bytes_in_flight = 0 where task_id = ? and state = 'ACTIVE'", taskId);
+    }
+
+    /** @return ids of the task's active chunks */
+    public List<Long> activeChunkIds(UUID taskId) {
+        return jdbc.queryForList("select id from chunk where task_id = ? and state = 'ACTIVE'", Long.class, taskId);
+    }
+
+    /** @return the chunk's files that are still ACTIVE in it (a view for tests and tools) */
+    public List<Long> activeFiles(long chunkId) {
+        return new ArrayList<>(jdbc.queryForList(
+                "select id from transfer_file where chunk_id = ? and state = ?", Long.class, chunkId, ACTIVE));
+    }
+}

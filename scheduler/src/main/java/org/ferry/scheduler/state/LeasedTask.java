@@ -1,0 +1,34 @@
+package org.ferry.scheduler.state;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * What the scheduler needs of an ACTIVE task it drives.
+ *
+ * @param id the task
+ * @param ownerName its user
+ * @param planned true once its file rows are complete
+ * @param deadline its deadline, or null
+ * @param retryAfter nothing is dispatched before this time, or null
+ * @param sourceEndpointId source endpoint
+ * @param destinationEndpointId destination endpoint
+ * @param bytesTransferred bytes of arrived files plus bytes in flight
+ * @param filesTransferred files arrived
+ */
+public record LeasedTask(
+        UUID id,
+        String ownerName,
+        boolean planned,
+        Instant deadline,
+        Instant retryAfter,
+        UUID sourceEndpointId,
+        UUID destinationEndpointId,
+        long bytesTransferred,
+        long filesTransferred) {
+
+    /** @return the endpoint pair, for per-pair limits */
+    public String endpointPair() {
+        return sourceEndpointId + ">" + destinationEndpointId;
+    }
+}
