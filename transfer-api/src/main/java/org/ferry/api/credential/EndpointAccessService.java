@@ -12,7 +12,6 @@ import org.ferry.api.domain.EndpointCredential;
 import org.ferry.api.domain.UserTrustRoot;
 import org.ferry.api.repository.EndpointCredentialRepository;
 import org.ferry.api.repository.UserTrustRootRepository;
-import org.ferry.api.service.EndpointServerRows;
 import org.ferry.gsi.trust.TrustRoots;
 import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.access.EndpointSessions;

@@ -162,38 +162,12 @@ public interface TaskRepository extends JpaRepository<Task, UUID>, JpaSpecificat
             @Param("description") String fatalErrorDescription,
             @Param("now") Instant now);
 
-    /**
-     * Suspends an ACTIVE task until an endpoint is activated again.
-     *
-     * @param reason its {@code nice_status}, e.g. {@code NO_CREDENTIALS}
-     * @return 1 if the task went INACTIVE now, 0 if it was not ACTIVE
-     */
-    @Transactional
-    @Modifying
-    @Query("update Task t set t.status = org.ferry.api.domain.TaskStatus.INACTIVE, t.niceStatus = :reason"
-            + " where t.id = :id and t.status = org.ferry.api.domain.TaskStatus.ACTIVE")
-    int suspend(@Param("id") UUID id, @Param("reason") String reason);
-
-    /**
-     * Resumes an INACTIVE task.
-     *
-     * @return 1 if the task is ACTIVE again now, 0 if it was not INACTIVE
-     */
-    @Transactional
-    @Modifying
-    @Query("update Task t set t.status = org.ferry.api.domain.TaskStatus.ACTIVE, t.niceStatus = 'Queued'"
-            + " where t.id = :id and t.status = org.ferry.api.domain.TaskStatus.INACTIVE")
-    int resume(@Param("id") UUID id);
-
     /** @return a user's tasks in a status that use the endpoint as source or destination */
     @Query("select t from Task t where t.status = :status and t.ownerName = :owner"
             + " and (t.sourceEndpointId = :endpoint or t.destinationEndpointId = :endpoint)"
             + " order by t.requestTime")
     List<Task> findUsingEndpoint(
             @Param("status") TaskStatus status, @Param("owner") String ownerName, @Param("endpoint") UUID endpointId);
-
-    /** @return tasks in a status whose deadline passed */
-    List<Task> findByStatusAndDeadlineBefore(TaskStatus status, Instant now);
 
     /**
      * Ends an ACTIVE task. Only the first call for a task has an effect.

@@ -2,6 +2,7 @@ package org.ferry.api.service;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.ferry.api.credential.EndpointServerRows;
 import org.ferry.api.document.ServerRequest;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EndpointServer;

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.ferry.api.credential.EndpointSecrets;
+import org.ferry.api.credential.EndpointServerRows;
 import org.ferry.api.document.EndpointRequest;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.error.ConflictException;

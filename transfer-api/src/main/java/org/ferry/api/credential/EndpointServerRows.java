@@ -1,4 +1,4 @@
-package org.ferry.api.service;
+package org.ferry.api.credential;
 
 import java.util.List;
 import org.ferry.api.domain.Endpoint;
