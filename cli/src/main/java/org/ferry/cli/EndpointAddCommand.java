@@ -14,7 +14,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code ferry endpoint add NAME --url URL [--username U] [--password P | --password-stdin]}:
+ * {@code ferry endpoint add NAME --url URL [--username U] [--password P | --password-stdin]
+ * [--myproxy-server HOST[:PORT]] [--myproxy-dn DN]}:
  * {@code POST /v0.10/endpoint}, then prints the new endpoint (text: a record; json: the
  * endpoint document; unix: {@code key<TAB>value} lines).
  */
@@ -63,6 +64,18 @@ public final class EndpointAddCommand extends ApiCommand {
     @Option(names = "--public", description = "Let every user of the server see and use it (its login too).")
     private boolean isPublic;
 
+    @Option(
+            names = "--myproxy-server",
+            paramLabel = "HOST[:PORT]",
+            description = "For gsiftp://: the MyProxy server users activate it against.")
+    private String myProxyServer;
+
+    @Option(
+            names = "--myproxy-dn",
+            paramLabel = "DN",
+            description = "That MyProxy server's DN, when it is not host/<hostname>.")
+    private String myProxyDn;
+
     @Option(names = "--default-directory", paramLabel = "PATH", description = "Where ls starts without a path.")
     private String defaultDirectory;
 
@@ -88,6 +101,12 @@ public final class EndpointAddCommand extends ApiCommand {
         }
         if (defaultDirectory != null) {
             body.put("default_directory", defaultDirectory);
+        }
+        if (myProxyServer != null) {
+            body.put("myproxy_server", myProxyServer);
+        }
+        if (myProxyDn != null) {
+            body.put("myproxy_dn", myProxyDn);
         }
         String secret = passwordStdin ? readPasswordLine() : password;
         if (secret != null) {

@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code ferry endpoint}: the group of endpoint commands (add, list, show, update, remove, activate, deactivate). */
+/** {@code ferry endpoint}: the group of endpoint commands (add, list, show, update, remove, activate, deactivate, server). */
 @Command(
         name = "endpoint",
         mixinStandardHelpOptions = true,
@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
             EndpointUpdateCommand.class,
             EndpointRemoveCommand.class,
             EndpointActivateCommand.class,
-            EndpointDeactivateCommand.class
+            EndpointDeactivateCommand.class,
+            EndpointServerCommand.class
         },
         footerHeading = "%nExample:%n",
         footer = "  ferry endpoint add admin#a --url ftp://127.0.0.1:2811 && ferry endpoint list")

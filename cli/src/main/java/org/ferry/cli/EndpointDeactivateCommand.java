@@ -9,7 +9,8 @@ import picocli.CommandLine.Parameters;
         name = "deactivate",
         mixinStandardHelpOptions = true,
         versionProvider = FerryVersion.class,
-        description = "Remove an endpoint's activation credential (the API says when it holds none).",
+        description = "Delete your credential for a gsiftp:// endpoint; your tasks on it wait INACTIVE until you"
+                + " activate it again.",
         footerHeading = "%nExample:%n",
         footer = "  ferry endpoint deactivate admin#a")
 public final class EndpointDeactivateCommand extends ApiCommand {

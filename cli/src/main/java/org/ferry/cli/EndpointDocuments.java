@@ -12,7 +12,9 @@ final class EndpointDocuments {
      * The fields of one endpoint document, for {@code endpoint show} and {@code endpoint add}.
      *
      * @param endpoint an endpoint document
-     * @return a record: ID, Name, Display Name, Owner, URL, Username
+     * @return a record: ID, Name, Display Name, Owner, URL, Username, Description, Public,
+     *     Default Directory, MyProxy Server, and your activation: Activated, Expires In, Expire
+     *     Time, Subject (the credential's identity)
      */
     static Record record(JsonNode endpoint) {
         return new Record()
@@ -24,6 +26,33 @@ final class EndpointDocuments {
                 .field("Username", Json.text(endpoint, "username"))
                 .field("Description", Json.text(endpoint, "description"))
                 .field("Public", Json.text(endpoint, "public"))
-                .field("Default Directory", Json.text(endpoint, "default_directory"));
+                .field("Default Directory", Json.text(endpoint, "default_directory"))
+                .field("MyProxy Server", Json.text(endpoint, "myproxy_server"))
+                .field("Activated", Json.text(endpoint, "activated"))
+                .field("Expires In", expiresIn(endpoint))
+                .field("Expire Time", Json.text(endpoint, "expire_time"))
+                .field("Subject", Json.text(endpoint, "activation_subject"));
+    }
+
+    /**
+     * @param document an endpoint or activation document
+     * @return {@code expires_in} for people: {@code never} for -1, {@code 0} when not activated,
+     *     else e.g. {@code 11h 59m (43190 s)}
+     */
+    static String expiresIn(JsonNode document) {
+        JsonNode value = document.path("expires_in");
+        if (!value.isNumber()) {
+            return "";
+        }
+        long seconds = value.asLong();
+        if (seconds < 0) {
+            return "never";
+        }
+        if (seconds == 0) {
+            return "0";
+        }
+        long hours = seconds / 3600;
+        long minutes = (seconds % 3600) / 60;
+        return (hours > 0 ? hours + "h " : "") + minutes + "m (" + seconds + " s)";
     }
 }

@@ -40,6 +40,18 @@ public final class EndpointUpdateCommand extends ApiCommand {
             description = "Let every user see and use it (--no-public: only you).")
     private Boolean isPublic;
 
+    @Option(
+            names = "--myproxy-server",
+            paramLabel = "HOST[:PORT]",
+            description = "For gsiftp://: the MyProxy server users activate it against.")
+    private String myProxyServer;
+
+    @Option(
+            names = "--myproxy-dn",
+            paramLabel = "DN",
+            description = "That MyProxy server's DN, when it is not host/<hostname>.")
+    private String myProxyDn;
+
     @Option(names = "--default-directory", paramLabel = "PATH", description = "Where ls starts without a path.")
     private String defaultDirectory;
 
@@ -53,6 +65,8 @@ public final class EndpointUpdateCommand extends ApiCommand {
         put(body, "username", username);
         put(body, "description", description);
         put(body, "default_directory", defaultDirectory);
+        put(body, "myproxy_server", myProxyServer);
+        put(body, "myproxy_dn", myProxyDn);
         if (isPublic != null) {
             body.put("public", isPublic);
         }

@@ -159,6 +159,11 @@ public final class TransferCommand extends ApiCommand {
             description = "Idempotency key from the API: re-submitting the same id returns the same task.")
     private String submissionId;
 
+    @Option(
+            names = "--skip-activation-check",
+            description = "Submit even if an endpoint is not activated: the task waits INACTIVE until it is.")
+    private boolean skipActivationCheck;
+
     @Option(names = "--dry-run", description = "Print the transfer document instead of submitting it.")
     private boolean dryRun;
 
@@ -205,6 +210,7 @@ public final class TransferCommand extends ApiCommand {
         body.put("verify_checksum", verifyChecksum);
         putIfTrue(body, "preserve_timestamp", preserveMtime);
         putIfTrue(body, "encrypt_data", encrypt);
+        putIfTrue(body, "skip_activation_check", skipActivationCheck);
         putIfTrue(body, "delete_destination_extra", deleteDestinationExtra);
         putIfTrue(body, "skip_source_errors", skipSourceErrors);
         putIfTrue(body, "fail_on_quota_errors", failOnQuotaErrors);

@@ -105,6 +105,34 @@ class CliEndToEndTest {
         return JsonMapper.builder().build().readTree(ok(run).out());
     }
 
+    /** An endpoint's server list through the CLI: add a second server, list, change, remove. */
+    @Test
+    void endpointServers() throws Exception {
+        String url = json(admin("endpoint", "show", "admin#b", "-F", "json"))
+                .get("url")
+                .asString();
+        String other = url.replace("127.0.0.1", "localhost"); // the same server under a second name
+        String id = ok(admin("-F", "unix", "endpoint", "server", "add", "admin#b", "--url", other))
+                .out()
+                .strip();
+        assertThat(id).matches("[0-9]+");
+        assertThat(ok(admin("endpoint", "server", "list", "admin#b")).out()).contains(url, other);
+        ok(admin("endpoint", "server", "update", "admin#b", id, "--subject", "/O=Grid/CN=host/localhost"));
+        assertThat(ok(admin("-F", "unix", "endpoint", "server", "list", "admin#b"))
+                        .out())
+                .contains(other + "\t/O=Grid/CN=host/localhost");
+        assertThat(ok(admin("ls", "admin#b:/")).exitCode()).isZero();
+        ok(admin("endpoint", "server", "remove", "admin#b", id));
+        String first = json(admin("endpoint", "server", "list", "admin#b", "-F", "json"))
+                .get("DATA")
+                .get(0)
+                .get("id")
+                .asString();
+        Run last = admin("endpoint", "server", "remove", "admin#b", first);
+        assertThat(last.exitCode()).isEqualTo(1);
+        assertThat(last.err()).contains("is the last of admin#b");
+    }
+
     @Test
     void endpointsAndFileOperations() throws Exception {
         Files.createDirectories(rootA.resolve("ops"));
@@ -199,9 +227,11 @@ class CliEndToEndTest {
 
     @Test
     void optionsTheServerLacksAreRefusedByName() {
+        // --encrypt is implemented for gsiftp:// endpoints; these clear-text ones cannot encrypt
         Run encrypt = admin("transfer", "admin#a:/x", "admin#b:/y", "--no-recursive", "--encrypt");
         assertThat(encrypt.exitCode()).isEqualTo(1);
-        assertThat(encrypt.err()).contains("ClientError.BadRequest.NotSupported", "Field: encrypt_data");
+        assertThat(encrypt.err())
+                .contains("ClientError.BadRequest: encrypt_data needs endpoints", "Field: encrypt_data");
         Run include = admin("transfer", "-r", "admin#a:/x", "admin#b:/y", "--exclude", "*.tmp");
         assertThat(include.err()).contains("Field: filter_rules");
         Run notify = admin("transfer", "admin#a:/x", "admin#b:/y", "--no-recursive", "--notify", "on");

@@ -38,6 +38,18 @@ final class CliRunner {
      * @param timeoutSeconds the run is killed after this long (a hung CLI fails the test)
      */
     Result run(long timeoutSeconds, String... args) throws IOException, InterruptedException {
+        return run(timeoutSeconds, java.util.Map.of(), null, args);
+    }
+
+    /**
+     * Runs {@code ferry --api URL args...} with more environment variables and a standard input.
+     *
+     * @param timeoutSeconds the run is killed after this long
+     * @param environment variables added (e.g. {@code X509_USER_PROXY})
+     * @param stdin what the CLI reads on standard input (e.g. a passphrase line), or null for none
+     */
+    Result run(long timeoutSeconds, java.util.Map<String, String> environment, String stdin, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(launchers.ferryCli());
         command.add("--api");
         command.add(server.apiUrl());
@@ -48,8 +60,14 @@ final class CliRunner {
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        if (stdin != null) {
+            Path in = Files.createTempFile(workDir, "cli", ".in");
+            Files.writeString(in, stdin);
+            builder.redirectInput(in.toFile());
+        }
         builder.environment().put("FERRY_HOME", server.ferryHome().toString());
         builder.environment().remove("FERRY_TOKEN");
+        builder.environment().putAll(environment);
         Process process = builder.start();
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();

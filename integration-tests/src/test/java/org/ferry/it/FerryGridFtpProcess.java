@@ -91,12 +91,52 @@ final class FerryGridFtpProcess implements AutoCloseable {
                         gridMap.toString()));
     }
 
+    /**
+     * As {@link #startGsi(Launchers, Path, Path, Path, Path, Path, Path)}, with JVM options (given
+     * through {@code JAVA_TOOL_OPTIONS}, e.g. a Logback configuration that logs every command the
+     * server receives) and more {@code ferry-gridftp} options (e.g. {@code --data-rate-limit}).
+     */
+    static FerryGridFtpProcess startGsi(
+            Launchers launchers,
+            Path root,
+            Path log,
+            Path hostCertificate,
+            Path hostKey,
+            Path caDirectory,
+            Path gridMap,
+            String jvmOptions,
+            String... options)
+            throws IOException, InterruptedException {
+        List<String> all = new ArrayList<>(List.of(
+                "--host-cert",
+                hostCertificate.toString(),
+                "--host-key",
+                hostKey.toString(),
+                "--ca-dir",
+                caDirectory.toString(),
+                "--gridmap",
+                gridMap.toString()));
+        all.addAll(List.of(options));
+        return start(launchers, root, log, 0, all, jvmOptions);
+    }
+
     private static FerryGridFtpProcess start(Launchers launchers, Path root, Path log, int port, List<String> options)
+            throws IOException, InterruptedException {
+        return start(launchers, root, log, port, options, null);
+    }
+
+    private static FerryGridFtpProcess start(
+            Launchers launchers, Path root, Path log, int port, List<String> options, String jvmOptions)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(launchers.ferryGridFtp());
         command.addAll(List.of("--port", Integer.toString(port), "--root", root.toString()));
         command.addAll(options);
-        ManagedProcess process = ManagedProcess.start("ferry-gridftp", command, Map.of(), GSI_VARIABLES, log);
+        ManagedProcess process = ManagedProcess.start(
+                "ferry-gridftp",
+                command,
+                jvmOptions == null ? Map.of() : Map.of("JAVA_TOOL_OPTIONS", jvmOptions),
+                GSI_VARIABLES,
+                log);
         try {
             int listening = Integer.parseInt(
                     process.awaitOutput(LISTENING, Duration.ofSeconds(60)).group(1));

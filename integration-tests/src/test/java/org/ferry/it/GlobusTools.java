@@ -23,6 +23,8 @@ final class GlobusTools {
     static final Path GLOBUS_URL_COPY = Path.of("/usr/bin/globus-url-copy");
     static final Path GLOBUS_GRIDFTP_SERVER = Path.of("/usr/sbin/globus-gridftp-server");
     static final Path GRID_PROXY_INIT = Path.of("/usr/bin/grid-proxy-init");
+    static final Path MYPROXY_SERVER = Path.of("/usr/sbin/myproxy-server");
+    static final Path MYPROXY_INIT = Path.of("/usr/bin/myproxy-init");
 
     private GlobusTools() {}
 
@@ -45,6 +47,16 @@ final class GlobusTools {
         assumeTrue(installed, "grid-proxy-init not installed (globus-proxy-utils)");
     }
 
+    /** Skips the calling test when myproxy-server or myproxy-init is absent outside CI. */
+    static void assumeMyProxyInstalled() {
+        boolean installed = Files.isExecutable(MYPROXY_SERVER) && Files.isExecutable(MYPROXY_INIT);
+        if (!installed && "true".equals(System.getenv("CI"))) {
+            throw new IllegalStateException(
+                    "myproxy-server / myproxy-init missing under CI: .ci/run must install them");
+        }
+        assumeTrue(installed, "myproxy-server / myproxy-init not installed (myproxy-server, myproxy)");
+    }
+
     /**
      * What one tool run printed and returned.
      *
@@ -63,19 +75,38 @@ final class GlobusTools {
      */
     static Run run(Map<String, String> environment, long timeoutSeconds, List<String> command)
             throws IOException, InterruptedException {
+        return run(environment, timeoutSeconds, null, command);
+    }
+
+    /**
+     * Runs a program with {@code stdin} on its standard input (e.g. a passphrase for
+     * {@code myproxy-init -S}).
+     *
+     * @param environment variables added to the inherited environment
+     * @param timeoutSeconds the run is killed after this long
+     * @param stdin the input, or null for none
+     * @param command program and arguments
+     * @return exit status and output
+     */
+    static Run run(Map<String, String> environment, long timeoutSeconds, String stdin, List<String> command)
+            throws IOException, InterruptedException {
         // output to a file, not a pipe read to its end first: that read would outlast the timeout
         Path output = Files.createTempFile("globus-run", ".out");
+        Path input = Files.createTempFile("globus-run", ".in");
         try {
-            ProcessBuilder builder =
-                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+            Files.writeString(input, stdin == null ? "" : stdin);
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .redirectInput(input.toFile());
             builder.environment().putAll(environment);
             Process process = builder.start();
-            process.getOutputStream().close();
             if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
             }
             return new Run(process.waitFor(), Files.readString(output, StandardCharsets.UTF_8));
         } finally {
+            Files.deleteIfExists(input);
             Files.deleteIfExists(output);
         }
     }

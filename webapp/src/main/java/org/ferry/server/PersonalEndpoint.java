@@ -57,6 +57,10 @@ public class PersonalEndpoint implements SmartLifecycle {
 
     @Override
     public synchronized void start() {
+        if (!endpoints.allowsClearText()) {
+            throw new IllegalStateException("ferry.personal-endpoint.root serves a clear-text (ftp://) endpoint, which"
+                    + " ferry.endpoints.allow-clear-text=false forbids: unset one of the two");
+        }
         String password = TokenHasher.newToken(new SecureRandom());
         byte[] expected = password.getBytes(StandardCharsets.UTF_8);
         try {

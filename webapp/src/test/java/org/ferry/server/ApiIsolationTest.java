@@ -169,9 +169,41 @@ class ApiIsolationTest {
         cases.add(
                 new Case("GET", "/v0.10/endpoint/{endpoint}/server_list", privateEp + "/server_list", null, 404, null));
         cases.add(new Case(
+                "GET", "/v0.10/endpoint/{endpoint}/server/{server}", privateEp + "/server/1", null, 404, null));
+        cases.add(new Case(
+                "POST",
+                "/v0.10/endpoint/{endpoint}/server",
+                privateEp + "/server",
+                Map.of("uri", "ftp://127.0.0.1:1"),
+                404,
+                null));
+        cases.add(new Case(
+                "PUT",
+                "/v0.10/endpoint/{endpoint}/server/{server}",
+                privateEp + "/server/1",
+                Map.of("port", 2),
+                404,
+                null));
+        cases.add(new Case(
+                "DELETE", "/v0.10/endpoint/{endpoint}/server/{server}", privateEp + "/server/1", null, 404, null));
+        cases.add(new Case(
                 "POST", "/v0.10/endpoint/{endpoint}/autoactivate", privateEp + "/autoactivate", null, 404, null));
         cases.add(
                 new Case("POST", "/v0.10/endpoint/{endpoint}/deactivate", privateEp + "/deactivate", null, 404, null));
+        cases.add(new Case(
+                "GET",
+                "/v0.10/endpoint/{endpoint}/activation_requirements",
+                privateEp + "/activation_requirements",
+                null,
+                404,
+                null));
+        cases.add(new Case(
+                "POST",
+                "/v0.10/endpoint/{endpoint}/activate",
+                privateEp + "/activate",
+                Map.of("DATA_TYPE", "activation_requirements", "DATA", List.of()),
+                404,
+                null));
         cases.add(new Case("GET", "/v0.10/operation/endpoint/{endpoint}/ls", ops + "/ls?path=/src", null, 404, null));
         cases.add(new Case(
                 "POST",

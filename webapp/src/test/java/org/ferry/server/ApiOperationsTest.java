@@ -281,7 +281,6 @@ class ApiOperationsTest {
     void everyTransferOptionFerryLacksIsRefusedByName() {
         Map<String, Object> refused = new java.util.LinkedHashMap<>();
         refused.put("preserve_timestamp", true);
-        refused.put("encrypt_data", true);
         refused.put("fail_on_quota_errors", true);
         refused.put("delete_destination_extra", true);
         refused.put("notify_on_succeeded", true);
@@ -304,6 +303,13 @@ class ApiOperationsTest {
             assertThat(answer.body().get("code").asString()).isEqualTo("ClientError.BadRequest.NotSupported");
             assertThat(answer.body().get("field").asString()).isEqualTo(option.getKey());
         }
+        // encrypt_data is implemented, for gsiftp:// endpoints: on clear-text ones it cannot be
+        Map<String, Object> encrypted = transfer(Map.of());
+        encrypted.put("encrypt_data", true);
+        ApiClient.Answer clear = api.post("/v0.10/transfer", encrypted);
+        assertThat(clear.status()).isEqualTo(400);
+        assertThat(clear.body().get("code").asString()).isEqualTo("ClientError.BadRequest");
+        assertThat(clear.body().get("field").asString()).isEqualTo("encrypt_data");
         ApiClient.Answer external =
                 api.post("/v0.10/transfer", transfer(Map.of("external_checksum", "abc", "checksum_algorithm", "MD5")));
         assertThat(external.body().get("field").asString()).isEqualTo("DATA[0].external_checksum");

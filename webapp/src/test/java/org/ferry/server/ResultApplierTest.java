@@ -50,8 +50,8 @@ class ResultApplierTest {
     void rows() {
         UUID endpoint = UUID.randomUUID();
         jdbc.update(
-                "insert into endpoint (id, owner_name, canonical_name, display_name, url, username, password,"
-                        + " created_time) values (?, 'admin', ?, 'e', 'ftp://127.0.0.1:1', 'anonymous', '', ?)",
+                "insert into endpoint (id, owner_name, canonical_name, display_name, url, username,"
+                        + " created_time) values (?, 'admin', ?, 'e', 'ftp://127.0.0.1:1', 'anonymous', ?)",
                 endpoint,
                 "admin#" + endpoint,
                 Timestamp.from(Instant.now()));

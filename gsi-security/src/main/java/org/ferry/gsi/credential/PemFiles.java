@@ -56,10 +56,49 @@ public final class PemFiles {
      * @throws GeneralSecurityException if the key does not belong to the first certificate
      */
     public static GsiCredential readCredential(Path file) throws IOException, GeneralSecurityException {
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII)) {
+            return readCredential(reader, file.toString());
+        }
+    }
+
+    /**
+     * Parses a credential from PEM text in a proxy file's layout (the key and its chain, leaf
+     * first), e.g. what {@link #credentialPem} made or a CLI sent.
+     *
+     * @param pem the PEM text
+     * @return the credential
+     * @throws IOException if the text holds no key or no certificate, or does not parse
+     * @throws GeneralSecurityException if the key does not belong to the first certificate
+     */
+    public static GsiCredential parseCredential(String pem) throws IOException, GeneralSecurityException {
+        return readCredential(new java.io.StringReader(pem), "credential");
+    }
+
+    /**
+     * @param credential a credential
+     * @return its PEM text in grid-proxy-init's layout (see {@link #writeCredential}); holds the
+     *     private key unencrypted: seal or clear it
+     * @throws IOException if an object has no PEM form
+     */
+    public static String credentialPem(GsiCredential credential) throws IOException {
+        StringWriter out = new StringWriter();
+        try (JcaPEMWriter pem = new JcaPEMWriter(out)) {
+            pem.writeObject(credential.certificate());
+            pem.writeObject(credential.privateKey());
+            for (X509Certificate c :
+                    credential.chain().subList(1, credential.chain().size())) {
+                pem.writeObject(c);
+            }
+        }
+        return out.toString();
+    }
+
+    private static GsiCredential readCredential(Reader source, String name)
+            throws IOException, GeneralSecurityException {
+        Path file = Path.of(name);
         List<X509Certificate> certs = new ArrayList<>();
         PrivateKey key = null;
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
-                PEMParser parser = new PEMParser(reader)) {
+        try (PEMParser parser = new PEMParser(source)) {
             Object o;
             while ((o = parser.readObject()) != null) {
                 if (o instanceof X509CertificateHolder holder) {
@@ -149,16 +188,7 @@ public final class PemFiles {
      * @throws IOException if writing fails
      */
     public static void writeCredential(GsiCredential credential, Path file) throws IOException {
-        StringWriter out = new StringWriter();
-        try (JcaPEMWriter pem = new JcaPEMWriter(out)) {
-            pem.writeObject(credential.certificate());
-            pem.writeObject(credential.privateKey());
-            for (X509Certificate c :
-                    credential.chain().subList(1, credential.chain().size())) {
-                pem.writeObject(c);
-            }
-        }
-        writePrivate(file, out.toString());
+        writePrivate(file, credentialPem(credential));
     }
 
     /**

@@ -22,6 +22,7 @@ import org.ferry.gsi.delegation.DelegationRequest;
 import org.ferry.gsi.name.DistinguishedNames;
 import org.ferry.gsi.trust.ChainValidator;
 import org.ferry.gsi.trust.GsiTrustManager;
+import org.ferry.gsi.trust.TrustRoots;
 import org.ferry.gsi.trust.TrustStore;
 import org.ferry.gsi.trust.ValidatedChain;
 
@@ -48,6 +49,21 @@ public final class MyProxyClient {
     private final ChainValidator validator;
     private final TrustStore trustStore;
     private final String expectedServerDn;
+    private final boolean bootstrapTrust;
+
+    /**
+     * What a retrieval brought back.
+     *
+     * @param credential the new proxy credential (validated unless the client bootstraps trust)
+     * @param trustRoots the server's trust roots when they were asked for, else empty
+     * @param serverChain the chain the server presented in the TLS handshake, leaf first
+     */
+    public record Retrieval(GsiCredential credential, TrustRoots trustRoots, List<X509Certificate> serverChain) {
+        /** Copies the chain. */
+        public Retrieval {
+            serverChain = List.copyOf(serverChain);
+        }
+    }
 
     /**
      * @param host             server host name, also used for the identity check
@@ -59,11 +75,39 @@ public final class MyProxyClient {
      */
     public MyProxyClient(
             String host, int port, ChainValidator validator, TrustStore trustStore, String expectedServerDn) {
+        this(host, port, validator, trustStore, expectedServerDn, false);
+    }
+
+    private MyProxyClient(
+            String host,
+            int port,
+            ChainValidator validator,
+            TrustStore trustStore,
+            String expectedServerDn,
+            boolean bootstrapTrust) {
         this.host = host;
         this.port = port;
         this.validator = validator;
         this.trustStore = trustStore;
         this.expectedServerDn = expectedServerDn;
+        this.bootstrapTrust = bootstrapTrust;
+    }
+
+    /**
+     * A client that bootstraps trust as {@code myproxy-logon -b} does: it accepts a server whose
+     * chain is signed up to a self-signed CA certificate that the server itself presents (trust on
+     * first use; the server must still have the expected identity), and asks for the server's trust
+     * roots. Nothing it returns is validated: check the server chain and the credential against the
+     * returned roots before trusting either.
+     *
+     * @param host server host name, also used for the identity check
+     * @param port server port
+     * @param expectedServerDn oneline DN the server must have, or null for {@code host/<host>} or
+     *     {@code myproxy/<host>}
+     * @return the client
+     */
+    public static MyProxyClient bootstrapping(String host, int port, String expectedServerDn) {
+        return new MyProxyClient(host, port, null, null, expectedServerDn, true);
     }
 
     /**
@@ -80,10 +124,36 @@ public final class MyProxyClient {
      */
     public GsiCredential get(String username, char[] passphrase, Duration lifetime)
             throws IOException, GeneralSecurityException {
+        return retrieve(username, passphrase, lifetime, false).credential();
+    }
+
+    /**
+     * Retrieves a proxy (MyProxy GET), optionally with the server's trust roots
+     * ({@code TRUSTED_CERTS}, as {@code myproxy-logon -T}; the server sends them only when its
+     * configuration names a {@code cert_dir}).
+     *
+     * @param username the MyProxy account name
+     * @param passphrase its passphrase; cleared (filled with NULs) before this method returns
+     * @param lifetime requested proxy lifetime (the server may cap it)
+     * @param trustRoots whether to ask for the server's trust roots (always asked when bootstrapping)
+     * @return the credential, the trust roots (empty when not asked for or not sent) and the
+     *     server's chain
+     * @throws MyProxyException if the server refuses (message = the server's ERROR lines) or breaks
+     *     the protocol
+     * @throws IOException on network failures, including a rejected server certificate
+     * @throws GeneralSecurityException if the returned credential does not validate
+     */
+    public Retrieval retrieve(String username, char[] passphrase, Duration lifetime, boolean trustRoots)
+            throws IOException, GeneralSecurityException {
         byte[] request = null;
         try {
-            request = MyProxyMessages.getRequest(username, passphrase, lifetime.toSeconds());
+            request = MyProxyMessages.getRequest(
+                    username, passphrase, lifetime.toSeconds(), trustRoots || bootstrapTrust);
             try (SSLSocket socket = connect()) {
+                List<X509Certificate> serverChain = new ArrayList<>();
+                for (var c : socket.getSession().getPeerCertificates()) {
+                    serverChain.add((X509Certificate) c);
+                }
                 OutputStream out = socket.getOutputStream();
                 InputStream in = socket.getInputStream();
                 // GSI delegation flag: "no delegation from the client" (myproxy_bootstrap_trust).
@@ -92,14 +162,17 @@ public final class MyProxyClient {
                 out.write(request);
                 out.flush();
                 Arrays.fill(request, (byte) 0);
-                checkOk(readMessage(in, new ByteArrayOutputStream()));
+                // myproxy-server sends its trust roots (TRUSTED_CERTS) with this first response
+                MyProxyMessages.Response first = checkOk(readMessage(in, new ByteArrayOutputStream()));
 
                 DelegationRequest csr = DelegationRequest.create(2048, "CN=proxy");
                 out.write(csr.csrDer());
                 out.flush();
                 GsiCredential credential = readCredential(in, csr);
-                validator.validate(credential.chain());
-                return credential;
+                if (!bootstrapTrust) {
+                    validator.validate(credential.chain());
+                }
+                return new Retrieval(credential, trustRoots(first), serverChain);
             }
         } finally {
             if (request != null) {
@@ -110,7 +183,9 @@ public final class MyProxyClient {
     }
 
     private SSLSocket connect() throws IOException, GeneralSecurityException {
-        GsiTrustManager trust = new GsiTrustManager(validator, trustStore, this::isExpectedServer);
+        javax.net.ssl.TrustManager trust = bootstrapTrust
+                ? new FirstUseTrustManager(this::isExpectedServer)
+                : new GsiTrustManager(validator, trustStore, this::isExpectedServer);
         SSLContext context = SSLContext.getInstance("TLS");
         // No key managers: an anonymous client, as myproxy-logon without a credential.
         context.init(null, new javax.net.ssl.TrustManager[] {trust}, new SecureRandom());
@@ -129,14 +204,17 @@ public final class MyProxyClient {
     }
 
     private boolean isExpectedServer(ValidatedChain chain) {
-        String id = chain.identity();
+        return isExpectedServer(chain.identity());
+    }
+
+    private boolean isExpectedServer(String id) {
         if (expectedServerDn != null) {
             return DistinguishedNames.sameDn(id, expectedServerDn);
         }
         return id.endsWith("/CN=host/" + host) || id.endsWith("/CN=myproxy/" + host);
     }
 
-    private void checkOk(String text) throws MyProxyException {
+    private MyProxyMessages.Response checkOk(String text) throws MyProxyException {
         MyProxyMessages.Response r = MyProxyMessages.parseResponse(text);
         if (r.code() == 1) {
             throw new MyProxyException("ERROR from myproxy-server " + host + ":" + port + ": "
@@ -146,14 +224,28 @@ public final class MyProxyClient {
         } else if (r.code() != 0) {
             throw new MyProxyException("unknown MyProxy response code " + r.code());
         }
+        return r;
     }
 
-    /** Reads until the buffered text holds a complete response (a RESPONSE line and the record's end). */
+    private static TrustRoots trustRoots(MyProxyMessages.Response response) throws MyProxyException {
+        try {
+            return TrustRoots.of(response.trustRoots());
+        } catch (IllegalArgumentException e) {
+            throw new MyProxyException("MyProxy server sent trust roots Ferry refuses: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Reads until the buffered text holds a complete response: a RESPONSE line and the NUL that
+     * ends myproxy-server's messages, or, from a server that does not send one, a line end with
+     * nothing more pending and a FILEDATA line for every trust root the message lists.
+     */
     private static String readMessage(InputStream in, ByteArrayOutputStream buffer) throws IOException {
         byte[] chunk = new byte[16384];
         while (true) {
             String text = buffer.toString(StandardCharsets.UTF_8);
-            if (text.contains("RESPONSE=") && (text.endsWith("\n") || text.endsWith("\0")) && in.available() == 0) {
+            if (text.contains("RESPONSE=")
+                    && (text.endsWith("\0") || (text.endsWith("\n") && in.available() == 0 && allFileData(text)))) {
                 return text;
             }
             int n = in.read(chunk);
@@ -166,6 +258,21 @@ public final class MyProxyClient {
             }
             buffer.write(chunk, 0, n);
         }
+    }
+
+    private static boolean allFileData(String text) {
+        int start = text.indexOf("TRUSTED_CERTS=");
+        if (start < 0) {
+            return true;
+        }
+        int end = text.indexOf('\n', start);
+        String names = text.substring(start + "TRUSTED_CERTS=".length(), end < 0 ? text.length() : end);
+        for (String name : names.split(",")) {
+            if (!name.isBlank() && !text.contains("FILEDATA_" + name.strip() + "=")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

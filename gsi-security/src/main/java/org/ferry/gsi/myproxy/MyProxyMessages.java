@@ -8,7 +8,11 @@ import java.nio.charset.CharsetEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Encoding and parsing of MYPROXYv2 text messages (myproxy {@code PROTOCOL} appendix A;
@@ -16,6 +20,8 @@ import java.util.List;
  */
 final class MyProxyMessages {
     static final int GET = 0;
+    private static final String TRUSTED_CERTS = "TRUSTED_CERTS=";
+    private static final String FILEDATA = "FILEDATA_";
 
     private MyProxyMessages() {}
 
@@ -26,6 +32,17 @@ final class MyProxyMessages {
      * @return the request bytes; the caller must zero them after sending
      */
     static byte[] getRequest(String username, char[] passphrase, long lifetimeSeconds) throws CharacterCodingException {
+        return getRequest(username, passphrase, lifetimeSeconds, false);
+    }
+
+    /**
+     * As {@link #getRequest(String, char[], long)}, asking for the server's trust roots too
+     * ({@code TRUSTED_CERTS=1}, what {@code myproxy-logon -T} sends).
+     *
+     * @return the request bytes; the caller must zero them after sending
+     */
+    static byte[] getRequest(String username, char[] passphrase, long lifetimeSeconds, boolean trustRoots)
+            throws CharacterCodingException {
         checkValue("username", username);
         for (char c : passphrase) {
             if (c == '\n' || c == '\0') {
@@ -42,7 +59,8 @@ final class MyProxyMessages {
         Arrays.fill(pass.array(), (byte) 0);
         out.writeBytes(passBytes);
         Arrays.fill(passBytes, (byte) 0);
-        out.writeBytes(("\nLIFETIME=" + lifetimeSeconds + "\n").getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(("\nLIFETIME=" + lifetimeSeconds + "\n" + (trustRoots ? "TRUSTED_CERTS=1\n" : ""))
+                .getBytes(StandardCharsets.UTF_8));
         out.write(0);
         byte[] request = out.toByteArray();
         // ByteArrayOutputStream's internal buffer also held the passphrase: overwrite it.
@@ -51,8 +69,19 @@ final class MyProxyMessages {
         return request;
     }
 
-    /** A parsed server response. */
-    record Response(int code, List<String> errors) {}
+    /**
+     * A parsed server response.
+     *
+     * @param code 0 OK, 1 error, 2 authorization required
+     * @param errors the ERROR lines
+     * @param trustRoots the files of {@code TRUSTED_CERTS=} and their {@code FILEDATA_<name>=} lines
+     *     (base64), empty when the server sent none
+     */
+    record Response(int code, List<String> errors, Map<String, byte[]> trustRoots) {
+        Response(int code, List<String> errors) {
+            this(code, errors, Map.of());
+        }
+    }
 
     /**
      * Parses a response message.
@@ -64,6 +93,8 @@ final class MyProxyMessages {
     static Response parseResponse(String text) throws MyProxyException {
         Integer code = null;
         List<String> errors = new ArrayList<>();
+        List<String> trusted = new ArrayList<>();
+        Map<String, String> fileData = new HashMap<>();
         for (String line : text.replace("\0", "").split("\n")) {
             if (line.startsWith("VERSION=") && !line.equals("VERSION=MYPROXYv2")) {
                 throw new MyProxyException("unsupported MyProxy protocol version: " + line);
@@ -75,12 +106,35 @@ final class MyProxyMessages {
                 }
             } else if (line.startsWith("ERROR=")) {
                 errors.add(line.substring("ERROR=".length()));
+            } else if (line.startsWith(TRUSTED_CERTS)) {
+                for (String name : line.substring(TRUSTED_CERTS.length()).split(",")) {
+                    if (!name.isBlank()) {
+                        trusted.add(name.strip());
+                    }
+                }
+            } else if (line.startsWith(FILEDATA)) {
+                int eq = line.indexOf('=');
+                if (eq > FILEDATA.length()) {
+                    fileData.put(line.substring(FILEDATA.length(), eq), line.substring(eq + 1));
+                }
             }
         }
         if (code == null) {
             throw new MyProxyException("MyProxy server reply has no RESPONSE line");
         }
-        return new Response(code, errors);
+        Map<String, byte[]> roots = new TreeMap<>();
+        for (String name : trusted) {
+            String data = fileData.get(name);
+            if (data == null) {
+                throw new MyProxyException("MyProxy server listed trust root " + name + " without its FILEDATA");
+            }
+            try {
+                roots.put(name, Base64.getMimeDecoder().decode(data.strip()));
+            } catch (IllegalArgumentException e) {
+                throw new MyProxyException("MyProxy server sent trust root " + name + " that is not base64");
+            }
+        }
+        return new Response(code, errors, roots);
     }
 
     private static void checkValue(String what, String value) {

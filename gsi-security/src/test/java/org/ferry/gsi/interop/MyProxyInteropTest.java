@@ -23,6 +23,8 @@ import org.ferry.gsi.proxy.ProxyCertificates;
 import org.ferry.gsi.proxy.ProxyFormat;
 import org.ferry.gsi.trust.CanlChainValidator;
 import org.ferry.gsi.trust.OpensslTrustDirectory;
+import org.ferry.gsi.trust.TrustCache;
+import org.ferry.gsi.trust.TrustRoots;
 import org.ferry.gsi.trust.ValidatedChain;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -59,8 +61,10 @@ class MyProxyInteropTest {
         GsiCredential user = pki.user("Myproxy User");
         PemFiles.writeCertificates(user.chain(), tmp.resolve("usercert.pem"));
         PemFiles.writePrivateKey(user.privateKey(), tmp.resolve("userkey.pem"));
+        // cert_dir: the trust roots the server hands out (TRUSTED_CERTS, myproxy-logon -T)
         Files.writeString(
-                tmp.resolve("myproxy-server.config"), "accepted_credentials \"*\"\nauthorized_retrievers \"*\"\n");
+                tmp.resolve("myproxy-server.config"),
+                "accepted_credentials \"*\"\nauthorized_retrievers \"*\"\ncert_dir " + pki.trustDir() + "\n");
         Path storage = Files.createDirectory(
                 tmp.resolve("storage"),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
@@ -173,6 +177,61 @@ class MyProxyInteropTest {
                 "grid-proxy-info",
                 "-exists");
         assertThat(info.exitCode()).as(info.output()).isZero();
+    }
+
+    @Test
+    void retrievesTheServersTrustRootsWhenAsked() throws Exception {
+        MyProxyClient.Retrieval retrieval =
+                client(null).retrieve("alice", PASSPHRASE.toCharArray(), Duration.ofHours(1), true);
+        assertThat(retrieval.trustRoots().files().keySet())
+                .isEqualTo(TrustRoots.read(pki.trustDir()).files().keySet());
+        assertThat(retrieval.trustRoots()).isEqualTo(TrustRoots.read(pki.trustDir()));
+        assertThat(retrieval.serverChain().get(0).getSubjectX500Principal().getName())
+                .contains("CN=host/localhost");
+        assertThat(client(null)
+                        .retrieve("alice", PASSPHRASE.toCharArray(), Duration.ofHours(1), false)
+                        .trustRoots()
+                        .isEmpty())
+                .isTrue();
+    }
+
+    @Test
+    void withoutTrustInItsCaTheServerIsRefused() throws Exception {
+        TestPki other = TestPki.create(tmp.resolve("other-pki"), "Elsewhere");
+        try (CanlChainValidator otherValidator = new CanlChainValidator(other.trustDir())) {
+            MyProxyClient untrusting = new MyProxyClient(
+                    "localhost", port, otherValidator, OpensslTrustDirectory.load(other.trustDir()), null);
+            char[] passphrase = PASSPHRASE.toCharArray();
+            assertThatThrownBy(() -> untrusting.get("alice", passphrase, Duration.ofHours(1)))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("TLS handshake with MyProxy server localhost:" + port + " failed");
+            assertThat(passphrase).containsOnly('\0');
+        }
+    }
+
+    @Test
+    void bootstrapsTrustAsMyproxyLogonMinusB() throws Exception {
+        MyProxyClient.Retrieval retrieval = MyProxyClient.bootstrapping("localhost", port, null)
+                .retrieve("alice", PASSPHRASE.toCharArray(), Duration.ofHours(1), false);
+        assertThat(retrieval.trustRoots()).isEqualTo(TrustRoots.read(pki.trustDir()));
+        // what the bootstrap brought back validates the server and the credential
+        try (TrustCache cache = new TrustCache(tmp.resolve("no-site-cas"), tmp.resolve("trust-work"))) {
+            TrustCache.Trust trust = cache.trust(retrieval.trustRoots());
+            assertThat(trust.validator().validate(retrieval.serverChain()).identity())
+                    .isEqualTo("/O=Grid/OU=MyProxy/CN=host/localhost");
+            assertThat(trust.validator()
+                            .validate(retrieval.credential().chain())
+                            .identity())
+                    .isEqualTo("/O=Grid/OU=MyProxy/CN=Myproxy User");
+        }
+    }
+
+    @Test
+    void bootstrappingStillChecksTheServersIdentity() {
+        assertThatThrownBy(() -> MyProxyClient.bootstrapping("localhost", port, "/O=Grid/CN=host/elsewhere")
+                        .retrieve("alice", PASSPHRASE.toCharArray(), Duration.ofHours(1), false))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("is not the expected identity");
     }
 
     @Test

@@ -39,6 +39,21 @@ class MyProxyMessagesTest {
     }
 
     @Test
+    void trustRootsComeAsAFileListAndOneBase64LinePerFile() throws Exception {
+        byte[] request = MyProxyMessages.getRequest("alice", "p".toCharArray(), 60, true);
+        assertThat(new String(request, StandardCharsets.UTF_8)).endsWith("LIFETIME=60\nTRUSTED_CERTS=1\n\0");
+        MyProxyMessages.Response r = MyProxyMessages.parseResponse("\0VERSION=MYPROXYv2\nRESPONSE=0\n"
+                + "TRUSTED_CERTS=0123abcd.0,0123abcd.signing_policy\n"
+                + "FILEDATA_0123abcd.0=Y2VydA==\nFILEDATA_0123abcd.signing_policy=cG9saWN5\n\0");
+        assertThat(r.trustRoots()).containsOnlyKeys("0123abcd.0", "0123abcd.signing_policy");
+        assertThat(new String(r.trustRoots().get("0123abcd.signing_policy"), StandardCharsets.US_ASCII))
+                .isEqualTo("policy");
+        assertThatThrownBy(() ->
+                        MyProxyMessages.parseResponse("VERSION=MYPROXYv2\nRESPONSE=0\nTRUSTED_CERTS=0123abcd.0\n"))
+                .hasMessageContaining("without its FILEDATA");
+    }
+
+    @Test
     void certificateReplyIsCountThenDerSequences() throws Exception {
         byte[] a = {0x30, 0x03, 1, 2, 3};
         byte[] b = new byte[4 + 300];

@@ -2,15 +2,26 @@ package org.ferry.mover.app;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.ferry.gsi.store.CredentialCipher;
+import org.ferry.gsi.trust.TrustCache;
+import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.queue.ChunkExecutor;
 import org.ferry.mover.runner.RetryPolicy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ferry-mover}: a transfer agent that takes chunks from Kafka and moves them between the
@@ -73,15 +84,50 @@ public final class FerryMoverMain implements Callable<Integer> {
             description = "How long to wait for any GridFTP reply (default: ${DEFAULT-VALUE}).")
     private int replyTimeoutSeconds;
 
+    @Option(
+            names = "--credential-key-file",
+            defaultValue = "${env:FERRY_CREDENTIAL_KEY_FILE}",
+            description = "The installation's credential key (ferry-server's FERRY_HOME/credential-key, or its"
+                    + " ferry.credentials.key-file): chunk messages carry endpoint passwords and activated GSI"
+                    + " credentials sealed with it. Without it only anonymous ftp:// endpoints work"
+                    + " (default: $FERRY_CREDENTIAL_KEY_FILE).")
+    private Path credentialKeyFile;
+
+    @Option(
+            names = "--ca-dir",
+            defaultValue = "${env:X509_CERT_DIR:-/etc/grid-security/certificates}",
+            description = "Trust directory for GSI endpoints' certificates (default: ${DEFAULT-VALUE}).")
+    private Path caDirectory;
+
+    @Spec
+    private CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
+        CredentialCipher cipher;
+        if (credentialKeyFile != null) {
+            if (!Files.isReadable(credentialKeyFile)) {
+                throw new ParameterException(
+                        spec.commandLine(), "--credential-key-file: cannot read " + credentialKeyFile);
+            }
+            cipher = CredentialCipher.fromKeyFile(credentialKeyFile);
+        } else {
+            byte[] none = new byte[CredentialCipher.KEY_BYTES];
+            new SecureRandom().nextBytes(none); // opens nothing: sealed secrets fail with a clear message
+            cipher = CredentialCipher.fromBase64(Base64.getEncoder().encodeToString(none));
+            System.err.println("ferry-mover: no --credential-key-file: endpoints with a password or an activated"
+                    + " credential cannot be used by this mover");
+        }
+        Path trustWork = Files.createTempDirectory("ferry-mover-trust");
         String moverName = name != null
                 ? name
                 : InetAddress.getLocalHost().getHostName() + ":"
                         + ManagementFactory.getRuntimeMXBean().getPid();
         GridFtpClient client = new GridFtpClient(Duration.ofSeconds(replyTimeoutSeconds));
+        TrustCache trust = new TrustCache(caDirectory, trustWork);
+        EndpointSessions sessions = new EndpointSessions(client, cipher, trust, Clock.systemUTC());
         ChunkExecutor executor = new ChunkExecutor(
-                moverName, client, new RetryPolicy(maxAttempts, List.of(1)), (long) (heartbeatSeconds * 1000));
+                moverName, sessions, new RetryPolicy(maxAttempts, List.of(1)), (long) (heartbeatSeconds * 1000));
         KafkaMover mover = new KafkaMover(
                 bootstrapServers,
                 group,
@@ -94,11 +140,22 @@ public final class FerryMoverMain implements Callable<Integer> {
             mover.close();
             executor.close();
             client.close();
+            trust.close();
+            deleteQuietly(trustWork);
         }));
         System.out.println("ferry-mover " + moverName + " started");
         System.out.flush();
         mover.run();
         return 0;
+    }
+
+    private static void deleteQuietly(Path directory) {
+        try (var paths = Files.walk(directory)) {
+            paths.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException | RuntimeException ignored) {
+            // a temporary directory: the system cleans it up eventually
+        }
     }
 
     /** @param args see {@code ferry-mover --help} */

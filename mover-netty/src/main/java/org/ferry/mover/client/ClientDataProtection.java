@@ -36,6 +36,7 @@ final class ClientDataProtection {
     private ProtectionLevel serverProtection = ProtectionLevel.CLEAR;
     private boolean pbszSent;
     private DataChannels secured; // for the server's current DCAU A/S and PROT; null when they changed
+    private ProtectionLevel floor = ProtectionLevel.CLEAR; // the least every data channel gets
 
     /**
      * @param gsi           the session's credential and trust, or null for a session without GSI
@@ -56,6 +57,40 @@ final class ClientDataProtection {
     }
 
     /**
+     * @return the GSI identity the server's data channels present (its delegated credential is ours),
+     *     or null when they are not authenticated (clear-text session or no DCAU)
+     */
+    String dataChannelIdentity() {
+        return gsi != null && serverHasDcau ? gsi.credential().identity() : null;
+    }
+
+    /**
+     * Sets the least protection of every later data channel, whatever a transfer's options ask.
+     *
+     * @param level C, S or P
+     * @throws IOException if the session cannot protect data channels at that level: no GSI
+     *     ({@code ftp://}), or a server without DCAU
+     */
+    void require(ProtectionLevel level) throws IOException {
+        if (level != ProtectionLevel.CLEAR) {
+            if (gsi == null) {
+                throw new IOException("PROT " + level.code()
+                        + " needs a gsiftp:// session with a GSI credential; this one is clear text");
+            }
+            if (!serverHasDcau) {
+                throw new IOException("PROT " + level.code()
+                        + " needs data channel authentication, and the server does not list DCAU in FEAT");
+            }
+        }
+        floor = level;
+    }
+
+    /** @return the least protection of every data channel */
+    ProtectionLevel floor() {
+        return floor;
+    }
+
+    /**
      * Brings the server to the DCAU and PROT {@code options} ask for and returns the data channels
      * the transfer must use.
      *
@@ -70,6 +105,13 @@ final class ClientDataProtection {
                 ? options.dataChannelAuthentication()
                 : gsi != null && serverHasDcau ? DataChannelAuthentication.SELF : DataChannelAuthentication.NONE;
         ProtectionLevel protection = options.protection() != null ? options.protection() : ProtectionLevel.CLEAR;
+        if (protection.compareTo(floor) < 0) {
+            protection = floor;
+        }
+        if (floor != ProtectionLevel.CLEAR && !dcau.authenticates()) {
+            throw new IOException(
+                    "this session protects every data channel (PROT " + floor.code() + "), which DCAU N would not");
+        }
         if (dcau.authenticates() && gsi == null) {
             throw new IOException("DCAU " + dcau.letter() + " needs a gsiftp:// session with a GSI credential");
         }

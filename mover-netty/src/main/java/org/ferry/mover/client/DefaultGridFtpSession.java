@@ -14,6 +14,7 @@ import org.ferry.gsi.context.SecurityContext;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSink;
+import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.ClientCommands;
 import org.ferry.mover.protocol.FileInfo;
@@ -77,6 +78,11 @@ final class DefaultGridFtpSession implements GridFtpSession {
     @Override
     public GridFtpUrl url() {
         return session.url();
+    }
+
+    @Override
+    public void requireDataProtection(ProtectionLevel level) throws IOException {
+        session.requireProtection(level);
     }
 
     // ---- simple commands ----
@@ -318,7 +324,12 @@ final class DefaultGridFtpSession implements GridFtpSession {
             int blockSizeBytes,
             TransferListener listener)
             throws IOException {
-        return new StripedTransfer(session, controlOf(destination))
+        SessionControl peer = controlOf(destination);
+        if (session.protectionFloor() != ProtectionLevel.CLEAR || peer.protectionFloor() != ProtectionLevel.CLEAR) {
+            throw new IOException("striped transfers do not protect data channels; this session must (PROT "
+                    + session.protectionFloor().code() + ")");
+        }
+        return new StripedTransfer(session, peer)
                 .run(sourcePath, destinationPath, parallelism, blockSizeBytes, listener);
     }
 

@@ -51,9 +51,24 @@ public final class GridFtpClient implements AutoCloseable {
      *     {@code gsiftp://} URLs need the client to have been made with {@link GsiClientSecurity}
      */
     public GridFtpSession open(GridFtpUrl url) throws IOException {
+        return open(url, gsi);
+    }
+
+    /**
+     * As {@link #open(GridFtpUrl)} with this session's own GSI settings instead of the client's
+     * (a service logs in to each endpoint with the credential activated for it).
+     *
+     * @param url server and credentials (the path is ignored)
+     * @param gsi the credential, trust and server subject for a {@code gsiftp://} URL; ignored for
+     *     {@code ftp://}
+     * @return a logged-in session
+     * @throws IOException if the connection or the login fails, or a {@code gsiftp://} URL comes
+     *     without {@code gsi}
+     */
+    public GridFtpSession open(GridFtpUrl url, GsiClientSecurity gsi) throws IOException {
         if (url.scheme().equals("gsiftp") && gsi == null) {
-            throw new IOException(
-                    "gsiftp:// needs a GSI credential: create the GridFtpClient with GsiClientSecurity: " + url);
+            throw new IOException("gsiftp:// needs a GSI credential (an activated endpoint or a GridFtpClient made"
+                    + " with GsiClientSecurity): " + url);
         }
         ControlChannel control = ControlChannel.connect(group, url.host(), url.port(), replyTimeout);
         if (url.scheme().equals("gsiftp")) {

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.FileInfo;
 
@@ -20,6 +21,23 @@ public interface GridFtpSession extends Closeable {
 
     /** @return the URL this session is connected to (no path), for messages */
     GridFtpUrl url();
+
+    /**
+     * Protects every later data channel of this session at least at {@code level}, whatever a
+     * transfer's {@link TransferOptions} ask: listings, two-party and third-party transfers
+     * ({@code encrypt_data} asks for {@link ProtectionLevel#PRIVATE}, RFC 2228 section 3 PROT P on
+     * GFD.020 DCAU). Striped transfers are then refused.
+     *
+     * @param level C, S or P
+     * @throws IOException if the session cannot: a clear-text ({@code ftp://}) session, or a server
+     *     without DCAU
+     */
+    default void requireDataProtection(ProtectionLevel level) throws IOException {
+        if (level != ProtectionLevel.CLEAR) {
+            throw new IOException(
+                    "data channel protection is not supported by " + getClass().getName());
+        }
+    }
 
     /**
      * Striped third-party transfer (GFD.020 "SPAS", "SPOR", "Options to RETR"; RFC 959 section 5.2 (server to server), GFD.020 "Extended Block Mode" {@code -stripe}): the destination answers {@code SPAS} with one address per

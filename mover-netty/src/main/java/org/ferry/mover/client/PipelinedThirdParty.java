@@ -54,8 +54,8 @@ final class PipelinedThirdParty {
      * @throws IOException on a broken connection or a timeout
      */
     long run(List<FilePair> files, TransferOptions options, int depth, TransferListener listener) throws IOException {
-        destination.protect(options);
-        source.protect(options);
+        destination.protectFor(options, source);
+        source.protectFor(options, destination);
         long[] sizes = sizes(files);
         boolean tar = options.tarStreams() && source.offers(TarModule.FEATURE) && destination.offers(TarModule.FEATURE);
         List<TarBatchPlan.Step> steps = TarBatchPlan.steps(files, sizes, tar);

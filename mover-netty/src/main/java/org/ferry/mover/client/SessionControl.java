@@ -6,9 +6,12 @@ import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.ferry.gsi.name.DistinguishedNames;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.ModeECache;
 import org.ferry.mover.data.PassiveListener;
+import org.ferry.mover.data.security.DataChannelAuthentication;
+import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.protocol.ClientCommands;
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.protocol.HostPort;
@@ -227,6 +230,35 @@ final class SessionControl {
             dropData(); // DCAU/PROT changed: the server dropped its cached connections, and so do we
         }
         data = next;
+    }
+
+    /**
+     * As {@link #protect}, for a transfer with {@code peer}'s server at the other end of the data
+     * channels: when both servers authenticate data channels with different identities (each uses
+     * the credential its session delegated) and the options leave DCAU to the default, this server
+     * is told to expect the peer's identity ({@code DCAU S <subject>}, GFD.020 "DCAU") instead of
+     * its own ({@code DCAU A}, which would refuse the peer).
+     */
+    void protectFor(TransferOptions options, SessionControl peer) throws IOException {
+        TransferOptions forThisSide = options;
+        if (options.dataChannelAuthentication() == null) {
+            String mine = protection.dataChannelIdentity();
+            String theirs = peer.protection.dataChannelIdentity();
+            if (mine != null && theirs != null && !DistinguishedNames.sameDn(mine, theirs)) {
+                forThisSide = options.withDataChannelAuthentication(DataChannelAuthentication.subject(theirs));
+            }
+        }
+        protect(forThisSide);
+    }
+
+    /** @param level the least protection of every later data channel of this session */
+    void requireProtection(ProtectionLevel level) throws IOException {
+        protection.require(level);
+    }
+
+    /** @return the least protection of every data channel of this session */
+    ProtectionLevel protectionFloor() {
+        return protection.floor();
     }
 
     /** Sends MODE only when it differs from what this session last set. */

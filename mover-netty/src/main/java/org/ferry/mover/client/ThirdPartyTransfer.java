@@ -50,8 +50,8 @@ final class ThirdPartyTransfer {
             long length)
             throws IOException {
         long size = source.size(sourcePath); // fails early with NoSuchFileException
-        destination.protect(options); // each server authenticates with its own delegated credential
-        source.protect(options);
+        destination.protectFor(options, source); // each server authenticates with its own delegated credential
+        source.protectFor(options, destination);
         if (offset >= 0) {
             size = Math.max(0, Math.min(length, size - offset));
         }

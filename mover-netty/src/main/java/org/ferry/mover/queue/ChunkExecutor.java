@@ -1,6 +1,7 @@
 package org.ferry.mover.queue;
 
 import java.io.IOException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -14,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.runner.ChunkListener;
@@ -30,12 +31,14 @@ import org.slf4j.LoggerFactory;
  * {@link ResultMessage}s: each file's arrival or faults, restart markers as they come, a
  * {@link ResultMessage.Type#PROGRESS} heartbeat per running chunk every heartbeat interval, and
  * {@link ResultMessage.Type#CHUNK_DONE} at the end. Stops a chunk (closing its sessions, which
- * aborts its transfers) on {@link #cancelTask}, {@link #cancelChunk}, {@link #stopAll}, or at the
- * task's deadline. Thread-safe: several threads run chunks at once.
+ * aborts its transfers) on {@link #cancelTask}, {@link #cancelChunk}, {@link #stopAll}, at the
+ * task's deadline, or when an endpoint's credential is about to expire (CHUNK_DONE then carries
+ * {@code NO_CREDENTIALS}). Thread-safe: several threads run chunks at once.
  */
 public final class ChunkExecutor implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ChunkExecutor.class);
+    private static final long WATCH_MILLIS = 100;
 
     private final String moverName;
     private final ChunkRunner runner;
@@ -45,11 +48,12 @@ public final class ChunkExecutor implements AutoCloseable {
 
     /**
      * @param moverName this mover's name in results (host and process)
-     * @param client opens sessions
+     * @param sessions opens sessions from the chunks' endpoint access values (unsealing their
+     *     secrets with the installation's credential key)
      * @param retries attempts per file within one chunk, and the back-off between them
      * @param heartbeatMillis how often a running chunk reports PROGRESS
      */
-    public ChunkExecutor(String moverName, GridFtpClient client, RetryPolicy retries, long heartbeatMillis) {
+    public ChunkExecutor(String moverName, EndpointSessions sessions, RetryPolicy retries, long heartbeatMillis) {
         this.moverName = Objects.requireNonNull(moverName, "moverName");
         AtomicInteger laneNumber = new AtomicInteger();
         this.lanes = Executors.newCachedThreadPool(r -> {
@@ -57,13 +61,16 @@ public final class ChunkExecutor implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.runner = new ChunkRunner(client, retries, lanes);
+        this.runner = new ChunkRunner(sessions, retries, lanes);
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "ferry-chunk-heartbeat");
             thread.setDaemon(true);
             return thread;
         });
         heartbeats.scheduleWithFixedDelay(this::beat, heartbeatMillis, heartbeatMillis, TimeUnit.MILLISECONDS);
+        // a chunk moving one big file asks isStopped() only between files: the deadline and the
+        // credentials' end are watched here too, so that its sessions close on time
+        heartbeats.scheduleWithFixedDelay(this::watch, WATCH_MILLIS, WATCH_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -84,9 +91,23 @@ public final class ChunkExecutor implements AutoCloseable {
         MoverFault stoppedBy = null;
         try {
             stoppedBy = runner.run(chunk.toRequest(), execution);
+        } catch (IllegalArgumentException malformed) {
+            stoppedBy = new MoverFault(
+                    org.ferry.mover.runner.FaultCode.UNKNOWN, "Malformed chunk: " + malformed.getMessage());
         } finally {
             running.remove(chunk.chunkId());
             execution.stop();
+        }
+        if (execution.credentialsExpired) {
+            // stopped before an endpoint's credential ran out: the service makes the task INACTIVE
+            stoppedBy = new MoverFault(
+                    org.ferry.mover.runner.FaultCode.NO_CREDENTIALS,
+                    "The credential an endpoint of the task ("
+                            + chunk.source().endpoint() + " or "
+                            + chunk.destination().endpoint()
+                            + ") was activated with expired at "
+                            + Instant.ofEpochMilli(chunk.credentialsExpireEpochMillis())
+                            + ": activate it again");
         }
         sink.publish(execution.result(
                 ResultMessage.Type.CHUNK_DONE,
@@ -136,6 +157,12 @@ public final class ChunkExecutor implements AutoCloseable {
         return Set.copyOf(running.keySet());
     }
 
+    private void watch() {
+        for (Execution execution : running.values()) {
+            execution.isStopped();
+        }
+    }
+
     private void beat() {
         for (Execution execution : running.values()) {
             try {
@@ -158,6 +185,8 @@ public final class ChunkExecutor implements AutoCloseable {
         private final ChunkMessage chunk;
         private final ResultSink sink;
         private final Long deadline;
+        private final Long credentialsExpire;
+        private volatile boolean credentialsExpired;
         private final AtomicBoolean stopped = new AtomicBoolean();
         private final Set<GridFtpSession> sessions = ConcurrentHashMap.newKeySet();
         private final AtomicLong bytesInFlight = new AtomicLong();
@@ -166,6 +195,9 @@ public final class ChunkExecutor implements AutoCloseable {
             this.chunk = chunk;
             this.sink = sink;
             this.deadline = chunk.deadlineEpochMillis();
+            this.credentialsExpire = chunk.credentialsExpireEpochMillis() == null
+                    ? null
+                    : chunk.credentialsExpireEpochMillis() - EndpointSessions.EXPIRY_MARGIN.toMillis();
         }
 
         void stop() {
@@ -252,6 +284,10 @@ public final class ChunkExecutor implements AutoCloseable {
         public boolean isStopped() {
             if (!stopped.get() && deadline != null && System.currentTimeMillis() >= deadline) {
                 stop(); // the task expired: stop the data flow without waiting for the service
+            }
+            if (!stopped.get() && credentialsExpire != null && System.currentTimeMillis() >= credentialsExpire) {
+                credentialsExpired = true; // a session would outlive its credential: stop before it fails
+                stop();
             }
             return stopped.get();
         }

@@ -1,9 +1,11 @@
 package org.ferry.mover.queue;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import org.ferry.mover.client.GridFtpUrl;
+import org.ferry.mover.access.EndpointAccess;
+import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.runner.ChunkRequest;
 import org.ferry.mover.runner.ChunkTuning;
@@ -11,28 +13,38 @@ import org.ferry.mover.runner.FileTransfer;
 
 /**
  * A chunk to move: self-contained, so a mover needs no database (ARCHITECTURE.md "State and the
- * work queue"). Keyed by {@code chunkId} on the chunks topic.
+ * work queue"). Keyed by {@code chunkId} on the chunks topic. Endpoint secrets travel sealed
+ * ({@link EndpointAccess}): a password, or the proxy credential the owner activated a {@code
+ * gsiftp://} endpoint with, as AES-256-GCM ciphertext under the installation's credential key,
+ * which every mover is given ({@code ferry-mover --credential-key-file}); the broker never sees a
+ * secret in clear.
  *
  * @param v message version ({@link MessageCodec#VERSION})
  * @param chunkId the chunk's id, unique for the service's life; a chunk offered again after a
  *     lost mover gets a new id
  * @param taskId the task
- * @param source the source endpoint's server with its login
- * @param destination the destination endpoint's server with its login
+ * @param source how to log in to the source endpoint (its servers, login, sealed secret)
+ * @param destination how to log in to the destination endpoint
  * @param tuning concurrency, parallelism, pipelining
  * @param verifyChecksum compare MD5 checksums after each file
+ * @param encryptData PROT P on every data channel ({@code encrypt_data}); else the data channels
+ *     are clear (authenticated with DCAU on GSI endpoints)
  * @param deadlineEpochMillis the task's deadline (the mover stops by itself then), or null
+ * @param credentialsExpireEpochMillis when the first of the endpoints' activated credentials
+ *     expires (the mover stops the chunk just before, reporting {@code NO_CREDENTIALS}), or null
  * @param files the files, smallest first
  */
 public record ChunkMessage(
         int v,
         long chunkId,
         UUID taskId,
-        Login source,
-        Login destination,
+        Access source,
+        Access destination,
         ChunkTuning tuning,
         boolean verifyChecksum,
+        boolean encryptData,
         Long deadlineEpochMillis,
+        Long credentialsExpireEpochMillis,
         List<File> files) {
 
     /** Checks the required values and copies the list. */
@@ -45,29 +57,63 @@ public record ChunkMessage(
     }
 
     /**
-     * An endpoint's GridFTP server and login.
+     * An endpoint's servers and login, the JSON form of {@link EndpointAccess}.
      *
-     * @param scheme {@code ftp} or {@code gsiftp}
-     * @param host host name or address
-     * @param port control port
-     * @param username user name
-     * @param password password (clear: secure the transport that carries chunk messages)
+     * @param endpoint the endpoint's canonical name (for messages)
+     * @param servers its servers, in order
+     * @param username the login user, or null
+     * @param sealedSecret the sealed password or credential, or null
+     * @param secretContext what it was sealed for, or null
+     * @param trustRoots extra trust directory files (name to base64), or empty
      */
-    public record Login(String scheme, String host, int port, String username, String password) {
+    public record Access(
+            String endpoint,
+            List<Server> servers,
+            String username,
+            String sealedSecret,
+            String secretContext,
+            Map<String, String> trustRoots) {
 
-        /** @return the login for {@code url} */
-        public static Login of(GridFtpUrl url) {
-            return new Login(url.scheme(), url.host(), url.port(), url.username(), url.password());
+        /**
+         * One server.
+         *
+         * @param url {@code ftp://host:port} or {@code gsiftp://host:port}
+         * @param subject the DN it must present, or null for the host rule
+         */
+        public record Server(String url, String subject) {}
+
+        /** @return the access's JSON form */
+        public static Access of(EndpointAccess access) {
+            return new Access(
+                    access.endpoint(),
+                    access.servers().stream()
+                            .map(s -> new Server(s.url(), s.subject()))
+                            .toList(),
+                    access.username(),
+                    access.sealedSecret(),
+                    access.secretContext(),
+                    access.trustRoots());
         }
 
-        /** @return the URL of the server's root */
-        public GridFtpUrl url() {
-            return new GridFtpUrl(scheme, host, port, username, password, "/");
+        /**
+         * @return the access values
+         * @throws IllegalArgumentException if a server URL is malformed or the servers mix schemes
+         */
+        public EndpointAccess toAccess() {
+            return new EndpointAccess(
+                    endpoint,
+                    servers.stream()
+                            .map(s -> new EndpointAccess.Server(s.url(), s.subject()))
+                            .toList(),
+                    username,
+                    sealedSecret,
+                    secretContext,
+                    trustRoots);
         }
 
         @Override
         public String toString() {
-            return scheme + "://" + username + "@" + host + ":" + port; // never the password
+            return toAccess().toString(); // never the sealed secret
         }
     }
 
@@ -95,10 +141,11 @@ public record ChunkMessage(
     /** @return the chunk as the chunk runner takes it */
     public ChunkRequest toRequest() {
         return new ChunkRequest(
-                source.url(),
-                destination.url(),
+                source.toAccess(),
+                destination.toAccess(),
                 files.stream().map(File::toTransfer).toList(),
                 tuning,
-                verifyChecksum);
+                verifyChecksum,
+                encryptData ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR);
     }
 }

@@ -13,8 +13,12 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class MessageCodec {
 
-    /** The message version this release writes and reads. */
-    public static final int VERSION = 1;
+    /**
+     * The message version this release writes and reads: 2 since chunk messages carry endpoint
+     * logins as {@link ChunkMessage.Access} with the secret sealed, {@code encryptData} and the
+     * credentials' end (issue 13).
+     */
+    public static final int VERSION = 2;
 
     private final JsonMapper mapper = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)

@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.client.TransferOptions;
 import org.ferry.mover.protocol.ByteRange;
@@ -26,17 +26,17 @@ import org.ferry.mover.protocol.ByteRange;
  */
 public final class ChunkRunner {
 
-    private final GridFtpClient client;
+    private final EndpointSessions sessions;
     private final FileMover mover;
     private final ExecutorService lanes;
 
     /**
-     * @param client opens the lanes' sessions
+     * @param sessions opens the lanes' sessions from the chunk's endpoint access values
      * @param retries attempts per file and back-off
      * @param lanes runs the second and further lanes of a chunk (not shut down here)
      */
-    public ChunkRunner(GridFtpClient client, RetryPolicy retries, ExecutorService lanes) {
-        this.client = Objects.requireNonNull(client, "client");
+    public ChunkRunner(EndpointSessions sessions, RetryPolicy retries, ExecutorService lanes) {
+        this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.mover = new FileMover(retries);
         this.lanes = Objects.requireNonNull(lanes, "lanes");
     }
@@ -47,8 +47,9 @@ public final class ChunkRunner {
      * @param chunk what to move
      * @param listener where results go, and whether to stop
      * @return null when every file arrived or failed permanently, or the chunk stopped; otherwise
-     *     the transient fault of the first file that ran out of attempts (the lanes stopped
-     *     starting new files then)
+     *     the transient fault of the first file that ran out of attempts, or a {@link
+     *     FaultCode#NO_CREDENTIALS} fault at once when an endpoint's credential expired (the lanes
+     *     stopped starting new files then)
      * @throws InterruptedException if the calling thread is interrupted while other lanes finish
      */
     public MoverFault run(ChunkRequest chunk, ChunkListener listener) throws InterruptedException {
@@ -56,7 +57,7 @@ public final class ChunkRunner {
             return null;
         }
         FirstFault fatal = new FirstFault(listener);
-        SessionPair first = new SessionPair(client, chunk, fatal);
+        SessionPair first = new SessionPair(sessions, chunk, fatal);
         boolean modeE = extendedBlockMode(first);
         ChunkTuning tuning = modeE ? chunk.tuning() : ChunkTuning.forStreamMode(chunk.files());
         TransferOptions options = modeE ? TransferOptions.extendedBlock(tuning.parallelism()) : TransferOptions.STREAM;
@@ -65,7 +66,7 @@ public final class ChunkRunner {
         List<Future<?>> others = new ArrayList<>();
         for (int i = 1; i < laneCount; i++) {
             others.add(lanes.submit(
-                    () -> lane(chunk, fatal, feed, new SessionPair(client, chunk, fatal), options, tuning)));
+                    () -> lane(chunk, fatal, feed, new SessionPair(sessions, chunk, fatal), options, tuning)));
         }
         lane(chunk, fatal, feed, first, options, tuning);
         for (Future<?> other : others) {

@@ -26,6 +26,12 @@ public enum FaultCode {
     ENDPOINT_ERROR(false),
     /** An endpoint did not answer in time. Transient. */
     TIMEOUT(false),
+    /**
+     * An endpoint's activated credential expired (or is about to): nothing moves until the owner
+     * activates the endpoint again, so the runner does not retry and the chunk stops; the service
+     * makes the task INACTIVE. Transient.
+     */
+    NO_CREDENTIALS(false),
     /** The checksums of source and destination differ: the file is sent again whole. Transient. */
     VERIFY_CHECKSUM(false),
     /** The destination's size differs from the source's after the transfer. Transient. */

@@ -12,6 +12,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.util.Locale;
 import java.util.concurrent.TimeoutException;
+import org.ferry.mover.access.CredentialExpiredException;
 import org.ferry.mover.client.GridFtpReplyException;
 
 /** Classifies what the GridFTP client throws into {@link FaultCode}s (the Globus fault codes). */
@@ -56,6 +57,9 @@ public final class Faults {
      * @return its fault code
      */
     public static FaultCode code(Throwable failure) {
+        if (failure instanceof CredentialExpiredException) {
+            return FaultCode.NO_CREDENTIALS;
+        }
         if (failure instanceof ChecksumMismatchException) {
             return FaultCode.VERIFY_CHECKSUM;
         }

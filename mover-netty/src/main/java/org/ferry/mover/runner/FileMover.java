@@ -140,6 +140,11 @@ final class FileMover {
                 MoverFault fault = Faults.classify(
                         e,
                         "Moving " + file.sourcePath() + " to " + file.destinationPath() + " (attempt " + number + ")");
+                if (fault.code() == FaultCode.NO_CREDENTIALS) {
+                    // not the file's fault, and not an attempt: the chunk stops, the file goes back
+                    // to the service with what the destination acknowledged, the task INACTIVE
+                    return new Outcome(fault);
+                }
                 boolean retry = !fault.isPermanent() && attempt < retries.maxAttempts();
                 listener.onFault(file, fault, number, retry, acknowledged);
                 if (!retry) {
@@ -260,12 +265,16 @@ final class FileMover {
                 if (listener.isStopped()) {
                     return Outcome.DONE;
                 }
+                MoverFault fault = Faults.classify(e, "Moving a batch of " + batch.size() + " files");
+                if (fault.code() == FaultCode.NO_CREDENTIALS) {
+                    return new Outcome(fault); // no file moves until the endpoint is activated again
+                }
                 // not counted against a file: each file left is tried on its own next and reports its own fault
                 log.info(
                         "A batch of {} files failed ({} left to move one by one): {}",
                         batch.size(),
                         left.size(),
-                        Faults.classify(e, "Moving a batch").description());
+                        fault.description());
             }
         }
         if (!completed.isEmpty() && !listener.isStopped()) {

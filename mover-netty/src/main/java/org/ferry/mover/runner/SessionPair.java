@@ -1,35 +1,42 @@
 package org.ferry.mover.runner;
 
 import java.io.IOException;
-import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
-import org.ferry.mover.client.GridFtpUrl;
 
 /**
  * One lane's control channels: a source session and a destination session, opened on first use
+ * (each with its endpoint's own login and the chunk's data channel protection; on an endpoint with
+ * several servers the first session goes to a random one, and a session reopened after a fault to
+ * the next one)
  * and reopened after a fault (a failed transfer may leave either channel unusable). Each session is
  * reported to the chunk's listener, which may close it to stop the lane at once.
  */
 final class SessionPair implements AutoCloseable {
 
-    private final GridFtpClient client;
-    private final GridFtpUrl sourceUrl;
-    private final GridFtpUrl destinationUrl;
+    private final EndpointSessions sessions;
+    private final ChunkRequest chunk;
     private final ChunkListener listener;
     private GridFtpSession source;
     private GridFtpSession destination;
+    private int sourceServer;
+    private int destinationServer;
 
-    SessionPair(GridFtpClient client, ChunkRequest chunk, ChunkListener listener) {
-        this.client = client;
-        this.sourceUrl = chunk.source();
-        this.destinationUrl = chunk.destination();
+    SessionPair(EndpointSessions sessions, ChunkRequest chunk, ChunkListener listener) {
+        this.sessions = sessions;
+        this.chunk = chunk;
         this.listener = listener;
+        java.util.Random random = java.util.concurrent.ThreadLocalRandom.current();
+        this.sourceServer = random.nextInt(chunk.source().servers().size());
+        this.destinationServer = random.nextInt(chunk.destination().servers().size());
     }
 
     /** @return the logged-in source session */
     GridFtpSession source() throws IOException {
         if (source == null) {
-            source = open(sourceUrl);
+            EndpointSessions.Opened opened = sessions.open(chunk.source(), chunk.dataProtection(), sourceServer);
+            sourceServer = opened.serverIndex();
+            source = opened(opened.session());
         }
         return source;
     }
@@ -37,7 +44,10 @@ final class SessionPair implements AutoCloseable {
     /** @return the logged-in destination session */
     GridFtpSession destination() throws IOException {
         if (destination == null) {
-            destination = open(destinationUrl);
+            EndpointSessions.Opened opened =
+                    sessions.open(chunk.destination(), chunk.dataProtection(), destinationServer);
+            destinationServer = opened.serverIndex();
+            destination = opened(opened.session());
         }
         return destination;
     }
@@ -51,15 +61,23 @@ final class SessionPair implements AutoCloseable {
         return source().supportsExtendedBlockMode() && destination().supportsExtendedBlockMode();
     }
 
-    private GridFtpSession open(GridFtpUrl url) throws IOException {
-        GridFtpSession session = client.open(url);
+    private GridFtpSession opened(GridFtpSession session) {
         listener.sessionOpened(session);
         return session;
     }
 
-    /** Closes both sessions; the next use opens new ones. */
+    /**
+     * Closes both sessions; the next use opens new ones, each on the next server of its endpoint
+     * (the lane closes its sessions after a fault: another server may not have it).
+     */
     @Override
     public void close() {
+        if (source != null) {
+            sourceServer++;
+        }
+        if (destination != null) {
+            destinationServer++;
+        }
         release(source);
         release(destination);
         source = null;

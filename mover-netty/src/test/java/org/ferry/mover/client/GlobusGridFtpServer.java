@@ -112,7 +112,22 @@ public final class GlobusGridFtpServer implements AutoCloseable {
      * @param userCn the CN of the user allowed in
      * @throws IOException if the files cannot be written or the server does not start within 20 s
      */
-    static GlobusGridFtpServer startGsi(GsiTestPki pki, Path dir, String userCn) throws IOException {
+    public static GlobusGridFtpServer startGsi(GsiTestPki pki, Path dir, String userCn) throws IOException {
+        return startGsi(pki, dir, userCn, List.of());
+    }
+
+    /**
+     * As {@link #startGsi(GsiTestPki, Path, String)}, with more options (globus-gridftp-server(8)),
+     * e.g. {@code -d all -l FILE} for a log of every command the server receives.
+     *
+     * @param pki the CA and host credential
+     * @param dir where the credential files and the grid-mapfile go
+     * @param userCn the CN of the user allowed in
+     * @param extraOptions options appended to the command line
+     * @throws IOException if the files cannot be written or the server does not start within 20 s
+     */
+    public static GlobusGridFtpServer startGsi(GsiTestPki pki, Path dir, String userCn, List<String> extraOptions)
+            throws IOException {
         if (!available() && "true".equals(System.getenv("CI"))) {
             throw new AssertionError(
                     "globus-gridftp-server missing (apt-get install -y globus-gridftp-server-progs); CI=true");
@@ -132,18 +147,18 @@ public final class GlobusGridFtpServer implements AutoCloseable {
         GsiTestPki.writePemFiles(pki.host(), dir.resolve("hostcert.pem"), dir.resolve("hostkey.pem"));
         Files.writeString(dir.resolve("grid-mapfile"), pki.gridMapLine(userCn, USER));
         Path root = createRoot();
+        List<String> command = new ArrayList<>(List.of(
+                BINARY.toString(),
+                "-p",
+                "0",
+                "-control-interface",
+                "127.0.0.1",
+                "-data-interface",
+                "127.0.0.1",
+                "-disable-usage-stats"));
+        command.addAll(extraOptions.isEmpty() ? List.of("-d", "error") : extraOptions);
         return launch(
-                List.of(
-                        BINARY.toString(),
-                        "-p",
-                        "0",
-                        "-control-interface",
-                        "127.0.0.1",
-                        "-data-interface",
-                        "127.0.0.1",
-                        "-d",
-                        "error",
-                        "-disable-usage-stats"),
+                command,
                 Map.of(
                         "X509_CERT_DIR",
                         pki.trustDirectory().toString(),
@@ -245,7 +260,7 @@ public final class GlobusGridFtpServer implements AutoCloseable {
     }
 
     /** @return the directory a GSI-mode server was started with, owned by {@value #USER}; null in anonymous mode */
-    Path root() {
+    public Path root() {
         return root;
     }
 

@@ -46,7 +46,9 @@ class GsiDataChannelGlobusServerTest {
         ferryRoot = Files.createDirectory(tmp.resolve("ferry-root"));
         ferry = GridFtpServer.start(
                 GridFtpServerConfig.loopback(ferryRoot),
-                globus.pki().serverSecurity(globus.pki().gridMapLine("Dcau Client", GlobusGridFtpServer.USER)));
+                globus.pki()
+                        .serverSecurity(globus.pki().gridMapLine("Dcau Client", GlobusGridFtpServer.USER)
+                                + globus.pki().gridMapLine("Other Client", GlobusGridFtpServer.USER)));
     }
 
     @AfterEach
@@ -126,6 +128,45 @@ class GsiDataChannelGlobusServerTest {
                 i++;
             }
         }
+    }
+
+    /**
+     * What a service does when two endpoints were activated with two identities: each session logs
+     * in with its own credential, every data channel is private, and each server is told the
+     * other's identity (DCAU S), both directions between globus-gridftp-server and Ferry's server.
+     */
+    @Test
+    void thirdPartyBetweenTwoIdentitiesEncryptedBothWays() throws Exception {
+        byte[] data = new byte[2_000_000];
+        new Random(31).nextBytes(data);
+        Files.write(root.resolve("from-globus.bin"), data);
+        GlobusGridFtpServer.chown(root);
+        Files.write(ferryRoot.resolve("from-ferry.bin"), data);
+        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30));
+                GridFtpSession theirs = client.open(globus.url(), globus.clientSecurity());
+                GridFtpSession ours = client.open(
+                        GridFtpUrl.parse("gsiftp://localhost:" + ferry.port() + "/"),
+                        GsiClientSecurity.of(
+                                globus.pki().proxy("Other Client"),
+                                globus.pki().validator(),
+                                globus.pki().trust()))) {
+            theirs.requireDataProtection(ProtectionLevel.PRIVATE);
+            ours.requireDataProtection(ProtectionLevel.PRIVATE);
+            theirs.sendTo(
+                    root + "/from-globus.bin",
+                    ours,
+                    "/to-ferry.bin",
+                    TransferOptions.extendedBlock(4),
+                    TransferListener.NONE);
+            ours.sendTo(
+                    "/from-ferry.bin",
+                    theirs,
+                    root + "/to-globus.bin",
+                    TransferOptions.extendedBlock(2),
+                    TransferListener.NONE);
+        }
+        assertThat(Files.readAllBytes(ferryRoot.resolve("to-ferry.bin"))).isEqualTo(data);
+        assertThat(Files.readAllBytes(root.resolve("to-globus.bin"))).isEqualTo(data);
     }
 
     @Test

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -14,9 +17,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.ferry.gsi.store.CredentialCipher;
+import org.ferry.gsi.trust.TrustCache;
+import org.ferry.mover.access.EndpointAccess;
+import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GridFtpSession;
-import org.ferry.mover.client.GridFtpUrl;
+import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.Authenticator;
@@ -34,6 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ChunkRunnerTest {
 
     private static final Authenticator ALICE = (u, p) -> u.equals("alice") && p.equals("pw");
+    static final CredentialCipher CIPHER =
+            CredentialCipher.fromBase64(Base64.getEncoder().encodeToString(new byte[32]));
 
     @TempDir
     Path tmp;
@@ -43,6 +52,8 @@ class ChunkRunnerTest {
     private GridFtpServer source;
     private GridFtpServer destination;
     private GridFtpClient client;
+    private EndpointSessions sessions;
+    private TrustCache trust;
     private ExecutorService lanes;
 
     @BeforeEach
@@ -57,6 +68,8 @@ class ChunkRunnerTest {
                 .withAuthenticator(ALICE)
                 .withMarkerInterval(Duration.ofMillis(100)));
         client = new GridFtpClient();
+        trust = new TrustCache(tmp.resolve("no-cas"), tmp.resolve("trust-work"));
+        sessions = new EndpointSessions(client, CIPHER, trust, Clock.systemUTC());
         lanes = Executors.newCachedThreadPool();
     }
 
@@ -64,16 +77,31 @@ class ChunkRunnerTest {
     void stop() {
         lanes.shutdownNow();
         client.close();
+        trust.close();
         source.close();
         destination.close();
     }
 
     private ChunkRequest chunk(List<FileTransfer> files, ChunkTuning tuning) {
-        return new ChunkRequest(url(source), url(destination), files, tuning, true);
+        return new ChunkRequest(
+                access(source, "alice#src"),
+                access(destination, "alice#dst"),
+                files,
+                tuning,
+                true,
+                ProtectionLevel.CLEAR);
     }
 
-    private static GridFtpUrl url(GridFtpServer server) {
-        return GridFtpUrl.parse("ftp://alice:pw@127.0.0.1:" + server.port() + "/");
+    /** A password endpoint, its password sealed as the service stores it. */
+    private static EndpointAccess access(GridFtpServer server, String name) {
+        return new EndpointAccess(
+                name,
+                "ftp://127.0.0.1:" + server.port(),
+                "alice",
+                CIPHER.seal("pw", "endpoint-password:" + name),
+                "endpoint-password:" + name,
+                null,
+                Map.of());
     }
 
     @Test
@@ -91,7 +119,7 @@ class ChunkRunnerTest {
         Files.write(sourceRoot.resolve("big.bin"), big);
         files.add(new FileTransfer("/big.bin", "/big.bin", big.length));
         Recording listener = new Recording();
-        MoverFault fatal = new ChunkRunner(client, new RetryPolicy(2, List.of(0)), lanes)
+        MoverFault fatal = new ChunkRunner(sessions, new RetryPolicy(2, List.of(0)), lanes)
                 .run(chunk(files, new ChunkTuning(2, 2, 8)), listener);
         assertThat(fatal).isNull();
         assertThat(listener.faults).isEmpty();
@@ -135,9 +163,15 @@ class ChunkRunnerTest {
                 }
             }
         };
-        MoverFault fatal = new ChunkRunner(client, new RetryPolicy(2, List.of(0)), lanes)
+        MoverFault fatal = new ChunkRunner(sessions, new RetryPolicy(2, List.of(0)), lanes)
                 .run(
-                        new ChunkRequest(url(source), url(destination), files, new ChunkTuning(1, 1, 10), false),
+                        new ChunkRequest(
+                                access(source, "alice#src"),
+                                access(destination, "alice#dst"),
+                                files,
+                                new ChunkTuning(1, 1, 10),
+                                false,
+                                ProtectionLevel.CLEAR),
                         listener);
         assertThat(fatal).isNull();
         assertThat(cut).as("the batch reported f3 done").isTrue();
@@ -175,7 +209,7 @@ class ChunkRunnerTest {
         Files.write(sourceRoot.resolve("single.bin"), single);
         files.add(new FileTransfer("/single.bin", "/single.bin", single.length));
         Recording listener = new Recording();
-        assertThat(new ChunkRunner(client, new RetryPolicy(2, List.of(0)), lanes)
+        assertThat(new ChunkRunner(sessions, new RetryPolicy(2, List.of(0)), lanes)
                         .run(chunk(files, new ChunkTuning(1, 2, 8)), listener))
                 .isNull();
         assertThat(listener.arrived).hasSize(7);
@@ -195,7 +229,7 @@ class ChunkRunnerTest {
         Files.write(sourceRoot.resolve("cut.bin"), data);
         FileTransfer file = new FileTransfer("/cut.bin", "/cut.bin", data.length);
         Recording listener = new Recording();
-        Future<MoverFault> run = lanes.submit(() -> new ChunkRunner(client, new RetryPolicy(3, List.of(0)), lanes)
+        Future<MoverFault> run = lanes.submit(() -> new ChunkRunner(sessions, new RetryPolicy(3, List.of(0)), lanes)
                 .run(chunk(List.of(file), new ChunkTuning(1, 2, 1)), listener));
 
         // the destination acknowledged part of the file: cut its control session, as a server
@@ -238,7 +272,7 @@ class ChunkRunnerTest {
         FileTransfer missing = new FileTransfer("/gone.bin", "/gone.bin", 10);
         files.add(3, missing);
         Recording listener = new Recording();
-        MoverFault fatal = new ChunkRunner(client, new RetryPolicy(3, List.of(0)), lanes)
+        MoverFault fatal = new ChunkRunner(sessions, new RetryPolicy(3, List.of(0)), lanes)
                 .run(chunk(files, new ChunkTuning(1, 1, 1)), listener);
         assertThat(fatal).isNull();
         assertThat(listener.faults).hasSize(1); // permanent: not retried
@@ -262,12 +296,13 @@ class ChunkRunnerTest {
         }
         Recording listener = new Recording();
         ChunkRequest request = new ChunkRequest(
-                url(source),
-                GridFtpUrl.parse("ftp://alice:pw@127.0.0.1:" + port + "/"),
+                access(source, "alice#src"),
+                new EndpointAccess("alice#down", "ftp://127.0.0.1:" + port, "alice", null, null, null, Map.of()),
                 files,
                 new ChunkTuning(1, 1, 1),
-                false);
-        MoverFault fatal = new ChunkRunner(client, new RetryPolicy(2, List.of(0)), lanes).run(request, listener);
+                false,
+                ProtectionLevel.CLEAR);
+        MoverFault fatal = new ChunkRunner(sessions, new RetryPolicy(2, List.of(0)), lanes).run(request, listener);
         assertThat(fatal).isNotNull();
         assertThat(fatal.code()).isEqualTo(FaultCode.CONNECT_FAILED);
         assertThat(fatal.isPermanent()).isFalse();

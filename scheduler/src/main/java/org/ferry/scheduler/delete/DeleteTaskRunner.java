@@ -12,23 +12,30 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.ferry.api.credential.ActivationRequiredException;
+import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.domain.DeleteItem;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskStatus;
-import org.ferry.api.gridftp.EndpointLogin;
 import org.ferry.api.lifecycle.DeleteSubmittedEvent;
+import org.ferry.api.lifecycle.EndpointActivatedEvent;
+import org.ferry.api.lifecycle.EndpointDeactivatedEvent;
 import org.ferry.api.lifecycle.TaskCancelRequestedEvent;
 import org.ferry.api.lifecycle.TaskDeadlineChangedEvent;
 import org.ferry.api.repository.DeleteItemRepository;
 import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.repository.TaskRepository;
-import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.access.CredentialExpiredException;
+import org.ferry.mover.access.EndpointAccess;
+import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.runner.Faults;
 import org.ferry.mover.runner.MoverFault;
 import org.ferry.scheduler.TransferProperties;
+import org.ferry.scheduler.drive.Activations;
 import org.ferry.scheduler.state.TaskRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,9 +65,11 @@ public class DeleteTaskRunner implements SmartLifecycle {
     private final EndpointRepository endpoints;
     private final TaskRows taskRows;
     private final TransactionTemplate transactions;
-    private final GridFtpClient client;
+    private final EndpointAccessService accesses;
+    private final EndpointSessions sessions;
     private final TransferProperties properties;
     private final Set<UUID> cancelled = ConcurrentHashMap.newKeySet();
+    private final Map<UUID, String> suspensions = new ConcurrentHashMap<>();
     private final Map<UUID, Instant> deadlines = new ConcurrentHashMap<>();
     private final Set<UUID> running = ConcurrentHashMap.newKeySet();
     private ExecutorService workers;
@@ -71,7 +80,8 @@ public class DeleteTaskRunner implements SmartLifecycle {
      * @param endpoints endpoint store
      * @param taskRows events, start and end of tasks
      * @param transactions transactions for those
-     * @param client opens GridFTP sessions
+     * @param accesses how the owner logs in to the endpoint (their activated credential)
+     * @param sessions opens GridFTP sessions from that
      * @param properties attempts and back-off
      */
     public DeleteTaskRunner(
@@ -80,14 +90,16 @@ public class DeleteTaskRunner implements SmartLifecycle {
             EndpointRepository endpoints,
             TaskRows taskRows,
             TransactionTemplate transactions,
-            GridFtpClient client,
+            EndpointAccessService accesses,
+            EndpointSessions sessions,
             TransferProperties properties) {
         this.tasks = tasks;
         this.items = items;
         this.endpoints = endpoints;
         this.taskRows = taskRows;
         this.transactions = transactions;
-        this.client = client;
+        this.accesses = accesses;
+        this.sessions = sessions;
         this.properties = properties;
     }
 
@@ -145,6 +157,75 @@ public class DeleteTaskRunner implements SmartLifecycle {
     public void resumeActiveTasks() {
         tasks.findByStatusAndTypeOrderByRequestTime(TaskStatus.ACTIVE, Task.TYPE_DELETE)
                 .forEach(task -> schedule(task.getId()));
+        tasks.findByStatusAndTypeOrderByRequestTime(TaskStatus.INACTIVE, Task.TYPE_DELETE)
+                .forEach(task -> resumeIfUsable(task, "The endpoint is usable again: the task resumes"));
+    }
+
+    /**
+     * The owner activated an endpoint: their INACTIVE delete tasks on it resume (on a worker: the
+     * activation's transaction is spent after its commit).
+     */
+    @TransactionalEventListener(fallbackExecution = true)
+    public void onEndpointActivated(EndpointActivatedEvent event) {
+        async(() -> {
+            for (Task task : tasks.findUsingEndpoint(TaskStatus.INACTIVE, event.ownerName(), event.endpointId())) {
+                if (Task.TYPE_DELETE.equals(task.getType())) {
+                    resumeIfUsable(
+                            task, "Endpoint " + task.getSourceEndpoint() + " was activated again: the task resumes");
+                }
+            }
+        });
+    }
+
+    /** The owner deactivated an endpoint: their delete tasks on it stop and go INACTIVE. */
+    @TransactionalEventListener(fallbackExecution = true)
+    public void onEndpointDeactivated(EndpointDeactivatedEvent event) {
+        async(() -> {
+            for (Task task : tasks.findUsingEndpoint(TaskStatus.ACTIVE, event.ownerName(), event.endpointId())) {
+                if (!Task.TYPE_DELETE.equals(task.getType())) {
+                    continue;
+                }
+                String why = "Endpoint " + task.getSourceEndpoint() + " was deactivated: its credential is gone";
+                if (running.contains(task.getId())) {
+                    suspensions.put(task.getId(), why); // the walk stops at its next command
+                } else {
+                    suspend(task.getId(), why);
+                }
+            }
+        });
+    }
+
+    private void resumeIfUsable(Task task, String why) {
+        Endpoint endpoint = endpoints.findById(task.getSourceEndpointId()).orElse(null);
+        try {
+            if (endpoint != null) {
+                accesses.access(task.getOwnerName(), endpoint);
+            }
+        } catch (ActivationRequiredException stillMissing) {
+            return;
+        }
+        if (Boolean.TRUE.equals(transactions.execute(status -> taskRows.resume(task.getId(), why, Instant.now())))) {
+            schedule(task.getId());
+        }
+    }
+
+    /** The task goes INACTIVE until its endpoint is activated again. */
+    private void suspend(UUID taskId, String what) {
+        transactions.executeWithoutResult(
+                status -> taskRows.suspend(taskId, Activations.description(what), Instant.now()));
+    }
+
+    private synchronized void async(Runnable work) {
+        if (workers == null) {
+            return;
+        }
+        workers.submit(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                log.error("Delete task activation change failed", e);
+            }
+        });
     }
 
     private synchronized void schedule(UUID taskId) {
@@ -161,6 +242,7 @@ public class DeleteTaskRunner implements SmartLifecycle {
                 running.remove(taskId);
                 cancelled.remove(taskId);
                 deadlines.remove(taskId);
+                suspensions.remove(taskId);
             }
         });
     }
@@ -178,24 +260,33 @@ public class DeleteTaskRunner implements SmartLifecycle {
             fail(taskId, EventCode.ENDPOINT_ERROR.name(), "Endpoint " + task.getSourceEndpoint() + " was deleted");
             return;
         }
+        EndpointAccess login;
+        try {
+            login = accesses.access(task.getOwnerName(), endpoint);
+        } catch (ActivationRequiredException e) {
+            suspend(taskId, e.getMessage());
+            return;
+        }
+        // a run after an earlier one (a restart, or resumed after INACTIVE) finds the paths that
+        // run removed gone: not an error then
+        boolean earlierRun = task.getStartTime() != null;
         if (!Boolean.TRUE.equals(transactions.execute(status -> taskRows.markStarted(taskId, Instant.now())))) {
             return;
         }
-        EndpointLogin login = EndpointLogin.of(endpoint);
         List<DeleteItem> paths = items.findByTaskIdOrderByItemIndex(taskId);
         long files = 0;
         long directories = 0;
         int next = 0;
         int failures = 0;
         while (next < paths.size()) {
-            try (GridFtpSession session = client.open(login.url())) {
+            try (GridFtpSession session = sessions.open(login, ProtectionLevel.CLEAR)) {
                 while (next < paths.size()) {
                     String path = paths.get(next).getPath();
                     DeleteWalk walk = new DeleteWalk(session, task.isDeleteRecursive(), () -> stopped(taskId));
                     try {
                         boolean existed = walk.delete(path);
                         // a path gone on a retry was removed by the attempt that failed
-                        if (!existed && !task.isIgnoreMissing() && failures == 0) {
+                        if (!existed && !task.isIgnoreMissing() && failures == 0 && !earlierRun) {
                             fail(taskId, EventCode.FILE_NOT_FOUND.name(), "No such file or directory: " + path);
                             return;
                         }
@@ -207,12 +298,18 @@ public class DeleteTaskRunner implements SmartLifecycle {
                     failures = 0;
                 }
             } catch (DeleteWalk.StoppedException e) {
-                if (!cancelled.contains(taskId)) {
+                String suspension = suspensions.remove(taskId);
+                if (suspension != null) {
+                    suspend(taskId, suspension);
+                } else if (!cancelled.contains(taskId)) {
                     fail(taskId, EventCode.EXPIRED.name(), "The task's deadline passed before it completed");
                 }
                 return;
             } catch (DeleteWalk.NotRecursiveException e) {
                 fail(taskId, EventCode.NOT_A_FILE.name(), e.getMessage());
+                return;
+            } catch (CredentialExpiredException e) {
+                suspend(taskId, e.getMessage());
                 return;
             } catch (IOException e) {
                 MoverFault fault =
@@ -256,7 +353,9 @@ public class DeleteTaskRunner implements SmartLifecycle {
 
     private boolean stopped(UUID taskId) {
         Instant deadline = deadlines.get(taskId);
-        return cancelled.contains(taskId) || (deadline != null && Instant.now().isAfter(deadline));
+        return cancelled.contains(taskId)
+                || suspensions.containsKey(taskId)
+                || (deadline != null && Instant.now().isAfter(deadline));
     }
 
     /** Waits out a back-off; false if the task was cancelled or the thread stopped meanwhile. */

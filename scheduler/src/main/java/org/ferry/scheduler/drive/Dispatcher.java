@@ -9,10 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import org.ferry.api.domain.Endpoint;
+import org.ferry.api.credential.ActivationRequiredException;
 import org.ferry.api.domain.Task;
-import org.ferry.api.gridftp.EndpointLogin;
-import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.mover.queue.ChunkMessage;
 import org.ferry.mover.queue.MessageCodec;
@@ -20,6 +18,7 @@ import org.ferry.mover.runner.ChunkTuning;
 import org.ferry.mover.runner.FileTransfer;
 import org.ferry.scheduler.TransferProperties;
 import org.ferry.scheduler.plan.Chunker;
+import org.ferry.scheduler.plan.PlanningException;
 import org.ferry.scheduler.queue.WorkQueue;
 import org.ferry.scheduler.state.FileRows;
 import org.ferry.scheduler.state.LeasedTask;
@@ -43,10 +42,10 @@ public class Dispatcher {
 
     private final FileRows files;
     private final TaskRepository taskRepository;
-    private final EndpointRepository endpoints;
     private final TransactionTemplate transactions;
     private final WorkQueue queue;
     private final TaskEnding ending;
+    private final Activations activations;
     private final TransferProperties properties;
     private final Chunker chunker;
     private final Map<UUID, Long> lastServed = new ConcurrentHashMap<>();
@@ -54,26 +53,26 @@ public class Dispatcher {
     /**
      * @param files file rows
      * @param taskRepository tasks
-     * @param endpoints endpoints
      * @param transactions transactions
      * @param queue the work queue
      * @param ending ends tasks whose endpoint vanished
+     * @param activations the owners' endpoint access (sealed credentials) and suspensions
      * @param properties limits and chunk size
      */
     public Dispatcher(
             FileRows files,
             TaskRepository taskRepository,
-            EndpointRepository endpoints,
             TransactionTemplate transactions,
             WorkQueue queue,
             TaskEnding ending,
+            Activations activations,
             TransferProperties properties) {
         this.files = files;
         this.taskRepository = taskRepository;
-        this.endpoints = endpoints;
         this.transactions = transactions;
         this.queue = queue;
         this.ending = ending;
+        this.activations = activations;
         this.properties = properties;
         this.chunker = new Chunker(properties.chunkMaxFiles(), properties.chunkMaxBytes());
     }
@@ -147,12 +146,21 @@ public class Dispatcher {
         if (task == null) {
             return false;
         }
-        ChunkMessage.Login source = login(task.getSourceEndpointId());
-        ChunkMessage.Login destination = login(task.getDestinationEndpointId());
-        if (source == null || destination == null) {
-            ending.fail(task.getId(), "ENDPOINT_ERROR", "An endpoint of the task no longer exists");
+        ChunkMessage.Access source;
+        ChunkMessage.Access destination;
+        try {
+            source = ChunkMessage.Access.of(
+                    activations.accessOf(task, task.getSourceEndpointId(), task.getSourceEndpoint()));
+            destination = ChunkMessage.Access.of(
+                    activations.accessOf(task, task.getDestinationEndpointId(), task.getDestinationEndpoint()));
+        } catch (PlanningException e) {
+            ending.fail(task.getId(), e.code().name(), e.getMessage());
+            return false;
+        } catch (ActivationRequiredException e) {
+            activations.suspend(task.getId(), e.getMessage());
             return false;
         }
+        Instant credentialsExpire = activations.credentialsExpire(task);
         Long chunkId = transactions.execute(
                 status -> files.createChunk(leased.id(), leased.ownerName(), leased.endpointPair(), chunkFiles, now));
         if (chunkId == null || chunkId < 0) {
@@ -168,17 +176,11 @@ public class Dispatcher {
                 destination,
                 ChunkTuning.forFiles(transfers),
                 task.isVerifyChecksum(),
+                task.isEncryptData(),
                 task.getDeadline() == null ? null : task.getDeadline().toEpochMilli(),
+                credentialsExpire == null ? null : credentialsExpire.toEpochMilli(),
                 chunkFiles));
         log.debug("Dispatched chunk {} of task {}: {} files", chunkId, task.getId(), chunkFiles.size());
         return true;
-    }
-
-    private ChunkMessage.Login login(UUID endpointId) {
-        Endpoint endpoint = endpoints.findById(endpointId).orElse(null);
-        if (endpoint == null) {
-            return null;
-        }
-        return ChunkMessage.Login.of(EndpointLogin.of(endpoint).url());
     }
 }

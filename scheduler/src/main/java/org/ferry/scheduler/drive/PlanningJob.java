@@ -6,16 +6,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import org.ferry.api.domain.Endpoint;
+import org.ferry.api.credential.ActivationRequiredException;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskStatus;
-import org.ferry.api.gridftp.EndpointLogin;
-import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferItemRepository;
-import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.access.CredentialExpiredException;
+import org.ferry.mover.access.EndpointAccess;
+import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.runner.Faults;
 import org.ferry.mover.runner.MoverFault;
 import org.ferry.scheduler.TransferProperties;
@@ -35,7 +36,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * of {@value #BATCH} (never the whole list in memory), then marks it PLANNED. A planning cut short
  * (a crash, a fault) leaves the task NEW and starts again from scratch: no chunk of the task was
  * dispatched before it was PLANNED, so no destination file of it can be partial then. A transient
- * fault backs the task off (it stays ACTIVE and says why); a permanent one fails it.
+ * fault backs the task off (it stays ACTIVE and says why); a permanent one fails it; a missing or
+ * expired endpoint credential suspends it (INACTIVE, {@link Activations}).
  */
 @Component
 public class PlanningJob {
@@ -47,43 +49,43 @@ public class PlanningJob {
 
     private final TaskRepository taskRepository;
     private final TransferItemRepository items;
-    private final EndpointRepository endpoints;
     private final TaskRows tasks;
     private final FileRows files;
     private final TransactionTemplate transactions;
     private final TaskEnding ending;
-    private final GridFtpClient client;
+    private final EndpointSessions sessions;
+    private final Activations activations;
     private final TransferProperties properties;
 
     /**
      * @param taskRepository tasks
      * @param items transfer items
-     * @param endpoints endpoints
      * @param tasks task rows
      * @param files file rows
      * @param transactions transactions
      * @param ending ends tasks
-     * @param client opens the planner's sessions
+     * @param sessions opens the planner's sessions with the owner's endpoint access
+     * @param activations the owners' endpoint access, and suspensions for missing credentials
      * @param properties back-off
      */
     public PlanningJob(
             TaskRepository taskRepository,
             TransferItemRepository items,
-            EndpointRepository endpoints,
             TaskRows tasks,
             FileRows files,
             TransactionTemplate transactions,
             TaskEnding ending,
-            GridFtpClient client,
+            EndpointSessions sessions,
+            Activations activations,
             TransferProperties properties) {
         this.taskRepository = taskRepository;
         this.items = items;
-        this.endpoints = endpoints;
         this.tasks = tasks;
         this.files = files;
         this.transactions = transactions;
         this.ending = ending;
-        this.client = client;
+        this.sessions = sessions;
+        this.activations = activations;
         this.properties = properties;
     }
 
@@ -102,19 +104,23 @@ public class PlanningJob {
         if (!Boolean.TRUE.equals(started)) {
             return false;
         }
-        EndpointLogin source;
-        EndpointLogin destination;
+        EndpointAccess source;
+        EndpointAccess destination;
         try {
-            source = login(task.getSourceEndpointId(), task.getSourceEndpoint());
-            destination = login(task.getDestinationEndpointId(), task.getDestinationEndpoint());
+            source = activations.accessOf(task, task.getSourceEndpointId(), task.getSourceEndpoint());
+            destination = activations.accessOf(task, task.getDestinationEndpointId(), task.getDestinationEndpoint());
         } catch (PlanningException e) {
             ending.fail(taskId, e.code().name(), e.getMessage());
             return false;
+        } catch (ActivationRequiredException e) {
+            activations.suspend(taskId, e.getMessage());
+            return false;
         }
+        ProtectionLevel protection = task.isEncryptData() ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR;
         transactions.executeWithoutResult(status -> files.deleteAll(taskId));
         List<PlannedFile> batch = new ArrayList<>();
-        try (GridFtpSession from = client.open(source.url());
-                GridFtpSession to = client.open(destination.url())) {
+        try (GridFtpSession from = sessions.open(source, protection);
+                GridFtpSession to = sessions.open(destination, protection)) {
             TaskPlanner planner = new TaskPlanner(from, to, task.getSyncLevel(), task.isSkipSourceErrors(), file -> {
                 batch.add(file);
                 if (batch.size() >= BATCH) {
@@ -156,6 +162,9 @@ public class PlanningJob {
             transactions.executeWithoutResult(status -> tasks.eventIfActive(taskId, e.code(), e.getMessage(), null));
             ending.fail(taskId, e.code().name(), e.getMessage());
             return false;
+        } catch (CredentialExpiredException e) {
+            activations.suspend(taskId, e.getMessage());
+            return false;
         } catch (IOException | RuntimeException e) {
             MoverFault fault = Faults.classify(e, "Listing the source and preparing the destination");
             if (fault.isPermanent()) {
@@ -180,18 +189,6 @@ public class PlanningJob {
             List<PlannedFile> rows = List.copyOf(batch);
             transactions.executeWithoutResult(status -> files.insert(taskId, rows));
             batch.clear();
-        }
-    }
-
-    private EndpointLogin login(UUID endpointId, String name) throws PlanningException {
-        Endpoint endpoint = endpoints
-                .findById(endpointId)
-                .orElseThrow(() ->
-                        new PlanningException(EventCode.ENDPOINT_ERROR, "Endpoint " + name + " no longer exists"));
-        try {
-            return EndpointLogin.of(endpoint);
-        } catch (IllegalArgumentException e) {
-            throw new PlanningException(EventCode.ENDPOINT_ERROR, "Endpoint " + name + ": " + e.getMessage());
         }
     }
 }

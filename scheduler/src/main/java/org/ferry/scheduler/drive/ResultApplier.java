@@ -23,6 +23,7 @@ import org.ferry.scheduler.state.FileRows;
 import org.ferry.scheduler.state.TaskRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -40,7 +41,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@code skip_source_errors} skips a source path (listed in {@code skipped_errors}); a transient
  * fault the mover gave up on puts the file back to PENDING after a back-off, and a chunk stopped by
  * one backs the whole task off (the endpoint is probably down) with exponential back-off and jitter,
- * until the deadline.
+ * until the deadline. A chunk stopped because an endpoint's credential expired
+ * ({@code NO_CREDENTIALS}) makes the task INACTIVE instead ({@link Activations}).
  */
 @Component
 public class ResultApplier implements SmartLifecycle {
@@ -54,6 +56,7 @@ public class ResultApplier implements SmartLifecycle {
     private final FileRows files;
     private final TransactionTemplate transactions;
     private final TaskEnding ending;
+    private final ObjectProvider<Activations> activations;
     private final Wakeup wakeup;
     private final TransferProperties properties;
     private final LinkedBlockingQueue<ResultMessage> buffer = new LinkedBlockingQueue<>();
@@ -66,6 +69,7 @@ public class ResultApplier implements SmartLifecycle {
      * @param files file rows
      * @param transactions transactions
      * @param ending ends tasks
+     * @param activations suspends tasks whose endpoint credential expired (looked up late)
      * @param wakeup wakes the scheduler when a chunk ends
      * @param properties back-off and batch size
      */
@@ -75,6 +79,7 @@ public class ResultApplier implements SmartLifecycle {
             FileRows files,
             TransactionTemplate transactions,
             TaskEnding ending,
+            ObjectProvider<Activations> activations,
             Wakeup wakeup,
             TransferProperties properties) {
         this.jdbc = jdbc;
@@ -82,6 +87,7 @@ public class ResultApplier implements SmartLifecycle {
         this.files = files;
         this.transactions = transactions;
         this.ending = ending;
+        this.activations = activations;
         this.wakeup = wakeup;
         this.properties = properties;
     }
@@ -167,6 +173,12 @@ public class ResultApplier implements SmartLifecycle {
                     ending.finishIfDone(taskId);
                 }
             }
+            // after the ends: a chunk whose last file arrived as its credential ran out ends the task
+            for (Map.Entry<UUID, String> expired : outcome.credentialExpired.entrySet()) {
+                if (!outcome.fatal.containsKey(expired.getKey())) {
+                    activations.getObject().credentialExpired(expired.getKey(), expired.getValue());
+                }
+            }
         } catch (RuntimeException e) {
             // the database went away again: the results are in; the scheduler's tick ends these
             // tasks later (a failed file is in its row, so such a task never ends SUCCEEDED)
@@ -178,6 +190,7 @@ public class ResultApplier implements SmartLifecycle {
     private static final class Outcome {
         final Set<UUID> maybeDone = new HashSet<>();
         final Map<UUID, String[]> fatal = new LinkedHashMap<>();
+        final Map<UUID, String> credentialExpired = new LinkedHashMap<>();
         boolean chunkEnded;
     }
 
@@ -346,7 +359,12 @@ public class ResultApplier implements SmartLifecycle {
         outcome.chunkEnded = true;
         outcome.maybeDone.add(taskId);
         tasks.refreshBytesInFlight(taskId);
-        if (done.code() != null) {
+        if (FaultCode.NO_CREDENTIALS.name().equals(done.code())) {
+            // an endpoint's credential expired: no back-off, the task goes INACTIVE after the
+            // commit (unless its endpoint was activated again meanwhile)
+            outcome.credentialExpired.put(
+                    taskId, done.description() == null ? "An endpoint's credential expired" : done.description());
+        } else if (done.code() != null) {
             // a file gave up on a transient fault and the chunk stopped: the endpoint is probably
             // down; back the task off before its files are offered again
             int consecutive = tasks.consecutiveFaults(taskId) + 1;

@@ -35,7 +35,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * database; the lease decides which one drives a task, and an instance that stops renewing loses
  * its tasks to another after the lease time), expires tasks past their deadline, plans new ones,
  * takes chunks whose mover went silent as lost (their files go back to PENDING and resume from
- * their restart markers), dispatches chunks fairly, and writes PROGRESS events.
+ * their restart markers), dispatches chunks fairly, and writes PROGRESS events. INACTIVE tasks
+ * (waiting for an endpoint's activation, {@link Activations}) are not leased; they fail EXPIRED at
+ * their deadline.
  */
 @Component
 public class TaskDriver implements SmartLifecycle {
@@ -255,6 +257,14 @@ public class TaskDriver implements SmartLifecycle {
             // database outage at that moment would leave a task with nothing left to do
             if (task.planned() && !files.hasOpenFiles(task.id())) {
                 ending.finishIfDone(task.id());
+            }
+        }
+        for (UUID inactive : tasks.inactivePastDeadline(now)) {
+            if (ending.fail(
+                    inactive,
+                    EventCode.EXPIRED.name(),
+                    "The task's deadline passed while it was INACTIVE, waiting for an endpoint's activation")) {
+                log.info("Task {} expired while INACTIVE", inactive);
             }
         }
         recoverLostChunks(now);

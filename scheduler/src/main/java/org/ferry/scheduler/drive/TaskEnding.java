@@ -11,7 +11,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Ends tasks: SUCCEEDED when no file is left to move, FAILED on a fatal fault or the deadline;
- * then tells the movers to stop the task's chunks (within a second: the control topic, or the
+ * suspends them (INACTIVE) when an endpoint's credential is gone; then tells the movers to stop
+ * the task's chunks (within a second: the control topic, or the
  * embedded mover directly).
  */
 @Component
@@ -82,6 +83,28 @@ public class TaskEnding {
         });
         stopMovers(taskId);
         return Boolean.TRUE.equals(ended);
+    }
+
+    /**
+     * Suspends an ACTIVE task (INACTIVE) until an endpoint is activated again: its chunks end here
+     * and their files go back to PENDING with the ranges the destination acknowledged (what moved
+     * is kept), then the movers stop them.
+     *
+     * @param description the {@code NO_CREDENTIALS} event: which endpoint, and what to do
+     * @return true if this call suspended it
+     */
+    public boolean suspend(UUID taskId, String description) {
+        Boolean suspended = transactions.execute(status -> {
+            if (!tasks.suspend(taskId, description, Instant.now())) {
+                return false;
+            }
+            for (long chunkId : files.activeChunkIds(taskId)) {
+                files.endChunk(chunkId, "DONE", null);
+            }
+            return true;
+        });
+        stopMovers(taskId);
+        return Boolean.TRUE.equals(suspended);
     }
 
     /** Tells the movers to stop the task's chunks (after a cancel, an expiry or a failure). */

@@ -252,8 +252,88 @@ public class TaskRows {
     }
 
     /**
+     * Suspends an ACTIVE task until an endpoint is activated again (Globus: "credentials expire"
+     * makes a task INACTIVE): status INACTIVE, {@code nice_status = NO_CREDENTIALS}, no lease and
+     * no back-off (no instance drives it until it resumes), and a {@code NO_CREDENTIALS} event
+     * saying which endpoint and what to do. Its file rows stay as they are.
+     *
+     * @param description the event's text
+     * @return true if this call suspended the task (false if it was not ACTIVE)
+     */
+    public boolean suspend(UUID taskId, String description, Instant now) {
+        int changed = jdbc.update(
+                "update task set status = ?, nice_status = ?, lease_owner = null, lease_expires = null,"
+                        + " retry_after = null, consecutive_faults = 0, bytes_in_flight = 0"
+                        + " where id = ? and status = ?",
+                TaskStatus.INACTIVE.name(),
+                EventCode.NO_CREDENTIALS.name(),
+                taskId,
+                ACTIVE);
+        if (changed == 0) {
+            return false;
+        }
+        insertEvent(taskId, EventCode.NO_CREDENTIALS, description, null, now);
+        return true;
+    }
+
+    /**
+     * Makes an INACTIVE task ACTIVE again ({@code nice_status = Queued}) with a RESUMED event; the
+     * next tick leases, plans or dispatches it.
+     *
+     * @param description the event's text
+     * @return true if this call resumed the task (false if it was not INACTIVE)
+     */
+    public boolean resume(UUID taskId, String description, Instant now) {
+        int changed = jdbc.update(
+                "update task set status = ?, nice_status = ?, retry_after = null, consecutive_faults = 0"
+                        + " where id = ? and status = ?",
+                ACTIVE,
+                Task.NICE_QUEUED,
+                taskId,
+                TaskStatus.INACTIVE.name());
+        if (changed == 0) {
+            return false;
+        }
+        insertEvent(taskId, EventCode.RESUMED, description, null, now);
+        return true;
+    }
+
+    /** @return INACTIVE tasks (of both types) whose deadline has passed */
+    public List<UUID> inactivePastDeadline(Instant now) {
+        return jdbc.queryForList(
+                "select id from task where status = ? and deadline <= ?",
+                UUID.class,
+                TaskStatus.INACTIVE.name(),
+                Sql.time(now));
+    }
+
+    /** @return INACTIVE tasks of the type, oldest first */
+    public List<UUID> inactive(String type) {
+        return jdbc.queryForList(
+                "select id from task where status = ? and type = ? order by request_time",
+                UUID.class,
+                TaskStatus.INACTIVE.name(),
+                type);
+    }
+
+    /**
+     * @return the owner's tasks in the status that move data from or to the endpoint, oldest first
+     */
+    public List<UUID> usingEndpoint(TaskStatus status, String owner, UUID endpointId) {
+        return jdbc.queryForList(
+                "select id from task where status = ? and owner_name = ?"
+                        + " and (source_endpoint_id = ? or destination_endpoint_id = ?) order by request_time",
+                UUID.class,
+                status.name(),
+                owner,
+                endpointId,
+                endpointId);
+    }
+
+    /**
      * Ends an ACTIVE task (the first end wins: a cancel that came first is kept) and writes the
-     * end event: SUCCEEDED with the counters, or the fatal fault's code.
+     * end event: SUCCEEDED with the counters, or the fatal fault's code. A fatal end (a deadline,
+     * a failure) also ends an INACTIVE task; only an ACTIVE one succeeds.
      *
      * @param fatalCode null for SUCCEEDED
      * @param fatalDescription null for SUCCEEDED
@@ -265,13 +345,14 @@ public class TaskRows {
         int changed = jdbc.update(
                 "update task set status = ?, nice_status = null, completion_time = ?, fatal_error_code = ?,"
                         + " fatal_error_description = ?, bytes_in_flight = 0, lease_owner = null, lease_expires = null"
-                        + " where id = ? and status = ?",
+                        + " where id = ? and (status = ? or status = ?)",
                 succeeded ? TaskStatus.SUCCEEDED.name() : TaskStatus.FAILED.name(),
                 Sql.time(now),
                 fatalCode,
                 Sql.cut(fatalDescription, 4000),
                 taskId,
-                ACTIVE);
+                ACTIVE,
+                succeeded ? ACTIVE : TaskStatus.INACTIVE.name());
         if (changed == 0) {
             return false;
         }

@@ -18,8 +18,14 @@ import java.util.List;
  * @param username the login Ferry uses
  * @param isPublic whether every user of this server may see and use it
  * @param defaultDirectory where {@code ls} without a path starts, or null for {@code /}
- * @param activated true: no credential to delegate (clear-text logins need none)
- * @param expiresIn seconds the activation lasts; -1: never expires
+ * @param activated the caller's activation: true when the caller has a valid credential for a
+ *     {@code gsiftp://} endpoint, always true for a clear-text one (it needs none)
+ * @param expiresIn seconds the caller's activation lasts; -1: never expires (no activation
+ *     needed); 0: not activated
+ * @param expireTime when it ends, or null
+ * @param activationSubject the identity (oneline DN) of the caller's credential, or null
+ * @param myProxyServer the MyProxy server ({@code host[:port]}) users activate against, or null
+ * @param myProxyDn that server's DN when not {@code host/<host name>}, or null
  * @param entityType {@code GCSv4_endpoint}: a GridFTP endpoint
  * @param isGlobusConnect false
  * @param nonFunctional false
@@ -39,6 +45,10 @@ public record EndpointDocument(
         @JsonProperty("default_directory") String defaultDirectory,
         boolean activated,
         @JsonProperty("expires_in") long expiresIn,
+        @JsonProperty("expire_time") String expireTime,
+        @JsonProperty("activation_subject") String activationSubject,
+        @JsonProperty("myproxy_server") String myProxyServer,
+        @JsonProperty("myproxy_dn") String myProxyDn,
         @JsonProperty("entity_type") String entityType,
         @JsonProperty("is_globus_connect") boolean isGlobusConnect,
         @JsonProperty("non_functional") boolean nonFunctional,

@@ -14,14 +14,19 @@ import tools.jackson.databind.JsonNode;
  * @param description free text, at most 4096 characters
  * @param url {@code ftp://host[:port]} or {@code gsiftp://host[:port]}, no credentials
  * @param username login user; default {@code anonymous}
- * @param password login password (write-only); default empty
+ * @param password login password (write-only, stored sealed; {@code ftp://} only); default empty
  * @param isPublic whether every user may see and use it; default false
  * @param defaultDirectory absolute path where {@code ls} starts
+ * @param myProxyServer for {@code gsiftp://}: the MyProxy server ({@code host[:port]}) users
+ *     activate it against
+ * @param myProxyDn that server's DN when it is not {@code host/<host name>}
  * @param id read-only
  * @param ownerString read-only
  * @param ownerId read-only
  * @param activated read-only
  * @param expiresIn read-only
+ * @param expireTime read-only
+ * @param activationSubject read-only
  * @param entityType read-only
  * @param isGlobusConnect read-only
  * @param nonFunctional read-only
@@ -37,11 +42,15 @@ public record EndpointRequest(
         String password,
         @JsonProperty("public") Boolean isPublic,
         @JsonProperty("default_directory") String defaultDirectory,
+        @JsonProperty("myproxy_server") String myProxyServer,
+        @JsonProperty("myproxy_dn") String myProxyDn,
         String id,
         @JsonProperty("owner_string") String ownerString,
         @JsonProperty("owner_id") String ownerId,
         Boolean activated,
         @JsonProperty("expires_in") Long expiresIn,
+        @JsonProperty("expire_time") String expireTime,
+        @JsonProperty("activation_subject") String activationSubject,
         @JsonProperty("entity_type") String entityType,
         @JsonProperty("is_globus_connect") Boolean isGlobusConnect,
         @JsonProperty("non_functional") Boolean nonFunctional,

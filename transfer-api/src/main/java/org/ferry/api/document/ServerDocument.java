@@ -6,7 +6,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * One GridFTP server of an endpoint (the historical Globus server document).
  *
  * @param dataType {@code server}
- * @param id the server's number within the endpoint (1: Ferry endpoints have one server)
+ * @param id the server's id (unique over all endpoints)
  * @param hostname host name or address
  * @param port control port
  * @param scheme {@code ftp} or {@code gsiftp}
@@ -15,7 +15,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  */
 public record ServerDocument(
         @JsonProperty("DATA_TYPE") String dataType,
-        int id,
+        long id,
         String hostname,
         int port,
         String scheme,

@@ -9,8 +9,10 @@ import java.util.UUID;
 
 /**
  * An endpoint: a named GridFTP server and the login Ferry uses for it. Its canonical name is
- * {@code owner#name}. The password is stored so the scheduler can log in unattended; it is never
- * returned by the API nor logged.
+ * {@code owner#name}. A {@code ftp://} endpoint's password is stored sealed
+ * ({@link org.ferry.api.credential.EndpointSecrets}) so the scheduler can log in unattended; it is
+ * never returned by the API nor logged. A {@code gsiftp://} endpoint has no password: each user
+ * activates it with a credential of their own ({@link EndpointCredential}).
  */
 @Entity
 @Table(name = "endpoint")
@@ -34,8 +36,14 @@ public class Endpoint {
     @Column(nullable = false)
     private String username;
 
-    @Column(nullable = false)
-    private String password;
+    @Column(name = "password_sealed")
+    private String sealedPassword;
+
+    @Column(name = "myproxy_server")
+    private String myProxyServer;
+
+    @Column(name = "myproxy_dn")
+    private String myProxyDn;
 
     @Column(name = "created_time", nullable = false)
     private Instant createdTime;
@@ -56,16 +64,14 @@ public class Endpoint {
      * @param displayName the part after {@code #}
      * @param url GridFTP URL without credentials, e.g. {@code ftp://127.0.0.1:2811}
      * @param username login user
-     * @param password login password (may be empty)
      */
-    public Endpoint(String ownerName, String displayName, String url, String username, String password) {
+    public Endpoint(String ownerName, String displayName, String url, String username) {
         this.id = UUID.randomUUID();
         this.ownerName = ownerName;
         this.displayName = displayName;
         this.canonicalName = ownerName + "#" + displayName;
         this.url = url;
         this.username = username;
-        this.password = password;
         this.createdTime = Instant.now();
     }
 
@@ -99,9 +105,29 @@ public class Endpoint {
         return username;
     }
 
-    /** @return the login password; never expose it outside the service */
-    public String getPassword() {
-        return password;
+    /** @return the sealed login password, or null for none; never expose it outside the service */
+    public String getSealedPassword() {
+        return sealedPassword;
+    }
+
+    /** @param value the sealed password ({@link org.ferry.api.credential.EndpointSecrets}), or null */
+    public void setSealedPassword(String value) {
+        this.sealedPassword = value;
+    }
+
+    /** @return true for a {@code gsiftp://} endpoint, which users activate */
+    public boolean isGsi() {
+        return url.startsWith("gsiftp://");
+    }
+
+    /** @return the MyProxy server ({@code host[:port]}) users activate against by default, or null */
+    public String getMyProxyServer() {
+        return myProxyServer;
+    }
+
+    /** @return the DN that MyProxy server presents, when not {@code host/<host>}, or null */
+    public String getMyProxyDn() {
+        return myProxyDn;
     }
 
     /** @return when it was registered */
@@ -148,12 +174,20 @@ public class Endpoint {
     }
 
     /**
-     * Replaces where and how Ferry logs in (used for the personal endpoint, whose password changes
-     * on every server start).
+     * @param server the default MyProxy server ({@code host[:port]}), or null
+     * @param dn its DN when it is not {@code host/<host>}, or null
      */
-    public void updateLogin(String newUrl, String newUsername, String newPassword) {
+    public void setMyProxy(String server, String dn) {
+        this.myProxyServer = server;
+        this.myProxyDn = dn;
+    }
+
+    /**
+     * Replaces where and as whom Ferry logs in (used for the personal endpoint, whose password
+     * changes on every server start: set it with {@link #setSealedPassword} after this).
+     */
+    public void updateLogin(String newUrl, String newUsername) {
         this.url = newUrl;
         this.username = newUsername;
-        this.password = newPassword;
     }
 }

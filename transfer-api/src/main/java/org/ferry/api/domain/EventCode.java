@@ -11,6 +11,8 @@ public enum EventCode {
     PROGRESS(false),
     /** The task ended successfully. */
     SUCCEEDED(false),
+    /** An endpoint was activated again and the INACTIVE task resumes. */
+    RESUMED(false),
     /** The owner cancelled the task. */
     CANCELED(false),
     /** The deadline passed before the task ended. */
@@ -19,6 +21,11 @@ public enum EventCode {
     FILE_NOT_FOUND(true),
     /** Login or file access refused (530, permission). */
     PERMISSION_DENIED(true),
+    /**
+     * An endpoint's credential expired or was deactivated: the task went INACTIVE until the owner
+     * activates the endpoint again.
+     */
+    NO_CREDENTIALS(true),
     /** The control channel could not be opened. */
     CONNECT_FAILED(true),
     /** A control or data connection broke mid-transfer. */

@@ -81,6 +81,9 @@ public class Task {
     @Column(name = "verify_checksum", nullable = false)
     private boolean verifyChecksum;
 
+    @Column(name = "encrypt_data", nullable = false)
+    private boolean encryptData;
+
     @Column(nullable = false)
     private long files;
 
@@ -162,6 +165,7 @@ public class Task {
      * @param syncLevel optional sync level
      * @param verifyChecksum compare MD5 checksums after each file
      * @param skipSourceErrors skip source paths that are missing or unreadable instead of failing
+     * @param encryptData PROT P on every data channel of the task
      */
     public Task(
             String submissionId,
@@ -172,7 +176,8 @@ public class Task {
             Endpoint destination,
             SyncLevel syncLevel,
             boolean verifyChecksum,
-            boolean skipSourceErrors) {
+            boolean skipSourceErrors,
+            boolean encryptData) {
         this.id = UUID.randomUUID();
         this.submissionId = submissionId;
         this.ownerName = ownerName;
@@ -190,6 +195,7 @@ public class Task {
         this.verifyChecksum = verifyChecksum;
         this.skipSourceErrors = skipSourceErrors;
         this.planState = PLAN_NEW;
+        this.encryptData = encryptData;
     }
 
     /**
@@ -315,6 +321,11 @@ public class Task {
         return verifyChecksum;
     }
 
+    /** @return whether every data channel of the task is encrypted (PROT P) */
+    public boolean isEncryptData() {
+        return encryptData;
+    }
+
     /** @return regular files found in the task's items */
     public long getFiles() {
         return files;
@@ -436,8 +447,8 @@ public class Task {
         return canceledByAdmin;
     }
 
-    /** @return whether the task is still to be worked (ACTIVE; INACTIVE comes later) */
+    /** @return whether the task has not ended (ACTIVE, or INACTIVE waiting for an activation) */
     public boolean isOpen() {
-        return status == TaskStatus.ACTIVE;
+        return status == TaskStatus.ACTIVE || status == TaskStatus.INACTIVE;
     }
 }

@@ -30,14 +30,15 @@ public interface TaskRepository extends JpaRepository<Task, UUID>, JpaSpecificat
     List<Task> findByStatusAndTypeOrderByRequestTime(TaskStatus status, String type);
 
     /**
-     * Sets the label and the deadline of an ACTIVE task.
+     * Sets the label and the deadline of an ACTIVE or INACTIVE task.
      *
      * @return 1 if updated, 0 if the task has ended
      */
     @Transactional
     @Modifying
     @Query("update Task t set t.label = :label, t.deadline = :deadline"
-            + " where t.id = :id and t.status = org.ferry.api.domain.TaskStatus.ACTIVE")
+            + " where t.id = :id and t.status in (org.ferry.api.domain.TaskStatus.ACTIVE,"
+            + " org.ferry.api.domain.TaskStatus.INACTIVE)")
     int updateLabelAndDeadline(@Param("id") UUID id, @Param("label") String label, @Param("deadline") Instant deadline);
 
     /** Records that an admin, not the owner, cancelled the task. */
@@ -138,6 +139,35 @@ public interface TaskRepository extends JpaRepository<Task, UUID>, JpaSpecificat
     @Query("update Task t set t.niceStatus = t.niceStatus"
             + " where t.id = :id and t.status = org.ferry.api.domain.TaskStatus.ACTIVE")
     int lockIfActive(@Param("id") UUID id);
+
+    /**
+     * Ends an ACTIVE or INACTIVE task (a cancel, a deadline passing while INACTIVE). Only the first
+     * end of a task has an effect.
+     *
+     * @param status FAILED
+     * @param fatalErrorCode e.g. {@code CANCELED}, {@code EXPIRED}
+     * @param fatalErrorDescription for the user
+     * @return 1 if this call ended the task, 0 if it had already ended
+     */
+    @Transactional
+    @Modifying
+    @Query("update Task t set t.status = :status, t.niceStatus = null, t.completionTime = :now,"
+            + " t.fatalErrorCode = :code, t.fatalErrorDescription = :description"
+            + " where t.id = :id and t.status in (org.ferry.api.domain.TaskStatus.ACTIVE,"
+            + " org.ferry.api.domain.TaskStatus.INACTIVE)")
+    int end(
+            @Param("id") UUID id,
+            @Param("status") TaskStatus status,
+            @Param("code") String fatalErrorCode,
+            @Param("description") String fatalErrorDescription,
+            @Param("now") Instant now);
+
+    /** @return a user's tasks in a status that use the endpoint as source or destination */
+    @Query("select t from Task t where t.status = :status and t.ownerName = :owner"
+            + " and (t.sourceEndpointId = :endpoint or t.destinationEndpointId = :endpoint)"
+            + " order by t.requestTime")
+    List<Task> findUsingEndpoint(
+            @Param("status") TaskStatus status, @Param("owner") String ownerName, @Param("endpoint") UUID endpointId);
 
     /**
      * Ends an ACTIVE task. Only the first call for a task has an effect.

@@ -7,24 +7,30 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
+import org.ferry.api.credential.EndpointSecrets;
+import org.ferry.api.credential.EndpointServerRows;
 import org.ferry.api.document.EndpointRequest;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.error.ConflictException;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.error.NotFoundException;
-import org.ferry.api.error.NotSupportedException;
 import org.ferry.api.error.PermissionDeniedException;
 import org.ferry.api.identity.Caller;
 import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.mover.client.GridFtpUrl;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Endpoint registry. A private endpoint is seen and used by its owner only (its stored password
  * must serve nobody else): others get 404 as if it were absent. A public endpoint is seen and
- * used by every user; only its owner changes or deletes it (others: 403).
+ * used by every user; only its owner changes or deletes it (others: 403). A {@code gsiftp://}
+ * endpoint has no stored login: each user activates it with a credential of their own, so a
+ * public one serves every user as themselves. Passwords are stored sealed
+ * ({@link EndpointSecrets}); {@code ferry.endpoints.allow-clear-text=false} refuses
+ * {@code ftp://} endpoints.
  */
 @Service
 public class EndpointService {
@@ -46,14 +52,48 @@ public class EndpointService {
 
     private final EndpointRepository endpoints;
     private final TaskRepository tasks;
+    private final EndpointSecrets secrets;
+    private final EndpointServerRows servers;
+    private final boolean allowClearText;
 
     /**
      * @param endpoints the endpoint store
      * @param tasks the task store (for the recently-used and in-use scopes)
+     * @param secrets seals passwords
+     * @param servers the endpoints' server rows (the first follows {@code url})
+     * @param allowClearText {@code ferry.endpoints.allow-clear-text} (default true): false refuses
+     *     {@code ftp://} endpoints, whose logins and data pass in clear
      */
-    public EndpointService(EndpointRepository endpoints, TaskRepository tasks) {
+    public EndpointService(
+            EndpointRepository endpoints,
+            TaskRepository tasks,
+            EndpointSecrets secrets,
+            EndpointServerRows servers,
+            @Value("${ferry.endpoints.allow-clear-text:true}") boolean allowClearText) {
         this.endpoints = endpoints;
         this.tasks = tasks;
+        this.secrets = secrets;
+        this.servers = servers;
+        this.allowClearText = allowClearText;
+    }
+
+    /** @return false when this server refuses {@code ftp://} endpoints */
+    public boolean allowsClearText() {
+        return allowClearText;
+    }
+
+    /**
+     * @param endpoint an endpoint
+     * @param field the request field naming it, for the error
+     * @throws InvalidRequestException if it is a clear-text endpoint and this server forbids them
+     */
+    public void checkAllowed(Endpoint endpoint, String field) {
+        if (!allowClearText && !endpoint.isGsi()) {
+            throw new InvalidRequestException(
+                    field,
+                    "Endpoint " + endpoint.getCanonicalName() + " is a clear-text (ftp://) endpoint, which this"
+                            + " server does not allow (ferry.endpoints.allow-clear-text=false)");
+        }
     }
 
     /**
@@ -61,8 +101,10 @@ public class EndpointService {
      *
      * @param caller the owner to be
      * @param body {@code canonical_name} ({@code caller#name}) or {@code display_name}, {@code url},
-     *     optional {@code username} (default {@code anonymous}), {@code password} (default empty),
-     *     {@code description}, {@code public}, {@code default_directory}
+     *     optional {@code username} (default {@code anonymous}), {@code password} (default empty;
+     *     stored sealed; not for {@code gsiftp://}, whose users activate the endpoint),
+     *     {@code myproxy_server} and {@code myproxy_dn} (the MyProxy server users activate
+     *     against), {@code description}, {@code public}, {@code default_directory}
      * @return the stored endpoint
      * @throws InvalidRequestException naming the field for invalid values or another owner
      * @throws ConflictException if the name is taken
@@ -107,13 +149,17 @@ public class EndpointService {
             throw new ConflictException(nameField, "An endpoint named " + caller.name() + "#" + name + " exists");
         }
         String username = body.username() == null || body.username().isEmpty() ? "anonymous" : body.username();
-        Endpoint endpoint =
-                new Endpoint(caller.name(), name, url, username, body.password() == null ? "" : body.password());
+        checkPassword(url, body.password());
+        Endpoint endpoint = new Endpoint(caller.name(), name, url, username);
+        secrets.setPassword(endpoint, body.password());
+        endpoint.setMyProxy(myProxyServer(body.myProxyServer()), blankToNull(body.myProxyDn()));
         endpoint.describe(
                 description(body.description()),
                 Boolean.TRUE.equals(body.isPublic()),
                 defaultDirectory(body.defaultDirectory()));
-        return endpoints.save(endpoint);
+        Endpoint saved = endpoints.save(endpoint);
+        servers.followUrl(saved);
+        return saved;
     }
 
     /**
@@ -167,15 +213,26 @@ public class EndpointService {
         }
         String url = body.url() == null ? endpoint.getUrl() : url(body.url());
         String username = body.username() == null ? endpoint.getUsername() : body.username();
-        String password = body.password() == null ? endpoint.getPassword() : body.password();
-        endpoint.updateLogin(url, username.isEmpty() ? "anonymous" : username, password);
+        checkPassword(url, body.password());
+        endpoint.updateLogin(url, username.isEmpty() ? "anonymous" : username);
+        if (body.password() != null) {
+            secrets.setPassword(endpoint, body.password());
+        }
+        if (url.startsWith("gsiftp://")) {
+            endpoint.setSealedPassword(null); // users activate a gsiftp:// endpoint: no stored login
+        }
+        endpoint.setMyProxy(
+                body.myProxyServer() == null ? endpoint.getMyProxyServer() : myProxyServer(body.myProxyServer()),
+                body.myProxyDn() == null ? endpoint.getMyProxyDn() : blankToNull(body.myProxyDn()));
         endpoint.describe(
                 body.description() == null ? endpoint.getDescription() : description(body.description()),
                 body.isPublic() == null ? endpoint.isPublic() : body.isPublic(),
                 body.defaultDirectory() == null
                         ? endpoint.getDefaultDirectory()
                         : defaultDirectory(body.defaultDirectory()));
-        return endpoints.save(endpoint);
+        Endpoint saved = endpoints.save(endpoint);
+        servers.followUrl(saved);
+        return saved;
     }
 
     /**
@@ -192,9 +249,12 @@ public class EndpointService {
     public Endpoint register(String owner, String name, String url, String username, String password) {
         Endpoint endpoint = endpoints
                 .findByCanonicalName(owner + "#" + name)
-                .orElseGet(() -> new Endpoint(owner, name, url, username, password));
-        endpoint.updateLogin(url, username, password);
-        return endpoints.save(endpoint);
+                .orElseGet(() -> new Endpoint(owner, name, url, username));
+        endpoint.updateLogin(url, username);
+        secrets.setPassword(endpoint, password);
+        Endpoint saved = endpoints.save(endpoint);
+        servers.followUrl(saved);
+        return saved;
     }
 
     /**
@@ -222,9 +282,17 @@ public class EndpointService {
      * An endpoint the caller may change: their own (the admin role gives no power over
      * endpoints: an admin sees and cancels every task, not every endpoint).
      *
+     * @param caller the user
+     * @param idOrName the endpoint
+     * @return the endpoint
      * @throws NotFoundException if the caller cannot see it
      * @throws PermissionDeniedException if it is another user's public endpoint
      */
+    @Transactional(readOnly = true)
+    public Endpoint resolveOwned(Caller caller, String idOrName) {
+        return owned(caller, idOrName);
+    }
+
     private Endpoint owned(Caller caller, String idOrName) {
         Endpoint endpoint = find(caller, idOrName);
         if (endpoint != null && caller.owns(endpoint.getOwnerName())) {
@@ -327,7 +395,29 @@ public class EndpointService {
         }
     }
 
-    private static String url(String url) {
+    private void checkPassword(String url, String password) {
+        if (url.startsWith("gsiftp://") && password != null && !password.isEmpty()) {
+            throw new InvalidRequestException(
+                    "password",
+                    "A gsiftp:// endpoint takes no password: each user activates it with a credential of their own");
+        }
+    }
+
+    private static String myProxyServer(String server) {
+        if (server == null || server.isBlank()) {
+            return null;
+        }
+        if (!server.strip().matches("[A-Za-z0-9.\\-]+(:[0-9]{1,5})?")) {
+            throw new InvalidRequestException("myproxy_server", "myproxy_server must be host or host:port");
+        }
+        return server.strip();
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+
+    private String url(String url) {
         GridFtpUrl parsed;
         try {
             parsed = GridFtpUrl.parse(url);
@@ -338,9 +428,11 @@ public class EndpointService {
             // the URL is returned to callers; credentials belong in the write-only fields
             throw new InvalidRequestException("url", "url must not hold credentials; use username and password");
         }
-        if (parsed.scheme().equals("gsiftp")) {
-            throw new NotSupportedException(
-                    "url", "gsiftp:// endpoints need GSI activation, which Ferry's service does not do yet");
+        if (!allowClearText && !parsed.scheme().equals("gsiftp")) {
+            throw new InvalidRequestException(
+                    "url",
+                    "This server does not allow clear-text (ftp://) endpoints (ferry.endpoints.allow-clear-text=false):"
+                            + " use a gsiftp:// server");
         }
         return parsed.scheme() + "://" + parsed.host() + ":" + parsed.port();
     }

@@ -4,43 +4,61 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.nio.file.NoSuchFileException;
 import java.util.List;
+import org.ferry.api.credential.ActivationRequiredException;
+import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.error.ConflictException;
 import org.ferry.api.error.EndpointException;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.error.NotFoundException;
-import org.ferry.api.gridftp.EndpointLogin;
-import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.access.CredentialExpiredException;
+import org.ferry.mover.access.EndpointAccess;
+import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpReplyException;
 import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.protocol.FileInfo;
 import org.springframework.stereotype.Service;
 
 /**
  * The synchronous file operations on an endpoint ({@code operation/endpoint/{id}/...}): listing
- * (MLSD), stat (MLST), mkdir (MKD), rename (RNFR/RNTO), each over one GridFTP session.
+ * (MLSD), stat (MLST), mkdir (MKD), rename (RNFR/RNTO), each over one GridFTP session logged in
+ * as the caller: with the endpoint's password, or with the credential the caller activated a
+ * {@code gsiftp://} endpoint with (its data channels authenticated, DCAU).
  *
  * <p>Failures: a path the server answers 550 for is a {@link NotFoundException} naming the
- * path's field (mkdir: {@link ConflictException} when the path exists); any other GridFTP
- * failure, or an unreachable server, is an {@link EndpointException} carrying the reply.
+ * path's field (mkdir: {@link ConflictException} when the path exists); a {@code gsiftp://}
+ * endpoint the caller has not activated (or whose credential expired) is a
+ * {@link ConflictException} {@code ClientError.ActivationRequired}; any other GridFTP failure, or
+ * an unreachable server, is an {@link EndpointException} carrying the reply.
  */
 @Service
 public class FileOperationService {
 
-    private final GridFtpClient client;
+    private final EndpointAccessService accesses;
+    private final EndpointSessions sessions;
+    private final EndpointService endpoints;
 
-    /** @param client the application's GridFTP client */
-    public FileOperationService(GridFtpClient client) {
-        this.client = client;
+    /**
+     * @param accesses how the caller logs in to an endpoint
+     * @param sessions opens sessions
+     * @param endpoints the clear-text setting
+     */
+    public FileOperationService(EndpointAccessService accesses, EndpointSessions sessions, EndpointService endpoints) {
+        this.accesses = accesses;
+        this.sessions = sessions;
+        this.endpoints = endpoints;
     }
 
     /**
+     * @param user the caller
      * @param endpoint the endpoint
      * @param directory absolute, normalized directory path
      * @return its entries (no {@code .}/{@code ..})
      */
-    public List<FileInfo> list(Endpoint endpoint, String directory) {
+    public List<FileInfo> list(String user, Endpoint endpoint, String directory) {
         return run(
+                user,
                 endpoint,
                 "path",
                 directory,
@@ -50,24 +68,26 @@ public class FileOperationService {
     }
 
     /**
+     * @param user the caller
      * @param endpoint the endpoint
      * @param path absolute, normalized path
      * @return the entry, named by the path's last component
      */
-    public FileInfo stat(Endpoint endpoint, String path) {
-        FileInfo info = run(endpoint, "path", path, session -> session.stat(path));
+    public FileInfo stat(String user, Endpoint endpoint, String path) {
+        FileInfo info = run(user, endpoint, "path", path, session -> session.stat(path));
         return new FileInfo(ApiPaths.name(path), info.type(), info.sizeBytes(), info.modified(), info.unixMode());
     }
 
     /**
      * Creates a directory (its parent must exist).
      *
+     * @param user the caller
      * @param endpoint the endpoint
      * @param path absolute, normalized path
      * @throws ConflictException ({@code ExternalError.MkdirFailed.Exists}) if the path exists
      */
-    public void mkdir(Endpoint endpoint, String path) {
-        run(endpoint, "path", path, session -> {
+    public void mkdir(String user, Endpoint endpoint, String path) {
+        run(user, endpoint, "path", path, session -> {
             try {
                 session.makeDirectory(path);
             } catch (GridFtpReplyException e) {
@@ -84,18 +104,19 @@ public class FileOperationService {
     /**
      * Renames a file or directory.
      *
+     * @param user the caller
      * @param endpoint the endpoint
      * @param oldPath absolute, normalized existing path
      * @param newPath absolute, normalized new path
      * @throws NotFoundException naming {@code old_path} if it does not exist
      * @throws ConflictException naming {@code new_path} if it exists
      */
-    public void rename(Endpoint endpoint, String oldPath, String newPath) {
+    public void rename(String user, Endpoint endpoint, String oldPath, String newPath) {
         if (oldPath.equals("/") || newPath.equals("/")) {
             throw new InvalidRequestException(
                     oldPath.equals("/") ? "old_path" : "new_path", "the root cannot be renamed");
         }
-        run(endpoint, "old_path", oldPath, session -> {
+        run(user, endpoint, "old_path", oldPath, session -> {
             if (!exists(session, oldPath)) {
                 throw new NotFoundException("old_path", "Path not found: " + oldPath);
             }
@@ -121,22 +142,27 @@ public class FileOperationService {
         T run(GridFtpSession session) throws IOException;
     }
 
-    private <T> T run(Endpoint endpoint, String field, String path, Operation<T> operation) {
-        EndpointLogin login;
+    private <T> T run(String user, Endpoint endpoint, String field, String path, Operation<T> operation) {
+        endpoints.checkAllowed(endpoint, "endpoint_id");
+        EndpointAccess login;
         try {
-            login = EndpointLogin.of(endpoint);
+            login = accesses.access(user, endpoint);
+        } catch (ActivationRequiredException e) {
+            throw new ConflictException(ActivationRequiredException.CODE, "endpoint_id", e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new EndpointException("Endpoint URL is invalid: " + e.getMessage());
         }
-        try (GridFtpSession session = client.open(login.url())) {
+        try (GridFtpSession session = sessions.open(login, ProtectionLevel.CLEAR)) {
             return operation.run(session);
         } catch (NoSuchFileException e) {
-            throw new NotFoundException(field, "Path not found on " + login.canonicalName() + ": " + path);
+            throw new NotFoundException(field, "Path not found on " + login.endpoint() + ": " + path);
         } catch (GridFtpReplyException e) {
             if (e.replyCode() == 550) {
-                throw new NotFoundException(field, login.canonicalName() + ": " + e.getMessage());
+                throw new NotFoundException(field, login.endpoint() + ": " + e.getMessage());
             }
-            throw new EndpointException(login.canonicalName() + ": " + e.getMessage());
+            throw new EndpointException(login.endpoint() + ": " + e.getMessage());
+        } catch (CredentialExpiredException e) {
+            throw new ConflictException(ActivationRequiredException.CODE, "endpoint_id", e.getMessage());
         } catch (ConnectException e) {
             throw new EndpointException("Cannot connect to " + login + ": " + e.getMessage());
         } catch (IOException e) {

@@ -135,9 +135,7 @@ public class TaskService {
                     try {
                         statuses.add(TaskStatus.valueOf(v.trim()));
                     } catch (IllegalArgumentException e) {
-                        if (!v.trim().equals("INACTIVE")) { // a Globus status no Ferry task has yet
-                            throw new InvalidRequestException("filter", "Unknown status '" + v + "'");
-                        }
+                        throw new InvalidRequestException("filter", "Unknown status '" + v + "'");
                     }
                 }
                 return (r, q, b) ->
@@ -269,7 +267,8 @@ public class TaskService {
         Instant deadline =
                 request.deadline() == null ? task.getDeadline() : TimeValues.parse("deadline", request.deadline());
         if (!task.isOpen() || tasks.updateLabelAndDeadline(task.getId(), label, deadline) == 0) {
-            throw new ConflictException("task_id", "Task " + taskId + " has ended; only ACTIVE tasks can be updated");
+            throw new ConflictException(
+                    "task_id", "Task " + taskId + " has ended; only ACTIVE and INACTIVE tasks can be updated");
         }
         if (request.deadline() != null) {
             publisher.publishEvent(new TaskDeadlineChangedEvent(task.getId(), deadline));
@@ -278,8 +277,8 @@ public class TaskService {
     }
 
     /**
-     * Ends an ACTIVE task as FAILED with {@code fatal_error.code = CANCELED}, records a CANCELED
-     * event and tells the scheduler to stop it.
+     * Ends an ACTIVE or INACTIVE task as FAILED with {@code fatal_error.code = CANCELED}, records a
+     * CANCELED event and tells the scheduler to stop it.
      *
      * @param caller the owner or an admin
      * @param taskId the task
@@ -290,8 +289,7 @@ public class TaskService {
         Task task = get(caller, taskId);
         boolean byAdmin = !caller.owns(task.getOwnerName());
         String description = byAdmin ? CANCELED_BY_ADMIN_DESCRIPTION : CANCELED_DESCRIPTION;
-        int changed =
-                tasks.finish(task.getId(), TaskStatus.FAILED, EventCode.CANCELED.name(), description, Instant.now());
+        int changed = tasks.end(task.getId(), TaskStatus.FAILED, EventCode.CANCELED.name(), description, Instant.now());
         if (changed == 0) {
             return false;
         }

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.ferry.api.credential.ActivationRequiredException;
+import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.document.TransferRequest;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.SyncLevel;
@@ -36,6 +38,7 @@ public class TransferService {
     private final TaskRepository tasks;
     private final TransferItemRepository items;
     private final EndpointService endpoints;
+    private final EndpointAccessService accesses;
     private final SubmissionIds submissionIds;
     private final ApiLimits limits;
     private final ApplicationEventPublisher publisher;
@@ -45,6 +48,7 @@ public class TransferService {
      * @param tasks task store
      * @param items transfer item store
      * @param endpoints endpoint lookup
+     * @param accesses the submitter's activation of each endpoint
      * @param submissionIds duplicate detection
      * @param limits items per task
      * @param publisher where lifecycle events go
@@ -56,6 +60,7 @@ public class TransferService {
             TaskRepository tasks,
             TransferItemRepository items,
             EndpointService endpoints,
+            EndpointAccessService accesses,
             SubmissionIds submissionIds,
             ApiLimits limits,
             ApplicationEventPublisher publisher,
@@ -63,6 +68,7 @@ public class TransferService {
         this.tasks = tasks;
         this.items = items;
         this.endpoints = endpoints;
+        this.accesses = accesses;
         this.submissionIds = submissionIds;
         this.limits = limits;
         this.publisher = publisher;
@@ -79,7 +85,13 @@ public class TransferService {
      * @throws InvalidRequestException naming the field for an invalid value
      * @throws NotSupportedException naming the field for an option Ferry does not implement yet
      * @throws NotFoundException for an endpoint the caller cannot see
-     * @throws ConflictException for another user's submission id
+     * @throws ConflictException for another user's submission id; {@code
+     *     ClientError.ActivationRequired} naming the endpoint field when a {@code gsiftp://}
+     *     endpoint is not activated (unless {@code skip_activation_check}: the task then waits
+     *     INACTIVE)
+     * @throws InvalidRequestException also naming {@code encrypt_data} when an endpoint cannot
+     *     encrypt (a clear-text {@code ftp://} server), or the endpoint field when this server
+     *     forbids clear-text endpoints
      * @throws org.springframework.dao.DataIntegrityViolationException if a concurrent submission
      *     with the same id committed first (the caller retries {@link SubmissionIds#earlier})
      */
@@ -105,6 +117,24 @@ public class TransferService {
         }
         Endpoint source = endpoints.resolve(caller, request.sourceEndpoint(), "source_endpoint");
         Endpoint destination = endpoints.resolve(caller, request.destinationEndpoint(), "destination_endpoint");
+        endpoints.checkAllowed(source, "source_endpoint");
+        endpoints.checkAllowed(destination, "destination_endpoint");
+        boolean encryptData = Boolean.TRUE.equals(request.encryptData());
+        if (encryptData) {
+            for (Endpoint endpoint : List.of(source, destination)) {
+                if (!endpoint.isGsi()) {
+                    throw new InvalidRequestException(
+                            "encrypt_data",
+                            "encrypt_data needs endpoints that can encrypt data channels, and "
+                                    + endpoint.getCanonicalName() + " is a clear-text endpoint (" + endpoint.getUrl()
+                                    + "): use gsiftp:// endpoints or submit without encrypt_data");
+                }
+            }
+        }
+        if (!Boolean.TRUE.equals(request.skipActivationCheck())) {
+            checkActivated(caller, source, "source_endpoint");
+            checkActivated(caller, destination, "destination_endpoint");
+        }
         Task task = tasks.saveAndFlush(new Task(
                 submissionId,
                 caller.name(),
@@ -114,7 +144,8 @@ public class TransferService {
                 destination,
                 syncLevel,
                 verifyChecksum,
-                skipSourceErrors));
+                skipSourceErrors,
+                encryptData));
         List<TransferItem> stored = new ArrayList<>(rows.size());
         for (TransferItem row : rows) {
             stored.add(new TransferItem(
@@ -129,10 +160,19 @@ public class TransferService {
         return new Submission(task, false);
     }
 
+    private void checkActivated(Caller caller, Endpoint endpoint, String field) {
+        if (endpoint.isGsi()) {
+            try {
+                accesses.usableCredential(caller.name(), endpoint);
+            } catch (ActivationRequiredException e) {
+                throw new ConflictException(ActivationRequiredException.CODE, field, e.getMessage());
+            }
+        }
+    }
+
     private static void refuseUnsupported(TransferRequest r) {
         offUnlessTrue(
                 "preserve_timestamp", r.preserveTimestamp(), "preserving modification times is not implemented yet");
-        offUnlessTrue("encrypt_data", r.encryptData(), "encrypted data channels need GSI activation (issue 13)");
         offUnlessTrue(
                 "fail_on_quota_errors", r.failOnQuotaErrors(), "quota errors are not told apart from other faults yet");
         offUnlessTrue(

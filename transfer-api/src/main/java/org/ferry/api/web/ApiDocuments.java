@@ -3,6 +3,7 @@ package org.ferry.api.web;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.ferry.api.credential.ActivationStatus;
 import org.ferry.api.document.EndpointDocument;
 import org.ferry.api.document.EventDocument;
 import org.ferry.api.document.FileDocument;
@@ -11,13 +12,13 @@ import org.ferry.api.document.SkippedErrorDocument;
 import org.ferry.api.document.SuccessfulTransferDocument;
 import org.ferry.api.document.TaskDocument;
 import org.ferry.api.domain.Endpoint;
+import org.ferry.api.domain.EndpointServer;
 import org.ferry.api.domain.SyncLevel;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
 import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.domain.TransferFile;
 import org.ferry.api.service.FileListings;
-import org.ferry.mover.client.GridFtpUrl;
 import org.ferry.mover.protocol.FileInfo;
 
 /** Turns entities into the API's documents. */
@@ -28,9 +29,13 @@ public final class ApiDocuments {
     /**
      * @param endpoint the endpoint
      * @param ownerId the owner's account id, or null when unknown
+     * @param activation the caller's activation of it
+     * @param now the time {@code expires_in} counts from
+     * @param servers its servers
      * @return its document (never the password)
      */
-    public static EndpointDocument endpoint(Endpoint endpoint, String ownerId) {
+    public static EndpointDocument endpoint(
+            Endpoint endpoint, String ownerId, ActivationStatus activation, Instant now, List<EndpointServer> servers) {
         return new EndpointDocument(
                 "endpoint",
                 endpoint.getId().toString(),
@@ -43,25 +48,33 @@ public final class ApiDocuments {
                 endpoint.getUsername(),
                 endpoint.isPublic(),
                 endpoint.getDefaultDirectory(),
-                true,
-                -1,
+                activation.activated(),
+                activation.expiresInSeconds(now),
+                ApiTime.format(activation.activated() ? activation.expireTime() : null),
+                activation.subject(),
+                endpoint.getMyProxyServer(),
+                endpoint.getMyProxyDn(),
                 "GCSv4_endpoint",
                 false,
                 false,
-                servers(endpoint));
+                servers(servers));
     }
 
-    /** @return the endpoint's servers: the one its URL names */
-    public static List<ServerDocument> servers(Endpoint endpoint) {
-        GridFtpUrl url = GridFtpUrl.parse(endpoint.getUrl());
-        return List.of(new ServerDocument(
-                "server",
-                1,
-                url.host(),
-                url.port(),
-                url.scheme(),
-                url.scheme() + "://" + url.host() + ":" + url.port(),
-                null));
+    /**
+     * @param servers an endpoint's servers
+     * @return their server documents
+     */
+    public static List<ServerDocument> servers(List<EndpointServer> servers) {
+        return servers.stream()
+                .map(s -> new ServerDocument(
+                        "server",
+                        s.getId() == null ? 0 : s.getId(),
+                        s.getHostname(),
+                        s.getPort(),
+                        s.getScheme(),
+                        s.uri(),
+                        s.getSubject()))
+                .toList();
     }
 
     /**
@@ -71,7 +84,7 @@ public final class ApiDocuments {
      * @return the task document
      */
     public static TaskDocument task(Task task, String ownerId, Instant now) {
-        boolean active = task.getStatus() == TaskStatus.ACTIVE;
+        boolean active = task.getStatus() == TaskStatus.ACTIVE || task.getStatus() == TaskStatus.INACTIVE;
         long open = Math.max(
                 0,
                 task.getSubtasksTotal()
@@ -107,7 +120,7 @@ public final class ApiDocuments {
                 syncLevel == null ? null : syncLevel.level(),
                 task.isVerifyChecksum(),
                 false,
-                false,
+                task.isEncryptData(),
                 task.isSkipSourceErrors(),
                 false,
                 false,

@@ -3,16 +3,20 @@ package org.ferry.api.web;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Map;
-import org.ferry.api.document.ActivationResultDocument;
+import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.document.EndpointDocument;
 import org.ferry.api.document.EndpointRequest;
 import org.ferry.api.document.OffsetListDocument;
 import org.ferry.api.document.ResultDocument;
+import org.ferry.api.document.ServerAddResultDocument;
+import org.ferry.api.document.ServerDocument;
 import org.ferry.api.document.ServerListDocument;
+import org.ferry.api.document.ServerRequest;
 import org.ferry.api.domain.Endpoint;
-import org.ferry.api.error.ConflictException;
+import org.ferry.api.domain.EndpointServer;
 import org.ferry.api.error.NotSupportedException;
 import org.ferry.api.identity.Caller;
+import org.ferry.api.service.EndpointServers;
 import org.ferry.api.service.EndpointService;
 import org.ferry.api.service.Paging;
 import org.springframework.http.HttpStatus;
@@ -28,9 +32,10 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Endpoints: search, create, get, update, delete, server list, and the historical activation
- * calls (docs/rest-api.md "Endpoints"). An endpoint is named by id or canonical name
- * ({@code owner%23name} in paths).
+ * Endpoints: search, create, get, update, delete, their GridFTP servers (list, get, add, update,
+ * delete; docs/rest-api.md "Endpoints"; the
+ * activation calls are {@link ActivationController}'s). An endpoint is named by id or canonical
+ * name ({@code owner%23name} in paths). Documents carry the caller's own activation.
  */
 @RestController
 @RequestMapping(path = "/v0.10", produces = "application/json")
@@ -41,29 +46,45 @@ public class EndpointController {
 
     private final EndpointService endpoints;
     private final OwnerIds ownerIds;
+    private final EndpointAccessService activations;
+    private final EndpointServers servers;
 
     /**
      * @param endpoints the endpoint registry
      * @param ownerIds owner account ids
+     * @param activations the caller's activation of each endpoint
+     * @param servers the endpoints' GridFTP servers
      */
-    public EndpointController(EndpointService endpoints, OwnerIds ownerIds) {
+    public EndpointController(
+            EndpointService endpoints, OwnerIds ownerIds, EndpointAccessService activations, EndpointServers servers) {
         this.endpoints = endpoints;
         this.ownerIds = ownerIds;
+        this.activations = activations;
+        this.servers = servers;
+    }
+
+    private EndpointDocument document(Caller caller, Endpoint endpoint, String ownerId) {
+        return ApiDocuments.endpoint(
+                endpoint,
+                ownerId,
+                activations.status(caller.name(), endpoint),
+                activations.now(),
+                servers.of(endpoint));
     }
 
     /** {@code POST /endpoint}: 201 with the endpoint document. */
     @PostMapping("/endpoint")
     @ResponseStatus(HttpStatus.CREATED)
     public EndpointDocument create(Caller caller, @RequestBody EndpointRequest body) {
-        return ApiDocuments.endpoint(
-                endpoints.create(caller, body), caller.accountId().toString());
+        return document(
+                caller, endpoints.create(caller, body), caller.accountId().toString());
     }
 
     /** {@code GET /endpoint/{id or name}}: the endpoint document. */
     @GetMapping("/endpoint/{endpoint}")
     public EndpointDocument show(Caller caller, @PathVariable("endpoint") String endpoint) {
         Endpoint found = endpoints.resolve(caller, endpoint, "endpoint_id");
-        return ApiDocuments.endpoint(found, ownerIds.of(found.getOwnerName()));
+        return document(caller, found, ownerIds.of(found.getOwnerName()));
     }
 
     /** {@code PUT /endpoint/{id or name}}: changes the fields given; result {@code Updated}. */
@@ -84,11 +105,64 @@ public class EndpointController {
         return result("result", "Deleted", "Endpoint deleted successfully", request);
     }
 
-    /** {@code GET /endpoint/{id or name}/server_list}: the endpoint's GridFTP servers. */
+    /** {@code GET /endpoint/{id or name}/server_list}: the endpoint's GridFTP servers, in the order tried. */
     @GetMapping("/endpoint/{endpoint}/server_list")
     public ServerListDocument serverList(Caller caller, @PathVariable("endpoint") String endpoint) {
         Endpoint found = endpoints.resolve(caller, endpoint, "endpoint_id");
-        return new ServerListDocument("endpoint_server_list", found.getCanonicalName(), ApiDocuments.servers(found));
+        return new ServerListDocument(
+                "endpoint_server_list", found.getCanonicalName(), ApiDocuments.servers(servers.of(found)));
+    }
+
+    /** {@code GET /endpoint/{id or name}/server/{server_id}}: one server document. */
+    @GetMapping("/endpoint/{endpoint}/server/{server}")
+    public ServerDocument server(
+            Caller caller, @PathVariable("endpoint") String endpoint, @PathVariable("server") long server) {
+        return ApiDocuments.servers(List.of(servers.get(caller, endpoint, server)))
+                .get(0);
+    }
+
+    /**
+     * {@code POST /endpoint/{id or name}/server}: adds a GridFTP server (same scheme as the
+     * endpoint's others); {@code endpoint_server_add_result} {@code Created} with its id.
+     */
+    @PostMapping("/endpoint/{endpoint}/server")
+    @ResponseStatus(HttpStatus.CREATED)
+    public ServerAddResultDocument addServer(
+            Caller caller,
+            @PathVariable("endpoint") String endpoint,
+            @RequestBody ServerRequest body,
+            HttpServletRequest request) {
+        EndpointServer added = servers.add(caller, endpoint, body);
+        return new ServerAddResultDocument(
+                "endpoint_server_add_result",
+                "Created",
+                "Server " + added.uri() + " added to the endpoint",
+                added.getId(),
+                RequestIds.resource(request),
+                RequestIds.of(request));
+    }
+
+    /** {@code PUT /endpoint/{id or name}/server/{server_id}}: changes a server; result {@code Updated}. */
+    @PutMapping("/endpoint/{endpoint}/server/{server}")
+    public ResultDocument updateServer(
+            Caller caller,
+            @PathVariable("endpoint") String endpoint,
+            @PathVariable("server") long server,
+            @RequestBody ServerRequest body,
+            HttpServletRequest request) {
+        servers.update(caller, endpoint, server, body);
+        return result("result", "Updated", "Server updated successfully", request);
+    }
+
+    /** {@code DELETE /endpoint/{id or name}/server/{server_id}}: result {@code Deleted}; 409 for the last one. */
+    @DeleteMapping("/endpoint/{endpoint}/server/{server}")
+    public ResultDocument deleteServer(
+            Caller caller,
+            @PathVariable("endpoint") String endpoint,
+            @PathVariable("server") long server,
+            HttpServletRequest request) {
+        servers.delete(caller, endpoint, server);
+        return result("result", "Deleted", "Server deleted successfully", request);
     }
 
     /**
@@ -126,7 +200,7 @@ public class EndpointController {
         return OffsetListDocument.of(
                 "endpoint_list",
                 page.stream()
-                        .map(e -> ApiDocuments.endpoint(e, ids.get(e.getOwnerName())))
+                        .map(e -> document(caller, e, ids.get(e.getOwnerName())))
                         .toList(),
                 size,
                 first,
@@ -139,39 +213,6 @@ public class EndpointController {
             return null;
         }
         return ownerIds.nameOf(ownerId);
-    }
-
-    /**
-     * {@code POST /endpoint/{id or name}/autoactivate} (historical GCSv4 activation): Ferry's
-     * endpoints log in with a stored user and password and need no delegated credential, so the
-     * answer is {@code AlreadyActivated} with {@code expires_in} -1.
-     */
-    @PostMapping("/endpoint/{endpoint}/autoactivate")
-    public ActivationResultDocument autoactivate(
-            Caller caller, @PathVariable("endpoint") String endpoint, HttpServletRequest request) {
-        Endpoint found = endpoints.resolve(caller, endpoint, "endpoint_id");
-        return new ActivationResultDocument(
-                "activation_result",
-                "AlreadyActivated",
-                "Endpoint " + found.getCanonicalName() + " logs in with its stored login and needs no activation",
-                found.getCanonicalName(),
-                -1,
-                RequestIds.resource(request),
-                RequestIds.of(request));
-    }
-
-    /**
-     * {@code POST /endpoint/{id or name}/deactivate}: there is no delegated credential to
-     * forget (409, until GSI activation exists).
-     */
-    @PostMapping("/endpoint/{endpoint}/deactivate")
-    public ResultDocument deactivate(Caller caller, @PathVariable("endpoint") String endpoint) {
-        Endpoint found = endpoints.resolve(caller, endpoint, "endpoint_id");
-        throw new ConflictException(
-                "ClientError.Conflict.NotActivated",
-                "endpoint_id",
-                "Endpoint " + found.getCanonicalName()
-                        + " holds no activation credential to remove (it logs in with its stored login)");
     }
 
     private static ResultDocument result(String type, String code, String message, HttpServletRequest request) {

@@ -73,7 +73,7 @@ public class OperationController {
         int first = Paging.offset(offset);
         String directory = ApiPaths.absolute("path", path == null || path.isEmpty() ? defaultDirectory(target) : path);
         List<FileInfo> entries = FileListings.apply(
-                files.list(target, directory), flag("show_hidden", showHidden, true), filter, orderby);
+                files.list(caller.name(), target, directory), flag("show_hidden", showHidden, true), filter, orderby);
         List<FileDocument> page =
                 entries.stream().skip(first).limit(size).map(ApiDocuments::file).toList();
         String shown = directory.endsWith("/") ? directory : directory + "/";
@@ -101,7 +101,7 @@ public class OperationController {
             @RequestParam(name = "local_user", required = false) String localUser) {
         refuseLocalUser(localUser);
         Endpoint target = endpoints.resolve(caller, endpoint, "endpoint_id");
-        return ApiDocuments.file(files.stat(target, ApiPaths.absolute("path", path)));
+        return ApiDocuments.file(files.stat(caller.name(), target, ApiPaths.absolute("path", path)));
     }
 
     /** {@code POST mkdir {path}}: {@code mkdir_result} with code {@code DirectoryCreated}. */
@@ -116,7 +116,7 @@ public class OperationController {
         }
         refuseLocalUser(body.localUser());
         Endpoint target = endpoints.resolve(caller, endpoint, "endpoint_id");
-        files.mkdir(target, ApiPaths.absolute("path", body.path()));
+        files.mkdir(caller.name(), target, ApiPaths.absolute("path", body.path()));
         return new ResultDocument(
                 "mkdir_result",
                 "DirectoryCreated",
@@ -138,7 +138,10 @@ public class OperationController {
         refuseLocalUser(body.localUser());
         Endpoint target = endpoints.resolve(caller, endpoint, "endpoint_id");
         files.rename(
-                target, ApiPaths.absolute("old_path", body.oldPath()), ApiPaths.absolute("new_path", body.newPath()));
+                caller.name(),
+                target,
+                ApiPaths.absolute("old_path", body.oldPath()),
+                ApiPaths.absolute("new_path", body.newPath()));
         return new ResultDocument(
                 "result",
                 "FileRenamed",

@@ -1,8 +1,11 @@
 package org.ferry.server.admin;
 
 import org.ferry.api.auth.FerryHome;
+import org.ferry.api.credential.CredentialKeyConfiguration;
 import org.ferry.api.identity.AccessTokenService;
 import org.ferry.api.identity.AccountService;
+import org.ferry.api.migration.V13_2__SealEndpointPasswords;
+import org.ferry.api.migration.V13_5__EndpointServerRows;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.persistence.autoconfigure.EntityScan;
 import org.springframework.context.annotation.Bean;
@@ -23,7 +26,15 @@ import org.springframework.security.crypto.password.PasswordEncoder;
         })
 @EntityScan(basePackages = "org.ferry.api.domain")
 @EnableJpaRepositories(basePackages = "org.ferry.api.repository")
-@Import({AccountService.class, AccessTokenService.class, FerryHome.class})
+// the Java migrations too: this context may be the first to migrate the database
+@Import({
+    AccountService.class,
+    AccessTokenService.class,
+    FerryHome.class,
+    CredentialKeyConfiguration.class,
+    V13_2__SealEndpointPasswords.class,
+    V13_5__EndpointServerRows.class
+})
 public class UserAdminApplication {
 
     /** @return the same password hashing as the server's */

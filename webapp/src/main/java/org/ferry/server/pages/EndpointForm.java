@@ -59,6 +59,10 @@ public record EndpointForm(
                 blankToNull(password),
                 Boolean.TRUE.equals(isPublic),
                 creating ? blankToNull(defaultDirectory) : (defaultDirectory == null ? "" : defaultDirectory.trim()),
+                null, // myproxy_server: GSI endpoints are made through the API and the CLI
+                null, // myproxy_dn
+                null,
+                null,
                 null,
                 null,
                 null,

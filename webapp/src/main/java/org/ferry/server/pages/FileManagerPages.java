@@ -91,7 +91,8 @@ public class FileManagerPages {
                 : path;
         try {
             directory = ApiPaths.absolute("path", directory);
-            List<FileInfo> entries = FileListings.apply(files.list(endpoint, directory), false, List.of(), null);
+            List<FileInfo> entries =
+                    FileListings.apply(files.list(caller.name(), endpoint, directory), false, List.of(), null);
             return new Pane(
                     side, endpoint.getId().toString(), endpoint, directory, Pane.parentOf(directory), entries, null);
         } catch (FerryException e) {
@@ -122,7 +123,7 @@ public class FileManagerPages {
         try {
             Endpoint endpoint = endpoints.resolve(caller, onLeft ? left : right, "endpoint");
             String path = ApiPaths.absolute("path", Pane.join(directory, checkName("name", name)));
-            files.mkdir(endpoint, path);
+            files.mkdir(caller.name(), endpoint, path);
             redirect.addFlashAttribute(
                     "notice", "Directory " + path + " was created on " + endpoint.getCanonicalName() + ".");
         } catch (FerryException e) {
@@ -268,7 +269,7 @@ public class FileManagerPages {
         Endpoint endpoint = endpoints.resolve(caller, endpointId, "endpoint");
         String oldPath = ApiPaths.absolute("old_path", Pane.join(directory, old));
         String newPath = ApiPaths.absolute("new_path", Pane.join(directory, checkName("new_path", newName)));
-        files.rename(endpoint, oldPath, newPath);
+        files.rename(caller.name(), endpoint, oldPath, newPath);
         redirect.addFlashAttribute("notice", oldPath + " was renamed to " + newPath + ".");
     }
 

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.queue.ChunkExecutor;
 import org.ferry.mover.queue.ChunkMessage;
 import org.ferry.mover.runner.RetryPolicy;
@@ -33,7 +33,7 @@ public class InProcessWorkQueue implements WorkQueue, SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(InProcessWorkQueue.class);
 
-    private final GridFtpClient client;
+    private final EndpointSessions sessions;
     private final ResultApplier applier;
     private final TransferProperties properties;
     private final LinkedBlockingQueue<ChunkMessage> chunks = new LinkedBlockingQueue<>();
@@ -43,12 +43,12 @@ public class InProcessWorkQueue implements WorkQueue, SmartLifecycle {
     private volatile boolean running;
 
     /**
-     * @param client opens the movers' sessions
+     * @param sessions opens the movers' sessions with the chunks' endpoint access (sealed secrets)
      * @param applier where results go
      * @param properties worker threads, attempts, heartbeat interval
      */
-    public InProcessWorkQueue(GridFtpClient client, ResultApplier applier, TransferProperties properties) {
-        this.client = client;
+    public InProcessWorkQueue(EndpointSessions sessions, ResultApplier applier, TransferProperties properties) {
+        this.sessions = sessions;
         this.applier = applier;
         this.properties = properties;
     }
@@ -120,7 +120,7 @@ public class InProcessWorkQueue implements WorkQueue, SmartLifecycle {
         running = true;
         executor = new ChunkExecutor(
                 "embedded",
-                client,
+                sessions,
                 new RetryPolicy(properties.maxAttempts(), properties.retryBackoffSeconds()),
                 properties.heartbeatInterval().toMillis());
         for (int i = 0; i < properties.workerThreads(); i++) {

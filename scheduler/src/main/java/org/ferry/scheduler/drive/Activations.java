@@ -1,0 +1,267 @@
+package org.ferry.scheduler.drive;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.ferry.api.credential.ActivationRequiredException;
+import org.ferry.api.credential.EndpointAccessService;
+import org.ferry.api.domain.Endpoint;
+import org.ferry.api.domain.EventCode;
+import org.ferry.api.domain.Task;
+import org.ferry.api.domain.TaskStatus;
+import org.ferry.api.lifecycle.EndpointActivatedEvent;
+import org.ferry.api.lifecycle.EndpointDeactivatedEvent;
+import org.ferry.api.repository.EndpointRepository;
+import org.ferry.api.repository.TaskRepository;
+import org.ferry.api.service.EndpointService;
+import org.ferry.mover.access.EndpointAccess;
+import org.ferry.scheduler.plan.PlanningException;
+import org.ferry.scheduler.state.TaskRows;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.event.TransactionalEventListener;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Transfer tasks and their endpoints' activations (Globus: ACTIVE goes INACTIVE when credentials
+ * expire, and back to ACTIVE when they are renewed). A task whose owner has no usable credential
+ * for a {@code gsiftp://} endpoint of it (never activated, expired, deactivated) is suspended:
+ * INACTIVE with a {@code NO_CREDENTIALS} event naming the endpoint and what to do; its file rows
+ * keep what moved. It resumes by itself when the owner activates the endpoint again (and the other
+ * endpoint is usable too), and fails {@code EXPIRED} at its deadline otherwise ({@link
+ * TaskDriver}'s tick).
+ *
+ * <p>Where a missing credential is found: planning and dispatching ({@link #accessOf}: the access
+ * values put in a chunk message come from here), a mover whose chunk outlived its credential
+ * ({@code CHUNK_DONE} with {@code NO_CREDENTIALS}, {@link ResultApplier}), and a deactivation.
+ * Delete tasks are {@code DeleteTaskRunner}'s.
+ */
+@Component
+public class Activations implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(Activations.class);
+
+    private final TaskRepository taskRepository;
+    private final EndpointRepository endpoints;
+    private final EndpointAccessService accesses;
+    private final EndpointService endpointService;
+    private final TaskRows tasks;
+    private final TransactionTemplate transactions;
+    private final TaskEnding ending;
+    private final Wakeup wakeup;
+    // after an activation's commit its thread's transaction is spent: writes joined to it would
+    // never commit, so the listeners work on a thread of their own
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread thread = new Thread(r, "ferry-activations");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /**
+     * @param taskRepository tasks
+     * @param endpoints endpoints
+     * @param accesses the owners' activated credentials
+     * @param endpointService whether clear-text endpoints are allowed
+     * @param tasks task rows
+     * @param transactions transactions
+     * @param ending suspends and ends tasks
+     * @param wakeup wakes the scheduler after a resume
+     */
+    public Activations(
+            TaskRepository taskRepository,
+            EndpointRepository endpoints,
+            EndpointAccessService accesses,
+            EndpointService endpointService,
+            TaskRows tasks,
+            TransactionTemplate transactions,
+            TaskEnding ending,
+            Wakeup wakeup) {
+        this.taskRepository = taskRepository;
+        this.endpoints = endpoints;
+        this.accesses = accesses;
+        this.endpointService = endpointService;
+        this.tasks = tasks;
+        this.transactions = transactions;
+        this.ending = ending;
+        this.wakeup = wakeup;
+    }
+
+    /**
+     * How the task's owner reaches one of its endpoints now.
+     *
+     * @param task the task
+     * @param endpointId its source or destination endpoint
+     * @param name that endpoint's name in the task (for messages)
+     * @return the access values (servers, login, the sealed credential or password)
+     * @throws PlanningException {@code ENDPOINT_ERROR} if the endpoint is gone, or is a clear-text
+     *     endpoint this server no longer allows (the task fails)
+     * @throws ActivationRequiredException if it is a {@code gsiftp://} endpoint the owner has no
+     *     usable credential for (the task is suspended)
+     */
+    public EndpointAccess accessOf(Task task, UUID endpointId, String name)
+            throws PlanningException, ActivationRequiredException {
+        Endpoint endpoint = endpoints
+                .findById(endpointId)
+                .orElseThrow(() ->
+                        new PlanningException(EventCode.ENDPOINT_ERROR, "Endpoint " + name + " no longer exists"));
+        if (!endpointService.allowsClearText() && !endpoint.isGsi()) {
+            throw new PlanningException(
+                    EventCode.ENDPOINT_ERROR,
+                    "Endpoint " + name + " is a clear-text (ftp://) endpoint, which this server no longer allows"
+                            + " (ferry.endpoints.allow-clear-text=false)");
+        }
+        return accesses.access(task.getOwnerName(), endpoint);
+    }
+
+    /**
+     * @param task a task
+     * @return when the first of its endpoints' credentials expires, or null when neither has one
+     */
+    public Instant credentialsExpire(Task task) {
+        Instant first = null;
+        for (UUID endpointId : List.of(task.getSourceEndpointId(), task.getDestinationEndpointId())) {
+            Endpoint endpoint = endpoints.findById(endpointId).orElse(null);
+            if (endpoint == null) {
+                continue;
+            }
+            Instant expires = accesses.status(task.getOwnerName(), endpoint).expireTime();
+            if (expires != null && (first == null || expires.isBefore(first))) {
+                first = expires;
+            }
+        }
+        return first;
+    }
+
+    /**
+     * Suspends the task for a missing or expired credential.
+     *
+     * @param what what happened (e.g. the {@link ActivationRequiredException}'s or the mover's words)
+     * @return true if this call suspended it
+     */
+    public boolean suspend(UUID taskId, String what) {
+        boolean suspended = ending.suspend(taskId, description(what));
+        if (suspended) {
+            log.info("Task {} is INACTIVE: {}", taskId, what);
+        }
+        return suspended;
+    }
+
+    /**
+     * A mover stopped a chunk of the task because a credential expired: the task is suspended,
+     * unless the owner activated its endpoints again meanwhile (the chunk's files are PENDING
+     * again and go out with the new credential).
+     *
+     * @param what the mover's words
+     */
+    public void credentialExpired(UUID taskId, String what) {
+        Task task = taskRepository.findById(taskId).orElse(null);
+        if (task == null || task.getStatus() != TaskStatus.ACTIVE) {
+            return;
+        }
+        if (usable(task)) {
+            log.info("Task {}: a chunk's credential expired, the endpoints are activated again: it goes on", taskId);
+            wakeup.wake();
+            return;
+        }
+        suspend(taskId, what);
+    }
+
+    /**
+     * @param what what happened
+     * @return the {@code NO_CREDENTIALS} event's text: what happened, and that the task resumes by
+     *     itself after an activation
+     */
+    public static String description(String what) {
+        String text = what.strip();
+        return text + (text.endsWith(".") ? "" : ".")
+                + " The task is INACTIVE: it keeps what it has moved and resumes by itself when the endpoint is"
+                + " activated again before the deadline.";
+    }
+
+    /** An endpoint was activated: the owner's INACTIVE transfer tasks on it resume if they can. */
+    @TransactionalEventListener(fallbackExecution = true)
+    public void onEndpointActivated(EndpointActivatedEvent event) {
+        async(() -> {
+            String name = endpoints
+                    .findById(event.endpointId())
+                    .map(Endpoint::getCanonicalName)
+                    .orElse("The endpoint");
+            for (UUID taskId : tasks.usingEndpoint(TaskStatus.INACTIVE, event.ownerName(), event.endpointId())) {
+                resumeIfUsable(taskId, "Endpoint " + name + " was activated again: the task resumes");
+            }
+        });
+    }
+
+    /** An endpoint was deactivated: the owner's ACTIVE transfer tasks on it stop and go INACTIVE. */
+    @TransactionalEventListener(fallbackExecution = true)
+    public void onEndpointDeactivated(EndpointDeactivatedEvent event) {
+        async(() -> {
+            String name = endpoints
+                    .findById(event.endpointId())
+                    .map(Endpoint::getCanonicalName)
+                    .orElse(event.endpointId().toString());
+            for (UUID taskId : tasks.usingEndpoint(TaskStatus.ACTIVE, event.ownerName(), event.endpointId())) {
+                Task task = taskRepository.findById(taskId).orElse(null);
+                if (task != null && Task.TYPE_TRANSFER.equals(task.getType())) {
+                    suspend(taskId, "Endpoint " + name + " was deactivated: its credential is gone");
+                }
+            }
+        });
+    }
+
+    /** On start: INACTIVE transfer tasks whose endpoints are usable now (an activation a stop cut short) resume. */
+    @EventListener(ApplicationReadyEvent.class)
+    public void resumeUsable() {
+        async(() -> {
+            for (UUID taskId : tasks.inactive(Task.TYPE_TRANSFER)) {
+                resumeIfUsable(taskId, "Both endpoints are usable again: the task resumes");
+            }
+        });
+    }
+
+    private void resumeIfUsable(UUID taskId, String why) {
+        Task task = taskRepository.findById(taskId).orElse(null);
+        if (task == null || !Task.TYPE_TRANSFER.equals(task.getType()) || !usable(task)) {
+            return; // delete tasks are DeleteTaskRunner's; or the other endpoint still waits
+        }
+        if (Boolean.TRUE.equals(transactions.execute(status -> tasks.resume(taskId, why, Instant.now())))) {
+            log.info("Task {} resumes: {}", taskId, why);
+            wakeup.wake();
+        }
+    }
+
+    private boolean usable(Task task) {
+        try {
+            for (UUID endpointId : List.of(task.getSourceEndpointId(), task.getDestinationEndpointId())) {
+                Endpoint endpoint = endpoints.findById(endpointId).orElse(null);
+                if (endpoint != null) {
+                    accesses.access(task.getOwnerName(), endpoint);
+                }
+            }
+            return true;
+        } catch (ActivationRequiredException stillMissing) {
+            return false;
+        }
+    }
+
+    private void async(Runnable work) {
+        worker.submit(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                log.error("Handling an endpoint activation change failed", e);
+            }
+        });
+    }
+
+    @Override
+    public void destroy() {
+        worker.shutdownNow();
+    }
+}

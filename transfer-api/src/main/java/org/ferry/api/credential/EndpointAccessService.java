@@ -1,0 +1,162 @@
+package org.ferry.api.credential;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.ferry.api.domain.Endpoint;
+import org.ferry.api.domain.EndpointCredential;
+import org.ferry.api.domain.UserTrustRoot;
+import org.ferry.api.repository.EndpointCredentialRepository;
+import org.ferry.api.repository.UserTrustRootRepository;
+import org.ferry.gsi.trust.TrustRoots;
+import org.ferry.mover.access.EndpointAccess;
+import org.ferry.mover.access.EndpointSessions;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * What a user's sessions to an endpoint need, from what is stored: for {@code ftp://} the sealed
+ * password; for {@code gsiftp://} the credential the user activated the endpoint with (sealed) and
+ * the trust roots the user bootstrapped. The result is an {@link EndpointAccess}: plain values
+ * that the planner, the listing and a mover open with {@link EndpointSessions}.
+ */
+@Service
+public class EndpointAccessService {
+
+    private final EndpointCredentialRepository credentials;
+    private final UserTrustRootRepository trustRoots;
+    private final EndpointServerRows servers;
+    private final Clock clock;
+
+    /**
+     * @param credentials activated credentials
+     * @param trustRoots bootstrapped trust roots
+     * @param servers the endpoints' GridFTP servers
+     * @param clock what "now" is
+     */
+    public EndpointAccessService(
+            EndpointCredentialRepository credentials,
+            UserTrustRootRepository trustRoots,
+            EndpointServerRows servers,
+            Clock clock) {
+        this.credentials = credentials;
+        this.trustRoots = trustRoots;
+        this.servers = servers;
+        this.clock = clock;
+    }
+
+    /**
+     * @param endpoint an endpoint
+     * @return its servers as {@link EndpointAccess} lists them, in the order they are tried
+     */
+    @Transactional(readOnly = true)
+    public List<EndpointAccess.Server> servers(Endpoint endpoint) {
+        return servers.of(endpoint).stream()
+                .map(s -> new EndpointAccess.Server(s.uri(), s.getSubject()))
+                .toList();
+    }
+
+    /**
+     * @param user the user whose sessions these are (the task owner, the caller of {@code ls})
+     * @param endpoint the endpoint
+     * @return how to log in
+     * @throws ActivationRequiredException if a {@code gsiftp://} endpoint has no credential of the
+     *     user's that is still valid
+     */
+    @Transactional(readOnly = true)
+    public EndpointAccess access(String user, Endpoint endpoint) throws ActivationRequiredException {
+        if (!endpoint.isGsi()) {
+            String id = endpoint.getId().toString();
+            return new EndpointAccess(
+                    endpoint.getCanonicalName(),
+                    servers(endpoint),
+                    endpoint.getUsername(),
+                    endpoint.getSealedPassword(),
+                    endpoint.getSealedPassword() == null ? null : EndpointSecrets.passwordContext(id),
+                    Map.of());
+        }
+        EndpointCredential credential = usableCredential(user, endpoint);
+        String username = endpoint.getUsername();
+        return new EndpointAccess(
+                endpoint.getCanonicalName(),
+                servers(endpoint),
+                username == null || username.isEmpty() || username.equals("anonymous") ? null : username,
+                credential.getSealedCredential(),
+                EndpointSecrets.credentialContext(credential.getId()),
+                EndpointSessions.encode(trustRoots(user)));
+    }
+
+    /**
+     * @param user a user
+     * @param endpoint an endpoint
+     * @return whether the user can use it now, with the credential's end and identity
+     */
+    @Transactional(readOnly = true)
+    public ActivationStatus status(String user, Endpoint endpoint) {
+        if (!endpoint.isGsi()) {
+            return ActivationStatus.NOT_NEEDED;
+        }
+        Optional<EndpointCredential> credential = credentials.findByEndpointIdAndOwnerName(endpoint.getId(), user);
+        if (credential.isEmpty() || !isUsable(credential.get())) {
+            return new ActivationStatus(true, false, null, null);
+        }
+        return new ActivationStatus(
+                true, true, credential.get().getNotAfter(), credential.get().getSubject());
+    }
+
+    /**
+     * @param user a user
+     * @param endpoint a {@code gsiftp://} endpoint
+     * @return the user's credential for it
+     * @throws ActivationRequiredException if there is none or it expired
+     */
+    @Transactional(readOnly = true)
+    public EndpointCredential usableCredential(String user, Endpoint endpoint) throws ActivationRequiredException {
+        String name = endpoint.getCanonicalName();
+        EndpointCredential credential = credentials
+                .findByEndpointIdAndOwnerName(endpoint.getId(), user)
+                .orElseThrow(() -> new ActivationRequiredException(
+                        name,
+                        "Endpoint " + name + " is not activated: activate it with a credential of yours ("
+                                + activateHint(name) + ")"));
+        if (!isUsable(credential)) {
+            throw new ActivationRequiredException(
+                    name,
+                    "The credential that activated endpoint " + name + " (" + credential.getSubject() + ") expired at "
+                            + credential.getNotAfter() + ": activate it again (" + activateHint(name) + ")");
+        }
+        return credential;
+    }
+
+    /** @return true while the credential has more than the mover's expiry margin left */
+    boolean isUsable(EndpointCredential credential) {
+        return clock.instant().plus(EndpointSessions.EXPIRY_MARGIN).isBefore(credential.getNotAfter());
+    }
+
+    /**
+     * @param user a user
+     * @return the trust directory files the user bootstrapped
+     */
+    @Transactional(readOnly = true)
+    public TrustRoots trustRoots(String user) {
+        Map<String, byte[]> files = new TreeMap<>();
+        for (UserTrustRoot root : trustRoots.findByOwnerNameOrderByFileName(user)) {
+            files.put(root.getFileName(), root.getContent().getBytes(StandardCharsets.ISO_8859_1));
+        }
+        return TrustRoots.of(files);
+    }
+
+    /** @return what the user types to activate an endpoint */
+    public static String activateHint(String endpoint) {
+        return "ferry endpoint activate " + endpoint + " --myproxy ... or --delegate-proxy";
+    }
+
+    /** @return the current time of this service's clock */
+    public Instant now() {
+        return clock.instant();
+    }
+}

@@ -1,0 +1,229 @@
+package org.ferry.api.service;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.ferry.api.credential.EndpointServerRows;
+import org.ferry.api.document.ServerRequest;
+import org.ferry.api.domain.Endpoint;
+import org.ferry.api.domain.EndpointServer;
+import org.ferry.api.error.ConflictException;
+import org.ferry.api.error.InvalidRequestException;
+import org.ferry.api.error.NotFoundException;
+import org.ferry.api.identity.Caller;
+import org.ferry.api.repository.EndpointRepository;
+import org.ferry.api.repository.EndpointServerRepository;
+import org.ferry.mover.client.GridFtpUrl;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The GridFTP servers of logical endpoints (the historical Globus server list): an endpoint has
+ * one or more, all {@code ftp://} or all {@code gsiftp://}; its {@code url} is always its first
+ * server's. Only the owner adds, changes or removes servers; the last one cannot be removed.
+ */
+@Service
+public class EndpointServers {
+
+    private final EndpointServerRepository servers;
+    private final EndpointServerRows rows;
+    private final EndpointRepository endpoints;
+    private final EndpointService endpointService;
+
+    /**
+     * @param servers server rows
+     * @param rows an endpoint's rows in order
+     * @param endpoints endpoint rows (the first server's URL is the endpoint's)
+     * @param endpointService who may see and change which endpoint
+     */
+    public EndpointServers(
+            EndpointServerRepository servers,
+            EndpointServerRows rows,
+            EndpointRepository endpoints,
+            EndpointService endpointService) {
+        this.servers = servers;
+        this.rows = rows;
+        this.endpoints = endpoints;
+        this.endpointService = endpointService;
+    }
+
+    /**
+     * @param endpoint an endpoint
+     * @return its servers in the order they are tried
+     */
+    public List<EndpointServer> of(Endpoint endpoint) {
+        return rows.of(endpoint);
+    }
+
+    /**
+     * @param caller the user
+     * @param idOrName an endpoint the caller may see
+     * @return its servers
+     */
+    @Transactional(readOnly = true)
+    public List<EndpointServer> list(Caller caller, String idOrName) {
+        return of(endpointService.resolve(caller, idOrName, "endpoint_id"));
+    }
+
+    /**
+     * @param caller the user
+     * @param idOrName an endpoint the caller may see
+     * @param serverId one of its servers
+     * @return the server
+     * @throws NotFoundException naming {@code server_id} if the endpoint has no such server
+     */
+    @Transactional(readOnly = true)
+    public EndpointServer get(Caller caller, String idOrName, long serverId) {
+        Endpoint endpoint = endpointService.resolve(caller, idOrName, "endpoint_id");
+        return find(endpoint, serverId);
+    }
+
+    /**
+     * Adds a server at the end of the list.
+     *
+     * @param caller the owner
+     * @param idOrName the endpoint
+     * @param request where the server is
+     * @return the new server
+     * @throws InvalidRequestException naming the field for a bad location or a scheme other than
+     *     the endpoint's
+     * @throws ConflictException if the endpoint already has that server
+     */
+    @Transactional
+    public EndpointServer add(Caller caller, String idOrName, ServerRequest request) {
+        Endpoint endpoint = endpointService.resolveOwned(caller, idOrName);
+        Location location = location(request, null);
+        List<EndpointServer> existing = new ArrayList<>(of(endpoint));
+        checkScheme(endpoint, location.scheme());
+        if (existing.stream().anyMatch(s -> s.uri().equals(location.uri()))) {
+            throw new ConflictException(
+                    "uri", "Endpoint " + endpoint.getCanonicalName() + " has server " + location.uri());
+        }
+        if (existing.size() == 1 && existing.get(0).getId() == null) {
+            servers.save(existing.get(0)); // the implicit first server becomes a row
+        }
+        int position =
+                existing.stream().mapToInt(EndpointServer::getPosition).max().orElse(-1) + 1;
+        return servers.save(new EndpointServer(
+                endpoint.getId(),
+                position,
+                location.scheme(),
+                location.hostname(),
+                location.port(),
+                location.subject()));
+    }
+
+    /**
+     * Changes a server; the fields given replace the stored ones.
+     *
+     * @param caller the owner
+     * @param idOrName the endpoint
+     * @param serverId the server
+     * @param request the new location and subject
+     * @return the changed server
+     */
+    @Transactional
+    public EndpointServer update(Caller caller, String idOrName, long serverId, ServerRequest request) {
+        Endpoint endpoint = endpointService.resolveOwned(caller, idOrName);
+        EndpointServer server = find(endpoint, serverId);
+        Location location = location(request, server);
+        checkScheme(endpoint, location.scheme());
+        server.change(location.scheme(), location.hostname(), location.port(), location.subject());
+        servers.save(server);
+        followFirst(endpoint);
+        return server;
+    }
+
+    /**
+     * Removes a server.
+     *
+     * @param caller the owner
+     * @param idOrName the endpoint
+     * @param serverId the server
+     * @throws ConflictException if it is the endpoint's last server
+     */
+    @Transactional
+    public void delete(Caller caller, String idOrName, long serverId) {
+        Endpoint endpoint = endpointService.resolveOwned(caller, idOrName);
+        EndpointServer server = find(endpoint, serverId);
+        if (of(endpoint).size() <= 1) {
+            throw new ConflictException(
+                    "server_id",
+                    "Server " + serverId + " is the last of " + endpoint.getCanonicalName() + ": an endpoint"
+                            + " needs one (delete the endpoint instead)");
+        }
+        servers.delete(server);
+        servers.flush();
+        followFirst(endpoint);
+    }
+
+    /** The endpoint's url follows its first server. */
+    private void followFirst(Endpoint endpoint) {
+        EndpointServer first = of(endpoint).get(0);
+        if (!first.uri().equals(endpoint.getUrl())) {
+            endpoint.updateLogin(first.uri(), endpoint.getUsername());
+            endpoints.save(endpoint);
+        }
+    }
+
+    private EndpointServer find(Endpoint endpoint, long serverId) {
+        return servers.findById(serverId)
+                .filter(s -> s.getEndpointId().equals(endpoint.getId()))
+                .orElseThrow(() -> new NotFoundException(
+                        "server_id", "Endpoint " + endpoint.getCanonicalName() + " has no server " + serverId));
+    }
+
+    private static void checkScheme(Endpoint endpoint, String scheme) {
+        String endpointScheme = GridFtpUrl.parse(endpoint.getUrl()).scheme();
+        if (!endpointScheme.equals(scheme)) {
+            throw new InvalidRequestException(
+                    "scheme",
+                    "Endpoint " + endpoint.getCanonicalName() + " has " + endpointScheme
+                            + ":// servers: its servers are all ftp:// or all gsiftp://");
+        }
+    }
+
+    private record Location(String scheme, String hostname, int port, String subject) {
+        String uri() {
+            return scheme + "://" + hostname + ":" + port;
+        }
+    }
+
+    private static Location location(ServerRequest request, EndpointServer current) {
+        if (request == null) {
+            throw new InvalidRequestException(null, "Request body must be a server document");
+        }
+        if (request.dataType() != null && !"server".equals(request.dataType())) {
+            throw new InvalidRequestException("DATA_TYPE", "DATA_TYPE must be 'server'");
+        }
+        String subject = request.subject() != null
+                ? (request.subject().isBlank() ? null : request.subject().strip())
+                : current == null ? null : current.getSubject();
+        if (request.uri() != null && !request.uri().isBlank()) {
+            GridFtpUrl url;
+            try {
+                url = GridFtpUrl.parse(request.uri());
+            } catch (IllegalArgumentException e) {
+                throw new InvalidRequestException("uri", e.getMessage());
+            }
+            if (!url.username().equals("anonymous") || !url.path().equals("/")) {
+                throw new InvalidRequestException("uri", "uri must be scheme://hostname[:port], nothing else");
+            }
+            return new Location(url.scheme(), url.host(), url.port(), subject);
+        }
+        String scheme = request.scheme() != null ? request.scheme() : current == null ? "gsiftp" : current.getScheme();
+        if (!scheme.equals("ftp") && !scheme.equals("gsiftp")) {
+            throw new InvalidRequestException("scheme", "scheme must be ftp or gsiftp");
+        }
+        String hostname =
+                request.hostname() != null ? request.hostname() : current == null ? null : current.getHostname();
+        if (hostname == null || hostname.isBlank() || !hostname.matches("[A-Za-z0-9.:\\-\\[\\]]+")) {
+            throw new InvalidRequestException("hostname", "hostname is required: a host name or address");
+        }
+        int port =
+                request.port() != null ? request.port() : current == null ? GridFtpUrl.DEFAULT_PORT : current.getPort();
+        if (port < 1 || port > 65535) {
+            throw new InvalidRequestException("port", "port must be 1-65535");
+        }
+        return new Location(scheme, hostname, port, subject);
+    }
+}
