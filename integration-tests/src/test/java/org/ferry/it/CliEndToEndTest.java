@@ -194,7 +194,62 @@ class CliEndToEndTest {
                 "--batch",
                 "-",
                 "--dry-run");
-        assertThat(ok(stdinBatch).out()).contains("\"source_path\" : \"/batch/dir/two.txt\"");
+        // the server plans the dry run: the file would be copied, and nothing is written
+        assertThat(ok(stdinBatch).out())
+                .contains("copy", "/batch/dir/two.txt", "/stdin/two.txt", "Dry run: nothing was changed.");
+        assertThat(rootB.resolve("stdin")).doesNotExist();
+        Run document = ferry(
+                server.ferryHome(),
+                "/batch/dir/two.txt /stdin/two.txt\n",
+                "transfer",
+                "admin#a",
+                "admin#b",
+                "--batch",
+                "-",
+                "--print-document");
+        assertThat(ok(document).out()).contains("\"source_path\" : \"/batch/dir/two.txt\"");
+    }
+
+    @Test
+    void mirrorWithFiltersAndItsDryRun() throws Exception {
+        Files.createDirectories(rootA.resolve("mirror/src/sub"));
+        Files.writeString(rootA.resolve("mirror/src/keep.txt"), "keep");
+        Files.writeString(rootA.resolve("mirror/src/sub/deep.txt"), "deep");
+        Files.writeString(rootA.resolve("mirror/src/scratch.tmp"), "excluded");
+        Files.createDirectories(rootB.resolve("mirror/dst/old"));
+        Files.writeString(rootB.resolve("mirror/dst/old/stale.txt"), "stale");
+        Files.writeString(rootB.resolve("mirror/dst/local.tmp"), "excluded names are kept");
+        String[] args = {
+            "transfer",
+            "-r",
+            "admin#a:/mirror/src",
+            "admin#b:/mirror/dst",
+            "--delete-destination-extra",
+            "--exclude",
+            "*.tmp"
+        };
+        Run dry = ok(admin(concat(args, "--dry-run")));
+        assertThat(dry.out())
+                .contains("Action", "copy", "/mirror/dst/keep.txt", "exclude", "/mirror/dst/scratch.tmp")
+                .contains("delete", "/mirror/dst/old/stale.txt", "Paths to delete: 2");
+        assertThat(rootB.resolve("mirror/dst/old/stale.txt")).exists();
+        assertThat(rootB.resolve("mirror/dst/keep.txt")).doesNotExist();
+
+        String taskId =
+                ok(admin(concat(new String[] {"-F", "unix"}, args))).out().trim();
+        ok(admin("wait", taskId, "--polling-interval", "0.2"));
+        assertThat(rootB.resolve("mirror/dst/keep.txt")).hasContent("keep");
+        assertThat(rootB.resolve("mirror/dst/sub/deep.txt")).hasContent("deep");
+        assertThat(rootB.resolve("mirror/dst/old")).doesNotExist();
+        assertThat(rootB.resolve("mirror/dst/scratch.tmp")).doesNotExist();
+        assertThat(rootB.resolve("mirror/dst/local.tmp")).hasContent("excluded names are kept");
+        assertThat(ok(admin("events", taskId)).out()).contains("DESTINATION_EXTRA_DELETED");
+    }
+
+    private static String[] concat(String[] first, String... more) {
+        String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
+        System.arraycopy(more, 0, all, first.length, more.length);
+        return all;
     }
 
     @Test
@@ -202,8 +257,8 @@ class CliEndToEndTest {
         Run encrypt = admin("transfer", "admin#a:/x", "admin#b:/y", "--no-recursive", "--encrypt");
         assertThat(encrypt.exitCode()).isEqualTo(1);
         assertThat(encrypt.err()).contains("ClientError.BadRequest.NotSupported", "Field: encrypt_data");
-        Run include = admin("transfer", "-r", "admin#a:/x", "admin#b:/y", "--exclude", "*.tmp");
-        assertThat(include.err()).contains("Field: filter_rules");
+        Run mirror = admin("transfer", "admin#a:/x", "admin#b:/y", "--no-recursive", "--delete-destination-extra");
+        assertThat(mirror.err()).contains("Field: delete_destination_extra");
         Run notify = admin("transfer", "admin#a:/x", "admin#b:/y", "--no-recursive", "--notify", "on");
         assertThat(notify.err()).contains("Field: notify_on_succeeded");
     }
