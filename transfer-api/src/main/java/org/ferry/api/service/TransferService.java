@@ -162,6 +162,22 @@ public class TransferService {
                 checked.filterRules()));
     }
 
+    /**
+     * Checks a transfer document as {@link #submit} does, endpoints included, and stores nothing
+     * (a timer's body is checked when the timer is made, not first at its first tick).
+     *
+     * @param caller the user
+     * @param request the transfer document
+     * @throws InvalidRequestException naming the field for an invalid value
+     * @throws NotSupportedException naming the field for an option Ferry does not implement yet
+     * @throws NotFoundException for an endpoint the caller cannot see
+     */
+    public void checkDocument(Caller caller, TransferRequest request) {
+        check(request);
+        endpoints.resolve(caller, request.sourceEndpoint(), "source_endpoint");
+        endpoints.resolve(caller, request.destinationEndpoint(), "destination_endpoint");
+    }
+
     /** A transfer document whose fields passed every check. */
     private record Checked(
             String label,
