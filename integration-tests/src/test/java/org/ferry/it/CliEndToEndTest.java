@@ -246,6 +246,49 @@ class CliEndToEndTest {
         assertThat(ok(admin("events", taskId)).out()).contains("DESTINATION_EXTRA_DELETED");
     }
 
+    @Test
+    void timersThroughTheCommandLine() throws Exception {
+        Files.createDirectories(rootA.resolve("timed/src"));
+        Files.writeString(rootA.resolve("timed/src/t.txt"), "timed");
+        Run created = ok(admin(
+                "-F",
+                "json",
+                "timer",
+                "create",
+                "-r",
+                "admin#a:/timed/src",
+                "admin#b:/timed/dst",
+                "--interval",
+                "2s",
+                "--stop-after-runs",
+                "2",
+                "--name",
+                "cli timer",
+                "--sync-level",
+                "size"));
+        String id = json(created).get("job_id").asString();
+        assertThat(ok(admin("timer", "list")).out()).contains(id, "cli timer", "every 2 s");
+        // wait for the timer to end by its run count, asking the CLI
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(120).toNanos();
+        String shown = "";
+        while (System.nanoTime() < deadline) {
+            shown = ok(admin("timer", "show", id)).out();
+            if (shown.contains("ended")) {
+                break;
+            }
+            Thread.sleep(250);
+        }
+        assertThat(shown).contains("Status:", "ended", "Runs:", "SUBMITTED");
+        assertThat(rootB.resolve("timed/dst/t.txt")).hasContent("timed");
+        Run update = admin("timer", "update", id, "--name", "renamed");
+        assertThat(ok(update).out()).contains("renamed");
+        assertThat(admin("timer", "pause", id).err()).contains("ended");
+        assertThat(ok(admin("timer", "delete", id)).out()).contains("deleted");
+        assertThat(admin("timer", "show", id).exitCode()).isEqualTo(1);
+        Run bad = admin("timer", "create", "admin#a:/x", "admin#b:/y", "--cron", "nightly");
+        assertThat(bad.err()).contains("Field: timer.schedule.cron_expression");
+    }
+
     private static String[] concat(String[] first, String... more) {
         String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
         System.arraycopy(more, 0, all, first.length, more.length);
