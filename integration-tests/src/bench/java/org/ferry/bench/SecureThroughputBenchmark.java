@@ -198,16 +198,15 @@ final class SecureThroughputBenchmark {
 
     private List<String> ferryCommand(Path root) throws IOException {
         Path target = options.repoRoot().resolve("mover-netty").resolve("target");
-        Path jar;
         try (var files = Files.list(target)) {
-            jar = files.filter(p -> p.getFileName().toString().endsWith("-all.jar"))
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no *-all.jar in " + target));
+            if (files.noneMatch(p -> p.getFileName().toString().endsWith("-all.jar"))) {
+                throw new IllegalStateException("no *-all.jar in " + target);
+            }
         }
+        // bin/ferry-gridftp, as a site runs it: the build's class data sharing archive and JIT
+        // settings (FERRY_JAVA_OPTS from the environment overrides them), as FerryServer does
         return List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                jar.toString(),
+                options.repoRoot().resolve("bin").resolve("ferry-gridftp").toString(),
                 "--port",
                 "0",
                 "--root",

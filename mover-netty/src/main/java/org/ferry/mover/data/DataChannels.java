@@ -51,6 +51,8 @@ public final class DataChannels implements AutoCloseable {
     private final GlobalTrafficShapingHandler shaper;
     private final DataConnections connections;
     private final EventLoop home;
+    /** Whether MODE E payloads for a receiver on this host are copied rather than sent by sendfile. */
+    private final boolean copyForLocalPeers;
 
     /**
      * @param group event loops to run data connections on; not closed by {@link #close()}
@@ -90,6 +92,7 @@ public final class DataChannels implements AutoCloseable {
         this.security = null;
         this.shaper = null;
         this.home = null;
+        this.copyForLocalPeers = true;
         this.connections = new DataConnections(group, null, blockSizeBytes, 0, 0, null, null);
     }
 
@@ -103,7 +106,8 @@ public final class DataChannels implements AutoCloseable {
             int receiveBufferBytes,
             DataChannelSecurity security,
             GlobalTrafficShapingHandler shaper,
-            EventLoop home) {
+            EventLoop home,
+            boolean copyForLocalPeers) {
         this.group = base.group;
         this.blockSizeBytes = base.blockSizeBytes;
         this.idleTimeout = base.idleTimeout;
@@ -112,6 +116,7 @@ public final class DataChannels implements AutoCloseable {
         this.security = security;
         this.shaper = shaper;
         this.home = home;
+        this.copyForLocalPeers = copyForLocalPeers;
         this.connections =
                 new DataConnections(group, home, blockSizeBytes, sendBufferBytes, receiveBufferBytes, security, shaper);
     }
@@ -125,7 +130,8 @@ public final class DataChannels implements AutoCloseable {
      * @return a view sharing the event loops and every other setting
      */
     public DataChannels rateLimited(GlobalTrafficShapingHandler trafficShaper) {
-        return new DataChannels(this, sendBufferBytes, receiveBufferBytes, security, trafficShaper, home);
+        return new DataChannels(
+                this, sendBufferBytes, receiveBufferBytes, security, trafficShaper, home, copyForLocalPeers);
     }
 
     /**
@@ -146,7 +152,7 @@ public final class DataChannels implements AutoCloseable {
         if (sendBytes == sendBufferBytes && receiveBytes == receiveBufferBytes) {
             return this;
         }
-        return new DataChannels(this, sendBytes, receiveBytes, security, shaper, home);
+        return new DataChannels(this, sendBytes, receiveBytes, security, shaper, home, copyForLocalPeers);
     }
 
     /**
@@ -157,7 +163,8 @@ public final class DataChannels implements AutoCloseable {
     public DataChannels secured(DataChannelSecurity dataSecurity) {
         return dataSecurity == null
                 ? this
-                : new DataChannels(this, sendBufferBytes, receiveBufferBytes, dataSecurity, shaper, home);
+                : new DataChannels(
+                        this, sendBufferBytes, receiveBufferBytes, dataSecurity, shaper, home, copyForLocalPeers);
     }
 
     /**
@@ -173,7 +180,19 @@ public final class DataChannels implements AutoCloseable {
     public DataChannels homedOn(EventLoop loop) {
         return loop == home
                 ? this
-                : new DataChannels(this, sendBufferBytes, receiveBufferBytes, security, shaper, loop);
+                : new DataChannels(
+                        this, sendBufferBytes, receiveBufferBytes, security, shaper, loop, copyForLocalPeers);
+    }
+
+    /**
+     * The same data transfer process whose MODE E sends use sendfile whatever the receiver, also
+     * one on this host ({@link ModeESender} copies for those): for tests of the zero-copy path,
+     * which loopback would otherwise never take.
+     *
+     * @return a view sharing every other setting
+     */
+    DataChannels zeroCopyForLocalPeers() {
+        return new DataChannels(this, sendBufferBytes, receiveBufferBytes, security, shaper, home, false);
     }
 
     private DataTransfer newTransfer(LongConsumer progress, ModeECache cache, ModeECache.Direction direction) {
@@ -237,7 +256,7 @@ public final class DataChannels implements AutoCloseable {
         DataTransfer transfer = newTransfer(progress, extendedBlockMode ? cache : null, ModeECache.Direction.SEND);
         // under PROT S/P TLS must see the bytes: buffers instead of zero-copy file regions
         SourceReader reader = new SourceReader(
-                source, security != null && security.protection().tls());
+                source, security != null && security.protection().tls(), copyForLocalPeers);
         if (!extendedBlockMode) {
             connections.open(endpoint, transfer, 1, () -> new StreamSender(reader, transfer));
             return transfer.result();
@@ -255,7 +274,7 @@ public final class DataChannels implements AutoCloseable {
         int reused = 0;
         for (Channel channel : cached) {
             if (reused < parallelism) {
-                ModeEReuse.forSending(channel, transfer, new ModeESender(reader, dealer, transfer));
+                ModeEReuse.forSending(channel, transfer, reader, dealer);
                 reused++;
             } else {
                 ModeECache.closeIdle(channel); // parallelism shrank

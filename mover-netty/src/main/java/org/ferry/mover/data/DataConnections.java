@@ -186,6 +186,19 @@ final class DataConnections {
         listener.attach(consumer, transfer::isDone);
     }
 
+    /**
+     * @param channel a connected data connection
+     * @return true if its peer runs on this host: a loopback address, or this end's own address
+     */
+    static boolean peerOnThisHost(Channel channel) {
+        if (!(channel.remoteAddress() instanceof InetSocketAddress remote)
+                || !(channel.localAddress() instanceof InetSocketAddress local)) {
+            return false;
+        }
+        InetAddress peer = remote.getAddress();
+        return peer != null && (peer.isLoopbackAddress() || peer.equals(local.getAddress()));
+    }
+
     /** Puts the rate limit, if any, next to the socket: it counts what goes on the wire. */
     private void shape(Channel ch) {
         if (shaper != null && ch.pipeline().get(GlobalTrafficShapingHandler.class) == null) {

@@ -10,16 +10,26 @@ import java.nio.ByteBuffer;
  * blocks from parallel connections land where GFD.020 says regardless of arrival order) and counts
  * the bytes. Other messages pass on. Runs on the connection's event loop: page-cache writes are
  * short, and writing inline means a slow disk slows reading, so TCP flow control pushes back on the
- * sender instead of memory filling up.
+ * sender instead of memory filling up. On a kept connection it stays for the next transfer
+ * ({@link #serve}).
  */
 final class ModeEBlockWriter extends ChannelInboundHandlerAdapter {
 
-    private final DataSink sink;
-    private final DataTransfer transfer;
+    private DataSink sink;
+    private DataTransfer transfer;
 
     ModeEBlockWriter(DataSink sink, DataTransfer transfer) {
         this.sink = sink;
         this.transfer = transfer;
+    }
+
+    /**
+     * Writes the next transfer's blocks (a kept connection serving another file). Call on the
+     * connection's event loop while its {@link ModeEReceiveGate} is parked.
+     */
+    void serve(DataSink nextSink, DataTransfer nextTransfer) {
+        sink = nextSink;
+        transfer = nextTransfer;
     }
 
     @Override

@@ -2,10 +2,6 @@ package org.ferry.mover.data;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -18,9 +14,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * change, a failed transfer, or the end of the session.
  *
  * <p>Connections are kept for one direction at a time: sending ones (this side connected and
- * sends; a {@link ModeEFrameEncoder} stays in the pipeline) or receiving ones (this side accepted
- * and receives; the decoder and a {@link ModeEReceiveGate} stay in the pipeline, holding back any
- * bytes of the next transfer that arrive early). A connection the peer closes leaves the cache.
+ * sends; the {@link ModeEFrameEncoder} and the {@link ModeESender} that ended the last transfer stay
+ * in the pipeline) or receiving ones (this side accepted and receives; the decoder, a
+ * {@link ModeEReceiveGate} holding back any bytes of the next transfer that arrive early, the block
+ * writer and the EOD counter stay). While a connection waits, those handlers guard it: inbound bytes
+ * on a sending connection are dropped, an error (a reset by the peer) closes it. A connection the peer closes leaves the cache.
  * Thread-safe: filled from I/O threads when a transfer succeeds, drained by the session's thread.
  */
 public final class ModeECache implements AutoCloseable {
@@ -76,11 +74,6 @@ public final class ModeECache implements AutoCloseable {
             idle.add(channel);
         }
         dropped.forEach(ModeECache::closeIdle);
-        channel.eventLoop().execute(() -> {
-            if (channel.pipeline().get(IdleGuard.class) == null) {
-                channel.pipeline().addLast(IdleGuard.INSTANCE);
-            }
-        });
         // A connection kept after every file of a pipelined batch would otherwise gather one
         // listener per file on its close future: heap that grows with the session's file count.
         if (watched.add(channel)) {
@@ -108,13 +101,6 @@ public final class ModeECache implements AutoCloseable {
             }
         }
         taken.removeIf(ch -> !ch.isActive());
-        for (Channel channel : taken) {
-            channel.eventLoop().execute(() -> {
-                if (channel.pipeline().get(IdleGuard.class) != null) {
-                    channel.pipeline().remove(IdleGuard.class);
-                }
-            });
-        }
         return taken;
     }
 
@@ -149,26 +135,6 @@ public final class ModeECache implements AutoCloseable {
                     .addListener(ChannelFutureListener.CLOSE);
         } else {
             channel.close();
-        }
-    }
-
-    /**
-     * The last handler of an idle cached connection while no transfer owns it: closes the connection
-     * on an error (a reset by the peer) instead of letting the error reach the pipeline's tail, and
-     * drops stray inbound bytes on sending connections (receivers send nothing in MODE E).
-     */
-    @ChannelHandler.Sharable
-    static final class IdleGuard extends ChannelInboundHandlerAdapter {
-        static final IdleGuard INSTANCE = new IdleGuard();
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ReferenceCountUtil.release(msg);
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close();
         }
     }
 }

@@ -11,17 +11,36 @@ import java.io.IOException;
  * failures of the handlers before it. A connection left open after EOD (globus caches them) is
  * fine, as is one that closes after EOD with or without the CLOSE flag (dCache). When the transfer
  * caches connections, an EOD without CLOSE parks the connection's {@link ModeEReceiveGate} and marks
- * the connection for reuse (GFD.020; GFD.020 "Extended Block Mode", data connection reuse).
+ * the connection for reuse (GFD.020; GFD.020 "Extended Block Mode", data connection reuse), and
+ * stays in the pipeline for the next transfer ({@link #serve}).
  */
 final class ModeEEodCounter extends ChannelInboundHandlerAdapter {
 
-    private final ModeEEndTracker tracker;
-    private final DataTransfer transfer;
+    private ModeEEndTracker tracker;
+    private DataTransfer transfer;
     private boolean eodSeen;
 
     ModeEEodCounter(ModeEEndTracker tracker, DataTransfer transfer) {
         this.tracker = tracker;
         this.transfer = transfer;
+    }
+
+    /**
+     * Counts for the next transfer on this kept connection (GFD.020 connection reuse): its EOD is
+     * awaited again. Call on the connection's event loop while its {@link ModeEReceiveGate} is parked.
+     */
+    void serve(ModeEEndTracker nextTracker, DataTransfer nextTransfer) {
+        tracker = nextTracker;
+        transfer = nextTransfer;
+        eodSeen = false;
+    }
+
+    /**
+     * The connection leaves the transfer it was given to without taking part (the sender dropped
+     * it): its close must not count as a connection lost before EOD.
+     */
+    void detach() {
+        eodSeen = true;
     }
 
     @Override

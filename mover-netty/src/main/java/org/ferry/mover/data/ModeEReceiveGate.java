@@ -64,8 +64,9 @@ final class ModeEReceiveGate extends ChannelInboundHandlerAdapter {
                 // The sender's parallelism shrank and it closes this cached connection with a
                 // zero-length CLOSE (+EOD) header as the first frame of the new transfer: not one of
                 // this transfer's connections, so its handlers must neither count an EOD nor see the close.
-                while (ctx.pipeline().last() != this) {
-                    ctx.pipeline().removeLast();
+                ModeEEodCounter counter = ctx.pipeline().get(ModeEEodCounter.class);
+                if (counter != null) {
+                    counter.detach();
                 }
                 ctx.close();
                 return;

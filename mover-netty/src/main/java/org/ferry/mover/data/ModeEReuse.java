@@ -7,48 +7,55 @@ import java.io.IOException;
 
 /**
  * Puts cached MODE E data connections (GFD.020 "Extended Block Mode", data connection reuse) to
- * work for a new transfer: a sending connection gets the new sender, a receiving one has its
- * per-transfer handlers swapped and its gate opened. Stateless.
+ * work for a new transfer: the handlers a connection ended its last transfer with stay in its
+ * pipeline and are handed the new one (a sending connection's {@link ModeESender}; a receiving one's
+ * {@link ModeEBlockWriter} and {@link ModeEEodCounter}, then its gate opens), so no handler is added
+ * or removed per file. Runs at once when called on the connection's event loop (a server session's
+ * data connections live on its control channel's loop), else as a task there. Stateless.
  */
 final class ModeEReuse {
 
     private ModeEReuse() {}
 
-    /** Puts a new sender on a cached sending connection; it starts at once (the channel is active). */
-    static void forSending(Channel channel, DataTransfer transfer, ModeESender sender) {
+    /** Hands a cached sending connection the next transfer's blocks; it starts at once (the channel is active). */
+    static void forSending(Channel channel, DataTransfer transfer, SourceReader reader, ModeEDealer dealer) {
         transfer.register(channel);
-        channel.eventLoop().execute(() -> {
-            if (!channel.isActive()) {
+        onLoop(channel, () -> {
+            ModeESender sender = channel.pipeline().get(ModeESender.class);
+            if (!channel.isActive() || sender == null || !sender.serve(reader, dealer, transfer)) {
                 transfer.fail(
                         new IOException("cached MODE E data connection to " + channel.remoteAddress() + " was closed"));
-                return;
             }
-            channel.pipeline().addLast(sender);
         });
     }
 
     /**
-     * Swaps a cached receiving connection's per-transfer handlers for this transfer's, then opens its
-     * gate, which replays frames that arrived early and resumes reading.
+     * Hands a cached receiving connection's handlers the next transfer, then opens its gate, which
+     * replays frames that arrived early and resumes reading.
      */
     static void forReceiving(Channel channel, DataTransfer transfer, DataSink sink, ModeEEndTracker tracker) {
         transfer.register(channel);
-        channel.eventLoop().execute(() -> {
+        onLoop(channel, () -> {
             ChannelPipeline pipeline = channel.pipeline();
-            if (pipeline.get(ModeEBlockWriter.class) != null) {
-                pipeline.remove(ModeEBlockWriter.class);
-            }
-            if (pipeline.get(ModeEEodCounter.class) != null) {
-                pipeline.remove(ModeEEodCounter.class);
-            }
-            pipeline.addLast(new ModeEBlockWriter(sink, transfer), new ModeEEodCounter(tracker, transfer));
             ChannelHandlerContext gate = pipeline.context(ModeEReceiveGate.class);
-            if (gate == null || !channel.isActive()) {
+            ModeEBlockWriter writer = pipeline.get(ModeEBlockWriter.class);
+            ModeEEodCounter counter = pipeline.get(ModeEEodCounter.class);
+            if (gate == null || writer == null || counter == null || !channel.isActive()) {
                 transfer.fail(new IOException(
                         "cached MODE E data connection from " + channel.remoteAddress() + " was closed"));
                 return;
             }
+            writer.serve(sink, transfer);
+            counter.serve(tracker, transfer);
             ((ModeEReceiveGate) gate.handler()).open(gate);
         });
+    }
+
+    private static void onLoop(Channel channel, Runnable work) {
+        if (channel.eventLoop().inEventLoop()) {
+            work.run();
+        } else {
+            channel.eventLoop().execute(work);
+        }
     }
 }

@@ -8,11 +8,17 @@ import java.io.IOException;
  * takes blocks from the {@link ModeEDealer}, writes header + payload, and when no blocks are left
  * writes {@code EOD|CLOSE} (0x0C), or {@code EOF|EOD|CLOSE} (0x4C) with the connection count on the
  * one connection that wins the EOF, then closes (dCache's ending, which globus accepts). When the
- * transfer caches connections it writes {@code EOD} / {@code EOF|EOD} without CLOSE instead, removes
- * itself and leaves the connection open for the next transfer (GFD.020 "Extended Block Mode", data connection reuse).
+ * transfer caches connections it writes {@code EOD} / {@code EOF|EOD} without CLOSE instead, stays
+ * in the pipeline, and the connection stays open for the next transfer, which this same sender
+ * serves ({@link #serve}; GFD.020 "Extended Block Mode", data connection reuse).
  *
  * <p>A file's payloads go as zero-copy regions (sendfile); under PROT S/P, where TLS must see the
- * bytes, they are read into pooled direct buffers instead.
+ * bytes, they are read into pooled direct buffers instead, and so they are when the receiver runs on
+ * this host (loopback, or this host's own address): sendfile leaves the copy out of the page cache
+ * to the receiver, which then reads memory no cache holds, while a copy made here puts bytes in the
+ * socket that the receiver copies out while they are still in the shared caches, and splits the
+ * work between the two processes (a single-threaded receiver such as globus-url-copy was the
+ * bottleneck of a MODE E download otherwise).
  *
  * <p>Backpressure: a block is read only while the channel is writable and fewer than
  * {@link #MAX_IN_FLIGHT} blocks await the socket, so an 8 GiB send holds a few blocks per
@@ -23,9 +29,12 @@ final class ModeESender extends WritabilityPump {
     /** Blocks written but not yet handed to the socket, per connection. */
     static final int MAX_IN_FLIGHT = 4;
 
-    private final SourceReader reader;
-    private final ModeEDealer dealer;
-    private final DataTransfer transfer;
+    private SourceReader reader;
+    private ModeEDealer dealer;
+    private DataTransfer transfer;
+    private ChannelHandlerContext context;
+    /** Whether payloads are copied into buffers (TLS, or the peer on this host); per connection. */
+    private Boolean copies;
 
     /**
      * @param reader the source (it knows whether payloads go as file regions or buffers)
@@ -37,6 +46,34 @@ final class ModeESender extends WritabilityPump {
         this.reader = reader;
         this.dealer = dealer;
         this.transfer = transfer;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        context = ctx;
+        super.handlerAdded(ctx);
+    }
+
+    /**
+     * Sends the next transfer's share on this kept connection, which ended the last one with EOD and
+     * stayed open (GFD.020 connection reuse): no handler of the pipeline changes between files. Call
+     * on the connection's event loop.
+     *
+     * @param nextReader the next transfer's source
+     * @param nextDealer its blocks
+     * @param nextTransfer the transfer
+     * @return false if this sender cannot serve (not in a pipeline, or still sending)
+     */
+    boolean serve(SourceReader nextReader, ModeEDealer nextDealer, DataTransfer nextTransfer) {
+        if (context == null || !isEnded()) {
+            return false;
+        }
+        reader = nextReader;
+        dealer = nextDealer;
+        transfer = nextTransfer;
+        copies = null; // the next reader decides
+        restart(context, nextTransfer);
+        return true;
     }
 
     @Override
@@ -58,7 +95,7 @@ final class ModeESender extends WritabilityPump {
             try {
                 // a file region goes to the socket by sendfile: no copy of the file into user space
                 // (the copy was two fifths of a sending server's CPU reading a cold 4 GiB file)
-                payload = reader.read(ctx.alloc(), offset, length);
+                payload = reader.read(ctx.alloc(), offset, length, copies(ctx));
             } catch (IOException | RuntimeException e) {
                 transfer.fail(e);
                 return;
@@ -66,6 +103,15 @@ final class ModeESender extends WritabilityPump {
             ctx.write(ModeEHeader.data(length, offset), ctx.voidPromise());
             writeCounted(ctx, payload, length);
         }
+    }
+
+    private boolean copies(ChannelHandlerContext ctx) {
+        Boolean copying = copies;
+        if (copying == null) {
+            copying = reader.copiesFor(ctx.channel());
+            copies = copying;
+        }
+        return copying;
     }
 
     private void end(ChannelHandlerContext ctx) {
@@ -76,20 +122,21 @@ final class ModeESender extends WritabilityPump {
         ModeEHeader last = dealer.claimEof()
                 ? new ModeEHeader(ModeEHeader.EOF | ModeEHeader.EOD | close, 0, dealer.connections())
                 : new ModeEHeader(ModeEHeader.EOD | close, 0, 0);
+        DataTransfer ending = transfer; // the next transfer may take this connection before the listener returns
+        ModeEDealer ended = dealer;
         ctx.writeAndFlush(last).addListener(f -> {
             if (!f.isSuccess()) {
-                transfer.fail(f.cause());
+                ending.fail(f.cause());
                 return;
             }
             // Writes complete in order: every block of this connection is in the socket now.
-            if (transfer.caching()) {
-                transfer.keep(ctx.channel());
-                ctx.pipeline().remove(this);
+            if (ending.caching()) {
+                ending.keep(ctx.channel()); // this sender stays, ready for the next transfer
             } else {
                 ctx.close();
             }
-            if (dealer.connectionFinished()) {
-                transfer.succeed();
+            if (ended.connectionFinished()) {
+                ending.succeed();
             }
         });
     }

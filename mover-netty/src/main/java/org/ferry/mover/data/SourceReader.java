@@ -18,15 +18,27 @@ final class SourceReader {
 
     private final DataSource source;
     private final boolean buffers;
+    private final boolean copyForLocalPeers;
 
     /**
      * @param source  the bytes to send
      * @param buffers true when a handler in front must see the bytes (PROT S/P TLS): file ranges
      *                are read into buffers instead of going as file regions
+     * @param copyForLocalPeers true to read file ranges into buffers for a receiver on this host
+     *                (see {@link ModeESender})
      */
-    SourceReader(DataSource source, boolean buffers) {
+    SourceReader(DataSource source, boolean buffers, boolean copyForLocalPeers) {
         this.source = source;
         this.buffers = buffers;
+        this.copyForLocalPeers = copyForLocalPeers;
+    }
+
+    /**
+     * @param channel a connected data connection
+     * @return true if ranges for it are to be read into buffers, not sent as file regions
+     */
+    boolean copiesFor(io.netty.channel.Channel channel) {
+        return buffers || (copyForLocalPeers && DataConnections.peerOnThisHost(channel));
     }
 
     /** @return true if {@link #read} returns buffers even for a file source */
@@ -45,8 +57,18 @@ final class SourceReader {
      * @throws IOException if the read fails or the file is shorter than the source claims
      */
     Object read(ByteBufAllocator alloc, long offset, int length) throws IOException {
+        return read(alloc, offset, length, false);
+    }
+
+    /**
+     * @param copy true to read a file range into a buffer even where a file region could go (the
+     *     peer is on this host: see {@link ModeESender})
+     * @return like {@link #read(ByteBufAllocator, long, int)}
+     * @throws IOException like it
+     */
+    Object read(ByteBufAllocator alloc, long offset, int length, boolean copy) throws IOException {
         FileChannel file = source.fileChannel();
-        if (file != null && !buffers) {
+        if (file != null && !buffers && !copy) {
             return new FileRangeRegion(file, source.fileOffset() + offset, length);
         }
         return readBuffer(alloc, offset, length);

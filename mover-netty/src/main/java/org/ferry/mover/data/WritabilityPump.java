@@ -30,7 +30,7 @@ public abstract class WritabilityPump extends ChannelInboundHandlerAdapter {
         boolean isDone();
     }
 
-    private final Progress progress;
+    private Progress progress;
     private final String connectionName;
     private boolean started;
     private boolean ended;
@@ -62,6 +62,26 @@ public abstract class WritabilityPump extends ChannelInboundHandlerAdapter {
         if (!started) {
             started = true;
             pump(ctx);
+        }
+    }
+
+    /**
+     * Serves another transfer on this connection, which a sender that ended kept open (a cached
+     * MODE E connection, GFD.020 "Extended Block Mode", data connection reuse): fresh state, and
+     * writing starts at once if the connection is active. Between transfers an ended sender stays
+     * in the pipeline and guards the idle connection: it drops what arrives and closes on an error.
+     * Call on the channel's event loop, after {@link #isEnded}.
+     *
+     * @param ctx this handler's context
+     * @param next the transfer it now serves
+     */
+    protected final void restart(ChannelHandlerContext ctx, Progress next) {
+        progress = next;
+        started = false;
+        ended = false;
+        inFlight = 0;
+        if (ctx.channel().isActive()) {
+            start(ctx);
         }
     }
 

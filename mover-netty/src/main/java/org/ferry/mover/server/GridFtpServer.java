@@ -162,7 +162,7 @@ public final class GridFtpServer implements AutoCloseable {
                                         new ControlChannelHandler(
                                                 channel -> new CommandContext(
                                                         new ControlSession(gsi),
-                                                        storage,
+                                                        storage.forSession(),
                                                         dataChannels,
                                                         config,
                                                         registry,

@@ -81,7 +81,12 @@ public final class PosixStorage implements StorageInterface {
             for (Path child : stream) {
                 String name = child.getFileName().toString();
                 try {
-                    entries.add(statOf(name, child, followable(child)));
+                    // one lstat per entry; a link is stat'ed again through it if it stays inside the root
+                    FileStat entry = statOf(name, child, false);
+                    if (entry.type() == FileInfo.Type.SYMLINK && followable(child)) {
+                        entry = statOf(name, child, true);
+                    }
+                    entries.add(entry);
                 } catch (IOException e) {
                     // vanished or unreadable entry: leave it out of the listing
                 }
@@ -95,16 +100,33 @@ public final class PosixStorage implements StorageInterface {
 
     @Override
     public FileChannel openForRead(String virtualPath) throws StorageException {
+        return openForRead(virtualPath, true);
+    }
+
+    /**
+     * The full way to a file's contents: {@link RootedPathResolver#resolve} (links inside the root
+     * followed), then {@link RootedPathResolver#open} (no link followed between the check and the open).
+     *
+     * @param hook whether the test hook runs before the open (the session view ran it already)
+     */
+    FileChannel openForRead(String virtualPath, boolean hook) throws StorageException {
         Path real = resolver.resolve(virtualPath);
         if (Files.isDirectory(real)) {
             throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, virtualPath + ": Is a directory.");
         }
-        beforeOpen.accept(virtualPath);
+        if (hook) {
+            beforeOpen.accept(virtualPath);
+        }
         return resolver.open(real, virtualPath, Set.of(StandardOpenOption.READ));
     }
 
     @Override
     public FileChannel openForWrite(String virtualPath, long truncateTo) throws StorageException {
+        return openForWrite(virtualPath, truncateTo, true);
+    }
+
+    /** The full way to write a file, as {@link #openForRead(String, boolean)} reads one. */
+    FileChannel openForWrite(String virtualPath, long truncateTo, boolean hook) throws StorageException {
         if (virtualPath.equals("/")) {
             throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, "/: Is a directory.");
         }
@@ -112,11 +134,18 @@ public final class PosixStorage implements StorageInterface {
         if (Files.isDirectory(real)) {
             throw new StorageException(StorageException.Reason.IS_A_DIRECTORY, virtualPath + ": Is a directory.");
         }
-        beforeOpen.accept(virtualPath);
+        if (hook) {
+            beforeOpen.accept(virtualPath);
+        }
         FileChannel channel =
                 resolver.open(real, virtualPath, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE));
+        return truncated(channel, truncateTo, virtualPath);
+    }
+
+    /** Cuts an open file to {@code truncateTo} if it is longer; closes it on failure. */
+    static FileChannel truncated(FileChannel channel, long truncateTo, String virtualPath) throws StorageException {
         try {
-            if (channel.size() > truncateTo) {
+            if (truncateTo != Long.MAX_VALUE && channel.size() > truncateTo) {
                 channel.truncate(truncateTo);
             }
             return channel;
@@ -128,6 +157,15 @@ public final class PosixStorage implements StorageInterface {
             }
             throw StorageException.from(e, virtualPath);
         }
+    }
+
+    /**
+     * A session's view that keeps the directory of its last file open: the files of a batch in one
+     * directory are opened relative to it, without a path walk each ({@link PosixSessionStorage}).
+     */
+    @Override
+    public StorageInterface forSession() {
+        return new PosixSessionStorage(this, resolver, beforeOpen);
     }
 
     @Override
@@ -322,8 +360,10 @@ public final class PosixStorage implements StorageInterface {
             size = basic.size();
             modified = basic.lastModifiedTime().toInstant();
         }
-        boolean readable = follow && Files.isReadable(path);
-        boolean writable = follow && Files.isWritable(path);
+        // access(2) follows links: asked of a link only when the link is to be followed
+        boolean access = follow || type != FileInfo.Type.SYMLINK;
+        boolean readable = access && Files.isReadable(path);
+        boolean writable = access && Files.isWritable(path);
         return new FileStat(name, type, size, modified, mode, readable, writable, owner, group);
     }
 

@@ -9,6 +9,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -183,6 +184,78 @@ public final class RootedPathResolver {
                 throw denied(virtualPath);
             }
             throw StorageException.from(e, virtualPath);
+        }
+    }
+
+    /**
+     * Opens a directory by its virtual path as it is spelled, component by component from the root,
+     * following no symbolic link (openat with O_NOFOLLOW at each level): the fast way to a batch's
+     * directory, without {@link #resolve}'s realpath. A success proves that no component is a link,
+     * so the directory is inside the root, and files opened through it with
+     * {@link LinkOption#NOFOLLOW_LINKS} cannot lead out of it. Anything else (a component that is a
+     * link, missing, not a directory, unreadable, no openat on this platform) gives null, and the
+     * caller takes the full way ({@link #resolve}, then {@link #open}), which follows links inside
+     * the root and names the error.
+     *
+     * @param virtualDirectory a normalised virtual absolute path (see {@link VirtualPaths#resolve})
+     * @return the open directory, which the caller closes, or null
+     */
+    SecureDirectoryStream<Path> openLexical(String virtualDirectory) {
+        DirectoryStream<Path> current = null;
+        try {
+            current = Files.newDirectoryStream(realRoot);
+            if (!(current instanceof SecureDirectoryStream<Path> directory)) {
+                current.close();
+                return null; // no openat on this platform
+            }
+            int start = 1;
+            while (start < virtualDirectory.length()) {
+                int end = virtualDirectory.indexOf('/', start);
+                if (end < 0) {
+                    end = virtualDirectory.length();
+                }
+                SecureDirectoryStream<Path> next = directory.newDirectoryStream(
+                        Path.of(virtualDirectory.substring(start, end)), LinkOption.NOFOLLOW_LINKS);
+                directory.close();
+                directory = next;
+                current = next;
+                start = end + 1;
+            }
+            return directory;
+        } catch (IOException | RuntimeException e) {
+            // a link, a missing or unreadable component: not the fast way's to judge
+            try {
+                if (current != null) {
+                    current.close();
+                }
+            } catch (IOException suppressed) {
+                // closing a directory descriptor: nothing to recover
+            }
+            return null;
+        }
+    }
+
+    /**
+     * Whether a virtual path still names a directory opened earlier by {@link #openLexical}: one
+     * lstat of the path, whose last component must not be a link and must be the same directory
+     * (device and inode) as {@code fileKey}. A directory renamed away, or replaced by another or by
+     * a link, fails the check; the caller then opens the path afresh, the way that refuses links.
+     *
+     * @param virtualDirectory a normalised virtual absolute path
+     * @param fileKey the {@link BasicFileAttributes#fileKey} of the directory opened then
+     * @return true if it does
+     */
+    boolean isLexicalDirectory(String virtualDirectory, Object fileKey) {
+        if (fileKey == null) {
+            return false;
+        }
+        Path path = virtualDirectory.equals("/") ? realRoot : realRoot.resolve(virtualDirectory.substring(1));
+        try {
+            BasicFileAttributes attributes =
+                    Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return attributes.isDirectory() && fileKey.equals(attributes.fileKey());
+        } catch (IOException | RuntimeException e) {
+            return false; // gone: opened afresh, where the failure is named
         }
     }
 

@@ -34,6 +34,36 @@ public interface StorageInterface {
     FileChannel openForRead(String virtualPath) throws StorageException;
 
     /**
+     * Opens a regular file for reading and says how long it is, with one stat where the storage can
+     * (the default opens, then asks the open file its size).
+     *
+     * @param virtualPath a regular file
+     * @return the open file, which the caller closes, and its size when it was opened
+     * @throws StorageException NOT_FOUND, IS_A_DIRECTORY, PERMISSION_DENIED, OTHER
+     */
+    default OpenFile openForReading(String virtualPath) throws StorageException {
+        FileChannel channel = openForRead(virtualPath);
+        try {
+            return new OpenFile(channel, channel.size());
+        } catch (java.io.IOException e) {
+            try {
+                channel.close();
+            } catch (java.io.IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw StorageException.from(e, virtualPath);
+        }
+    }
+
+    /**
+     * A file open for reading and its size in bytes at the time it was opened.
+     *
+     * @param channel the open file; its owner closes it
+     * @param sizeBytes its length, 0..
+     */
+    record OpenFile(FileChannel channel, long sizeBytes) {}
+
+    /**
      * Opens a file for writing in place, creating it if needed (globus writes in place too).
      *
      * @param virtualPath the file to write
@@ -104,6 +134,33 @@ public interface StorageInterface {
     default void setPermissions(String virtualPath, int mode) throws StorageException {
         throw new StorageException(StorageException.Reason.OTHER, "permissions are not supported");
     }
+
+    /**
+     * A view of this storage for one control session. It answers like this storage, and may keep
+     * open between operations what a batch of files in one directory would otherwise look up for
+     * every file (the directory itself), until {@link #endBatch}. The server asks for one per session
+     * and ends the batch when the session's queue of commands runs dry, before any command that does
+     * not move data, and {@linkplain #release releases} it when the session ends. The default keeps
+     * nothing: this storage itself.
+     *
+     * @return the session's view
+     */
+    default StorageInterface forSession() {
+        return this;
+    }
+
+    /**
+     * Says that a {@linkplain #forSession session view}'s batch of files may have ended: what the
+     * view keeps between files (a directory) must be checked against the path before it serves
+     * again, or looked up afresh. Nothing to do on a storage that keeps nothing. Never throws.
+     */
+    default void endBatch() {}
+
+    /**
+     * Closes what a {@linkplain #forSession session view} keeps open (the session ended). Nothing to
+     * do on a storage that keeps nothing. Never throws.
+     */
+    default void release() {}
 
     /**
      * One directory's plain-named files, for batches of many small files (the TAR module): the

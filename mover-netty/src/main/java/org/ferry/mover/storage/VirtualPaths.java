@@ -24,6 +24,9 @@ public final class VirtualPaths {
         if (path.indexOf('\0') >= 0) {
             throw new StorageException(StorageException.Reason.INVALID_PATH, "Invalid path name.");
         }
+        if (isNormalAbsolute(path)) {
+            return path; // what clients send for every file of a batch: nothing to normalise
+        }
         String full = path.startsWith("/") ? path : cwd + "/" + path;
         Deque<String> parts = new ArrayDeque<>();
         for (String part : full.split("/")) {
@@ -42,6 +45,35 @@ public final class VirtualPaths {
             }
         }
         return parts.isEmpty() ? "/" : "/" + String.join("/", parts);
+    }
+
+    /**
+     * @return true if {@code path} is already what {@link #resolve} returns: {@code /} or absolute
+     *     with no empty, {@code .} or {@code ..} component and no trailing slash
+     */
+    private static boolean isNormalAbsolute(String path) {
+        int length = path.length();
+        if (length == 0 || path.charAt(0) != '/') {
+            return false;
+        }
+        if (length == 1) {
+            return true;
+        }
+        int componentStart = 1;
+        for (int i = 1; i <= length; i++) {
+            if (i == length || path.charAt(i) == '/') {
+                int componentLength = i - componentStart;
+                if (componentLength == 0
+                        || (componentLength == 1 && path.charAt(componentStart) == '.')
+                        || (componentLength == 2
+                                && path.charAt(componentStart) == '.'
+                                && path.charAt(componentStart + 1) == '.')) {
+                    return false;
+                }
+                componentStart = i + 1;
+            }
+        }
+        return true;
     }
 
     /**

@@ -85,6 +85,15 @@ class DataChannelsLoopbackTest {
     }
 
     @Test
+    void modeEWithFourConnectionsByZeroCopy() throws Exception {
+        // loopback peers get copies (ModeESender); this view keeps the sendfile path under test
+        Path target = dir.resolve("modee-zero-copy.bin");
+        assertThat(transfer(new DataChannels(group).zeroCopyForLocalPeers(), true, 4, false, target))
+                .isEqualTo(SIZE);
+        assertThat(Files.mismatch(source, target)).isEqualTo(-1);
+    }
+
+    @Test
     void modeEWithOddBlockSizeAndOneConnection() throws Exception {
         Path target = dir.resolve("modee1.bin");
         assertThat(transfer(new DataChannels(group, 100_003), true, 1, false, target))

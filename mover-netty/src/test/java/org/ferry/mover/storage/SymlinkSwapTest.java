@@ -15,12 +15,16 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A symbolic link swapped in after the root check and before the open (TOCTOU) must not lead out
  * of the root. The swap happens deterministically in {@link PosixStorage}'s before-open hook, or
  * between {@link RootedPathResolver#resolve} and {@link RootedPathResolver#open}: a directory on the
- * path, or the file itself, is replaced by a link to the outside.
+ * path, or the file itself, is replaced by a link to the outside. The storage's own operations and a
+ * session's view ({@link StorageInterface#forSession}, which opens by the path as spelled with
+ * O_NOFOLLOW and keeps the directory open) must both hold.
  */
 class SymlinkSwapTest {
 
@@ -51,22 +55,26 @@ class SymlinkSwapTest {
         }
     }
 
-    private PosixStorage storage(Consumer<String> beforeOpen) throws Exception {
-        return new PosixStorage(root, beforeOpen);
+    /** The storage, or a session's view of it (the fast way: the directory kept open, O_NOFOLLOW walk). */
+    private StorageInterface storage(boolean session, Consumer<String> beforeOpen) throws Exception {
+        PosixStorage storage = new PosixStorage(root, beforeOpen);
+        return session ? storage.forSession() : storage;
     }
 
-    @Test
-    void aDirectorySwappedForALinkBeforeTheReadIsRefused() throws Exception {
-        PosixStorage storage = storage(path -> swap(root.resolve("d/e"), outside));
+    @ParameterizedTest(name = "session view {0}")
+    @ValueSource(booleans = {false, true})
+    void aDirectorySwappedForALinkBeforeTheReadIsRefused(boolean session) throws Exception {
+        StorageInterface storage = storage(session, path -> swap(root.resolve("d/e"), outside));
         assertThatThrownBy(() -> storage.openForRead("/d/e/secret.txt"))
                 .isInstanceOf(StorageException.class)
                 .extracting(e -> ((StorageException) e).reason())
                 .isEqualTo(StorageException.Reason.PERMISSION_DENIED);
     }
 
-    @Test
-    void aTopDirectorySwappedBeforeTheWriteIsRefusedAndNothingOutsideChanges() throws Exception {
-        PosixStorage storage = storage(path -> swap(root.resolve("d"), outside.getParent()));
+    @ParameterizedTest(name = "session view {0}")
+    @ValueSource(booleans = {false, true})
+    void aTopDirectorySwappedBeforeTheWriteIsRefusedAndNothingOutsideChanges(boolean session) throws Exception {
+        StorageInterface storage = storage(session, path -> swap(root.resolve("d"), outside.getParent()));
         // d -> tmp: /d/e/secret.txt would now be tmp/e/secret.txt; /d/outside/secret.txt is the secret
         Files.createDirectories(outside.getParent().resolve("e"));
         assertThatThrownBy(() -> storage.openForWrite("/d/e/secret.txt", 0)).isInstanceOf(StorageException.class);
@@ -74,9 +82,11 @@ class SymlinkSwapTest {
         assertThat(outside.resolve("secret.txt")).hasContent("top secret");
     }
 
-    @Test
-    void theFileSwappedForALinkBeforeTheWriteIsRefused() throws Exception {
-        PosixStorage storage = storage(path -> swap(root.resolve("plain.txt"), outside.resolve("secret.txt")));
+    @ParameterizedTest(name = "session view {0}")
+    @ValueSource(booleans = {false, true})
+    void theFileSwappedForALinkBeforeTheWriteIsRefused(boolean session) throws Exception {
+        StorageInterface storage =
+                storage(session, path -> swap(root.resolve("plain.txt"), outside.resolve("secret.txt")));
         assertThatThrownBy(() -> storage.openForWrite("/plain.txt", 0))
                 .isInstanceOf(StorageException.class)
                 .extracting(e -> ((StorageException) e).reason())
@@ -84,9 +94,10 @@ class SymlinkSwapTest {
         assertThat(outside.resolve("secret.txt")).hasContent("top secret"); // not truncated
     }
 
-    @Test
-    void aNewFileWhoseDirectoryIsSwappedIsNotCreatedOutside() throws Exception {
-        PosixStorage storage = storage(path -> swap(root.resolve("d"), outside));
+    @ParameterizedTest(name = "session view {0}")
+    @ValueSource(booleans = {false, true})
+    void aNewFileWhoseDirectoryIsSwappedIsNotCreatedOutside(boolean session) throws Exception {
+        StorageInterface storage = storage(session, path -> swap(root.resolve("d"), outside));
         assertThatThrownBy(() -> storage.openForWrite("/d/new.txt", 0)).isInstanceOf(StorageException.class);
         assertThat(outside.resolve("new.txt")).doesNotExist();
     }
@@ -102,10 +113,11 @@ class SymlinkSwapTest {
                 .isInstanceOf(StorageException.class);
     }
 
-    @Test
-    void withoutASwapReadingAndWritingWorkAndLinksInsideTheRootAreFollowed() throws Exception {
+    @ParameterizedTest(name = "session view {0}")
+    @ValueSource(booleans = {false, true})
+    void withoutASwapReadingAndWritingWorkAndLinksInsideTheRootAreFollowed(boolean session) throws Exception {
         Files.createSymbolicLink(root.resolve("alias"), root.resolve("d"));
-        PosixStorage storage = new PosixStorage(root);
+        StorageInterface storage = storage(session, path -> {});
         try (FileChannel in = storage.openForRead("/alias/e/secret.txt")) {
             ByteBuffer buffer = ByteBuffer.allocate(100);
             in.read(buffer);

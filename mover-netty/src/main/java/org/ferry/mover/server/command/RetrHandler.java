@@ -19,6 +19,7 @@ import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.TransferMode;
 import org.ferry.mover.server.transfer.TransferRunner;
 import org.ferry.mover.storage.FileStat;
+import org.ferry.mover.storage.StorageInterface;
 
 /**
  * RETR path (RFC 959 section 4.1.3): sends a file, in stream mode or MODE E with the session's
@@ -62,9 +63,10 @@ public final class RetrHandler implements CommandHandler {
             handle(ctx, argument);
             return null;
         }
-        FileChannel channel = open(ctx, argument);
+        StorageInterface.OpenFile file = open(ctx, argument);
+        FileChannel channel = file.channel();
         try {
-            CompletableFuture<Long> sent = TransferRunner.sendAsync(ctx, source(ctx, argument, channel));
+            CompletableFuture<Long> sent = TransferRunner.sendAsync(ctx, source(ctx, argument, file));
             return sent.whenComplete((bytes, error) -> closeQuietly(channel));
         } catch (FtpException | RuntimeException e) {
             closeQuietly(channel);
@@ -79,8 +81,9 @@ public final class RetrHandler implements CommandHandler {
             sendStriped(ctx, argument, targets);
             return;
         }
-        try (FileChannel channel = open(ctx, argument)) {
-            TransferRunner.send(ctx, source(ctx, argument, channel));
+        StorageInterface.OpenFile file = open(ctx, argument);
+        try (FileChannel channel = file.channel()) {
+            TransferRunner.send(ctx, source(ctx, argument, file));
         }
     }
 
@@ -95,10 +98,11 @@ public final class RetrHandler implements CommandHandler {
     }
 
     /**
-     * Checks the argument and the data endpoint, then opens the file: one path walk, and the
-     * open file's own attributes say whether it is a regular file.
+     * Checks the argument and the data endpoint, then opens the file and learns its size with one
+     * stat ({@link StorageInterface#openForReading}).
      */
-    private static FileChannel open(CommandContext ctx, String argument) throws FtpException, IOException {
+    private static StorageInterface.OpenFile open(CommandContext ctx, String argument)
+            throws FtpException, IOException {
         if (argument.isEmpty()) {
             throw new FtpException(501, "Syntax error in parameters or arguments.");
         }
@@ -111,7 +115,7 @@ public final class RetrHandler implements CommandHandler {
             }
         }
         TransferRunner.requireEndpoint(ctx, true);
-        return ctx.storage().openForRead(path);
+        return ctx.storage().openForReading(path);
     }
 
     /**
@@ -119,7 +123,7 @@ public final class RetrHandler implements CommandHandler {
      *     receiver lacks (MODE E after REST ranges, GFD.020 "Restarting")
      * @throws FtpException 554 for a restart offset past the end
      */
-    private static DataSource source(CommandContext ctx, String argument, FileChannel channel)
+    private static DataSource source(CommandContext ctx, String argument, StorageInterface.OpenFile file)
             throws FtpException, IOException {
         ControlSession session = ctx.session();
         boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
@@ -129,7 +133,8 @@ public final class RetrHandler implements CommandHandler {
         if (ranges != null && !modeE) {
             offset = ByteRange.prefix(done);
         }
-        long size = channel.size();
+        long size = file.sizeBytes();
+        FileChannel channel = file.channel();
         if (offset > size) {
             throw new FtpException(
                     554, "Restart offset " + offset + " is past the end of " + ctx.resolve(argument) + ".");

@@ -28,6 +28,7 @@ public final class StripedDtp implements AutoCloseable {
     public static final int LISTEN_TIMEOUT_SECONDS = 15;
 
     private final List<DataTransferProcess> dtps;
+    private final boolean remote;
 
     /**
      * @param dtps the DTPs, at least one, in stripe order
@@ -38,6 +39,7 @@ public final class StripedDtp implements AutoCloseable {
             throw new IllegalArgumentException("at least one DTP");
         }
         this.dtps = List.copyOf(dtps);
+        this.remote = this.dtps.stream().anyMatch(d -> !(d instanceof LocalDtp));
     }
 
     /** @return the DTPs, in stripe order */
@@ -47,7 +49,7 @@ public final class StripedDtp implements AutoCloseable {
 
     /** @return true when the DTPs are data nodes rather than this process */
     public boolean remote() {
-        return dtps.stream().anyMatch(d -> !(d instanceof LocalDtp));
+        return remote; // asked by every RETR: worked out once
     }
 
     /**

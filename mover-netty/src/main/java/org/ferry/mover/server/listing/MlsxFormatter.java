@@ -30,14 +30,24 @@ public final class MlsxFormatter {
         StringBuilder sb = new StringBuilder();
         sb.append("Type=").append(type(stat)).append(';');
         sb.append("Size=").append(stat.sizeBytes()).append(';');
-        sb.append("Modify=")
-                .append(TIME.format(stat.modified().truncatedTo(ChronoUnit.SECONDS)))
-                .append(';');
-        sb.append("Perm=").append(perm(stat)).append(';');
+        sb.append("Modify=");
+        appendTime(sb, stat.modified());
+        sb.append(';');
+        sb.append("Perm=");
+        appendPerm(sb, stat);
+        sb.append(';');
         if (stat.unixMode() >= 0) {
-            sb.append("UNIX.mode=")
-                    .append(String.format("%04o", stat.unixMode()))
-                    .append(';');
+            // %04o without a Formatter: a listing formats one mode per entry
+            int mode = stat.unixMode();
+            sb.append("UNIX.mode=");
+            if (mode > 07777) {
+                sb.append(Integer.toOctalString(mode));
+            } else {
+                for (int shift = 9; shift >= 0; shift -= 3) {
+                    sb.append((char) ('0' + ((mode >>> shift) & 7)));
+                }
+            }
+            sb.append(';');
         }
         return sb.append(' ').append(name).toString();
     }
@@ -53,9 +63,31 @@ public final class MlsxFormatter {
         };
     }
 
+    /**
+     * Appends {@code yyyyMMddHHmmss} in UTC, whole seconds (what {@link #TIME} prints), without a
+     * formatter's per-call objects: a listing prints one time per entry.
+     */
+    private static void appendTime(StringBuilder sb, java.time.Instant time) {
+        java.time.LocalDateTime utc = java.time.LocalDateTime.ofEpochSecond(time.getEpochSecond(), 0, ZoneOffset.UTC);
+        int year = utc.getYear();
+        if (year < 1000 || year > 9999) {
+            sb.append(TIME.format(time.truncatedTo(ChronoUnit.SECONDS)));
+            return;
+        }
+        sb.append(year);
+        twoDigits(sb, utc.getMonthValue());
+        twoDigits(sb, utc.getDayOfMonth());
+        twoDigits(sb, utc.getHour());
+        twoDigits(sb, utc.getMinute());
+        twoDigits(sb, utc.getSecond());
+    }
+
+    private static void twoDigits(StringBuilder sb, int value) {
+        sb.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
+    }
+
     /** RFC 3659 section 7.5.5: files r/w (a d f w), directories e l (c m p d f). */
-    private static String perm(FileStat stat) {
-        StringBuilder perm = new StringBuilder();
+    private static void appendPerm(StringBuilder perm, FileStat stat) {
         if (stat.isDirectory()) {
             if (stat.writable()) {
                 perm.append("cfmpd");
@@ -71,6 +103,5 @@ public final class MlsxFormatter {
                 perm.append('r');
             }
         }
-        return perm.toString();
     }
 }

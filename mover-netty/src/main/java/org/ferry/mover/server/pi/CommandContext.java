@@ -24,6 +24,7 @@ public final class CommandContext {
     private final GridFtpServerConfig config;
     private final CommandRegistry registry;
     private final Channel channel;
+    private volatile DataChannels homed;
 
     /**
      * @param session the session state
@@ -66,9 +67,12 @@ public final class CommandContext {
      * @throws IllegalStateException if DCAU A/S is in force but TLS cannot be set up
      */
     public DataChannels dataChannels() {
-        return dataChannels
-                .homedOn(channel.eventLoop())
-                .withSocketBuffers(session.sendBufferBytes(), session.receiveBufferBytes())
+        DataChannels homed = this.homed;
+        if (homed == null) {
+            homed = dataChannels.homedOn(channel.eventLoop());
+            this.homed = homed; // the loop never changes: one view per session, not one per transfer
+        }
+        return homed.withSocketBuffers(session.sendBufferBytes(), session.receiveBufferBytes())
                 .secured(session.dataProtection().security(session));
     }
 

@@ -3,11 +3,13 @@ package org.ferry.mover.server.pi;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import org.ferry.mover.protocol.FtpCommand;
 
@@ -23,9 +25,17 @@ public final class CommandRegistry {
     public record Resolved(CommandHandler handler, String argument) {}
 
     private final Map<String, CommandHandler> handlers;
+    /** The verbs that have compound forms ({@code SITE}, {@code OPTS}): only theirs are looked up twice. */
+    private final Set<String> compoundVerbs = new HashSet<>();
 
     private CommandRegistry(Map<String, CommandHandler> handlers) {
         this.handlers = Collections.unmodifiableMap(new LinkedHashMap<>(handlers));
+        for (String verb : handlers.keySet()) {
+            int space = verb.indexOf(' ');
+            if (space > 0) {
+                compoundVerbs.add(verb.substring(0, space));
+            }
+        }
     }
 
     /**
@@ -58,7 +68,8 @@ public final class CommandRegistry {
      */
     public Optional<Resolved> lookup(FtpCommand command) {
         String argument = command.argument();
-        if (!argument.isEmpty()) {
+        // RETR's path is not upper-cased and looked up as a compound verb for every file
+        if (!argument.isEmpty() && compoundVerbs.contains(command.verb())) {
             int space = argument.indexOf(' ');
             String sub = (space < 0 ? argument : argument.substring(0, space)).toUpperCase(Locale.ROOT);
             CommandHandler compound = handlers.get(command.verb() + " " + sub);

@@ -93,7 +93,11 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
         if (context != null) {
             context.session().close();
             queue.clear();
-            queue.addLast(new Queued(null, () -> context.session().dataEndpoint(null)));
+            queue.addLast(new Queued(null, () -> {
+                context.session().dataEndpoint(null);
+                // after the session's last command, which may have kept a directory open
+                context.storage().release();
+            }));
             drain();
         }
         super.channelInactive(ctx);
@@ -146,6 +150,9 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
         while (true) {
             Queued next = queue.peekFirst();
             if (next == null) {
+                // the batch may have ended: what the storage kept for it (a directory) is checked
+                // against its path before it serves again
+                context.storage().endBatch();
                 draining.set(false);
                 // an addition raced the flag: take the run back unless another has it
                 if (queue.isEmpty() || !draining.compareAndSet(false, true)) {
@@ -231,6 +238,11 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
                     return null;
                 }
                 handler = resolved.get().handler();
+                if (!handler.movesData()) {
+                    // a command that may change the names a batch's files are opened under (MKD,
+                    // RNTO, DELE, ...): the files after it check the kept directory against its path
+                    ctx.storage().endBatch();
+                }
                 var running = handler.start(ctx, resolved.get().argument());
                 failed = false;
                 if (running == null) {

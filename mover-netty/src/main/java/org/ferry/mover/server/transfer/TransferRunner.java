@@ -51,6 +51,11 @@ public final class TransferRunner {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransferRunner.class);
 
+    // the replies every file of a batch gets: made once
+    private static final FtpReply BEGINNING = FtpReply.of(150, "Beginning transfer.");
+    private static final FtpReply REUSING = FtpReply.of(125, "Beginning transfer; reusing existing data connection.");
+    private static final FtpReply COMPLETE = FtpReply.of(226, "Transfer Complete.");
+
     private TransferRunner() {}
 
     /** Work that must succeed before 226 is sent: an SCKS checksum check, unpacking a tar batch. */
@@ -357,11 +362,7 @@ public final class TransferRunner {
             future = TransferStart.begin(
                     session,
                     () -> {
-                        if (reusing) {
-                            ctx.reply(125, "Beginning transfer; reusing existing data connection.");
-                        } else {
-                            ctx.reply(150, "Beginning transfer.");
-                        }
+                        ctx.reply(reusing ? REUSING : BEGINNING);
                     },
                     starter);
         } catch (RuntimeException e) {
@@ -420,7 +421,7 @@ public final class TransferRunner {
                 if (verifier != null) {
                     verifier.verify();
                 }
-                ctx.reply(226, "Transfer Complete.");
+                ctx.reply(COMPLETE);
                 return transferred;
             } finally {
                 end(reusable);
