@@ -41,6 +41,7 @@ import tools.jackson.databind.json.JsonMapper;
             RmCommand.class,
             DeleteCommand.class,
             TransferCommand.class,
+            TimerCommand.class,
             ScpCommand.class,
             StatusCommand.class,
             DetailsCommand.class,

@@ -15,6 +15,8 @@ import java.util.Set;
 import org.ferry.cli.api.ApiException;
 import org.ferry.cli.api.FerryApiClient;
 import org.ferry.cli.output.Json;
+import org.ferry.cli.output.OutputFormat;
+import org.ferry.cli.output.Table;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -31,13 +33,14 @@ import tools.jackson.databind.node.ObjectNode;
  * is a directory (asked with {@code stat}). Batch lines are {@code [--recursive|-r|--no-recursive]
  * SRC DST} with shell quoting, {@code #} comments and blank lines; the command line's paths, when
  * given, are prefixes of the lines' paths. Options the server does not implement yet
- * ({@code --encrypt}, {@code --preserve-mtime}, {@code --include}/{@code --exclude},
- * {@code --delete-destination-extra}, {@code --notify on}, ...) are sent, and the server's 400
- * names them.
+ * ({@code --encrypt}, {@code --preserve-mtime}, {@code --notify on}, ...) are sent, and the
+ * server's 400 names them.
  *
  * <p>Output: text {@code Message: ...} and {@code Task ID: <uuid>}; unix the task id alone (for
- * {@code id=$(ferry -F unix transfer ...)}); json the transfer_result. {@code --dry-run} prints
- * the transfer document instead of submitting it.
+ * {@code id=$(ferry -F unix transfer ...)}); json the transfer_result. {@code --dry-run} asks the
+ * server ({@code POST /transfer/dry_run}) what would be copied, skipped, excluded and deleted and
+ * prints it, changing nothing; {@code --print-document} prints the transfer document without
+ * asking the server.
  */
 @Command(
         name = "transfer",
@@ -164,19 +167,62 @@ public final class TransferCommand extends ApiCommand {
             description = "Submit even if an endpoint is not activated: the task waits INACTIVE until it is.")
     private boolean skipActivationCheck;
 
-    @Option(names = "--dry-run", description = "Print the transfer document instead of submitting it.")
+    @Option(
+            names = "--dry-run",
+            description = "Ask the server what the transfer would copy, skip, exclude and delete now; change nothing.")
     private boolean dryRun;
 
-    /** @return 0 once the task is accepted (or the document printed) */
+    @Option(
+            names = "--print-document",
+            description = "Print the transfer document instead of submitting it (no server is asked).")
+    private boolean printDocument;
+
+    /** @return 0 once the task is accepted (or the dry run or document printed) */
     @Override
     protected int execute() {
         ObjectNode body = document();
-        if (dryRun) {
+        if (printDocument) {
             printJson(body);
+            return 0;
+        }
+        if (dryRun) {
+            printDryRun(client().post("/transfer/dry_run", body));
             return 0;
         }
         SubmissionOutput.print(this, client().post("/transfer", body));
         return 0;
+    }
+
+    /** Text: one row per path (action, type, size, source, destination), then the totals. */
+    private void printDryRun(JsonNode plan) {
+        if (format() == OutputFormat.JSON) {
+            printJson(plan);
+            return;
+        }
+        Table table = new Table("Action", "Type", "Size", "Source", "Destination");
+        for (JsonNode entry : plan.path("DATA")) {
+            table.row(
+                    Json.text(entry, "action"),
+                    Json.text(entry, "type"),
+                    Json.text(entry, "size"),
+                    entry.path("source_path").isNull() ? "-" : Json.text(entry, "source_path"),
+                    Json.text(entry, "destination_path"));
+        }
+        table.print(out(), format());
+        if (format() == OutputFormat.TEXT) {
+            out().println();
+            out().println("Files to copy:   " + Json.text(plan, "files_to_copy") + " ("
+                    + Json.text(plan, "bytes_to_copy") + " bytes)");
+            out().println("Files to skip:   " + Json.text(plan, "files_to_skip"));
+            out().println("Excluded:        " + Json.text(plan, "files_excluded"));
+            out().println("Skipped errors:  " + Json.text(plan, "skipped_errors"));
+            out().println("Paths to delete: " + Json.text(plan, "paths_to_delete"));
+            if (plan.path("truncated").asBoolean()) {
+                out().println("(the list above is cut short; the totals are complete)");
+            }
+            out().println("Dry run: nothing was changed.");
+        }
+        out().flush();
     }
 
     private ObjectNode document() {

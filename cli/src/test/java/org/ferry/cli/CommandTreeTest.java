@@ -109,7 +109,7 @@ class CommandTreeTest {
                 "failed",
                 "--deadline",
                 "2026-11-23T08:00:00+00:00",
-                "--dry-run");
+                "--print-document");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out())
                 .contains(

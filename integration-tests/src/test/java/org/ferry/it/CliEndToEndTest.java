@@ -222,7 +222,105 @@ class CliEndToEndTest {
                 "--batch",
                 "-",
                 "--dry-run");
-        assertThat(ok(stdinBatch).out()).contains("\"source_path\" : \"/batch/dir/two.txt\"");
+        // the server plans the dry run: the file would be copied, and nothing is written
+        assertThat(ok(stdinBatch).out())
+                .contains("copy", "/batch/dir/two.txt", "/stdin/two.txt", "Dry run: nothing was changed.");
+        assertThat(rootB.resolve("stdin")).doesNotExist();
+        Run document = ferry(
+                server.ferryHome(),
+                "/batch/dir/two.txt /stdin/two.txt\n",
+                "transfer",
+                "admin#a",
+                "admin#b",
+                "--batch",
+                "-",
+                "--print-document");
+        assertThat(ok(document).out()).contains("\"source_path\" : \"/batch/dir/two.txt\"");
+    }
+
+    @Test
+    void mirrorWithFiltersAndItsDryRun() throws Exception {
+        Files.createDirectories(rootA.resolve("mirror/src/sub"));
+        Files.writeString(rootA.resolve("mirror/src/keep.txt"), "keep");
+        Files.writeString(rootA.resolve("mirror/src/sub/deep.txt"), "deep");
+        Files.writeString(rootA.resolve("mirror/src/scratch.tmp"), "excluded");
+        Files.createDirectories(rootB.resolve("mirror/dst/old"));
+        Files.writeString(rootB.resolve("mirror/dst/old/stale.txt"), "stale");
+        Files.writeString(rootB.resolve("mirror/dst/local.tmp"), "excluded names are kept");
+        String[] args = {
+            "transfer",
+            "-r",
+            "admin#a:/mirror/src",
+            "admin#b:/mirror/dst",
+            "--delete-destination-extra",
+            "--exclude",
+            "*.tmp"
+        };
+        Run dry = ok(admin(concat(args, "--dry-run")));
+        assertThat(dry.out())
+                .contains("Action", "copy", "/mirror/dst/keep.txt", "exclude", "/mirror/dst/scratch.tmp")
+                .contains("delete", "/mirror/dst/old/stale.txt", "Paths to delete: 2");
+        assertThat(rootB.resolve("mirror/dst/old/stale.txt")).exists();
+        assertThat(rootB.resolve("mirror/dst/keep.txt")).doesNotExist();
+
+        String taskId =
+                ok(admin(concat(new String[] {"-F", "unix"}, args))).out().trim();
+        ok(admin("wait", taskId, "--polling-interval", "0.2"));
+        assertThat(rootB.resolve("mirror/dst/keep.txt")).hasContent("keep");
+        assertThat(rootB.resolve("mirror/dst/sub/deep.txt")).hasContent("deep");
+        assertThat(rootB.resolve("mirror/dst/old")).doesNotExist();
+        assertThat(rootB.resolve("mirror/dst/scratch.tmp")).doesNotExist();
+        assertThat(rootB.resolve("mirror/dst/local.tmp")).hasContent("excluded names are kept");
+        assertThat(ok(admin("events", taskId)).out()).contains("DESTINATION_EXTRA_DELETED");
+    }
+
+    @Test
+    void timersThroughTheCommandLine() throws Exception {
+        Files.createDirectories(rootA.resolve("timed/src"));
+        Files.writeString(rootA.resolve("timed/src/t.txt"), "timed");
+        Run created = ok(admin(
+                "-F",
+                "json",
+                "timer",
+                "create",
+                "-r",
+                "admin#a:/timed/src",
+                "admin#b:/timed/dst",
+                "--interval",
+                "2s",
+                "--stop-after-runs",
+                "2",
+                "--name",
+                "cli timer",
+                "--sync-level",
+                "size"));
+        String id = json(created).get("job_id").asString();
+        assertThat(ok(admin("timer", "list")).out()).contains(id, "cli timer", "every 2 s");
+        // wait for the timer to end by its run count, asking the CLI
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(120).toNanos();
+        String shown = "";
+        while (System.nanoTime() < deadline) {
+            shown = ok(admin("timer", "show", id)).out();
+            if (shown.contains("ended")) {
+                break;
+            }
+            Thread.sleep(250);
+        }
+        assertThat(shown).contains("Status:", "ended", "Runs:", "SUBMITTED");
+        assertThat(rootB.resolve("timed/dst/t.txt")).hasContent("timed");
+        Run update = admin("timer", "update", id, "--name", "renamed");
+        assertThat(ok(update).out()).contains("renamed");
+        assertThat(admin("timer", "pause", id).err()).contains("ended");
+        assertThat(ok(admin("timer", "delete", id)).out()).contains("deleted");
+        assertThat(admin("timer", "show", id).exitCode()).isEqualTo(1);
+        Run bad = admin("timer", "create", "admin#a:/x", "admin#b:/y", "--cron", "nightly");
+        assertThat(bad.err()).contains("Field: timer.schedule.cron_expression");
+    }
+
+    private static String[] concat(String[] first, String... more) {
+        String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
+        System.arraycopy(more, 0, all, first.length, more.length);
+        return all;
     }
 
     @Test
@@ -232,8 +330,8 @@ class CliEndToEndTest {
         assertThat(encrypt.exitCode()).isEqualTo(1);
         assertThat(encrypt.err())
                 .contains("ClientError.BadRequest: encrypt_data needs endpoints", "Field: encrypt_data");
-        Run include = admin("transfer", "-r", "admin#a:/x", "admin#b:/y", "--exclude", "*.tmp");
-        assertThat(include.err()).contains("Field: filter_rules");
+        Run mirror = admin("transfer", "admin#a:/x", "admin#b:/y", "--no-recursive", "--delete-destination-extra");
+        assertThat(mirror.err()).contains("Field: delete_destination_extra");
         Run notify = admin("transfer", "admin#a:/x", "admin#b:/y", "--no-recursive", "--notify", "on");
         assertThat(notify.err()).contains("Field: notify_on_succeeded");
     }

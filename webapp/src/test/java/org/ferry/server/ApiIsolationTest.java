@@ -64,6 +64,7 @@ class ApiIsolationTest {
     ApiClient admin;
     ApiClient anonymous;
     String aliceTask;
+    String aliceTimer;
     String aliceTokenId;
 
     /**
@@ -109,6 +110,31 @@ class ApiIsolationTest {
                 .body();
         aliceTask = submitted.get("task_id").asString();
         assertThat(TaskWaits.ended(alice, aliceTask).get("status").asString()).isEqualTo("SUCCEEDED");
+        JsonNode timer = alice.post(
+                        "/v0.10/timer",
+                        Map.of(
+                                "timer",
+                                Map.of(
+                                        "name",
+                                        "alice's nightly",
+                                        "schedule",
+                                        Map.of("type", "cron", "cron_expression", "0 0 2 * * ?"),
+                                        "body",
+                                        Map.of(
+                                                "source_endpoint",
+                                                "alice#private",
+                                                "destination_endpoint",
+                                                "alice#private",
+                                                "DATA",
+                                                List.of(Map.of(
+                                                        "source_path",
+                                                        "/src",
+                                                        "destination_path",
+                                                        "/nightly",
+                                                        "recursive",
+                                                        true))))))
+                .body();
+        aliceTimer = timer.get("job_id").asString();
         aliceTokenId = alice.get("/v0.10/access_token_list")
                 .body()
                 .get("DATA")
@@ -231,6 +257,34 @@ class ApiIsolationTest {
                 b -> assertThat(b.get("field").asString()).isEqualTo("source_endpoint")));
         cases.add(new Case(
                 "POST",
+                "/v0.10/transfer/dry_run",
+                "/v0.10/transfer/dry_run",
+                transfer,
+                404,
+                b -> assertThat(b.get("field").asString()).isEqualTo("source_endpoint")));
+        String timer = "/v0.10/timer/" + aliceTimer;
+        cases.add(new Case(
+                "POST",
+                "/v0.10/timer",
+                "/v0.10/timer",
+                Map.of("timer", Map.of("schedule", Map.of("type", "once"), "body", transfer)),
+                404,
+                b -> assertThat(b.get("field").asString()).isEqualTo("timer.body.source_endpoint")));
+        cases.add(new Case(
+                "GET",
+                "/v0.10/timer",
+                "/v0.10/timer",
+                null,
+                200,
+                b -> assertThat(b.get("timers").findValuesAsString("job_id")).doesNotContain(aliceTimer)));
+        cases.add(new Case("GET", "/v0.10/timer/{id}", timer, null, 404, null));
+        cases.add(new Case("PATCH", "/v0.10/timer/{id}", timer, Map.of("timer", Map.of("name", "bob's")), 404, null));
+        cases.add(new Case("DELETE", "/v0.10/timer/{id}", timer, null, 404, null));
+        cases.add(new Case("POST", "/v0.10/timer/{id}/pause", timer + "/pause", null, 404, null));
+        cases.add(new Case("POST", "/v0.10/timer/{id}/resume", timer + "/resume", null, 404, null));
+        cases.add(new Case("GET", "/v0.10/timer/{id}/runs", timer + "/runs", null, 404, null));
+        cases.add(new Case(
+                "POST",
                 "/v0.10/delete",
                 "/v0.10/delete",
                 Map.of("endpoint", "alice#private", "DATA", List.of(Map.of("path", "/src/a.txt"))),
@@ -322,6 +376,9 @@ class ApiIsolationTest {
         assertThat(alice.get("/v0.10/task/" + aliceTask).body().get("label").isNull())
                 .isTrue();
         assertThat(Files.exists(HOME.resolve("data/src/a.txt"))).isTrue();
+        JsonNode timer = alice.get("/v0.10/timer/" + aliceTimer).body();
+        assertThat(timer.get("name").asString()).isEqualTo("alice's nightly");
+        assertThat(timer.get("status").asString()).isEqualTo("active");
         assertThat(Files.exists(HOME.resolve("data/evil"))).isFalse();
         assertThat(alice.get("/v0.10/access_token_list").body().get("DATA").findValuesAsString("id"))
                 .contains(aliceTokenId);

@@ -282,13 +282,11 @@ class ApiOperationsTest {
         Map<String, Object> refused = new java.util.LinkedHashMap<>();
         refused.put("preserve_timestamp", true);
         refused.put("fail_on_quota_errors", true);
-        refused.put("delete_destination_extra", true);
         refused.put("notify_on_succeeded", true);
         refused.put("notify_on_failed", true);
         refused.put("notify_on_inactive", true);
         refused.put("source_local_user", "u");
         refused.put("destination_local_user", "u");
-        refused.put("filter_rules", List.of(Map.of("DATA_TYPE", "filter_rule", "method", "exclude", "name", "*.tmp")));
         refused.put("recursive_symlinks", "keep");
         refused.put("perf_cc", 4);
         refused.put("perf_p", 4);

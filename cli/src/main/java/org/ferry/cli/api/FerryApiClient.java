@@ -78,6 +78,17 @@ public final class FerryApiClient {
     }
 
     /**
+     * {@code PATCH /v0.10<path>} with a JSON body.
+     *
+     * @param path the path after the version prefix, already encoded
+     * @param body the JSON body
+     * @return the JSON answer
+     */
+    public JsonNode patch(String path, JsonNode body) {
+        return send("PATCH", path, body);
+    }
+
+    /**
      * Encodes one path segment, e.g. an endpoint name {@code admin#a} as {@code admin%23a}.
      *
      * @param segment the raw segment

@@ -121,12 +121,13 @@ public class PlanningJob {
         List<PlannedFile> batch = new ArrayList<>();
         try (GridFtpSession from = sessions.open(source, protection);
                 GridFtpSession to = sessions.open(destination, protection)) {
-            TaskPlanner planner = new TaskPlanner(from, to, task.getSyncLevel(), task.isSkipSourceErrors(), file -> {
-                batch.add(file);
-                if (batch.size() >= BATCH) {
-                    flush(taskId, batch);
-                }
-            });
+            TaskPlanner planner = new TaskPlanner(
+                    from, to, task.getSyncLevel(), task.isSkipSourceErrors(), task.getFilterRules(), false, file -> {
+                        batch.add(file);
+                        if (batch.size() >= BATCH) {
+                            flush(taskId, batch);
+                        }
+                    });
             PlanTotals totals = planner.plan(items.findByTaskIdOrderByItemIndex(taskId));
             flush(taskId, batch);
             Boolean recorded = transactions.execute(status -> tasks.recordPlan(
@@ -147,13 +148,15 @@ public class PlanningJob {
                         null));
             }
             log.info(
-                    "Planned task {}: {} files ({} to move, {} current, {} skipped for errors), {} directories",
+                    "Planned task {}: {} files ({} to move, {} current, {} skipped for errors), {} directories,"
+                            + " {} excluded by filter rules",
                     taskId,
                     totals.files(),
                     totals.toMove(),
                     totals.filesSkipped(),
                     totals.skippedErrors(),
-                    totals.directories());
+                    totals.directories(),
+                    totals.excluded());
             if (totals.toMove() == 0) {
                 ending.finishIfDone(taskId);
             }

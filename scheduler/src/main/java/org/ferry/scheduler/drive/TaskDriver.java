@@ -35,9 +35,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * database; the lease decides which one drives a task, and an instance that stops renewing loses
  * its tasks to another after the lease time), expires tasks past their deadline, plans new ones,
  * takes chunks whose mover went silent as lost (their files go back to PENDING and resume from
- * their restart markers), dispatches chunks fairly, and writes PROGRESS events. INACTIVE tasks
- * (waiting for an endpoint's activation, {@link Activations}) are not leased; they fail EXPIRED at
- * their deadline.
+ * their restart markers), dispatches chunks fairly, writes PROGRESS events, and once every file
+ * of a mirroring task arrived has its destination extras deleted ({@link MirrorJob}). INACTIVE
+ * tasks (waiting for an endpoint's activation, {@link Activations}) are not leased; they fail
+ * EXPIRED at their deadline.
  */
 @Component
 public class TaskDriver implements SmartLifecycle {
@@ -48,6 +49,7 @@ public class TaskDriver implements SmartLifecycle {
     private final FileRows files;
     private final TransactionTemplate transactions;
     private final PlanningJob planning;
+    private final MirrorJob mirrors;
     private final Dispatcher dispatcher;
     private final TaskEnding ending;
     private final WorkQueue queue;
@@ -55,6 +57,7 @@ public class TaskDriver implements SmartLifecycle {
     private final TransferProperties properties;
     private final String instance;
     private final Set<UUID> planningNow = ConcurrentHashMap.newKeySet();
+    private final Set<UUID> mirroringNow = ConcurrentHashMap.newKeySet();
     private final Map<UUID, long[]> lastProgress = new ConcurrentHashMap<>();
 
     private ExecutorService planners;
@@ -69,6 +72,7 @@ public class TaskDriver implements SmartLifecycle {
      * @param files file rows
      * @param transactions transactions
      * @param planning plans tasks
+     * @param mirrors deletes destination extras ({@code delete_destination_extra}) after the copy
      * @param dispatcher dispatches chunks
      * @param ending ends tasks
      * @param queue the work queue
@@ -83,6 +87,7 @@ public class TaskDriver implements SmartLifecycle {
             FileRows files,
             TransactionTemplate transactions,
             PlanningJob planning,
+            MirrorJob mirrors,
             Dispatcher dispatcher,
             TaskEnding ending,
             WorkQueue queue,
@@ -94,6 +99,7 @@ public class TaskDriver implements SmartLifecycle {
         this.files = files;
         this.transactions = transactions;
         this.planning = planning;
+        this.mirrors = mirrors;
         this.dispatcher = dispatcher;
         this.ending = ending;
         this.queue = queue;
@@ -256,7 +262,21 @@ public class TaskDriver implements SmartLifecycle {
             // a safety net: the result applier ends tasks as their last file lands, but a
             // database outage at that moment would leave a task with nothing left to do
             if (task.planned() && !files.hasOpenFiles(task.id())) {
-                ending.finishIfDone(task.id());
+                if (!task.mirrorPending()) {
+                    ending.finishIfDone(task.id());
+                } else if ((task.retryAfter() == null || !task.retryAfter().isAfter(now))
+                        && mirroringNow.add(task.id())) {
+                    // every file arrived: delete the destination's extras, then end the task
+                    planners.submit(() -> {
+                        try {
+                            mirrors.mirror(task.id());
+                        } catch (RuntimeException e) {
+                            log.error("Deleting the destination extras of task {} failed", task.id(), e);
+                        } finally {
+                            mirroringNow.remove(task.id());
+                        }
+                    });
+                }
             }
         }
         for (UUID inactive : tasks.inactivePastDeadline(now)) {

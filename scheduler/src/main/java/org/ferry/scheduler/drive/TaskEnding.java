@@ -22,35 +22,49 @@ public class TaskEnding {
     private final FileRows files;
     private final TransactionTemplate transactions;
     private final ObjectProvider<WorkQueue> queue;
+    private final Wakeup wakeup;
 
     /**
      * @param tasks task rows
      * @param files file rows
      * @param transactions transactions
      * @param queue the work queue (looked up late: it delivers results here)
+     * @param wakeup wakes the scheduler (to delete a mirror's extras before the task ends)
      */
     public TaskEnding(
-            TaskRows tasks, FileRows files, TransactionTemplate transactions, ObjectProvider<WorkQueue> queue) {
+            TaskRows tasks,
+            FileRows files,
+            TransactionTemplate transactions,
+            ObjectProvider<WorkQueue> queue,
+            Wakeup wakeup) {
         this.tasks = tasks;
         this.files = files;
         this.transactions = transactions;
         this.queue = queue;
+        this.wakeup = wakeup;
     }
 
     /**
      * Ends a planned task that has no file left PENDING or ACTIVE: SUCCEEDED, or FAILED with the
-     * fault of a file that failed permanently (a task never succeeds with a failed file).
+     * fault of a file that failed permanently (a task never succeeds with a failed file). A task
+     * with {@code delete_destination_extra} whose extras are not deleted yet stays ACTIVE: the
+     * scheduler runs the deletion, then ends it.
      *
      * @return true if this call ended it
      */
     public boolean finishIfDone(UUID taskId) {
         String[] failed = new String[2];
+        boolean[] mirror = new boolean[1];
         Boolean ended = transactions.execute(status -> {
             if (files.hasOpenFiles(taskId)) {
                 return false;
             }
             String[] failure = files.firstFailure(taskId);
             boolean done;
+            if (failure == null && tasks.mirrorPending(taskId)) {
+                mirror[0] = true;
+                return false;
+            }
             if (failure == null) {
                 done = tasks.finish(taskId, null, null, Instant.now());
             } else {
@@ -64,6 +78,9 @@ public class TaskEnding {
         });
         if (failed[0] != null) {
             stopMovers(taskId);
+        }
+        if (mirror[0]) {
+            wakeup.wake();
         }
         return Boolean.TRUE.equals(ended);
     }

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.ferry.api.domain.EventCode;
+import org.ferry.api.domain.FilterRules;
 import org.ferry.api.domain.SyncLevel;
 import org.ferry.api.domain.TransferItem;
 import org.ferry.mover.client.GridFtpReplyException;
@@ -22,7 +23,12 @@ import org.ferry.scheduler.state.PlannedFile;
  * (depth first), creates the destination directory tree (parents first, empty directories
  * included), applies the sync level against the destination listing, and hands each file to move
  * to a {@link PlanSink} as it is found, so that only one directory's listing is in memory at a
- * time. Symbolic links inside a recursive item are not followed (service-semantics b.2).
+ * time. Symbolic links inside a recursive item are not followed (service-semantics b.2). The
+ * task's {@link FilterRules} decide which names of a recursive item's tree take part (an excluded
+ * directory is neither crawled nor created).
+ *
+ * <p>A dry run crawls the same way and changes nothing: no destination directory is made, and a
+ * missing one counts as empty.
  *
  * <p>A planning runs once per task: the rows it writes are the truth from then on, so a
  * partially written destination file of this task is never judged by the sync level.
@@ -41,12 +47,15 @@ public final class TaskPlanner {
     private final SyncLevel syncLevel;
     private final boolean skipSourceErrors;
     private final PlanSink sink;
+    private final FilterRules filters;
+    private final boolean dryRun;
 
     private long files;
     private long directories;
     private long filesSkipped;
     private long skippedErrors;
     private long toMove;
+    private long excluded;
 
     /**
      * @param source logged-in source session
@@ -61,10 +70,32 @@ public final class TaskPlanner {
             SyncLevel syncLevel,
             boolean skipSourceErrors,
             PlanSink sink) {
+        this(source, destination, syncLevel, skipSourceErrors, FilterRules.none(), false, sink);
+    }
+
+    /**
+     * @param source logged-in source session
+     * @param destination logged-in destination session
+     * @param syncLevel sync level or null (always copy)
+     * @param skipSourceErrors skip missing or unreadable source paths instead of failing
+     * @param filters the filter rules for recursive items
+     * @param dryRun change nothing on the destination (make no directory)
+     * @param sink where the files go
+     */
+    public TaskPlanner(
+            GridFtpSession source,
+            GridFtpSession destination,
+            SyncLevel syncLevel,
+            boolean skipSourceErrors,
+            FilterRules filters,
+            boolean dryRun,
+            PlanSink sink) {
         this.source = source;
         this.destination = destination;
         this.syncLevel = syncLevel;
         this.skipSourceErrors = skipSourceErrors;
+        this.filters = filters;
+        this.dryRun = dryRun;
         this.sink = sink;
     }
 
@@ -83,7 +114,7 @@ public final class TaskPlanner {
                 planFile(item.getSourcePath(), item.getDestinationPath());
             }
         }
-        return new PlanTotals(files, directories, filesSkipped, skippedErrors, toMove);
+        return new PlanTotals(files, directories, filesSkipped, skippedErrors, toMove, excluded);
     }
 
     private void planDirectory(String sourcePath, String destinationPath) throws IOException, PlanningException {
@@ -114,6 +145,11 @@ public final class TaskPlanner {
             }
             String sourcePath = RemotePaths.child(sourceDirectory, name);
             String destinationPath = RemotePaths.child(destinationDirectory, name);
+            if ((entry.isFile() || entry.isDirectory()) && !filters.includes(name, entry.isDirectory())) {
+                excluded++;
+                sink.excluded(sourcePath, destinationPath, entry.isDirectory());
+                continue;
+            }
             if (entry.isFile()) {
                 candidate(sourcePath, destinationPath, entry, existing.get(name));
             } else if (entry.isDirectory()) {
@@ -121,7 +157,9 @@ public final class TaskPlanner {
                 FileInfo there = existing.get(name);
                 boolean created = false;
                 if (there == null) {
-                    destination.makeDirectory(destinationPath);
+                    if (!dryRun) {
+                        destination.makeDirectory(destinationPath);
+                    }
                     created = true;
                 } else if (!there.isDirectory()) {
                     throw new PlanningException(
@@ -166,6 +204,7 @@ public final class TaskPlanner {
             sink.add(PlannedFile.toMove(sourcePath, destinationPath, file.sizeBytes()));
         } else {
             filesSkipped++;
+            sink.current(sourcePath, destinationPath, file.sizeBytes());
         }
     }
 
@@ -220,6 +259,9 @@ public final class TaskPlanner {
                         EventCode.NOT_A_DIRECTORY, "Destination " + path + " exists and is not a directory");
             }
             return false;
+        }
+        if (dryRun) {
+            return true; // a missing directory is empty: what is below it needs no listing
         }
         ensureDirectory(RemotePaths.parent(path));
         destination.makeDirectory(path);

@@ -15,6 +15,8 @@ import java.util.UUID;
  * @param destinationEndpointId destination endpoint
  * @param bytesTransferred bytes of arrived files plus bytes in flight
  * @param filesTransferred files arrived
+ * @param mirrorPending true while {@code delete_destination_extra} still has to run (it runs once
+ *     every file arrived, before the task may end)
  */
 public record LeasedTask(
         UUID id,
@@ -25,7 +27,8 @@ public record LeasedTask(
         UUID sourceEndpointId,
         UUID destinationEndpointId,
         long bytesTransferred,
-        long filesTransferred) {
+        long filesTransferred,
+        boolean mirrorPending) {
 
     /** @return the endpoint pair, for per-pair limits */
     public String endpointPair() {

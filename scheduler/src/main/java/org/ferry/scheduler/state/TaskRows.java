@@ -60,7 +60,8 @@ public class TaskRows {
                 Sql.time(now));
         return jdbc.query(
                 "select id, owner_name, plan_state, deadline, retry_after, source_endpoint_id,"
-                        + " destination_endpoint_id, bytes_transferred + bytes_in_flight, files_transferred"
+                        + " destination_endpoint_id, bytes_transferred + bytes_in_flight, files_transferred,"
+                        + " delete_destination_extra, mirror_state"
                         + " from task where status = ? and type = ? and lease_owner = ? order by request_time",
                 (rs, n) -> new LeasedTask(
                         rs.getObject(1, UUID.class),
@@ -71,7 +72,8 @@ public class TaskRows {
                         rs.getObject(6, UUID.class),
                         rs.getObject(7, UUID.class),
                         rs.getLong(8),
-                        rs.getLong(9)),
+                        rs.getLong(9),
+                        rs.getBoolean(10) && rs.getString(11) == null),
                 ACTIVE,
                 Task.TYPE_TRANSFER,
                 me);
@@ -222,6 +224,29 @@ public class TaskRows {
                         + " where c.task_id = ? and c.state = 'ACTIVE') where id = ?",
                 taskId,
                 taskId);
+    }
+
+    /**
+     * @return true if the task asks for {@code delete_destination_extra} and the extras are not
+     *     deleted yet (the task must not end before)
+     */
+    public boolean mirrorPending(UUID taskId) {
+        Integer pending = jdbc.queryForObject(
+                "select count(*) from task where id = ? and delete_destination_extra = TRUE and mirror_state is null",
+                Integer.class,
+                taskId);
+        return pending != null && pending > 0;
+    }
+
+    /**
+     * Records that the destination extras were deleted (or their deletion skipped), so the task
+     * may end.
+     *
+     * @param state {@code DONE} or {@code SKIPPED}
+     * @return false if the task is no longer ACTIVE
+     */
+    public boolean markMirrored(UUID taskId, String state) {
+        return jdbc.update("update task set mirror_state = ? where id = ? and status = ?", state, taskId, ACTIVE) > 0;
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.ferry.api.document;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
 
 /**
  * A task (service-semantics b.4), with the Globus field names. A DELETE task has no
@@ -35,7 +36,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param skipSourceErrors whether missing or unreadable source paths are skipped (listed in
  *     {@code skipped_errors}) instead of failing the task
  * @param failOnQuotaErrors false (not supported yet)
- * @param deleteDestinationExtra false (not supported yet)
+ * @param deleteDestinationExtra whether destination extras under recursive items are deleted after the copy
+ * @param filterRules the filter rules in order, or null
  * @param recursiveSymlinks {@code ignore}
  * @param files files found
  * @param directories directories found
@@ -88,6 +90,7 @@ public record TaskDocument(
         @JsonProperty("skip_source_errors") boolean skipSourceErrors,
         @JsonProperty("fail_on_quota_errors") boolean failOnQuotaErrors,
         @JsonProperty("delete_destination_extra") boolean deleteDestinationExtra,
+        @JsonProperty("filter_rules") List<TransferRequest.FilterRule> filterRules,
         @JsonProperty("recursive_symlinks") String recursiveSymlinks,
         long files,
         long directories,

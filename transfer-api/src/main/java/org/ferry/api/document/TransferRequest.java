@@ -23,13 +23,15 @@ import java.util.List;
  * @param skipSourceErrors skip missing or unreadable source paths (listed in {@code skipped_errors})
  *     instead of failing the task
  * @param failOnQuotaErrors not supported yet
- * @param deleteDestinationExtra not supported yet (issue 15)
+ * @param deleteDestinationExtra after every file arrived, delete what the destination has under a
+ *     recursive item's destination path and the source does not (needs a recursive item)
  * @param notifyOnSucceeded not supported yet (issue 15)
  * @param notifyOnFailed not supported yet (issue 15)
  * @param notifyOnInactive not supported yet (issue 15)
  * @param sourceLocalUser not supported (GCSv5 identity mapping)
  * @param destinationLocalUser not supported (GCSv5 identity mapping)
- * @param filterRules not supported yet (issue 15)
+ * @param filterRules include/exclude rules applied in order while crawling recursive items
+ *     (first match wins; no match: included); see {@link org.ferry.api.domain.FilterRules}
  * @param recursiveSymlinks only {@code ignore} (Ferry never follows links inside a tree)
  * @param perfCc not supported (Ferry tunes concurrency itself)
  * @param perfP not supported (Ferry tunes parallelism itself)

@@ -50,6 +50,16 @@ public enum EventCode {
     FILE_SIZE_CHANGED(true),
     /** Source paths were skipped for errors ({@code skip_source_errors}); listed in {@code skipped_errors}. */
     SKIPPED_ERRORS(true),
+    /**
+     * A destination path the source lacks was deleted ({@code delete_destination_extra}); one
+     * event per deleted file or directory, the path in its details.
+     */
+    DESTINATION_EXTRA_DELETED(false),
+    /**
+     * The mirror deletion was skipped because source paths were skipped for errors: a source that
+     * could not be read must never make Ferry delete its copy.
+     */
+    DELETE_DESTINATION_EXTRA_SKIPPED(false),
     /** Anything else. */
     UNKNOWN(true);
 

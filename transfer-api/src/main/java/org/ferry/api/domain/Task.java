@@ -114,6 +114,12 @@ public class Task {
     @Column(name = "skip_source_errors", nullable = false)
     private boolean skipSourceErrors;
 
+    @Column(name = "delete_destination_extra", nullable = false)
+    private boolean deleteDestinationExtra;
+
+    @Column(name = "filter_rules")
+    private String filterRules;
+
     @Column(name = "subtasks_skipped_errors", nullable = false)
     private long subtasksSkippedErrors;
 
@@ -374,6 +380,28 @@ public class Task {
     /** @return whether missing or unreadable source paths are skipped rather than fatal */
     public boolean isSkipSourceErrors() {
         return skipSourceErrors;
+    }
+
+    /**
+     * Sets the mirror and filter options of a new transfer task (before it is first saved).
+     *
+     * @param deleteDestinationExtra delete what the destination has under a recursive item and
+     *     the source does not, after every file arrived
+     * @param filterRules the rules, or null for none
+     */
+    public void mirrorAndFilters(boolean deleteDestinationExtra, FilterRules filterRules) {
+        this.deleteDestinationExtra = deleteDestinationExtra;
+        this.filterRules = filterRules == null || filterRules.isEmpty() ? null : filterRules.toJson();
+    }
+
+    /** @return whether destination extras under recursive items are deleted after the copy */
+    public boolean isDeleteDestinationExtra() {
+        return deleteDestinationExtra;
+    }
+
+    /** @return the filter rules (empty when the task has none) */
+    public FilterRules getFilterRules() {
+        return FilterRules.fromJson(filterRules);
     }
 
     /** @return subtasks skipped for a source error ({@code skip_source_errors}) */

@@ -8,8 +8,10 @@ import java.util.Locale;
 import java.util.Optional;
 import org.ferry.api.credential.ActivationRequiredException;
 import org.ferry.api.credential.EndpointAccessService;
+import org.ferry.api.document.DryRunDocument;
 import org.ferry.api.document.TransferRequest;
 import org.ferry.api.domain.Endpoint;
+import org.ferry.api.domain.FilterRules;
 import org.ferry.api.domain.SyncLevel;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TransferItem;
@@ -21,6 +23,7 @@ import org.ferry.api.identity.Caller;
 import org.ferry.api.lifecycle.TaskSubmittedEvent;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferItemRepository;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
@@ -43,6 +46,10 @@ public class TransferService {
     private final ApiLimits limits;
     private final ApplicationEventPublisher publisher;
     private final Duration defaultDeadline;
+    private final ObjectProvider<TransferPreview> preview;
+
+    /** Filter rules per document: enough for any hand-written list, bounded for the crawl's sake. */
+    static final int MAX_FILTER_RULES = 100;
 
     /**
      * @param tasks task store
@@ -55,6 +62,7 @@ public class TransferService {
      * @param defaultDeadline the deadline of a task submitted without one, from its request time
      *     ({@code ferry.transfer.default-deadline}, ISO-8601 or e.g. {@code 24h}; Globus: 24 hours):
      *     transient faults are retried until the deadline, so every transfer task has one
+     * @param preview the scheduler's dry-run planner (absent in an API-only context)
      */
     public TransferService(
             TaskRepository tasks,
@@ -64,7 +72,8 @@ public class TransferService {
             SubmissionIds submissionIds,
             ApiLimits limits,
             ApplicationEventPublisher publisher,
-            @Value("${ferry.transfer.default-deadline:24h}") Duration defaultDeadline) {
+            @Value("${ferry.transfer.default-deadline:24h}") Duration defaultDeadline,
+            ObjectProvider<TransferPreview> preview) {
         this.tasks = tasks;
         this.items = items;
         this.endpoints = endpoints;
@@ -73,6 +82,7 @@ public class TransferService {
         this.limits = limits;
         this.publisher = publisher;
         this.defaultDeadline = defaultDeadline;
+        this.preview = preview;
     }
 
     /**
@@ -97,20 +107,8 @@ public class TransferService {
      */
     @Transactional
     public Submission submit(Caller caller, TransferRequest request) {
-        if (request == null) {
-            throw new InvalidRequestException(null, "Request body must be a transfer document");
-        }
-        if (request.dataType() != null && !"transfer".equals(request.dataType())) {
-            throw new InvalidRequestException("DATA_TYPE", "DATA_TYPE must be 'transfer'");
-        }
+        Checked checked = check(request);
         String submissionId = SubmissionIds.chosen(request.submissionId());
-        refuseUnsupported(request);
-        String label = Labels.check(request.label());
-        Instant deadline = TimeValues.parse("deadline", request.deadline());
-        SyncLevel syncLevel = syncLevel(request.syncLevel());
-        boolean verifyChecksum = Boolean.TRUE.equals(request.verifyChecksum());
-        boolean skipSourceErrors = Boolean.TRUE.equals(request.skipSourceErrors());
-        List<TransferItem> rows = itemsOf(request.items());
         Optional<Submission> earlier = submissionIds.earlier(caller, submissionId);
         if (earlier.isPresent()) {
             return earlier.get();
@@ -135,19 +133,21 @@ public class TransferService {
             checkActivated(caller, source, "source_endpoint");
             checkActivated(caller, destination, "destination_endpoint");
         }
-        Task task = tasks.saveAndFlush(new Task(
+        Task task = new Task(
                 submissionId,
                 caller.name(),
-                label,
-                deadline != null ? deadline : Instant.now().plus(defaultDeadline),
+                checked.label(),
+                checked.deadline() != null ? checked.deadline() : Instant.now().plus(defaultDeadline),
                 source,
                 destination,
-                syncLevel,
-                verifyChecksum,
-                skipSourceErrors,
-                encryptData));
-        List<TransferItem> stored = new ArrayList<>(rows.size());
-        for (TransferItem row : rows) {
+                checked.syncLevel(),
+                checked.verifyChecksum(),
+                checked.skipSourceErrors(),
+                encryptData);
+        task.mirrorAndFilters(checked.deleteDestinationExtra(), checked.filterRules());
+        task = tasks.saveAndFlush(task);
+        List<TransferItem> stored = new ArrayList<>(checked.items().size());
+        for (TransferItem row : checked.items()) {
             stored.add(new TransferItem(
                     task.getId(),
                     row.getItemIndex(),
@@ -170,25 +170,150 @@ public class TransferService {
         }
     }
 
+    /**
+     * Checks a transfer document as {@link #submit} does and asks the scheduler what it would do
+     * now (copy, skip, exclude, delete), changing nothing on either endpoint and storing nothing.
+     *
+     * @param caller the user
+     * @param request the transfer document
+     * @return the dry run's findings
+     * @throws InvalidRequestException naming the field for an invalid value
+     * @throws NotSupportedException naming the field for an option Ferry does not implement yet
+     * @throws NotFoundException for an endpoint the caller cannot see
+     * @throws org.ferry.api.error.EndpointException if an endpoint fails
+     */
+    public DryRunDocument dryRun(Caller caller, TransferRequest request) {
+        Checked checked = check(request);
+        if (request.submissionId() != null) {
+            SubmissionIds.chosen(request.submissionId()); // checked only: a dry run uses none
+        }
+        Endpoint source = endpoints.resolve(caller, request.sourceEndpoint(), "source_endpoint");
+        Endpoint destination = endpoints.resolve(caller, request.destinationEndpoint(), "destination_endpoint");
+        TransferPreview previewer = preview.getIfAvailable();
+        if (previewer == null) {
+            throw new NotSupportedException(null, "This server has no scheduler to plan a dry run");
+        }
+        return previewer.preview(new TransferPreview.Plan(
+                source,
+                destination,
+                caller.name(),
+                checked.items(),
+                checked.syncLevel(),
+                checked.skipSourceErrors(),
+                checked.deleteDestinationExtra(),
+                checked.filterRules()));
+    }
+
+    /**
+     * Checks a transfer document as {@link #submit} does, endpoints included, and stores nothing
+     * (a timer's body is checked when the timer is made, not first at its first tick).
+     *
+     * @param caller the user
+     * @param request the transfer document
+     * @throws InvalidRequestException naming the field for an invalid value
+     * @throws NotSupportedException naming the field for an option Ferry does not implement yet
+     * @throws NotFoundException for an endpoint the caller cannot see
+     */
+    public void checkDocument(Caller caller, TransferRequest request) {
+        check(request);
+        endpoints.resolve(caller, request.sourceEndpoint(), "source_endpoint");
+        endpoints.resolve(caller, request.destinationEndpoint(), "destination_endpoint");
+    }
+
+    /** A transfer document whose fields passed every check. */
+    private record Checked(
+            String label,
+            Instant deadline,
+            SyncLevel syncLevel,
+            boolean verifyChecksum,
+            boolean skipSourceErrors,
+            boolean deleteDestinationExtra,
+            FilterRules filterRules,
+            List<TransferItem> items) {}
+
+    private Checked check(TransferRequest request) {
+        if (request == null) {
+            throw new InvalidRequestException(null, "Request body must be a transfer document");
+        }
+        if (request.dataType() != null && !"transfer".equals(request.dataType())) {
+            throw new InvalidRequestException("DATA_TYPE", "DATA_TYPE must be 'transfer'");
+        }
+        refuseUnsupported(request);
+        String label = Labels.check(request.label());
+        Instant deadline = TimeValues.parse("deadline", request.deadline());
+        SyncLevel syncLevel = syncLevel(request.syncLevel());
+        List<TransferItem> rows = itemsOf(request.items());
+        boolean deleteExtra = Boolean.TRUE.equals(request.deleteDestinationExtra());
+        if (deleteExtra && rows.stream().noneMatch(TransferItem::isRecursive)) {
+            throw new InvalidRequestException(
+                    "delete_destination_extra",
+                    "delete_destination_extra applies to recursive items only, and DATA has none");
+        }
+        return new Checked(
+                label,
+                deadline,
+                syncLevel,
+                Boolean.TRUE.equals(request.verifyChecksum()),
+                Boolean.TRUE.equals(request.skipSourceErrors()),
+                deleteExtra,
+                filterRules(request.filterRules()),
+                rows);
+    }
+
+    private static FilterRules filterRules(List<TransferRequest.FilterRule> rules) {
+        if (rules == null || rules.isEmpty()) {
+            return FilterRules.none();
+        }
+        if (rules.size() > MAX_FILTER_RULES) {
+            throw new InvalidRequestException(
+                    "filter_rules", "filter_rules holds " + rules.size() + " rules; at most " + MAX_FILTER_RULES);
+        }
+        List<FilterRules.Rule> checked = new ArrayList<>(rules.size());
+        for (int i = 0; i < rules.size(); i++) {
+            String prefix = "filter_rules[" + i + "]";
+            TransferRequest.FilterRule rule = rules.get(i);
+            if (rule == null) {
+                throw new InvalidRequestException(prefix, prefix + " must be a filter_rule object");
+            }
+            if (rule.dataType() != null && !"filter_rule".equals(rule.dataType())) {
+                throw new InvalidRequestException(prefix + ".DATA_TYPE", prefix + ".DATA_TYPE must be 'filter_rule'");
+            }
+            FilterRules.Method method;
+            try {
+                method = FilterRules.method(String.valueOf(rule.method()));
+            } catch (IllegalArgumentException e) {
+                throw new InvalidRequestException(
+                        prefix + ".method",
+                        prefix + ".method must be 'include' or 'exclude'; was '" + rule.method() + "'");
+            }
+            FilterRules.Type type;
+            try {
+                type = FilterRules.type(rule.type());
+            } catch (IllegalArgumentException e) {
+                throw new InvalidRequestException(
+                        prefix + ".type", prefix + ".type must be 'file', 'dir' or absent; was '" + rule.type() + "'");
+            }
+            checked.add(new FilterRules.Rule(method, type, rule.name()));
+            try {
+                FilterRules.of(List.of(checked.get(i)));
+            } catch (IllegalArgumentException e) {
+                throw new InvalidRequestException(prefix + ".name", prefix + ".name: " + e.getMessage());
+            }
+        }
+        return FilterRules.of(checked);
+    }
+
     private static void refuseUnsupported(TransferRequest r) {
         offUnlessTrue(
                 "preserve_timestamp", r.preserveTimestamp(), "preserving modification times is not implemented yet");
         offUnlessTrue(
                 "fail_on_quota_errors", r.failOnQuotaErrors(), "quota errors are not told apart from other faults yet");
-        offUnlessTrue(
-                "delete_destination_extra",
-                r.deleteDestinationExtra(),
-                "mirroring (deleting destination extras) is not implemented yet (issue 15)");
         String mail = "e-mail notifications are not implemented yet (issue 15); send false or leave it out";
         offUnlessTrue("notify_on_succeeded", r.notifyOnSucceeded(), mail);
         offUnlessTrue("notify_on_failed", r.notifyOnFailed(), mail);
         offUnlessTrue("notify_on_inactive", r.notifyOnInactive(), mail);
         absent("source_local_user", r.sourceLocalUser(), "local user mapping is a GCSv5 feature Ferry lacks");
         absent("destination_local_user", r.destinationLocalUser(), "local user mapping is a GCSv5 feature Ferry lacks");
-        if (r.filterRules() != null && !r.filterRules().isEmpty()) {
-            throw new NotSupportedException(
-                    "filter_rules", "filter_rules: include/exclude filters are not implemented yet (issue 15)");
-        }
         if (r.recursiveSymlinks() != null && !r.recursiveSymlinks().equals("ignore")) {
             throw new NotSupportedException(
                     "recursive_symlinks", "recursive_symlinks: Ferry only ignores links inside a tree ('ignore')");

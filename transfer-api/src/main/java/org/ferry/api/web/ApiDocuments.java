@@ -2,7 +2,9 @@ package org.ferry.api.web;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.ferry.api.credential.ActivationStatus;
 import org.ferry.api.document.EndpointDocument;
 import org.ferry.api.document.EventDocument;
@@ -11,8 +13,10 @@ import org.ferry.api.document.ServerDocument;
 import org.ferry.api.document.SkippedErrorDocument;
 import org.ferry.api.document.SuccessfulTransferDocument;
 import org.ferry.api.document.TaskDocument;
+import org.ferry.api.document.TransferRequest;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EndpointServer;
+import org.ferry.api.domain.FilterRules;
 import org.ferry.api.domain.SyncLevel;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
@@ -123,7 +127,8 @@ public final class ApiDocuments {
                 task.isEncryptData(),
                 task.isSkipSourceErrors(),
                 false,
-                false,
+                task.isDeleteDestinationExtra(),
+                filterRules(task),
                 transfer ? "ignore" : null,
                 task.getFiles(),
                 task.getDirectories(),
@@ -150,6 +155,23 @@ public final class ApiDocuments {
                 task.isCanceledByAdmin(),
                 null,
                 false);
+    }
+
+    /** The task's filter rules in the request's shape, or null when it has none. */
+    private static List<TransferRequest.FilterRule> filterRules(Task task) {
+        FilterRules rules = task.getFilterRules();
+        if (rules.isEmpty()) {
+            return null;
+        }
+        List<TransferRequest.FilterRule> out = new ArrayList<>();
+        for (FilterRules.Rule rule : rules.rules()) {
+            out.add(new TransferRequest.FilterRule(
+                    "filter_rule",
+                    rule.method().name().toLowerCase(Locale.ROOT),
+                    rule.name(),
+                    rule.type() == null ? null : rule.type().name().toLowerCase(Locale.ROOT)));
+        }
+        return out;
     }
 
     private static String displayName(String canonicalName) {

@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.ferry.api.document.DeleteRequest;
+import org.ferry.api.document.DryRunDocument;
 import org.ferry.api.document.LinkDocument;
 import org.ferry.api.document.SubmissionIdDocument;
 import org.ferry.api.document.SubmissionResultDocument;
@@ -23,7 +24,8 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Submission: {@code GET /submission_id}, {@code POST /transfer}, {@code POST /delete}. */
+/** Submission: {@code GET /submission_id}, {@code POST /transfer}, {@code POST /transfer/dry_run},
+ * {@code POST /delete}. */
 @RestController
 @RequestMapping(path = "/v0.10", produces = "application/json")
 public class SubmissionController {
@@ -58,6 +60,16 @@ public class SubmissionController {
             Caller caller, @RequestBody TransferRequest body, HttpServletRequest request) {
         Submission submission = once(caller, body.submissionId(), () -> transfers.submit(caller, body));
         return accepted(submission, "transfer", request);
+    }
+
+    /**
+     * {@code POST /transfer/dry_run}: checks a transfer document as {@code POST /transfer} does and
+     * answers 200 {@code transfer_dry_run}: what the task would copy, skip, exclude and delete now.
+     * Nothing is stored and nothing on either endpoint changes.
+     */
+    @PostMapping("/transfer/dry_run")
+    public DryRunDocument dryRun(Caller caller, @RequestBody TransferRequest body) {
+        return transfers.dryRun(caller, body);
     }
 
     /** {@code POST /delete}: as {@code /transfer}, for a delete document. */

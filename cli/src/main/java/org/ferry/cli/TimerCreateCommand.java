@@ -1,0 +1,143 @@
+package org.ferry.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.ferry.cli.output.OutputFormat;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code ferry timer create SRC DST --interval D | --cron EXPR [options]}: {@code POST /v0.10/timer}
+ * with a transfer document each run submits (sync level, mirror, filters, checksums).
+ */
+@Command(
+        name = "create",
+        mixinStandardHelpOptions = true,
+        versionProvider = FerryVersion.class,
+        sortOptions = false,
+        description = "Create a timer: a transfer submitted as a new task on a schedule.",
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  ferry timer create -r admin#a:/data admin#b:/mirror --interval 1d --sync-level mtime"
+                    + " --delete-destination-extra",
+            "  ferry timer create -r admin#a:/out admin#b:/in --cron '0 30 1 * * ?' --time-zone America/Chicago"
+        })
+public final class TimerCreateCommand extends ApiCommand {
+    @Parameters(
+            index = "0",
+            paramLabel = "SRC",
+            converter = EndpointPath.Converter.class,
+            description = "Source ENDPOINT:PATH.")
+    private EndpointPath source;
+
+    @Parameters(
+            index = "1",
+            paramLabel = "DST",
+            converter = EndpointPath.Converter.class,
+            description = "Destination ENDPOINT:PATH.")
+    private EndpointPath destination;
+
+    @Option(names = "--name", paramLabel = "NAME", description = "The timer's name (also each run's label).")
+    private String name;
+
+    @Mixin
+    private TimerScheduleOptions schedule;
+
+    @Option(
+            names = {"-r", "--recursive"},
+            description = "SRC is a directory: copy its tree each run.")
+    private boolean recursive;
+
+    @Option(
+            names = {"-s", "--sync-level"},
+            paramLabel = "LEVEL",
+            converter = SyncLevel.Converter.class,
+            description = "Skip files already at the destination by: exists, size, mtime, checksum.")
+    private SyncLevel syncLevel;
+
+    @Option(
+            names = "--verify-checksum",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "Compare checksums after each file (default: on).")
+    private boolean verifyChecksum;
+
+    @Option(
+            names = "--delete-destination-extra",
+            description = "Mirror: delete destination files the source does not have.")
+    private boolean deleteDestinationExtra;
+
+    @Option(names = "--skip-source-errors", description = "Skip missing or unreadable source paths.")
+    private boolean skipSourceErrors;
+
+    private final List<String[]> filterRules = new ArrayList<>();
+
+    @Option(names = "--include", paramLabel = "GLOB", description = "Include names matching GLOB (in order).")
+    void include(String glob) {
+        filterRules.add(new String[] {"include", glob});
+    }
+
+    @Option(names = "--exclude", paramLabel = "GLOB", description = "Exclude names matching GLOB (in order).")
+    void exclude(String glob) {
+        filterRules.add(new String[] {"exclude", glob});
+    }
+
+    /** @return 0 once the timer exists */
+    @Override
+    protected int execute() {
+        if (source.path() == null || destination.path() == null) {
+            throw new CommandLine.ParameterException(spec().commandLine(), "SRC and DST need a path: ENDPOINT:PATH");
+        }
+        ObjectNode request = root().mapper().createObjectNode();
+        ObjectNode timer = request.putObject("timer");
+        timer.put("timer_type", "transfer");
+        timer.put("name", name != null ? name : TimerScheduleOptions.defaultName());
+        try {
+            schedule.write(timer.putObject("schedule"));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec().commandLine(), e.getMessage());
+        }
+        ObjectNode body = timer.putObject("body");
+        body.put("DATA_TYPE", "transfer");
+        body.put("source_endpoint", source.endpoint());
+        body.put("destination_endpoint", destination.endpoint());
+        if (syncLevel != null) {
+            body.put("sync_level", syncLevel.ordinal());
+        }
+        body.put("verify_checksum", verifyChecksum);
+        if (deleteDestinationExtra) {
+            body.put("delete_destination_extra", true);
+        }
+        if (skipSourceErrors) {
+            body.put("skip_source_errors", true);
+        }
+        if (!filterRules.isEmpty()) {
+            ArrayNode rules = body.putArray("filter_rules");
+            for (String[] rule : filterRules) {
+                ObjectNode r = rules.addObject();
+                r.put("DATA_TYPE", "filter_rule");
+                r.put("method", rule[0]);
+                r.put("name", rule[1]);
+            }
+        }
+        ObjectNode item = body.putArray("DATA").addObject();
+        item.put("DATA_TYPE", "transfer_item");
+        item.put("source_path", source.path());
+        item.put("destination_path", destination.path());
+        item.put("recursive", recursive);
+        JsonNode created = client().post("/timer", request);
+        if (format() == OutputFormat.JSON) {
+            printJson(created);
+        } else {
+            TimerDocuments.record(created).print(out(), format());
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,146 @@
+package org.ferry.scheduler.preview;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.util.ArrayList;
+import java.util.List;
+import org.ferry.api.credential.ActivationRequiredException;
+import org.ferry.api.credential.EndpointAccessService;
+import org.ferry.api.document.DryRunDocument;
+import org.ferry.api.domain.Endpoint;
+import org.ferry.api.domain.EventCode;
+import org.ferry.api.error.ConflictException;
+import org.ferry.api.error.EndpointException;
+import org.ferry.api.error.InvalidRequestException;
+import org.ferry.api.error.NotFoundException;
+import org.ferry.api.service.TransferPreview;
+import org.ferry.mover.access.EndpointAccess;
+import org.ferry.mover.access.EndpointSessions;
+import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.data.security.ProtectionLevel;
+import org.ferry.scheduler.plan.MirrorWalk;
+import org.ferry.scheduler.plan.PlanSink;
+import org.ferry.scheduler.plan.PlanTotals;
+import org.ferry.scheduler.plan.PlanningException;
+import org.ferry.scheduler.plan.TaskPlanner;
+import org.ferry.scheduler.state.PlannedFile;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+
+/**
+ * {@code POST /transfer/dry_run}: runs the task's {@link TaskPlanner} (sync level, filter rules)
+ * and, with {@code delete_destination_extra}, a {@link MirrorWalk} over both endpoints in dry-run
+ * mode, collecting what each would do. Neither makes a directory nor deletes anything. The
+ * mirror's listing assumes the copy succeeded: it compares the destination as it is with the
+ * source, which is what the task's deletion will do after its copy.
+ */
+@Component
+public class DryRunPlanner implements TransferPreview {
+
+    private final EndpointAccessService accesses;
+    private final EndpointSessions sessions;
+    private final int maxEntries;
+
+    /**
+     * @param accesses the caller's access to each endpoint (its login, or its activation)
+     * @param sessions opens the sessions
+     * @param maxEntries entries listed in {@code DATA} at most ({@code ferry.transfer.dry-run-max-entries},
+     *     default 10000); the counters always cover everything
+     */
+    public DryRunPlanner(
+            EndpointAccessService accesses,
+            EndpointSessions sessions,
+            @Value("${ferry.transfer.dry-run-max-entries:10000}") int maxEntries) {
+        this.accesses = accesses;
+        this.sessions = sessions;
+        this.maxEntries = maxEntries;
+    }
+
+    @Override
+    public DryRunDocument preview(Plan plan) {
+        EndpointAccess source = access(plan.user(), plan.source(), "source_endpoint");
+        EndpointAccess destination = access(plan.user(), plan.destination(), "destination_endpoint");
+        Collector collector = new Collector();
+        try (GridFtpSession from = sessions.open(source, ProtectionLevel.CLEAR);
+                GridFtpSession to = sessions.open(destination, ProtectionLevel.CLEAR)) {
+            TaskPlanner planner = new TaskPlanner(
+                    from, to, plan.syncLevel(), plan.skipSourceErrors(), plan.filterRules(), true, collector);
+            PlanTotals totals = planner.plan(plan.items());
+            long deletions = 0;
+            if (plan.deleteDestinationExtra() && totals.skippedErrors() == 0) {
+                deletions = new MirrorWalk(from, to, plan.filterRules(), true, () -> false, collector::deleted)
+                        .mirror(plan.items());
+            }
+            return new DryRunDocument(
+                    "transfer_dry_run",
+                    plan.source().getCanonicalName(),
+                    plan.destination().getCanonicalName(),
+                    totals.toMove(),
+                    collector.bytesToCopy,
+                    totals.filesSkipped(),
+                    totals.excluded(),
+                    totals.skippedErrors(),
+                    deletions,
+                    collector.truncated,
+                    collector.entries);
+        } catch (PlanningException e) {
+            if (e.code() == EventCode.FILE_NOT_FOUND) {
+                throw new NotFoundException("DATA", e.getMessage());
+            }
+            throw new InvalidRequestException("DATA", e.getMessage());
+        } catch (ConnectException e) {
+            throw new EndpointException("Cannot connect to an endpoint: " + e.getMessage());
+        } catch (IOException e) {
+            throw new EndpointException("GridFTP failure while planning the dry run: " + e.getMessage());
+        }
+    }
+
+    private EndpointAccess access(String user, Endpoint endpoint, String field) {
+        try {
+            return accesses.access(user, endpoint);
+        } catch (ActivationRequiredException e) {
+            throw new ConflictException(ActivationRequiredException.CODE, field, e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new EndpointException("Endpoint " + endpoint.getCanonicalName() + ": " + e.getMessage());
+        }
+    }
+
+    /** Gathers the entries, up to the limit. */
+    private final class Collector implements PlanSink {
+        final List<DryRunDocument.Entry> entries = new ArrayList<>();
+        long bytesToCopy;
+        boolean truncated;
+
+        @Override
+        public void add(PlannedFile file) {
+            if (file.skippedCode() == null) {
+                bytesToCopy += file.sizeBytes();
+                entry("copy", "file", file.sourcePath(), file.destinationPath(), file.sizeBytes());
+            } else {
+                entry("skip_error", "file", file.sourcePath(), file.destinationPath(), 0);
+            }
+        }
+
+        @Override
+        public void current(String sourcePath, String destinationPath, long sizeBytes) {
+            entry("skip", "file", sourcePath, destinationPath, sizeBytes);
+        }
+
+        @Override
+        public void excluded(String sourcePath, String destinationPath, boolean directory) {
+            entry("exclude", directory ? "dir" : "file", sourcePath, destinationPath, 0);
+        }
+
+        void deleted(String path, boolean directory) {
+            entry("delete", directory ? "dir" : "file", null, path, 0);
+        }
+
+        private void entry(String action, String type, String sourcePath, String destinationPath, long size) {
+            if (entries.size() >= maxEntries) {
+                truncated = true;
+                return;
+            }
+            entries.add(new DryRunDocument.Entry("dry_run_entry", action, type, sourcePath, destinationPath, size));
+        }
+    }
+}

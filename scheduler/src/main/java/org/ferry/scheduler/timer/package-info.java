@@ -1,0 +1,2 @@
+/** Timers: recurring transfers as Quartz triggers in Ferry's database (JDBC job store, clustered). */
+package org.ferry.scheduler.timer;
