@@ -77,6 +77,13 @@ public final class TimerCreateCommand extends ApiCommand {
     @Option(names = "--skip-source-errors", description = "Skip missing or unreadable source paths.")
     private boolean skipSourceErrors;
 
+    @Option(
+            names = "--notify-on",
+            paramLabel = "WHEN",
+            description = "E-mail the owner about every_run or only on failure (a FAILED or INACTIVE run;"
+                    + " the server's default).")
+    private String notifyOn;
+
     private final List<String[]> filterRules = new ArrayList<>();
 
     @Option(names = "--include", paramLabel = "GLOB", description = "Include names matching GLOB (in order).")
@@ -99,6 +106,9 @@ public final class TimerCreateCommand extends ApiCommand {
         ObjectNode timer = request.putObject("timer");
         timer.put("timer_type", "transfer");
         timer.put("name", name != null ? name : TimerScheduleOptions.defaultName());
+        if (notifyOn != null) {
+            timer.put("notify_on", notifyOn);
+        }
         try {
             schedule.write(timer.putObject("schedule"));
         } catch (IllegalArgumentException e) {

@@ -282,9 +282,6 @@ class ApiOperationsTest {
         Map<String, Object> refused = new java.util.LinkedHashMap<>();
         refused.put("preserve_timestamp", true);
         refused.put("fail_on_quota_errors", true);
-        refused.put("notify_on_succeeded", true);
-        refused.put("notify_on_failed", true);
-        refused.put("notify_on_inactive", true);
         refused.put("source_local_user", "u");
         refused.put("destination_local_user", "u");
         refused.put("recursive_symlinks", "keep");

@@ -298,6 +298,7 @@ public class TaskRows {
             return false;
         }
         insertEvent(taskId, EventCode.NO_CREDENTIALS, description, null, now);
+        queueNotification(taskId, TaskStatus.INACTIVE, now);
         return true;
     }
 
@@ -397,6 +398,34 @@ public class TaskRows {
             }
             insertEvent(taskId, code, fatalDescription, null, now);
         }
+        queueNotification(taskId, succeeded ? TaskStatus.SUCCEEDED : TaskStatus.FAILED, now);
         return true;
+    }
+
+    /**
+     * Puts the owner's e-mail about the task's new status in the outbox ({@code task_notification}),
+     * in the caller's transaction: only if the task's {@code notify_on_*} flag for it is set, the
+     * owner has an address, and no message of that kind was queued for the task before (one per
+     * task and kind). {@code org.ferry.scheduler.notify} sends it after the commit.
+     *
+     * @param kind SUCCEEDED, FAILED or INACTIVE
+     */
+    void queueNotification(UUID taskId, TaskStatus kind, Instant now) {
+        String flag = switch (kind) {
+            case SUCCEEDED -> "notify_on_succeeded";
+            case FAILED -> "notify_on_failed";
+            case INACTIVE -> "notify_on_inactive";
+            default -> throw new IllegalArgumentException("No notification for " + kind);
+        };
+        jdbc.update(
+                "insert into task_notification (task_id, kind, created_time, attempts, next_attempt)"
+                        + " select t.id, ?, ?, 0, ? from task t join ferry_user u on u.name = t.owner_name"
+                        + " where t.id = ? and t." + flag + " = true and u.email is not null"
+                        + " and not exists (select 1 from task_notification n where n.task_id = t.id and n.kind = ?)",
+                kind.name(),
+                Sql.time(now),
+                Sql.time(now),
+                taskId,
+                kind.name());
     }
 }

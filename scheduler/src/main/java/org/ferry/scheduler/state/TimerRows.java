@@ -22,8 +22,10 @@ public class TimerRows {
      * @param body the transfer document (JSON)
      * @param maxRuns the run limit, or null
      * @param numberOfRuns runs so far
+     * @param notifyOn {@code every_run} or {@code failure}: which runs e-mail the owner
      */
-    public record TimerFacts(String ownerName, String name, String body, Integer maxRuns, int numberOfRuns) {}
+    public record TimerFacts(
+            String ownerName, String name, String body, Integer maxRuns, int numberOfRuns, String notifyOn) {}
 
     private final JdbcTemplate jdbc;
 
@@ -44,13 +46,14 @@ public class TimerRows {
     /** @return the timer's facts */
     public TimerFacts facts(UUID timerId) {
         return jdbc.queryForObject(
-                "select owner_name, name, body, max_runs, number_of_runs from timer where id = ?",
+                "select owner_name, name, body, max_runs, number_of_runs, notify_on from timer where id = ?",
                 (rs, n) -> new TimerFacts(
                         rs.getString(1),
                         rs.getString(2),
                         rs.getString(3),
                         rs.getObject(4) == null ? null : rs.getInt(4),
-                        rs.getInt(5)),
+                        rs.getInt(5),
+                        rs.getString(6)),
                 timerId);
     }
 

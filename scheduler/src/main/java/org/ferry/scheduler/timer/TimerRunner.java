@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.UUID;
 import org.ferry.api.document.TransferRequest;
 import org.ferry.api.domain.Role;
+import org.ferry.api.domain.Timer;
 import org.ferry.api.domain.TimerRun;
 import org.ferry.api.domain.UserAccount;
 import org.ferry.api.identity.Caller;
@@ -121,6 +122,10 @@ public class TimerRunner {
             String name = timer.name();
             body.put("label", name.length() > 128 ? name.substring(0, 128).strip() : name);
         }
+        // the timer's notify_on decides the run's mail: a failed or INACTIVE run always needs a person
+        body.put("notify_on_succeeded", Timer.NOTIFY_EVERY_RUN.equals(timer.notifyOn()));
+        body.put("notify_on_failed", true);
+        body.put("notify_on_inactive", true);
         TransferRequest request = json.treeToValue(body, TransferRequest.class);
         Submission submission = transfers.submit(
                 new Caller(account.getId(), timer.ownerName(), account.getRole() == Role.ADMIN), request);

@@ -22,6 +22,7 @@ import tools.jackson.databind.JsonNode;
  * @param schedule the schedule as given (normalized)
  * @param body the transfer document each run submits
  * @param activity {@code {"code": awaiting_next_run | run_in_progress | paused | ended}}
+ * @param notifyOn {@code every_run} or {@code failure}: which runs e-mail the owner
  */
 public record TimerDocument(
         @JsonProperty("DATA_TYPE") String dataType,
@@ -39,4 +40,5 @@ public record TimerDocument(
         @JsonProperty("number_of_errors") int numberOfErrors,
         JsonNode schedule,
         JsonNode body,
-        JsonNode activity) {}
+        JsonNode activity,
+        @JsonProperty("notify_on") String notifyOn) {}

@@ -18,13 +18,16 @@ public record TimerRequest(TimerFields timer) {
      * @param body the transfer document each run submits (its {@code submission_id} is ignored:
      *     each run gets one made from the timer and the tick, so a tick never runs twice)
      * @param resourceServer {@code transfer.api.globus.org} or absent (accepted, as Globus sends it)
+     * @param notifyOn {@code every_run} (each run's end is e-mailed to the owner) or {@code failure}
+     *     (only a FAILED or INACTIVE run; the default); it sets each run's {@code notify_on_*}
      */
     public record TimerFields(
             @JsonProperty("timer_type") String timerType,
             String name,
             Schedule schedule,
             TransferRequest body,
-            @JsonProperty("resource_server") String resourceServer) {}
+            @JsonProperty("resource_server") String resourceServer,
+            @JsonProperty("notify_on") String notifyOn) {}
 
     /**
      * A schedule: {@code {"type":"recurring","interval_seconds":N,"start":...,"end":...}},

@@ -7,8 +7,8 @@ import java.util.List;
  * The body of {@code POST /transfer}: every field of the Globus transfer document
  * (service-semantics b.2). Fields Ferry does not implement yet are accepted only with their
  * "off" value (false, null, an empty list); any other value is a 400 naming the field, never
- * silently ignored. The {@code notify_on_*} fields default to no mail in Ferry (Globus: true)
- * until notifications exist.
+ * silently ignored. The {@code notify_on_*} fields default to true, as in Globus: the owner gets
+ * an e-mail when the task ends or goes INACTIVE if the account has an address.
  *
  * @param dataType {@code transfer} or absent
  * @param submissionId a UUID from {@code GET /submission_id}, or null to make one
@@ -25,9 +25,9 @@ import java.util.List;
  * @param failOnQuotaErrors not supported yet
  * @param deleteDestinationExtra after every file arrived, delete what the destination has under a
  *     recursive item's destination path and the source does not (needs a recursive item)
- * @param notifyOnSucceeded not supported yet (issue 15)
- * @param notifyOnFailed not supported yet (issue 15)
- * @param notifyOnInactive not supported yet (issue 15)
+ * @param notifyOnSucceeded e-mail the owner when the task succeeds (default true)
+ * @param notifyOnFailed e-mail the owner when the task fails (default true)
+ * @param notifyOnInactive e-mail the owner when the task goes INACTIVE (default true)
  * @param sourceLocalUser not supported (GCSv5 identity mapping)
  * @param destinationLocalUser not supported (GCSv5 identity mapping)
  * @param filterRules include/exclude rules applied in order while crawling recursive items

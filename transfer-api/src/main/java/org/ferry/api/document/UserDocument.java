@@ -12,6 +12,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param disabled whether it may not log in
  * @param hasPassword whether it has a password
  * @param createdTime ISO-8601 UTC
+ * @param email the address for task notifications, or null
  */
 public record UserDocument(
         @JsonProperty("DATA_TYPE") String dataType,
@@ -20,4 +21,5 @@ public record UserDocument(
         String role,
         boolean disabled,
         @JsonProperty("has_password") boolean hasPassword,
-        @JsonProperty("created_time") String createdTime) {}
+        @JsonProperty("created_time") String createdTime,
+        String email) {}

@@ -11,6 +11,12 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param password 8-72 characters, or null (create: an account without a password)
  * @param role {@code USER} (default) or {@code ADMIN}
  * @param disabled whether it may not log in
+ * @param email the address for task notifications; empty clears it; absent keeps it
  */
 public record UserRequest(
-        @JsonProperty("DATA_TYPE") String dataType, String username, String password, String role, Boolean disabled) {}
+        @JsonProperty("DATA_TYPE") String dataType,
+        String username,
+        String password,
+        String role,
+        Boolean disabled,
+        String email) {}

@@ -60,6 +60,16 @@ public enum EventCode {
      * could not be read must never make Ferry delete its copy.
      */
     DELETE_DESTINATION_EXTRA_SKIPPED(false),
+    /**
+     * The owner's e-mail about the task's end or INACTIVE state was delivered to the mail server;
+     * the kind (SUCCEEDED, FAILED, INACTIVE) and the address in its details. Written after the end.
+     */
+    NOTIFICATION_SENT(false),
+    /**
+     * The mail server was down or refused the owner's e-mail: it is tried again later (the details
+     * say when). Never changes the task's status.
+     */
+    NOTIFICATION_FAILED(true),
     /** Anything else. */
     UNKNOWN(true);
 

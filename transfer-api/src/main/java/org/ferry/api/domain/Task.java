@@ -156,6 +156,16 @@ public class Task {
     @Column(name = "canceled_by_admin", nullable = false)
     private boolean canceledByAdmin;
 
+    // Globus: each notify_on_* defaults to true
+    @Column(name = "notify_on_succeeded", nullable = false)
+    private boolean notifyOnSucceeded = true;
+
+    @Column(name = "notify_on_failed", nullable = false)
+    private boolean notifyOnFailed = true;
+
+    @Column(name = "notify_on_inactive", nullable = false)
+    private boolean notifyOnInactive = true;
+
     /** For JPA. */
     protected Task() {}
 
@@ -239,6 +249,7 @@ public class Task {
         task.sourceEndpoint = endpoint.getCanonicalName();
         task.deleteRecursive = recursive;
         task.ignoreMissing = ignoreMissing;
+        task.notifyOn(false, false, false);
         return task;
     }
 
@@ -380,6 +391,31 @@ public class Task {
     /** @return whether missing or unreadable source paths are skipped rather than fatal */
     public boolean isSkipSourceErrors() {
         return skipSourceErrors;
+    }
+
+    /**
+     * Sets the e-mail choices: whether the owner hears when the task ends SUCCEEDED, ends FAILED,
+     * or goes INACTIVE (the owner needs an address; see {@code ferry_user.email}).
+     */
+    public void notifyOn(boolean succeeded, boolean failed, boolean inactive) {
+        this.notifyOnSucceeded = succeeded;
+        this.notifyOnFailed = failed;
+        this.notifyOnInactive = inactive;
+    }
+
+    /** @return whether a SUCCEEDED end sends the owner a message */
+    public boolean isNotifyOnSucceeded() {
+        return notifyOnSucceeded;
+    }
+
+    /** @return whether a FAILED end sends the owner a message */
+    public boolean isNotifyOnFailed() {
+        return notifyOnFailed;
+    }
+
+    /** @return whether going INACTIVE sends the owner a message */
+    public boolean isNotifyOnInactive() {
+        return notifyOnInactive;
     }
 
     /**

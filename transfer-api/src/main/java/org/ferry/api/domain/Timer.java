@@ -31,6 +31,10 @@ public class Timer {
     public static final String CRON = "cron";
     /** One run at the start time. */
     public static final String ONCE = "once";
+    /** {@code notify_on}: e-mail the owner at the end of every run. */
+    public static final String NOTIFY_EVERY_RUN = "every_run";
+    /** {@code notify_on}: e-mail the owner only when a run fails or goes INACTIVE (the default). */
+    public static final String NOTIFY_FAILURE = "failure";
 
     @Id
     private UUID id;
@@ -67,6 +71,9 @@ public class Timer {
 
     @Column(nullable = false)
     private String body;
+
+    @Column(name = "notify_on", nullable = false)
+    private String notifyOn = NOTIFY_FAILURE;
 
     @Column(name = "submitted_at", nullable = false)
     private Instant submittedAt;
@@ -138,6 +145,16 @@ public class Timer {
     /** @param body the new transfer document (JSON) */
     public void replaceBody(String body) {
         this.body = body;
+    }
+
+    /** @return {@link #NOTIFY_EVERY_RUN} or {@link #NOTIFY_FAILURE} */
+    public String getNotifyOn() {
+        return notifyOn;
+    }
+
+    /** @param notifyOn {@link #NOTIFY_EVERY_RUN} or {@link #NOTIFY_FAILURE} */
+    public void setNotifyOn(String notifyOn) {
+        this.notifyOn = notifyOn;
     }
 
     /** @param status {@link #ACTIVE}, {@link #INACTIVE} or {@link #ENDED} */

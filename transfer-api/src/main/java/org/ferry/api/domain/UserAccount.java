@@ -37,6 +37,8 @@ public class UserAccount {
     @Column(name = "created_time", nullable = false)
     private Instant createdTime;
 
+    private String email;
+
     /** For JPA. */
     protected UserAccount() {}
 
@@ -97,5 +99,15 @@ public class UserAccount {
     /** @param newDisabled whether the account may not log in */
     public void setDisabled(boolean newDisabled) {
         this.disabled = newDisabled;
+    }
+
+    /** @return the e-mail address for notifications, or null */
+    public String getEmail() {
+        return email;
+    }
+
+    /** @param email the e-mail address for notifications, or null */
+    public void setEmail(String email) {
+        this.email = email;
     }
 }

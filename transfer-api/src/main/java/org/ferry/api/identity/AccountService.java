@@ -117,6 +117,25 @@ public class AccountService {
     }
 
     /**
+     * Sets or clears the account's e-mail address (where its tasks' notifications go).
+     *
+     * @param name the user name
+     * @param email an address such as {@code alice@example.org}, or empty to clear it
+     * @return the account
+     * @throws InvalidRequestException naming {@code email} if it does not look like one address
+     */
+    @Transactional
+    public UserAccount setEmail(String name, String email) {
+        UserAccount account = get(name);
+        String address = email == null ? "" : email.strip();
+        if (!address.isEmpty() && (address.length() > 254 || !address.matches("[^@\\s<>,;]+@[^@\\s<>,;]+"))) {
+            throw new InvalidRequestException("email", "email must be one address such as alice@example.org");
+        }
+        account.setEmail(address.isEmpty() ? null : address);
+        return accounts.save(account);
+    }
+
+    /**
      * Checks a user name and password.
      *
      * @param name the user name

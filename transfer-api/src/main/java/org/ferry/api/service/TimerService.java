@@ -71,6 +71,9 @@ public class TimerService {
         }
         String name = name(fields.name());
         Timer timer = new Timer(caller.name(), name, body(caller, fields.body()));
+        if (fields.notifyOn() != null) {
+            timer.setNotifyOn(notifyOn(fields.notifyOn()));
+        }
         applySchedule(timer, fields.schedule());
         timers.saveAndFlush(timer);
         schedule.schedule(timer, timer.getStartTime()); // tick 0 is the start itself
@@ -123,6 +126,9 @@ public class TimerService {
         }
         if (fields.body() != null) {
             timer.replaceBody(body(caller, fields.body()));
+        }
+        if (fields.notifyOn() != null) {
+            timer.setNotifyOn(notifyOn(fields.notifyOn()));
         }
         if (fields.schedule() != null) {
             if (Timer.ENDED.equals(timer.getStatus())) {
@@ -185,6 +191,14 @@ public class TimerService {
             throw new InvalidRequestException("timer.name", "timer.name: at most 128 characters on one line");
         }
         return name.strip();
+    }
+
+    private static String notifyOn(String value) {
+        if (!Timer.NOTIFY_EVERY_RUN.equals(value) && !Timer.NOTIFY_FAILURE.equals(value)) {
+            throw new InvalidRequestException(
+                    "timer.notify_on", "timer.notify_on must be 'every_run' or 'failure'; was '" + value + "'");
+        }
+        return value;
     }
 
     private String body(Caller caller, TransferRequest body) {

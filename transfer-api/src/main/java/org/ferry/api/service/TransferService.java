@@ -145,6 +145,11 @@ public class TransferService {
                 checked.skipSourceErrors(),
                 encryptData);
         task.mirrorAndFilters(checked.deleteDestinationExtra(), checked.filterRules());
+        // Globus: each notify_on_* is true when omitted
+        task.notifyOn(
+                !Boolean.FALSE.equals(request.notifyOnSucceeded()),
+                !Boolean.FALSE.equals(request.notifyOnFailed()),
+                !Boolean.FALSE.equals(request.notifyOnInactive()));
         task = tasks.saveAndFlush(task);
         List<TransferItem> stored = new ArrayList<>(checked.items().size());
         for (TransferItem row : checked.items()) {
@@ -308,10 +313,6 @@ public class TransferService {
                 "preserve_timestamp", r.preserveTimestamp(), "preserving modification times is not implemented yet");
         offUnlessTrue(
                 "fail_on_quota_errors", r.failOnQuotaErrors(), "quota errors are not told apart from other faults yet");
-        String mail = "e-mail notifications are not implemented yet (issue 15); send false or leave it out";
-        offUnlessTrue("notify_on_succeeded", r.notifyOnSucceeded(), mail);
-        offUnlessTrue("notify_on_failed", r.notifyOnFailed(), mail);
-        offUnlessTrue("notify_on_inactive", r.notifyOnInactive(), mail);
         absent("source_local_user", r.sourceLocalUser(), "local user mapping is a GCSv5 feature Ferry lacks");
         absent("destination_local_user", r.destinationLocalUser(), "local user mapping is a GCSv5 feature Ferry lacks");
         if (r.recursiveSymlinks() != null && !r.recursiveSymlinks().equals("ignore")) {

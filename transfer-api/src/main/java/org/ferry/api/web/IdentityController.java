@@ -107,6 +107,9 @@ public class IdentityController {
         if (Boolean.TRUE.equals(body.disabled())) {
             account = accounts.update(account.getName(), true, null, null);
         }
+        if (body.email() != null) {
+            account = accounts.setEmail(account.getName(), body.email());
+        }
         return user(account);
     }
 
@@ -133,7 +136,11 @@ public class IdentityController {
         if (body.username() != null && !body.username().equals(name)) {
             throw new InvalidRequestException("username", "username cannot change");
         }
-        return user(accounts.update(name, body.disabled(), role(body.role()), body.password()));
+        UserAccount account = accounts.update(name, body.disabled(), role(body.role()), body.password());
+        if (body.email() != null) {
+            account = accounts.setEmail(name, body.email());
+        }
+        return user(account);
     }
 
     private static Role role(String role) {
@@ -167,7 +174,8 @@ public class IdentityController {
                 account.getRole().name(),
                 account.isDisabled(),
                 account.getPasswordHash() != null,
-                ApiTime.format(account.getCreatedTime()));
+                ApiTime.format(account.getCreatedTime()),
+                account.getEmail());
     }
 
     /**

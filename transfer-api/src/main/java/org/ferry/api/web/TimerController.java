@@ -116,7 +116,8 @@ public class TimerController {
                 before.numberOfErrors(),
                 before.schedule(),
                 before.body(),
-                activity("ended"));
+                activity("ended"),
+                before.notifyOn());
     }
 
     /** {@code GET /timer/{id}/runs}: each tick in scheduled order. */
@@ -187,7 +188,8 @@ public class TimerController {
                 timer.getNumberOfErrors(),
                 scheduleNode,
                 json.readTree(timer.getBody()),
-                activity(activity));
+                activity(activity),
+                timer.getNotifyOn());
     }
 
     private JsonNode activity(String code) {

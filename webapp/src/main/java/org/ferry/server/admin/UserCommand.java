@@ -141,7 +141,7 @@ public final class UserCommand implements Runnable {
         return new String(first);
     }
 
-    /** {@code user add NAME [--admin] [--password-stdin | --no-password] [--token]}. */
+    /** {@code user add NAME [--admin] [--password-stdin | --no-password] [--token] [--email ADDRESS]}. */
     @Command(
             name = "add",
             mixinStandardHelpOptions = true,
@@ -169,12 +169,21 @@ public final class UserCommand implements Runnable {
         @Option(names = "--token", description = "Also make an access token for it and print it.")
         boolean token;
 
+        @Option(
+                names = "--email",
+                paramLabel = "ADDRESS",
+                description = "Its e-mail address: where its tasks' notifications go.")
+        String email;
+
         @Override
         public Integer call() {
             String password =
                     noPassword ? null : readPassword(spec.commandLine().getErr(), passwordStdin);
             UserAccount account =
                     parent.bean(AccountService.class).create(name, admin ? Role.ADMIN : Role.USER, password);
+            if (email != null) {
+                account = parent.bean(AccountService.class).setEmail(name, email);
+            }
             PrintWriter out = spec.commandLine().getOut();
             out.println(
                     "Created " + account.getRole().name().toLowerCase(java.util.Locale.ROOT) + " " + account.getName());

@@ -1,0 +1,403 @@
+package org.ferry.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
+import jakarta.mail.BodyPart;
+import jakarta.mail.Multipart;
+import jakarta.mail.Part;
+import jakarta.mail.internet.MimeMessage;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import org.ferry.mover.server.GridFtpServer;
+import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * E-mail notifications ({@code notify_on_*}) end to end: two in-JVM Ferry GridFTP servers, the
+ * whole service over real HTTP, H2 in a temporary FERRY_HOME, and GreenMail, a real SMTP server
+ * run by the test on a free loopback port. The delivered messages are read back (subject, text and
+ * HTML parts, figures); a stopped mail server leaves the task's outcome alone, makes a
+ * {@code NOTIFICATION_FAILED} event, and the message arrives once the server is back.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class NotificationEmailTest {
+
+    private static final Path HOME = TestHomes.create("ferry-mail-home");
+    private static final Path PERSONAL = TestHomes.create("ferry-mail-personal");
+    private static final Path SITE_A = TestHomes.create("ferry-mail-a");
+    private static final Path SITE_B = TestHomes.create("ferry-mail-b");
+    private static final String OWNER = "admin@example.test";
+    private static final Duration PATIENCE = Duration.ofSeconds(120);
+    private static final int SMTP_PORT = freePort();
+
+    private static GridFtpServer serverA;
+    private static GridFtpServer serverB;
+    /** Serves SITE_A at 1 MB/s: a 2 MB file is still arriving when the test acts. */
+    private static GridFtpServer slowA;
+
+    private static volatile GreenMail smtp;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("ferry.home", HOME::toString);
+        registry.add("ferry.personal-endpoint.root", PERSONAL::toString);
+        registry.add("ferry.personal-endpoint.port", () -> "0");
+        registry.add("ferry.transfer.max-attempts", () -> "2");
+        registry.add("ferry.transfer.retry-backoff-seconds", () -> "0");
+        // one file per chunk, one chunk moving at a time (the failed-file case needs the order)
+        registry.add("ferry.transfer.chunk-max-files", () -> "1");
+        registry.add("ferry.transfer.worker-threads", () -> "1");
+        registry.add("spring.mail.host", () -> "127.0.0.1");
+        registry.add("spring.mail.port", () -> String.valueOf(SMTP_PORT));
+        registry.add("spring.mail.properties.mail.smtp.connectiontimeout", () -> "5000");
+        registry.add("spring.mail.properties.mail.smtp.timeout", () -> "5000");
+        registry.add("ferry.mail.from", () -> "ferry@example.test");
+        registry.add("ferry.mail.poll-interval", () -> "200ms");
+        registry.add("ferry.mail.retry.initial-delay", () -> "1s");
+        registry.add("ferry.mail.retry.max-delay", () -> "2s");
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static GreenMail startSmtp() {
+        GreenMail server = new GreenMail(new ServerSetup(SMTP_PORT, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+        server.start();
+        return server;
+    }
+
+    @BeforeAll
+    static void startServers() throws IOException {
+        smtp = startSmtp();
+        serverA = GridFtpServer.start(GridFtpServerConfig.loopback(SITE_A)
+                .withAuthenticator((user, password) -> "alice".equals(user) && "pw-a".equals(password)));
+        serverB = GridFtpServer.start(GridFtpServerConfig.loopback(SITE_B)
+                .withAuthenticator((user, password) -> "bob".equals(user) && "pw-b".equals(password)));
+        slowA = GridFtpServer.start(GridFtpServerConfig.loopback(SITE_A)
+                .withAuthenticator((user, password) -> "alice".equals(user) && "pw-a".equals(password))
+                .withDataRateLimit(1_000_000));
+    }
+
+    @AfterAll
+    static void stopServers() {
+        if (serverA != null) {
+            serverA.close();
+        }
+        if (serverB != null) {
+            serverB.close();
+        }
+        if (slowA != null) {
+            slowA.close();
+        }
+        if (smtp != null) {
+            smtp.stop();
+        }
+    }
+
+    @LocalServerPort
+    int port;
+
+    ApiClient api;
+
+    @BeforeEach
+    void connect() throws IOException {
+        api = new ApiClient(port, Files.readString(HOME.resolve("token")).trim());
+        if (api.get("/v0.10/endpoint/admin%23mail-a").status() == 404) {
+            api.post("/v0.10/endpoint", endpoint("admin#mail-a", "ftp://127.0.0.1:" + serverA.port(), "alice", "pw-a"));
+            api.post("/v0.10/endpoint", endpoint("admin#mail-b", "ftp://127.0.0.1:" + serverB.port(), "bob", "pw-b"));
+            api.post(
+                    "/v0.10/endpoint",
+                    endpoint("admin#mail-slow-a", "ftp://127.0.0.1:" + slowA.port(), "alice", "pw-a"));
+            api.post("/v0.10/endpoint", endpoint("admin#mail-gsi-a", "gsiftp://localhost:1", null, null));
+            api.post("/v0.10/endpoint", endpoint("admin#mail-gsi-b", "gsiftp://localhost:2", null, null));
+            ApiClient.Answer user = api.put("/v0.10/user/admin", Map.of("email", OWNER));
+            assertThat(user.status()).as(String.valueOf(user.body())).isEqualTo(200);
+            assertThat(user.body().get("email").asString()).isEqualTo(OWNER);
+        }
+    }
+
+    @Test
+    void succeededTaskMailsTheOwnerWithTextAndHtmlAndTheFigures() throws Exception {
+        byte[] data = new byte[1_500_000];
+        new Random(7).nextBytes(data);
+        Files.createDirectories(SITE_A.resolve("ok"));
+        Files.write(SITE_A.resolve("ok/one.bin"), data);
+        Files.write(SITE_A.resolve("ok/two.txt"), "hello mail\n".getBytes());
+        String label = "nightly ok " + UUID.randomUUID();
+        Map<String, Object> transfer = transfer("admin#mail-a", "admin#mail-b", "/ok", "/ok-copy", true, label);
+        JsonNode task = runToEnd(transfer);
+        assertThat(task.get("status").asString()).isEqualTo("SUCCEEDED");
+
+        MimeMessage message = awaitMessage(label);
+        assertThat(message.getSubject()).contains("SUCCEEDED", label);
+        assertThat(message.getAllRecipients()[0].toString()).isEqualTo(OWNER);
+        assertThat(message.getFrom()[0].toString()).isEqualTo("ferry@example.test");
+        String text = part(message, "text/plain");
+        String html = part(message, "text/html");
+        for (String body : List.of(text, html)) {
+            assertThat(body)
+                    .contains(label, task.get("task_id").asString(), "admin#mail-a", "admin#mail-b")
+                    .contains("/ok", "/ok-copy")
+                    .contains("2 transferred")
+                    .contains(String.valueOf(1_500_000 + 11))
+                    .contains("Duration", "Rate")
+                    .doesNotContain("What to do next");
+        }
+        assertThat(html).contains("<table>");
+        assertThat(awaitEvent(task.get("task_id").asString(), "NOTIFICATION_SENT")
+                        .get("description")
+                        .asString())
+                .contains(OWNER);
+        // one message per task and kind: nothing else for this task arrives later polls
+        assertThat(eventCodes(task.get("task_id").asString())).containsOnlyOnce("NOTIFICATION_SENT");
+    }
+
+    @Test
+    void failedTaskMailsTheErrorTheFileAndWhatToDo() throws Exception {
+        // two files from the throttled source, one chunk each, one chunk moving at a time: once one
+        // file is arriving, the other is deleted at the source, and its chunk later finds it gone
+        // (FILE_NOT_FOUND, a permanent fault of that file: the task fails naming it)
+        byte[] data = new byte[2_000_000];
+        new Random(11).nextBytes(data);
+        Files.createDirectories(SITE_A.resolve("bad"));
+        Files.write(SITE_A.resolve("bad/one.bin"), data);
+        Files.write(SITE_A.resolve("bad/two.bin"), data);
+        String label = "doomed " + UUID.randomUUID();
+        ApiClient.Answer accepted = api.post(
+                "/v0.10/transfer", transfer("admin#mail-slow-a", "admin#mail-b", "/bad", "/bad-copy", true, label));
+        assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(202);
+        String taskId = accepted.body().get("task_id").asString();
+        Instant giveUp = Instant.now().plus(PATIENCE);
+        String vanished = null;
+        while (vanished == null && Instant.now().isBefore(giveUp)) {
+            if (size(SITE_B.resolve("bad-copy/one.bin")) > 0) {
+                vanished = "two.bin";
+            } else if (size(SITE_B.resolve("bad-copy/two.bin")) > 0) {
+                vanished = "one.bin";
+            } else {
+                Thread.sleep(20);
+            }
+        }
+        assertThat(vanished).as("a file arriving").isNotNull();
+        Files.delete(SITE_A.resolve("bad/" + vanished));
+        JsonNode task = TaskWaits.ended(api, taskId);
+        assertThat(task.get("status").asString()).isEqualTo("FAILED");
+        String code = task.get("fatal_error").get("code").asString();
+
+        MimeMessage message = awaitMessage(label);
+        assertThat(message.getSubject()).contains("FAILED", label);
+        String text = part(message, "text/plain");
+        String html = part(message, "text/html");
+        for (String body : List.of(text, html)) {
+            assertThat(body)
+                    .contains(code, "/bad", "/bad-copy", "What to do next", "Files affected")
+                    .contains("/bad/" + vanished)
+                    .contains("1 transferred");
+        }
+    }
+
+    private static long size(Path file) throws IOException {
+        return Files.exists(file) ? Files.size(file) : 0;
+    }
+
+    @Test
+    void inactiveTaskMailsWhatToDo() throws Exception {
+        String label = "waiting " + UUID.randomUUID();
+        Map<String, Object> transfer = transfer("admin#mail-gsi-a", "admin#mail-gsi-b", "/a", "/b", false, label);
+        transfer.put("skip_activation_check", true);
+        ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer);
+        assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(202);
+        String taskId = accepted.body().get("task_id").asString();
+
+        MimeMessage message = awaitMessage(label);
+        assertThat(api.get("/v0.10/task/" + taskId).body().get("status").asString())
+                .isEqualTo("INACTIVE");
+        assertThat(message.getSubject()).contains("INACTIVE", label);
+        String text = part(message, "text/plain");
+        assertThat(text).contains("admin#mail-gsi-a is not activated", "ferry endpoint activate", taskId);
+        assertThat(part(message, "text/html")).contains("What to do next");
+        api.post("/v0.10/task/" + taskId + "/cancel", Map.of());
+    }
+
+    @Test
+    void mailServerDownNeverChangesTheOutcomeAndTheMessageComesLater() throws Exception {
+        smtp.stop();
+        try {
+            Files.createDirectories(SITE_A.resolve("later"));
+            Files.write(SITE_A.resolve("later/x.txt"), "x\n".getBytes());
+            String label = "while down " + UUID.randomUUID();
+            JsonNode task = runToEnd(transfer("admin#mail-a", "admin#mail-b", "/later", "/later-copy", true, label));
+            assertThat(task.get("status").asString()).isEqualTo("SUCCEEDED");
+            String taskId = task.get("task_id").asString();
+            JsonNode failed = awaitEvent(taskId, "NOTIFICATION_FAILED");
+            assertThat(failed.get("description").asString()).contains("could not be sent", "trying again");
+            assertThat(api.get("/v0.10/task/" + taskId).body().get("status").asString())
+                    .isEqualTo("SUCCEEDED");
+
+            smtp = startSmtp();
+            MimeMessage message = awaitMessage(label);
+            assertThat(message.getSubject()).contains("SUCCEEDED", label);
+            awaitEvent(taskId, "NOTIFICATION_SENT");
+            assertThat(api.get("/v0.10/task/" + taskId).body().get("status").asString())
+                    .isEqualTo("SUCCEEDED");
+        } finally {
+            if (!smtp.isRunning()) {
+                smtp = startSmtp();
+            }
+        }
+    }
+
+    @Test
+    void notifyFalseSendsNothing() throws Exception {
+        Files.createDirectories(SITE_A.resolve("quiet"));
+        Files.write(SITE_A.resolve("quiet/q.txt"), "q\n".getBytes());
+        String label = "quiet " + UUID.randomUUID();
+        Map<String, Object> transfer = transfer("admin#mail-a", "admin#mail-b", "/quiet", "/quiet-copy", true, label);
+        transfer.put("notify_on_succeeded", false);
+        JsonNode task = runToEnd(transfer);
+        assertThat(task.get("status").asString()).isEqualTo("SUCCEEDED");
+        // a task that mails (default flags) ends after it: once its message is in, the quiet one
+        // would have been sent too (the outbox is sent in order)
+        Files.createDirectories(SITE_A.resolve("loud"));
+        Files.write(SITE_A.resolve("loud/l.txt"), "l\n".getBytes());
+        String loud = "loud " + UUID.randomUUID();
+        runToEnd(transfer("admin#mail-a", "admin#mail-b", "/loud", "/loud-copy", true, loud));
+        awaitMessage(loud);
+        for (MimeMessage message : smtp.getReceivedMessages()) {
+            assertThat(message.getSubject()).doesNotContain(label);
+        }
+        assertThat(eventCodes(task.get("task_id").asString())).doesNotContain("NOTIFICATION_SENT");
+    }
+
+    private MimeMessage awaitMessage(String label) throws Exception {
+        Instant giveUp = Instant.now().plus(PATIENCE);
+        while (Instant.now().isBefore(giveUp)) {
+            GreenMail server = smtp;
+            if (server.isRunning()) {
+                for (MimeMessage message : server.getReceivedMessages()) {
+                    if (message.getSubject() != null && message.getSubject().contains(label)) {
+                        return message;
+                    }
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no message about '" + label + "' within " + PATIENCE);
+    }
+
+    private JsonNode awaitEvent(String taskId, String code) throws InterruptedException {
+        Instant giveUp = Instant.now().plus(PATIENCE);
+        while (Instant.now().isBefore(giveUp)) {
+            for (JsonNode event :
+                    api.get("/v0.10/task/" + taskId + "/event_list").body().get("DATA")) {
+                if (code.equals(event.get("code").asString())) {
+                    return event;
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError(
+                "no " + code + " event for task " + taskId + " within " + PATIENCE + ": " + eventCodes(taskId));
+    }
+
+    private List<String> eventCodes(String taskId) {
+        return api.get("/v0.10/task/" + taskId + "/event_list")
+                .body()
+                .get("DATA")
+                .findValuesAsString("code");
+    }
+
+    /** @return the first part of the MIME type in the message's tree, as text */
+    private static String part(Part part, String type) throws Exception {
+        if (part.isMimeType(type)) {
+            return (String) part.getContent();
+        }
+        if (part.isMimeType("multipart/*")) {
+            Multipart multipart = (Multipart) part.getContent();
+            for (int i = 0; i < multipart.getCount(); i++) {
+                BodyPart child = multipart.getBodyPart(i);
+                String found = partOrNull(child, type);
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        throw new AssertionError("no " + type + " part");
+    }
+
+    private static String partOrNull(Part part, String type) throws Exception {
+        try {
+            return part(part, type);
+        } catch (AssertionError e) {
+            return null;
+        }
+    }
+
+    private JsonNode runToEnd(Map<String, Object> transfer) throws InterruptedException {
+        ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer);
+        assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(202);
+        return TaskWaits.ended(api, accepted.body().get("task_id").asString());
+    }
+
+    private static Map<String, Object> endpoint(String name, String url, String user, String password) {
+        Map<String, Object> doc = new HashMap<>();
+        doc.put("DATA_TYPE", "endpoint");
+        doc.put("canonical_name", name);
+        doc.put("url", url);
+        if (user != null) {
+            doc.put("username", user);
+            doc.put("password", password);
+        }
+        return doc;
+    }
+
+    private static Map<String, Object> transfer(
+            String source,
+            String destination,
+            String sourcePath,
+            String destinationPath,
+            boolean recursive,
+            String label) {
+        Map<String, Object> doc = new HashMap<>();
+        doc.put("DATA_TYPE", "transfer");
+        doc.put("source_endpoint", source);
+        doc.put("destination_endpoint", destination);
+        doc.put("label", label);
+        doc.put(
+                "DATA",
+                List.of(Map.of(
+                        "DATA_TYPE",
+                        "transfer_item",
+                        "source_path",
+                        sourcePath,
+                        "destination_path",
+                        destinationPath,
+                        "recursive",
+                        recursive)));
+        return doc;
+    }
+}
