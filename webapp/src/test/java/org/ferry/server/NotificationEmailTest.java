@@ -293,6 +293,62 @@ class NotificationEmailTest {
         assertThat(eventCodes(task.get("task_id").asString())).doesNotContain("NOTIFICATION_SENT");
     }
 
+    @Test
+    void timerNotifyOnChoosesWhichRunsMail() throws Exception {
+        Files.createDirectories(SITE_A.resolve("timed"));
+        Files.write(SITE_A.resolve("timed/t.txt"), "t\n".getBytes());
+        // notify_on omitted: failure only, so this run's success sends nothing
+        String quiet = "timer quiet " + UUID.randomUUID();
+        String quietTask = runOnceTimer(quiet, null, "/timed-quiet");
+        String loud = "timer loud " + UUID.randomUUID();
+        String loudTask = runOnceTimer(loud, "every_run", "/timed-loud");
+        MimeMessage message = awaitMessage(loud);
+        assertThat(message.getSubject()).contains("SUCCEEDED");
+        assertThat(part(message, "text/plain")).contains(loudTask);
+        for (MimeMessage other : smtp.getReceivedMessages()) {
+            assertThat(other.getSubject()).doesNotContain(quiet);
+        }
+        assertThat(eventCodes(quietTask)).doesNotContain("NOTIFICATION_SENT");
+
+        Map<String, Object> bad = timerDocument("bad " + UUID.randomUUID(), "sometimes", "/x");
+        ApiClient.Answer refused = api.post("/v0.10/timer", bad);
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.body().get("field").asString()).isEqualTo("timer.notify_on");
+    }
+
+    /** @return the task of the timer's single run, once it ended SUCCEEDED */
+    private String runOnceTimer(String name, String notifyOn, String destinationPath) throws Exception {
+        ApiClient.Answer created = api.post("/v0.10/timer", timerDocument(name, notifyOn, destinationPath));
+        assertThat(created.status()).as(String.valueOf(created.body())).isEqualTo(201);
+        assertThat(created.body().get("notify_on").asString()).isEqualTo(notifyOn == null ? "failure" : notifyOn);
+        String id = created.body().get("job_id").asString();
+        Instant giveUp = Instant.now().plus(PATIENCE);
+        while (Instant.now().isBefore(giveUp)) {
+            for (JsonNode run : api.get("/v0.10/timer/" + id + "/runs").body().get("runs")) {
+                if (run.hasNonNull("task_id")) {
+                    String taskId = run.get("task_id").asString();
+                    assertThat(TaskWaits.ended(api, taskId).get("status").asString())
+                            .isEqualTo("SUCCEEDED");
+                    return taskId;
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("timer " + name + " never ran");
+    }
+
+    private static Map<String, Object> timerDocument(String name, String notifyOn, String destinationPath) {
+        Map<String, Object> timer = new HashMap<>();
+        timer.put("timer_type", "transfer");
+        timer.put("name", name);
+        timer.put("schedule", Map.of("type", "once"));
+        timer.put("body", transfer("admin#mail-a", "admin#mail-b", "/timed", destinationPath, true, null));
+        if (notifyOn != null) {
+            timer.put("notify_on", notifyOn);
+        }
+        return Map.of("timer", timer);
+    }
+
     private MimeMessage awaitMessage(String label) throws Exception {
         Instant giveUp = Instant.now().plus(PATIENCE);
         while (Instant.now().isBefore(giveUp)) {
@@ -386,7 +442,9 @@ class NotificationEmailTest {
         doc.put("DATA_TYPE", "transfer");
         doc.put("source_endpoint", source);
         doc.put("destination_endpoint", destination);
-        doc.put("label", label);
+        if (label != null) {
+            doc.put("label", label);
+        }
         doc.put(
                 "DATA",
                 List.of(Map.of(
