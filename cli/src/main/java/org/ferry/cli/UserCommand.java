@@ -43,6 +43,7 @@ public final class UserCommand implements Runnable {
                 .field("Role", Json.text(user, "role"))
                 .field("Disabled", Json.text(user, "disabled"))
                 .field("Has Password", Json.text(user, "has_password"))
+                .field("Email", Json.text(user, "email"))
                 .field("Created", Json.text(user, "created_time"));
     }
 
@@ -54,7 +55,7 @@ public final class UserCommand implements Runnable {
         }
     }
 
-    /** {@code ferry user add NAME [--admin] [--password-stdin]}. */
+    /** {@code ferry user add NAME [--admin] [--password-stdin] [--email ADDRESS]}. */
     @Command(
             name = "add",
             mixinStandardHelpOptions = true,
@@ -71,12 +72,21 @@ public final class UserCommand implements Runnable {
         @Option(names = "--password-stdin", description = "Read its password from standard input (else none).")
         private boolean passwordStdin;
 
+        @Option(
+                names = "--email",
+                paramLabel = "ADDRESS",
+                description = "Its e-mail address: where its tasks' notifications go.")
+        private String email;
+
         @Override
         protected int execute() {
             ObjectNode body = root().mapper().createObjectNode();
             body.put("DATA_TYPE", "user");
             body.put("username", name);
             body.put("role", admin ? "ADMIN" : "USER");
+            if (email != null) {
+                body.put("email", email);
+            }
             if (passwordStdin) {
                 body.put("password", EndpointAddCommand.readLine(root().environment()));
             }
