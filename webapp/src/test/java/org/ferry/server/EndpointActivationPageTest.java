@@ -2,18 +2,9 @@ package org.ferry.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.CookieManager;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -33,7 +24,6 @@ import org.springframework.test.context.DynamicPropertySource;
 class EndpointActivationPageTest {
 
     private static final Path HOME = TestHomes.create("ferry-activation-page");
-    private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -45,30 +35,7 @@ class EndpointActivationPageTest {
 
     @Test
     void aGsiEndpointIsActivatedFromThePageAndAFailedActivationSaysWhy() throws Exception {
-        HttpClient admin = HttpClient.newHttpClient();
-        HttpResponse<String> created = admin.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v0.10/user"))
-                        .header(
-                                "Authorization",
-                                "Bearer "
-                                        + Files.readString(HOME.resolve("token"))
-                                                .trim())
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(
-                                "{\"username\":\"erin\",\"password\":\"erins-password\"}"))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-
-        HttpClient browser = HttpClient.newBuilder()
-                .cookieHandler(new CookieManager())
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
-        HttpResponse<String> signedIn = send(
-                browser,
-                post("/signin", form("username", "erin", "password", "erins-password", "_csrf", csrf(browser))));
-        assertThat(signedIn.statusCode()).isEqualTo(302);
-
+        PageClient erin = PageClient.signedIn(port, HOME, "erin", "erins-password");
         int nothingListens;
         try (ServerSocket socket = new ServerSocket(0)) {
             nothingListens = socket.getLocalPort();
@@ -76,80 +43,32 @@ class EndpointActivationPageTest {
         for (String[] endpoint : new String[][] {
             {"grid", "gsiftp://127.0.0.1:" + nothingListens}, {"plain", "ftp://127.0.0.1:" + nothingListens}
         }) {
-            HttpResponse<String> made = send(
-                    browser, post("/endpoints", form("name", endpoint[0], "url", endpoint[1], "_csrf", csrf(browser))));
+            HttpResponse<String> made = erin.post("/endpoints", "name", endpoint[0], "url", endpoint[1]);
             assertThat(made.statusCode()).as(made.body()).isEqualTo(302);
         }
 
-        String page = send(browser, get("/endpoints")).body();
-        assertThat(row(page, "erin#grid")).contains("Not activated", "Activate with MyProxy");
-        assertThat(row(page, "erin#plain")).contains("no activation needed").doesNotContain("MyProxy");
+        String page = erin.page("/endpoints");
+        assertThat(PageClient.row(page, "data-endpoint", "erin#grid"))
+                .contains("Not activated", "Activate with MyProxy");
+        assertThat(PageClient.row(page, "data-endpoint", "erin#plain"))
+                .contains("no activation needed")
+                .doesNotContain("MyProxy");
 
-        Matcher id = Pattern.compile("/endpoints/([0-9a-f-]{36})/activate").matcher(row(page, "erin#grid"));
+        Matcher id = Pattern.compile("/endpoints/([0-9a-f-]{36})/activate")
+                .matcher(PageClient.row(page, "data-endpoint", "erin#grid"));
         assertThat(id.find()).isTrue();
-        HttpResponse<String> refused = send(
-                browser,
-                post(
-                        "/endpoints/" + id.group(1) + "/activate",
-                        form(
-                                "username",
-                                "erin",
-                                "passphrase",
-                                "not-stored",
-                                "hostname",
-                                "127.0.0.1:" + nothingListens,
-                                "_csrf",
-                                csrf(browser))));
+        HttpResponse<String> refused = erin.post(
+                "/endpoints/" + id.group(1) + "/activate",
+                "username",
+                "erin",
+                "passphrase",
+                "not-stored",
+                "hostname",
+                "127.0.0.1:" + nothingListens);
         assertThat(refused.statusCode()).isEqualTo(302);
-        String after = send(browser, get("/endpoints")).body();
+        String after = erin.page("/endpoints");
         assertThat(after).contains("erin#grid was not activated");
-        assertThat(row(after, "erin#grid")).contains("Not activated");
+        assertThat(PageClient.row(after, "data-endpoint", "erin#grid")).contains("Not activated");
         assertThat(after).doesNotContain("not-stored");
-    }
-
-    /** The table row of one endpoint. */
-    private static String row(String page, String name) {
-        int at = page.indexOf("data-endpoint=\"" + name + "\"");
-        assertThat(at).as(name + " listed").isNotNegative();
-        return page.substring(at, page.indexOf("</tr>", at));
-    }
-
-    private String csrf(HttpClient browser) throws Exception {
-        HttpResponse<String> page = send(browser, get("/signin"));
-        Matcher token = CSRF.matcher(page.body());
-        if (!token.find()) {
-            page = send(browser, get("/endpoints"));
-            token = CSRF.matcher(page.body());
-            assertThat(token.find()).as(page.body()).isTrue();
-        }
-        return token.group(1);
-    }
-
-    private static Map<String, String> form(String... pairs) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            fields.put(pairs[i], pairs[i + 1]);
-        }
-        return fields;
-    }
-
-    private HttpResponse<String> send(HttpClient client, HttpRequest.Builder request) throws Exception {
-        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpRequest.Builder get(String path) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .GET();
-    }
-
-    private HttpRequest.Builder post(String path, Map<String, String> fields) {
-        StringBuilder body = new StringBuilder();
-        fields.forEach((k, v) -> body.append(body.isEmpty() ? "" : "&")
-                .append(k)
-                .append('=')
-                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
     }
 }
