@@ -32,8 +32,23 @@ public final class PostgresServer implements AutoCloseable {
      */
     public static PostgresServer start(Path directory) throws IOException, SQLException {
         Files.createDirectories(directory);
-        PostgresServer server = new PostgresServer(directory.resolve("data"), FreePorts.pick());
-        server.start();
+        PostgresServer server = null;
+        IOException lastFailure = null;
+        // the port is free when picked and bound seconds later, after initdb: another process on a
+        // shared machine may take it meanwhile, so a failed first start tries a fresh port (and a
+        // fresh data directory, as initdb wants an empty one)
+        for (int attempt = 0; attempt < 5 && server == null; attempt++) {
+            PostgresServer candidate = new PostgresServer(directory.resolve("data-" + attempt), FreePorts.pick());
+            try {
+                candidate.start();
+                server = candidate;
+            } catch (IOException | RuntimeException e) {
+                lastFailure = e instanceof IOException io ? io : new IOException(e);
+            }
+        }
+        if (server == null) {
+            throw lastFailure;
+        }
         try (Connection connection = server.postgres.getPostgresDatabase().getConnection();
                 Statement statement = connection.createStatement()) {
             statement.execute("create database ferry");

@@ -1,6 +1,15 @@
 package org.ferry.server.pages;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.ferry.api.activation.ActivationResult;
+import org.ferry.api.activation.ActivationService;
+import org.ferry.api.credential.ActivationStatus;
+import org.ferry.api.credential.EndpointAccessService;
+import org.ferry.api.document.ActivationRequirementDocument;
+import org.ferry.api.document.ActivationRequirementsDocument;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.error.FerryException;
 import org.ferry.api.identity.Caller;
@@ -14,22 +23,39 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
-/** Endpoints: list and search, create, edit, delete, activate. */
+/**
+ * Endpoints: list and search, create, edit, delete; for {@code gsiftp://} endpoints the caller's
+ * own activation (from a MyProxy server, as {@code ferry endpoint activate --myproxy} does) and
+ * deactivation.
+ */
 @Controller
 public class EndpointPages {
 
     private final EndpointService endpoints;
+    private final ActivationService activation;
+    private final EndpointAccessService accesses;
 
-    /** @param endpoints the endpoint registry */
-    public EndpointPages(EndpointService endpoints) {
+    /**
+     * @param endpoints the endpoint registry
+     * @param activation activates and deactivates the caller's credential for an endpoint
+     * @param accesses the caller's activation status of each endpoint
+     */
+    public EndpointPages(EndpointService endpoints, ActivationService activation, EndpointAccessService accesses) {
         this.endpoints = endpoints;
+        this.activation = activation;
+        this.accesses = accesses;
     }
 
     /** Yours and the public ones, optionally searched. */
     @GetMapping("/endpoints")
     public String list(Caller caller, @RequestParam(name = "filter", required = false) String filter, Model model) {
         List<Endpoint> found = endpoints.search(caller, filter, null, null);
+        Map<java.util.UUID, ActivationStatus> statuses = new LinkedHashMap<>();
+        for (Endpoint endpoint : found) {
+            statuses.put(endpoint.getId(), accesses.status(caller.name(), endpoint));
+        }
         model.addAttribute("endpoints", found);
+        model.addAttribute("activations", statuses);
         model.addAttribute("filter", filter == null ? "" : filter);
         return "endpoints";
     }
@@ -92,16 +118,71 @@ public class EndpointPages {
     }
 
     /**
-     * Activation. Endpoints that log in with a stored user name and password (every endpoint the
-     * service has now) need none, as Globus' {@code autoactivate} answers for them.
+     * Activates the caller's use of a {@code gsiftp://} endpoint with a credential retrieved from a
+     * MyProxy server (Globus activation, {@code myproxy} requirements); a clear-text endpoint needs
+     * none. The passphrase is used for this one request and never stored.
+     *
+     * @param username the MyProxy user name
+     * @param passphrase its passphrase
+     * @param hostname the MyProxy server ({@code host[:port]}); blank: the endpoint's own
+     * @param lifetimeHours the credential's lifetime asked for; blank: the server's default
      */
     @PostMapping("/endpoints/{id}/activate")
-    public String activate(Caller caller, @PathVariable("id") String id, RedirectAttributes redirect) {
+    public String activate(
+            Caller caller,
+            @PathVariable("id") String id,
+            @RequestParam(name = "username", required = false) String username,
+            @RequestParam(name = "passphrase", required = false) String passphrase,
+            @RequestParam(name = "hostname", required = false) String hostname,
+            @RequestParam(name = "lifetime", required = false) String lifetimeHours,
+            RedirectAttributes redirect) {
         Endpoint endpoint = endpoints.resolve(caller, id, "endpoint_id");
-        redirect.addFlashAttribute(
-                "notice",
-                "Endpoint " + endpoint.getCanonicalName() + " logs in with its stored login and needs no activation.");
+        if (!endpoint.isGsi()) {
+            redirect.addFlashAttribute(
+                    "notice",
+                    "Endpoint " + endpoint.getCanonicalName()
+                            + " logs in with its stored login and needs no activation.");
+            return "redirect:/endpoints";
+        }
+        List<ActivationRequirementDocument> filled = new ArrayList<>();
+        filled.add(myProxy("username", username, false));
+        filled.add(myProxy("passphrase", passphrase, true));
+        if (hostname != null && !hostname.isBlank()) {
+            filled.add(myProxy("hostname", hostname.trim(), false));
+        }
+        if (lifetimeHours != null && !lifetimeHours.isBlank()) {
+            filled.add(myProxy("lifetime_in_hours", lifetimeHours.trim(), false));
+        }
+        try {
+            ActivationResult result = activation.activate(
+                    caller.name(),
+                    endpoint,
+                    new ActivationRequirementsDocument(
+                            "activation_requirements", null, null, null, null, null, null, filled.size(), filled));
+            redirect.addFlashAttribute("notice", "Endpoint " + endpoint.getCanonicalName() + ": " + result.message());
+        } catch (FerryException e) {
+            redirect.addFlashAttribute(
+                    "error", "Endpoint " + endpoint.getCanonicalName() + " was not activated: " + e.getMessage());
+        }
         return "redirect:/endpoints";
+    }
+
+    /** Ends the caller's activation of a {@code gsiftp://} endpoint (their tasks on it wait INACTIVE). */
+    @PostMapping("/endpoints/{id}/deactivate")
+    public String deactivate(Caller caller, @PathVariable("id") String id, RedirectAttributes redirect) {
+        Endpoint endpoint = endpoints.resolve(caller, id, "endpoint_id");
+        try {
+            ActivationResult result = activation.deactivate(caller.name(), endpoint);
+            redirect.addFlashAttribute("notice", "Endpoint " + endpoint.getCanonicalName() + ": " + result.message());
+        } catch (FerryException e) {
+            redirect.addFlashAttribute("error", e.getMessage());
+        }
+        return "redirect:/endpoints";
+    }
+
+    private static ActivationRequirementDocument myProxy(String name, String value, boolean secret) {
+        return new ActivationRequirementDocument(
+                "activation_requirement", "myproxy", name, value == null ? "" : value, true, secret, null, null);
     }
 
     private static String formAgain(Model model, EndpointForm form, Endpoint endpoint, FerryException e) {

@@ -145,6 +145,10 @@ public class TaskStreams implements SmartLifecycle {
     private void send(Reader reader) {
         synchronized (reader) {
             try {
+                // the task before its events: a task read as ended then has its end event (written in
+                // the same transaction) among the events read after it, so the stream never closes
+                // before the page has the SUCCEEDED (or failure) event
+                Task task = tasks.get(reader.caller, reader.taskId);
                 List<TaskEvent> fresh = tasks.eventsAfter(reader.caller, reader.taskId, reader.lastEventId);
                 for (TaskEvent event : fresh) {
                     reader.emitter.send(SseEmitter.event()
@@ -159,7 +163,6 @@ public class TaskStreams implements SmartLifecycle {
                     }
                     reader.lastEventId = event.getId();
                 }
-                Task task = tasks.get(reader.caller, reader.taskId);
                 Map<String, Object> view = views.task(task);
                 long problems = task.getSubtasksFailed() + task.getSubtasksSkippedErrors();
                 if (problems != reader.problemsSent) {

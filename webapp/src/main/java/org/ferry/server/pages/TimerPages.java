@@ -1,0 +1,195 @@
+package org.ferry.server.pages;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.ferry.api.document.TimerRequest;
+import org.ferry.api.domain.Timer;
+import org.ferry.api.error.FerryException;
+import org.ferry.api.error.InvalidRequestException;
+import org.ferry.api.identity.Caller;
+import org.ferry.api.service.EndpointService;
+import org.ferry.api.service.TimerService;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Timers ({@code /timers}): the caller's recurring transfers with their schedule, state and run
+ * counts; pause, resume and delete; a form that makes one (a transfer of one path, every N hours
+ * or on a cron expression in a time zone). The form is turned into the API's timer document and
+ * goes through {@link TimerService}, so the page and {@code POST /timer} check it the same way.
+ */
+@Controller
+public class TimerPages {
+
+    private final TimerService timers;
+    private final EndpointService endpoints;
+    private final JsonMapper json;
+
+    /**
+     * @param timers the timer service
+     * @param endpoints the endpoints the form offers
+     * @param json turns the form into the API's timer document
+     */
+    public TimerPages(TimerService timers, EndpointService endpoints, JsonMapper json) {
+        this.timers = timers;
+        this.endpoints = endpoints;
+        this.json = json;
+    }
+
+    /** The caller's timers and the form for a new one. */
+    @GetMapping("/timers")
+    public String list(Caller caller, Model model) {
+        List<Timer> mine = timers.list(caller);
+        Map<java.util.UUID, String> schedules = new LinkedHashMap<>();
+        mine.forEach(timer -> schedules.put(timer.getId(), describe(timer)));
+        model.addAttribute("timers", mine);
+        model.addAttribute("schedules", schedules);
+        model.addAttribute("endpoints", endpoints.search(caller, null, null, null));
+        return "timers";
+    }
+
+    /**
+     * Makes a timer from the form; an invalid field comes back as the page's error naming it.
+     *
+     * @param scheduleType {@code recurring} (every {@code intervalHours}) or {@code cron}
+     */
+    @PostMapping("/timers")
+    public String create(
+            Caller caller,
+            @RequestParam("name") String name,
+            @RequestParam("source") String source,
+            @RequestParam("sourcePath") String sourcePath,
+            @RequestParam("destination") String destination,
+            @RequestParam("destinationPath") String destinationPath,
+            @RequestParam(name = "recursive", defaultValue = "false") boolean recursive,
+            @RequestParam(name = "syncLevel", defaultValue = "") String syncLevel,
+            @RequestParam(name = "deleteExtra", defaultValue = "false") boolean deleteExtra,
+            @RequestParam(name = "scheduleType", defaultValue = "recurring") String scheduleType,
+            @RequestParam(name = "intervalHours", defaultValue = "") String intervalHours,
+            @RequestParam(name = "cron", defaultValue = "") String cron,
+            @RequestParam(name = "timeZone", defaultValue = "UTC") String timeZone,
+            RedirectAttributes redirect) {
+        try {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("DATA_TYPE", "transfer_item");
+            item.put("source_path", sourcePath);
+            item.put("destination_path", destinationPath);
+            item.put("recursive", recursive);
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("DATA_TYPE", "transfer");
+            body.put("source_endpoint", source);
+            body.put("destination_endpoint", destination);
+            body.put("label", name);
+            if (!syncLevel.isBlank()) {
+                body.put("sync_level", syncLevel);
+            }
+            if (deleteExtra) {
+                body.put("delete_destination_extra", true);
+            }
+            body.put("DATA", List.of(item));
+            Map<String, Object> schedule = new LinkedHashMap<>();
+            if ("cron".equals(scheduleType)) {
+                schedule.put("type", "cron");
+                schedule.put("cron_expression", cron.trim());
+                schedule.put("time_zone", timeZone.trim());
+            } else {
+                schedule.put("type", "recurring");
+                schedule.put("interval_seconds", Math.round(hours(intervalHours) * 3600));
+            }
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("timer_type", "transfer");
+            fields.put("name", name);
+            fields.put("schedule", schedule);
+            fields.put("body", body);
+            TimerRequest request = json.convertValue(Map.of("timer", fields), TimerRequest.class);
+            Timer created = timers.create(caller, request);
+            redirect.addFlashAttribute("notice", "Timer " + created.getName() + " was created.");
+        } catch (FerryException e) {
+            redirect.addFlashAttribute("error", e.getMessage() + (e.field() == null ? "" : " (" + e.field() + ")"));
+        } catch (JacksonException e) {
+            redirect.addFlashAttribute("error", "The form could not be read: " + e.getOriginalMessage());
+        }
+        return "redirect:/timers";
+    }
+
+    private static double hours(String text) {
+        try {
+            double hours = Double.parseDouble(text.trim());
+            if (hours > 0) {
+                return hours;
+            }
+        } catch (NumberFormatException e) {
+            // the message below names the field
+        }
+        throw new InvalidRequestException("interval_hours", "Every how many hours: a number above 0");
+    }
+
+    /** Stops the timer's ticks until it is resumed. */
+    @PostMapping("/timers/{id}/pause")
+    public String pause(Caller caller, @PathVariable("id") String id, RedirectAttributes redirect) {
+        return act(redirect, () -> "Timer " + timers.pause(caller, id).getName() + " was paused.");
+    }
+
+    /** Lets the timer tick again. */
+    @PostMapping("/timers/{id}/resume")
+    public String resume(Caller caller, @PathVariable("id") String id, RedirectAttributes redirect) {
+        return act(redirect, () -> "Timer " + timers.resume(caller, id).getName() + " was resumed.");
+    }
+
+    /** Deletes the timer (its past runs' tasks stay). */
+    @PostMapping("/timers/{id}/delete")
+    public String delete(Caller caller, @PathVariable("id") String id, RedirectAttributes redirect) {
+        return act(redirect, () -> {
+            String name = timers.get(caller, id).getName();
+            timers.delete(caller, id);
+            return "Timer " + name + " was deleted.";
+        });
+    }
+
+    private static String act(RedirectAttributes redirect, java.util.function.Supplier<String> action) {
+        try {
+            redirect.addFlashAttribute("notice", action.get());
+        } catch (FerryException e) {
+            redirect.addFlashAttribute("error", e.getMessage());
+        }
+        return "redirect:/timers";
+    }
+
+    /** @return the schedule in words, for the list */
+    static String describe(Timer timer) {
+        List<String> parts = new ArrayList<>();
+        if ("cron".equals(timer.getScheduleType())) {
+            parts.add("cron " + timer.getCronExpression() + " (" + timer.getTimeZone() + ")");
+        } else if (timer.getIntervalSeconds() != null) {
+            parts.add("every " + interval(timer.getIntervalSeconds()));
+        } else {
+            parts.add(timer.getScheduleType());
+        }
+        if (timer.getMaxRuns() != null) {
+            parts.add(timer.getMaxRuns() + " runs at most");
+        }
+        return String.join(", ", parts);
+    }
+
+    private static String interval(long seconds) {
+        if (seconds % 86_400 == 0) {
+            return seconds / 86_400 + " d";
+        }
+        if (seconds % 3_600 == 0) {
+            return seconds / 3_600 + " h";
+        }
+        if (seconds % 60 == 0) {
+            return seconds / 60 + " min";
+        }
+        return seconds + " s";
+    }
+}
