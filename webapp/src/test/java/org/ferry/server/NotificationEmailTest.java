@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -21,12 +22,15 @@ import java.util.Random;
 import java.util.UUID;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.ferry.scheduler.state.NotificationRows;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -36,7 +40,8 @@ import tools.jackson.databind.JsonNode;
  * whole service over real HTTP, H2 in a temporary FERRY_HOME, and GreenMail, a real SMTP server
  * run by the test on a free loopback port. The delivered messages are read back (subject, text and
  * HTML parts, figures); a stopped mail server leaves the task's outcome alone, makes a
- * {@code NOTIFICATION_FAILED} event, and the message arrives once the server is back.
+ * {@code NOTIFICATION_FAILED} event, and the message arrives once the server is back; two
+ * instances claiming one outbox row: one wins.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class NotificationEmailTest {
@@ -122,6 +127,12 @@ class NotificationEmailTest {
     int port;
 
     ApiClient api;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    NotificationRows outbox;
 
     @BeforeEach
     void connect() throws IOException {
@@ -314,6 +325,36 @@ class NotificationEmailTest {
         ApiClient.Answer refused = api.post("/v0.10/timer", bad);
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.body().get("field").asString()).isEqualTo("timer.notify_on");
+    }
+
+    @Test
+    void twoInstancesClaimingOneOutboxRowOneWins() {
+        UUID taskId = UUID.randomUUID();
+        Instant later = Instant.now().plus(Duration.ofHours(1));
+        // due only in an hour: the running sender does not see it, the two claims below do
+        jdbc.update(
+                "insert into task_notification (task_id, kind, created_time, attempts, next_attempt) values (?, ?, ?, 0, ?)",
+                taskId,
+                "SUCCEEDED",
+                Timestamp.from(Instant.now()),
+                Timestamp.from(later));
+        try {
+            Instant when = later.plusSeconds(1);
+            List<NotificationRows.Claimed> first = outbox.claimDue("instance-a", when, when.plusSeconds(300), 20, 100);
+            List<NotificationRows.Claimed> second = outbox.claimDue("instance-b", when, when.plusSeconds(300), 20, 100);
+            assertThat(first).extracting(NotificationRows.Claimed::taskId).contains(taskId);
+            assertThat(second).extracting(NotificationRows.Claimed::taskId).doesNotContain(taskId);
+            NotificationRows.Claimed row = new NotificationRows.Claimed(taskId, "SUCCEEDED", 0);
+            assertThat(outbox.markSent(row, "instance-b", when)).isFalse();
+            assertThat(outbox.markSent(row, "instance-a", when)).isTrue();
+            // sent: nobody claims it again, even after the claim would have lapsed
+            Instant much = when.plus(Duration.ofHours(1));
+            assertThat(outbox.claimDue("instance-b", much, much.plusSeconds(300), 20, 100))
+                    .extracting(NotificationRows.Claimed::taskId)
+                    .doesNotContain(taskId);
+        } finally {
+            jdbc.update("delete from task_notification where task_id = ?", taskId);
+        }
     }
 
     /** @return the task of the timer's single run, once it ended SUCCEEDED */
