@@ -80,16 +80,20 @@ class InactiveTaskTest {
                 "insert into task (id, submission_id, owner_name, type, status, nice_status, request_time, deadline,"
                         + " source_endpoint_id, source_endpoint, destination_endpoint_id, destination_endpoint,"
                         + " verify_checksum, files, directories, files_transferred, files_skipped, bytes_transferred,"
-                        + " faults, subtasks_total, subtasks_succeeded, subtasks_failed, plan_state, start_time)"
+                        + " faults, subtasks_total, subtasks_succeeded, subtasks_failed, plan_state, start_time,"
+                        + " lease_owner, lease_expires)"
                         + " values (?, ?, 'admin', 'TRANSFER', 'ACTIVE', 'OK', ?, ?, ?, 'g', ?, 'g', false, 3, 0, 0,"
-                        + " 0, 0, 0, 3, 0, 0, 'PLANNED', ?)",
+                        + " 0, 0, 0, 3, 0, 0, 'PLANNED', ?, 'the-mover-test', ?)",
                 taskId,
                 UUID.randomUUID().toString(),
                 Timestamp.from(Instant.now()),
                 Timestamp.from(Instant.now().plus(Duration.ofHours(1))),
                 endpoint,
                 endpoint,
-                Timestamp.from(Instant.now()));
+                Timestamp.from(Instant.now()),
+                // leased by another instance (the one whose mover runs the chunk): this server's
+                // ticks leave the task to the results the test applies, instead of racing them
+                Timestamp.from(Instant.now().plus(Duration.ofHours(1))));
         jdbc.update(
                 "insert into chunk (task_id, owner_name, endpoint_pair, state, files, size_bytes, bytes_in_flight,"
                         + " dispatch_time, heartbeat_time) values (?, 'admin', 'p', 'ACTIVE', 3, 300, 0, ?, ?)",
