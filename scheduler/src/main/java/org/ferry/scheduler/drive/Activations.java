@@ -2,6 +2,7 @@ package org.ferry.scheduler.drive;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -17,6 +18,7 @@ import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.service.EndpointService;
 import org.ferry.mover.access.EndpointAccess;
+import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.scheduler.plan.PlanningException;
 import org.ferry.scheduler.state.TaskRows;
 import org.slf4j.Logger;
@@ -90,6 +92,37 @@ public class Activations implements DisposableBean {
         this.transactions = transactions;
         this.ending = ending;
         this.wakeup = wakeup;
+    }
+
+    /**
+     * Both endpoints of a task as its owner reaches them now.
+     *
+     * @param source the source endpoint's access
+     * @param destination the destination endpoint's access
+     * @param protection the least protection of every data channel ({@code encrypt_data}: P)
+     */
+    public record TaskAccess(EndpointAccess source, EndpointAccess destination, ProtectionLevel protection) {}
+
+    /**
+     * The task's endpoints as {@link #accessOf} gives them, or the task ended or suspended when it
+     * cannot reach them: FAILED for an endpoint that is gone or no longer allowed, INACTIVE for a
+     * {@code gsiftp://} endpoint without a usable credential.
+     *
+     * @param task the task
+     * @return the access, or empty when the task was failed or suspended here
+     */
+    public Optional<TaskAccess> accessOrEnd(Task task) {
+        try {
+            return Optional.of(new TaskAccess(
+                    accessOf(task, task.getSourceEndpointId(), task.getSourceEndpoint()),
+                    accessOf(task, task.getDestinationEndpointId(), task.getDestinationEndpoint()),
+                    task.isEncryptData() ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR));
+        } catch (PlanningException e) {
+            ending.fail(task.getId(), e.code().name(), e.getMessage());
+        } catch (ActivationRequiredException e) {
+            suspend(task.getId(), e.getMessage());
+        }
+        return Optional.empty();
     }
 
     /**

@@ -5,16 +5,13 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import org.ferry.api.credential.ActivationRequiredException;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferItemRepository;
-import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
-import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.runner.Faults;
 import org.ferry.mover.runner.MoverFault;
 import org.ferry.scheduler.TransferProperties;
@@ -119,21 +116,12 @@ public class MirrorJob {
             ending.finishIfDone(taskId);
             return;
         }
-        EndpointAccess source;
-        EndpointAccess destination;
-        try {
-            source = activations.accessOf(task, task.getSourceEndpointId(), task.getSourceEndpoint());
-            destination = activations.accessOf(task, task.getDestinationEndpointId(), task.getDestinationEndpoint());
-        } catch (org.ferry.scheduler.plan.PlanningException e) {
-            ending.fail(taskId, e.code().name(), e.getMessage());
-            return;
-        } catch (ActivationRequiredException e) {
-            activations.suspend(taskId, e.getMessage());
+        Activations.TaskAccess access = activations.accessOrEnd(task).orElse(null);
+        if (access == null) {
             return;
         }
-        ProtectionLevel protection = task.isEncryptData() ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR;
-        try (GridFtpSession from = sessions.open(source, protection);
-                GridFtpSession to = sessions.open(destination, protection)) {
+        try (GridFtpSession from = sessions.open(access.source(), access.protection());
+                GridFtpSession to = sessions.open(access.destination(), access.protection())) {
             MirrorWalk walk =
                     new MirrorWalk(from, to, task.getFilterRules(), false, () -> !active(taskId), (path, directory) -> {
                         Boolean recorded = transactions.execute(status -> tasks.eventIfActive(

@@ -6,17 +6,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import org.ferry.api.credential.ActivationRequiredException;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferItemRepository;
 import org.ferry.mover.access.CredentialExpiredException;
-import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
-import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.runner.Faults;
 import org.ferry.mover.runner.MoverFault;
 import org.ferry.scheduler.TransferProperties;
@@ -104,23 +101,14 @@ public class PlanningJob {
         if (!Boolean.TRUE.equals(started)) {
             return false;
         }
-        EndpointAccess source;
-        EndpointAccess destination;
-        try {
-            source = activations.accessOf(task, task.getSourceEndpointId(), task.getSourceEndpoint());
-            destination = activations.accessOf(task, task.getDestinationEndpointId(), task.getDestinationEndpoint());
-        } catch (PlanningException e) {
-            ending.fail(taskId, e.code().name(), e.getMessage());
-            return false;
-        } catch (ActivationRequiredException e) {
-            activations.suspend(taskId, e.getMessage());
+        Activations.TaskAccess access = activations.accessOrEnd(task).orElse(null);
+        if (access == null) {
             return false;
         }
-        ProtectionLevel protection = task.isEncryptData() ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR;
         transactions.executeWithoutResult(status -> files.deleteAll(taskId));
         List<PlannedFile> batch = new ArrayList<>();
-        try (GridFtpSession from = sessions.open(source, protection);
-                GridFtpSession to = sessions.open(destination, protection)) {
+        try (GridFtpSession from = sessions.open(access.source(), access.protection());
+                GridFtpSession to = sessions.open(access.destination(), access.protection())) {
             TaskPlanner planner = new TaskPlanner(
                     from, to, task.getSyncLevel(), task.isSkipSourceErrors(), task.getFilterRules(), false, file -> {
                         batch.add(file);
