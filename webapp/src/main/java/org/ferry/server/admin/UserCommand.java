@@ -228,21 +228,9 @@ public final class UserCommand implements Runnable {
             mixinStandardHelpOptions = true,
             description = "Disable an account: its passwords, tokens and certificates stop working.",
             footer = {"", "Example: ferry-server user disable alice"})
-    static final class Disable implements Callable<Integer> {
-        @ParentCommand
-        UserCommand parent;
-
-        @Spec
-        CommandLine.Model.CommandSpec spec;
-
-        @Parameters(index = "0", paramLabel = "NAME")
-        String name;
-
-        @Override
-        public Integer call() {
-            parent.bean(AccountService.class).update(name, true, null, null);
-            spec.commandLine().getOut().println("Disabled " + name);
-            return 0;
+    static final class Disable extends SetDisabled {
+        Disable() {
+            super(true, "Disabled ");
         }
     }
 
@@ -252,7 +240,17 @@ public final class UserCommand implements Runnable {
             mixinStandardHelpOptions = true,
             description = "Enable a disabled account again.",
             footer = {"", "Example: ferry-server user enable alice"})
-    static final class Enable implements Callable<Integer> {
+    static final class Enable extends SetDisabled {
+        Enable() {
+            super(false, "Enabled ");
+        }
+    }
+
+    /** What {@code disable} and {@code enable} share: one account's disabled flag set. */
+    abstract static class SetDisabled implements Callable<Integer> {
+        private final boolean disabled;
+        private final String done;
+
         @ParentCommand
         UserCommand parent;
 
@@ -262,10 +260,15 @@ public final class UserCommand implements Runnable {
         @Parameters(index = "0", paramLabel = "NAME")
         String name;
 
+        SetDisabled(boolean disabled, String done) {
+            this.disabled = disabled;
+            this.done = done;
+        }
+
         @Override
         public Integer call() {
-            parent.bean(AccountService.class).update(name, false, null, null);
-            spec.commandLine().getOut().println("Enabled " + name);
+            parent.bean(AccountService.class).update(name, disabled, null, null);
+            spec.commandLine().getOut().println(done + name);
             return 0;
         }
     }
