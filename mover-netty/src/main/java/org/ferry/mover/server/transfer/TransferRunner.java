@@ -1,14 +1,9 @@
 package org.ferry.mover.server.transfer;
 
-import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.ferry.mover.data.DataEndpoint;
@@ -17,7 +12,6 @@ import org.ferry.mover.data.DataSource;
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.protocol.Markers;
 import org.ferry.mover.protocol.RangeTracker;
-import org.ferry.mover.server.dtp.DtpException;
 import org.ferry.mover.server.dtp.StripeSendRequest;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
@@ -51,11 +45,6 @@ public final class TransferRunner {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransferRunner.class);
 
-    // the replies every file of a batch gets: made once
-    private static final FtpReply BEGINNING = FtpReply.of(150, "Beginning transfer.");
-    private static final FtpReply REUSING = FtpReply.of(125, "Beginning transfer; reusing existing data connection.");
-    private static final FtpReply COMPLETE = FtpReply.of(226, "Transfer Complete.");
-
     private TransferRunner() {}
 
     /** Work that must succeed before 226 is sent: an SCKS checksum check, unpacking a tar batch. */
@@ -65,21 +54,6 @@ public final class TransferRunner {
          */
         void verify() throws FtpException;
     }
-
-    /**
-     * The markers of one running transfer and how often they go out.
-     *
-     * @param perfMillis period of the 112 perf markers, 0 for none
-     * @param perf the perf markers of this moment (one per stripe), given the epoch milliseconds
-     * @param rangeMillis period of the 111 range markers, 0 for none
-     * @param ranges the ranges received since the last call (null if none new), or null when the
-     *     transfer reports no ranges
-     */
-    private record MarkerPlan(
-            long perfMillis,
-            java.util.function.LongFunction<List<FtpReply>> perf,
-            long rangeMillis,
-            Supplier<String> ranges) {}
 
     /**
      * Sends {@code source} to the client, with 112 perf markers if the client asked for them
@@ -233,49 +207,13 @@ public final class TransferRunner {
             Verifier verifier,
             Supplier<CompletableFuture<Long>> starter)
             throws FtpException {
-        Running running = start(ctx, markers, reusing, verifier, starter);
-        long transferred;
-        try {
-            transferred = running.future.get();
-        } catch (CancellationException e) {
-            throw running.failed(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            running.future.cancel(true);
-            throw running.failed(new CancellationException());
-        } catch (ExecutionException e) {
-            throw running.failed(e.getCause());
-        }
-        return running.succeeded(transferred);
+        return RunningTransfer.start(ctx, markers, reusing, verifier, starter).await();
     }
 
-    /**
-     * Like {@link #run} without blocking: the transfer's end (final markers, 226 or the failure
-     * reply's exception) is handled on the thread that completes it, an event loop.
-     *
-     * @return completes with the bytes moved once 226 is sent, or exceptionally with the
-     *     {@link FtpException} to reply
-     */
     private static CompletableFuture<Long> runAsync(
             CommandContext ctx, MarkerPlan markers, boolean reusing, Supplier<CompletableFuture<Long>> starter)
             throws FtpException {
-        Running running = start(ctx, markers, reusing, null, starter);
-        CompletableFuture<Long> replied = new CompletableFuture<>();
-        running.future.whenComplete((transferred, error) -> {
-            try {
-                if (error == null) {
-                    replied.complete(running.succeeded(transferred));
-                } else {
-                    replied.completeExceptionally(running.failed(
-                            error instanceof java.util.concurrent.CompletionException ? error.getCause() : error));
-                }
-            } catch (FtpException e) {
-                replied.completeExceptionally(e);
-            } catch (RuntimeException e) {
-                replied.completeExceptionally(e);
-            }
-        });
-        return replied;
+        return RunningTransfer.start(ctx, markers, reusing, null, starter).whenReplied();
     }
 
     /**
@@ -346,135 +284,5 @@ public final class TransferRunner {
                 markers,
                 reusing,
                 () -> ctx.dataChannels().receive(tracking, endpoint, modeE, bytes::set, session.dataCache()));
-    }
-
-    /** Starts a transfer: the placeholder, 150/125, the start itself, the marker timers. */
-    private static Running start(
-            CommandContext ctx,
-            MarkerPlan markers,
-            boolean reusing,
-            Verifier verifier,
-            Supplier<CompletableFuture<Long>> starter)
-            throws FtpException {
-        ControlSession session = ctx.session();
-        CompletableFuture<Long> future;
-        try {
-            future = TransferStart.begin(
-                    session,
-                    () -> {
-                        ctx.reply(reusing ? REUSING : BEGINNING);
-                    },
-                    starter);
-        } catch (RuntimeException e) {
-            session.dataEndpoint(null);
-            throw new FtpException(451, "Data transfer failed to start: " + e);
-        }
-        Running running = new Running(ctx, markers, verifier, future);
-        if (markers.perfMillis() > 0) {
-            running.timers.add(schedule(ctx, markers.perfMillis(), () -> {
-                running.perfSent.set(true);
-                markers.perf().apply(System.currentTimeMillis()).forEach(ctx::reply);
-            }));
-        }
-        if (markers.rangeMillis() > 0 && markers.ranges() != null) {
-            running.timers.add(schedule(
-                    ctx,
-                    markers.rangeMillis(),
-                    () -> running.rangeSent.compareAndSet(false, sendRangeMarker(ctx, markers))));
-        }
-        return running;
-    }
-
-    /** One started transfer and what its end must do (markers, verifier, 226, the session's cleanup). */
-    private static final class Running {
-        private final CommandContext ctx;
-        private final MarkerPlan markers;
-        private final Verifier verifier;
-        private final CompletableFuture<Long> future;
-        private final List<ScheduledFuture<?>> timers = new ArrayList<>(2);
-        private final AtomicBoolean perfSent = new AtomicBoolean();
-        private final AtomicBoolean rangeSent = new AtomicBoolean();
-
-        Running(CommandContext ctx, MarkerPlan markers, Verifier verifier, CompletableFuture<Long> future) {
-            this.ctx = ctx;
-            this.markers = markers;
-            this.verifier = verifier;
-            this.future = future;
-        }
-
-        /** The transfer moved every byte: final markers, the verifier, 226. */
-        long succeeded(long transferred) throws FtpException {
-            ControlSession session = ctx.session();
-            boolean reusable = false;
-            try {
-                reusable = session.mode() == TransferMode.EXTENDED_BLOCK;
-                cancel(timers);
-                // Final markers complete what the periodic ones told a client that follows them (the
-                // total; the last ranges); a transfer shorter than one period (most small files) ends
-                // with 226 alone, as globus's does, which says every byte is there.
-                if (perfSent.get()) {
-                    markers.perf().apply(System.currentTimeMillis()).forEach(ctx::reply);
-                }
-                if (rangeSent.get()) {
-                    sendRangeMarker(ctx, markers);
-                }
-                if (verifier != null) {
-                    verifier.verify();
-                }
-                ctx.reply(COMPLETE);
-                return transferred;
-            } finally {
-                end(reusable);
-            }
-        }
-
-        /** @return the reply owed for a transfer that failed with {@code cause} */
-        FtpException failed(Throwable cause) {
-            end(false);
-            return failure(cause);
-        }
-
-        private void end(boolean reusable) {
-            ControlSession session = ctx.session();
-            cancel(timers);
-            if (!reusable) {
-                // What was written before a failure is on disk: say so, for the client's restart.
-                sendRangeMarker(ctx, markers);
-            }
-            session.activeTransfer(null);
-            if (!reusable) {
-                session.dataEndpoint(null);
-            }
-        }
-    }
-
-    private static ScheduledFuture<?> schedule(CommandContext ctx, long periodMillis, Runnable task) {
-        return ctx.channel().eventLoop().scheduleAtFixedRate(task, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
-    }
-
-    private static void cancel(List<ScheduledFuture<?>> timers) {
-        timers.forEach(timer -> timer.cancel(false));
-    }
-
-    /**
-     * Sends the ranges received since the last 111 marker, if any (empty markers are suppressed).
-     *
-     * @return true if a marker went out
-     */
-    private static boolean sendRangeMarker(CommandContext ctx, MarkerPlan markers) {
-        String drained = markers.ranges() == null ? null : markers.ranges().get();
-        if (drained != null) {
-            ctx.reply(Markers.range(drained));
-        }
-        return drained != null;
-    }
-
-    /** The reply for a failed transfer: 426 when aborted, else as {@link DtpException#of} maps the cause. */
-    private static FtpException failure(Throwable cause) {
-        if (cause instanceof CancellationException) {
-            return new FtpException(426, "Command Aborted.");
-        }
-        DtpException failure = DtpException.of(cause);
-        return new FtpException(failure.replyCode(), failure.getMessage());
     }
 }
