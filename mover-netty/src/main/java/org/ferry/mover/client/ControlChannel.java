@@ -7,7 +7,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LineBasedFrameDecoder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -15,6 +14,7 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.ferry.mover.net.Transport;
 import org.ferry.mover.protocol.FtpCommandEncoder;
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.protocol.FtpReplyDecoder;
@@ -49,7 +49,7 @@ final class ControlChannel implements AutoCloseable {
         ReplyQueue replies = new ReplyQueue();
         ChannelFuture connect = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(Transport.of(group).socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int)
                         Math.min(Integer.MAX_VALUE, replyTimeout.toMillis()))

@@ -1,12 +1,11 @@
 package org.ferry.mover.client;
 
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.ferry.mover.data.DataChannels;
+import org.ferry.mover.net.Transport;
 
 /**
  * Opens GridFTP control sessions. One instance owns the Netty event loop shared by all of its
@@ -33,7 +32,7 @@ public final class GridFtpClient implements AutoCloseable {
     public GridFtpClient(Duration replyTimeout, GsiClientSecurity gsi) {
         this.replyTimeout = replyTimeout;
         this.gsi = gsi;
-        this.group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+        this.group = Transport.preferred().newGroup(0, null);
         this.dataChannels = new DataChannels(group, DataChannels.DEFAULT_BLOCK_SIZE_BYTES, replyTimeout);
     }
 

@@ -22,8 +22,8 @@ import org.ferry.mover.data.security.DataChannelSecurity;
  * <p>In MODE E the sender always connects and the receiver always listens (GFD.020 "Extended Block Mode", data connection reuse); {@link #send} with a {@link DataEndpoint.Passive} endpoint in MODE E, or
  * {@link #receive} with {@link DataEndpoint.Active}, fails with an {@link IOException}.
  *
- * <p>Connections use the NIO transport, so {@code group} must be an NIO event loop group (e.g.
- * {@code new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory())}). Stream mode connections are
+ * <p>Connections use the transport of {@code group} ({@link org.ferry.mover.net.Transport#of}:
+ * native epoll or NIO). Stream mode connections are
  * closed at the end of every transfer; MODE E ones too, unless the caller passes a
  * {@link ModeECache}: then they end with EOD but no CLOSE, stay open, and the next transfer in the
  * same direction given the same cache reuses them (GFD.020; GFD.020 "Extended Block Mode", data connection reuse).

@@ -10,18 +10,17 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.traffic.GlobalTrafficShapingHandler;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.ferry.mover.data.security.DataChannelSecurity;
+import org.ferry.mover.net.Transport;
 
 /**
  * Makes the data connections of one {@link DataChannels} view: binds listeners, connects, takes
@@ -46,7 +45,7 @@ final class DataConnections {
     private final GlobalTrafficShapingHandler shaper;
 
     /**
-     * @param group event loops (NIO)
+     * @param group event loops (their transport decides the channels' classes)
      * @param home the loop for accepted connections and a transfer's first connection, or null for any of the group
      * @param blockSizeBytes MODE E block size, for the write water marks
      * @param sendBufferBytes SO_SNDBUF, 0 for the system default
@@ -79,31 +78,33 @@ final class DataConnections {
      * @throws IOException if binding fails
      */
     PassiveListener listen(InetAddress bindAddress) throws IOException {
-        // Bind with the JDK first, synchronously, then hand the bound socket to Netty: listen()
-        // never blocks on a future, so a server PI may call it from its event loop (PASV).
-        ServerSocketChannel socket = ServerSocketChannel.open();
+        // Bind synchronously, then hand the bound socket to Netty: listen() never blocks on a
+        // future, so a server PI may call it from its event loop (PASV).
+        ServerChannel socket;
         try {
-            if (receiveBufferBytes > 0) {
-                // accepted sockets inherit the listener's receive buffer, which must be set before
-                // listen() for windows above 64 KiB to be negotiated
-                socket.setOption(java.net.StandardSocketOptions.SO_RCVBUF, receiveBufferBytes);
-            }
-            socket.bind(new InetSocketAddress(bindAddress, 0), LISTEN_BACKLOG);
+            socket = Transport.of(group)
+                    .boundServerChannel(new InetSocketAddress(bindAddress, 0), LISTEN_BACKLOG, receiveBufferBytes);
         } catch (IOException e) {
-            socket.close();
             throw new IOException("cannot listen on " + bindAddress.getHostAddress() + ": " + e.getMessage(), e);
         }
-        NettyPassiveListener listener = new NettyPassiveListener((InetSocketAddress) socket.getLocalAddress());
+        NettyPassiveListener listener = new NettyPassiveListener((InetSocketAddress) socket.localAddress());
         ChannelFuture registration = new ServerBootstrap()
                 .group(group, home != null ? home : group)
-                .channelFactory(() -> new NioServerSocketChannel(socket))
+                .channelFactory(() -> socket)
                 .childOption(ChannelOption.AUTO_READ, false) // nothing is read before a transfer attaches
+                // the peer's close must not close the channel before a transfer saw its bytes: an
+                // InboundHold turns the end of input into the close once the transfer is there
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.RCVBUF_ALLOCATOR, receiveAllocator())
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
                         applyBuffers(ch);
+                        ch.pipeline().addFirst(InboundHold.NAME, new InboundHold());
+                        // the rate limit from the start: epoll reads a connection whose peer
+                        // closed before a transfer attached, and those bytes count too
+                        shape(ch);
                         listener.accepted(ch);
                     }
                 })
@@ -129,7 +130,7 @@ final class DataConnections {
         // not know yet would be closed instead of cached.
         ChannelFuture registration = new Bootstrap()
                 .group(loops)
-                .channel(NioSocketChannel.class)
+                .channel(Transport.of(loops).socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
@@ -176,9 +177,8 @@ final class DataConnections {
                     security.install(ch.pipeline(), false);
                 }
                 ch.pipeline().addLast(handler.get());
-                if (!ch.isActive()) {
-                    ch.pipeline().fireChannelInactive(); // died while queued: let the handler judge
-                }
+                // what arrived while the connection waited (bytes, the peer's close, its death)
+                InboundHold.release(ch);
                 ch.config().setAutoRead(true);
             });
         };

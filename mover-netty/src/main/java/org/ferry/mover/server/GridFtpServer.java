@@ -5,10 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.handler.traffic.GlobalTrafficShapingHandler;
@@ -20,6 +17,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.mover.data.DataChannels;
+import org.ferry.mover.net.Transport;
 import org.ferry.mover.protocol.FtpCommandDecoder;
 import org.ferry.mover.protocol.FtpReplyEncoder;
 import org.ferry.mover.server.command.GsiCommands;
@@ -127,7 +125,8 @@ public final class GridFtpServer implements AutoCloseable {
     public static GridFtpServer start(GridFtpServerConfig config, GsiServerSecurity gsi, DtpFactory dtps)
             throws IOException {
         StorageInterface storage = new PosixStorage(config.root());
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+        Transport transport = Transport.preferred();
+        EventLoopGroup group = transport.newGroup(0, null);
         ExecutorService worker = Executors.newCachedThreadPool(daemonThreads("ferry-gridftp-pi"));
         DataChannels dataChannels = new DataChannels(group).rateLimited(shaper(group, config));
         StripedDtp stripedDtp = new StripedDtp(dtps.create(group, dataChannels, storage));
@@ -138,7 +137,7 @@ public final class GridFtpServer implements AutoCloseable {
                         : config.bindAddress().getHostAddress() + " ") + "Ferry GridFTP Server 0.1 ready.";
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(group)
-                .channel(NioServerSocketChannel.class)
+                .channel(transport.serverSocketChannel())
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {

@@ -7,13 +7,13 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
 import org.ferry.mover.data.ModeEFrameEncoder;
+import org.ferry.mover.net.Transport;
 
 /**
  * Sends one stripe of a file range in MODE E to one receiver address (one SPOR entry) over
@@ -28,7 +28,7 @@ public final class StripeSends {
 
     private final EventLoopGroup group;
 
-    /** @param group NIO event loops for the data connections; not closed here */
+    /** @param group event loops for the data connections (NIO or epoll); not closed here */
     public StripeSends(EventLoopGroup group) {
         this.group = group;
     }
@@ -67,7 +67,7 @@ public final class StripeSends {
         for (int i = 0; i < parallelism; i++) {
             ChannelFuture connect = new Bootstrap()
                     .group(group)
-                    .channel(NioSocketChannel.class)
+                    .channel(Transport.of(group).socketChannel())
                     .option(ChannelOption.TCP_NODELAY, true)
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
                     .option(

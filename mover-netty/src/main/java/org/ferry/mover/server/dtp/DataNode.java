@@ -5,16 +5,14 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.ferry.mover.data.DataChannels;
+import org.ferry.mover.net.Transport;
 import org.ferry.mover.storage.PosixStorage;
 import org.ferry.mover.stripe.LinkAuth;
 import org.ferry.mover.stripe.LinkChallengeHandler;
@@ -54,13 +52,14 @@ public final class DataNode implements AutoCloseable {
      */
     public static DataNode start(InetAddress bindAddress, int port, Path root, LinkAuth auth) throws IOException {
         PosixStorage storage = new PosixStorage(root);
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+        Transport transport = Transport.preferred();
+        EventLoopGroup group = transport.newGroup(0, null);
         DataChannels dataChannels = new DataChannels(group);
         LocalDtp dtp = new LocalDtp("data-node", dataChannels, new StripeSends(group), storage);
         try {
             Channel channel = new ServerBootstrap()
                     .group(group)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(transport.serverSocketChannel())
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {

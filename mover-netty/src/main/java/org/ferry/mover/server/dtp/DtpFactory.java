@@ -16,7 +16,7 @@ import org.ferry.mover.stripe.StripeSends;
 public interface DtpFactory {
 
     /**
-     * @param group the server's NIO event loops
+     * @param group the server's event loops
      * @param dataChannels the server's own data channels
      * @param storage the server's storage interface
      * @return the DTPs in stripe order, at least one

@@ -8,7 +8,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -22,6 +21,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.ferry.mover.data.PassiveListener;
+import org.ferry.mover.net.Transport;
 import org.ferry.mover.stripe.LinkAnswerHandler;
 import org.ferry.mover.stripe.LinkAuth;
 import org.ferry.mover.stripe.LinkFraming;
@@ -51,7 +51,7 @@ public final class RemoteDtp implements DataTransferProcess {
     /**
      * @param node the data node's link address ({@code ferry-gridftp data-node --port})
      * @param auth the shared secret
-     * @param group NIO event loops for the link connection; not closed here
+     * @param group event loops for the link connection (NIO or epoll, see {@link org.ferry.mover.net.Transport}); not closed here
      */
     public RemoteDtp(InetSocketAddress node, LinkAuth auth, EventLoopGroup group) {
         this.node = node;
@@ -148,7 +148,7 @@ public final class RemoteDtp implements DataTransferProcess {
         LinkAnswerHandler answer = new LinkAnswerHandler(auth);
         ChannelFuture connect = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(Transport.of(group).socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_SECONDS * 1000)
                 .handler(new ChannelInitializer<Channel>() {

@@ -1,0 +1,124 @@
+package org.ferry.mover.net;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoEventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.unix.Socket;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * How the mover's sockets are driven: Netty's native epoll transport where it loads (Linux on
+ * x86-64 and aarch64: edge-triggered epoll, {@code writev} and {@code sendfile} straight from
+ * native code, no selector or selected-key bookkeeping per wake-up), else the JDK's NIO. An event
+ * loop group only drives channels of its own transport, so a channel's class is always taken from
+ * the group it registers with ({@link #of}). {@code -Dferry.transport=nio} forces NIO.
+ */
+public enum Transport {
+    /** Netty's native epoll transport (Linux). */
+    EPOLL,
+    /** The JDK's NIO selector transport (everywhere). */
+    NIO;
+
+    /** System property that forces a transport: {@code nio} or {@code epoll}. */
+    public static final String PROPERTY = "ferry.transport";
+
+    /**
+     * @return EPOLL where the native transport loads and {@value #PROPERTY} does not say {@code
+     *     nio}, else NIO
+     */
+    public static Transport preferred() {
+        String forced = System.getProperty(PROPERTY, "");
+        if (forced.equalsIgnoreCase("nio")) {
+            return NIO;
+        }
+        return Epoll.isAvailable() ? EPOLL : NIO;
+    }
+
+    /**
+     * @param group an event loop group made by {@link #newGroup} or by hand
+     * @return the transport whose channels the group drives
+     */
+    public static Transport of(EventLoopGroup group) {
+        return group instanceof IoEventLoopGroup io && io.isIoType(EpollIoHandler.class) ? EPOLL : NIO;
+    }
+
+    /** @return the I/O handler factory of this transport's event loops */
+    public IoHandlerFactory ioHandlerFactory() {
+        return this == EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    }
+
+    /**
+     * @param threads event loop threads, 0 for Netty's default (twice the cores)
+     * @param threadFactory names the threads, or null for Netty's
+     * @return a new event loop group of this transport
+     */
+    public EventLoopGroup newGroup(int threads, ThreadFactory threadFactory) {
+        return threadFactory == null
+                ? new MultiThreadIoEventLoopGroup(threads, ioHandlerFactory())
+                : new MultiThreadIoEventLoopGroup(threads, threadFactory, ioHandlerFactory());
+    }
+
+    /** @return the class of this transport's TCP client channels */
+    public Class<? extends SocketChannel> socketChannel() {
+        return this == EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
+    }
+
+    /** @return the class of this transport's TCP listening channels */
+    public Class<? extends ServerChannel> serverSocketChannel() {
+        return this == EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
+
+    /**
+     * A listening channel bound at once on the calling thread (an event loop may call it: no
+     * future to wait for), to be registered with a group of this transport.
+     *
+     * @param address where to listen (port 0 for an ephemeral one)
+     * @param backlog the listen backlog
+     * @param receiveBufferBytes SO_RCVBUF inherited by accepted sockets (set before listen so that
+     *     windows above 64 KiB are negotiated), 0 for the system default
+     * @return the unregistered channel, bound and listening
+     * @throws IOException if binding fails
+     */
+    public ServerChannel boundServerChannel(InetSocketAddress address, int backlog, int receiveBufferBytes)
+            throws IOException {
+        if (this == EPOLL) {
+            Socket socket = Socket.newSocketStream();
+            try {
+                if (receiveBufferBytes > 0) {
+                    socket.setReceiveBufferSize(receiveBufferBytes);
+                }
+                socket.bind(address);
+                socket.listen(backlog);
+                return new EpollServerSocketChannel(socket.intValue());
+            } catch (IOException | RuntimeException e) {
+                socket.close();
+                throw e;
+            }
+        }
+        ServerSocketChannel socket = ServerSocketChannel.open();
+        try {
+            if (receiveBufferBytes > 0) {
+                socket.setOption(StandardSocketOptions.SO_RCVBUF, receiveBufferBytes);
+            }
+            socket.bind(address, backlog);
+            return new NioServerSocketChannel(socket);
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+    }
+}
