@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.ferry.api.credential.EndpointSecrets;
@@ -85,7 +86,7 @@ class ExpiredCredentialSweepTest {
         ApiClient erin = new ApiClient(
                 port,
                 tokens.create(AccountService.caller(account), "test", null).token());
-        java.util.HashMap<String, Object> doc = new java.util.HashMap<>();
+        HashMap<String, Object> doc = new HashMap<>();
         doc.put("DATA_TYPE", "endpoint");
         doc.put("canonical_name", "admin#site");
         doc.put("url", "gsiftp://localhost:1");
