@@ -52,8 +52,11 @@ import tools.jackson.databind.node.ObjectNode;
  * and expired proxies; recursive transfers of a tree between globus-gridftp-server and
  * ferry-gridftp in both directions with {@code encrypt_data} (PROT P on every data channel, seen
  * in both servers' command logs) and without, byte-identical; a deactivation mid-task sending the
- * task INACTIVE, keeping the files it moved, and resuming on a delegated-proxy activation; and a
- * credential expiring mid-task, INACTIVE, and back after a new activation.
+ * task INACTIVE, keeping the files it moved, and resuming on a delegated-proxy activation; a
+ * credential expiring mid-task, INACTIVE, and back after a new activation; and the institution's
+ * public endpoints, which a second, non-admin user activates with credentials of their own (MyProxy
+ * with trust bootstrap, and a delegated {@code grid-proxy-init} proxy) and moves a tree through as
+ * their own identity (both servers' logs name it), the admin's activation untouched.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -69,6 +72,13 @@ class ServiceGsiInteropTest {
     private static final String GLOBUS = "admin#globus";
     private static final String FERRY = "admin#ferry";
     private static final String SLOW = "admin#slow";
+    private static final String SITE_GLOBUS = "admin#site-globus";
+    private static final String SITE_FERRY = "admin#site-ferry";
+    /** The second user: Ferry account, MyProxy username and local account in the grid-mapfiles. */
+    private static final String COLLEAGUE = "colleague";
+
+    private static final String COLLEAGUE_CN = "Ferry Colleague";
+    private static final String COLLEAGUE_PASSPHRASE = "colleague-myproxy-passphrase";
     /** What the slow ferry-gridftp sends per second, over all its data connections. */
     private static final long SLOW_BYTES_PER_SECOND = 1 << 20;
 
@@ -81,6 +91,11 @@ class ServiceGsiInteropTest {
     private Path ferryRoot;
     private Path ferryLog;
     private Path slowRoot;
+    private int globusPort;
+    private String ferryGsiUrl;
+    /** X509_USER_PROXY of the second user's grid-proxy-init proxy. */
+    private Map<String, String> colleagueProxy;
+
     private MyProxyServerProcess myProxy;
     private FerryServerProcess server;
     private CliRunner cli;
@@ -104,8 +119,17 @@ class ServiceGsiInteropTest {
         GlobusGridFtpServer globus = started(GlobusGridFtpServer.startGsi(
                 pki, globusDir, USER_CN, List.of("-d", "all", "-l", globusLog.toString())));
         globusRoot = globus.root();
+        globusPort = globus.port();
+        // the second user may log in too; globus-gridftp-server reads its grid-mapfile per session
+        // and runs every GSI session as the one unprivileged account the tests have
+        Files.writeString(
+                globusDir.resolve("grid-mapfile"),
+                pki.gridMapLine(COLLEAGUE_CN, GlobusGridFtpServer.USER),
+                java.nio.file.StandardOpenOption.APPEND);
 
-        Path gridMap = Files.writeString(work.resolve("grid-mapfile"), pki.gridMapLine(USER_CN, "ferry"));
+        Path gridMap = Files.writeString(
+                work.resolve("grid-mapfile"),
+                pki.gridMapLine(USER_CN, "ferry") + pki.gridMapLine(COLLEAGUE_CN, COLLEAGUE));
         Path logback = Files.writeString(
                 work.resolve("logback-commands.xml"),
                 "<configuration><appender name=\"OUT\" class=\"ch.qos.logback.core.ConsoleAppender\">"
@@ -124,6 +148,7 @@ class ServiceGsiInteropTest {
                 pki.trustDirectory(),
                 gridMap,
                 "-Dlogback.configurationFile=" + logback));
+        ferryGsiUrl = ferry.gsiUrl();
         slowRoot = Files.createDirectories(work.resolve("slow-root"));
         FerryGridFtpProcess slow = started(FerryGridFtpProcess.startGsi(
                 launchers,
@@ -143,6 +168,12 @@ class ServiceGsiInteropTest {
         myProxy = started(MyProxyServerProcess.start(work.resolve("myproxy"), hostCert, hostKey, pki.trustDirectory()));
         myProxy.store(userCert, userKey, pki.trustDirectory(), MYPROXY_USER, PASSPHRASE);
         userProxy = gridProxyInit(userCert, userKey, "user-proxy.pem");
+        Path colleagueDir = Files.createDirectories(work.resolve("colleague"));
+        Path colleagueCert = colleagueDir.resolve("usercert.pem");
+        Path colleagueKey = colleagueDir.resolve("userkey.pem");
+        GsiTestPki.writePemFiles(pki.user(COLLEAGUE_CN), colleagueCert, colleagueKey);
+        myProxy.store(colleagueCert, colleagueKey, pki.trustDirectory(), COLLEAGUE, COLLEAGUE_PASSPHRASE);
+        colleagueProxy = gridProxyInit(colleagueCert, colleagueKey, "colleague-proxy.pem");
 
         // the service trusts another CA only: the servers' CA comes from MyProxy's trust roots
         GsiTestPki elsewhere = GsiTestPki.create(work.resolve("elsewhere"), "Elsewhere");
@@ -425,6 +456,128 @@ class ServiceGsiInteropTest {
                 .contains("deactivated");
         assertThat(expectSuccess(cli.run(60, "endpoint", "show", SLOW)).stdout())
                 .containsPattern("Activated: +false");
+    }
+
+    @Test
+    @Order(7)
+    void anotherUserActivatesThePublicEndpointsWithTheirOwnCredentialAndMovesDataAsThemselves() throws Exception {
+        // the institution's admin publishes the two servers as public endpoints and activates them
+        for (String[] endpoint :
+                new String[][] {{SITE_GLOBUS, "gsiftp://localhost:" + globusPort}, {SITE_FERRY, ferryGsiUrl}}) {
+            expectSuccess(cli.run(
+                    60,
+                    "endpoint",
+                    "add",
+                    endpoint[0],
+                    "--url",
+                    endpoint[1],
+                    "--myproxy-server",
+                    myProxy.address(),
+                    "--public"));
+            assertThat(expectSuccess(cli.run(60, "endpoint", "activate", endpoint[0]))
+                            .stdout())
+                    .contains("AutoActivated.CachedCredential");
+        }
+        Map<String, JsonNode> ownerBefore = new HashMap<>();
+        for (String endpoint : List.of(SITE_GLOBUS, SITE_FERRY)) {
+            ownerBefore.put(endpoint, api("GET", "/v0.10/endpoint/" + encode(endpoint), null));
+            assertThat(ownerBefore.get(endpoint).path("activation_subject").asString())
+                    .isEqualTo(pki.dn(USER_CN));
+        }
+
+        // a non-admin user with a FERRY_HOME of their own, logged in with their password
+        expectSuccess(cli.run(60, Map.of(), "colleague-password\n", "user", "add", COLLEAGUE, "--password-stdin"));
+        Map<String, String> colleague = Map.of(
+                "FERRY_HOME",
+                Files.createDirectories(work.resolve("colleague-home")).toString());
+        expectSuccess(
+                cli.run(60, colleague, "colleague-password\n", "login", "--username", COLLEAGUE, "--password-stdin"));
+        assertThat(expectSuccess(cli.run(60, colleague, null, "whoami")).stdout())
+                .contains(COLLEAGUE);
+        assertThat(expectSuccess(cli.run(60, colleague, null, "endpoint", "show", SITE_GLOBUS))
+                        .stdout())
+                .as("the admin's activation is the admin's own")
+                .containsPattern("Activated: +false");
+
+        // they activate one with their MyProxy credential (trusting the server's CA on first use)
+        // and the other with a proxy delegated from their own grid-proxy-init proxy
+        CliRunner.Result byMyProxy = cli.run(
+                120,
+                colleague,
+                COLLEAGUE_PASSPHRASE + "\n",
+                "endpoint",
+                "activate",
+                SITE_GLOBUS,
+                "--myproxy",
+                "-U",
+                COLLEAGUE,
+                "--passphrase-stdin",
+                "--myproxy-bootstrap-trust");
+        assertThat(expectSuccess(byMyProxy).stdout())
+                .contains("Activated.MyProxyCredential")
+                .contains(pki.dn(COLLEAGUE_CN));
+        Map<String, String> colleagueWithProxy = new HashMap<>(colleague);
+        colleagueWithProxy.putAll(colleagueProxy);
+        assertThat(expectSuccess(cli.run(
+                                120, colleagueWithProxy, null, "endpoint", "activate", SITE_FERRY, "--delegate-proxy"))
+                        .stdout())
+                .contains("Activated.DelegatedProxy");
+        for (String endpoint : List.of(SITE_GLOBUS, SITE_FERRY)) {
+            assertThat(expectSuccess(cli.run(60, colleague, null, "endpoint", "show", endpoint))
+                            .stdout())
+                    .as(endpoint)
+                    .containsPattern("Activated: +true")
+                    .containsPattern("Subject: +" + Pattern.quote(pki.dn(COLLEAGUE_CN)));
+        }
+
+        // their transfer from globus-gridftp-server to ferry-gridftp, as themselves
+        Path tree = globusRoot.resolve("colleague-tree");
+        TestTrees.generateAscii(tree, 30, new long[] {2L << 20, 5L << 20}, 20261127L);
+        GlobusGridFtpServer.chown(tree);
+        Map<String, String> expected = TreeDigest.of(tree);
+        long ferryLoginsBefore = count(ferryLog, pki.dn(COLLEAGUE_CN) + " authenticated by GSI");
+        String globusLogin = "DN " + pki.dn(COLLEAGUE_CN) + " successfully authorized";
+        long globusLoginsBefore = count(globusLog, globusLogin);
+        String taskId = expectSuccess(cli.run(
+                        60,
+                        colleague,
+                        null,
+                        "-F",
+                        "unix",
+                        "transfer",
+                        SITE_GLOBUS + ":" + tree,
+                        SITE_FERRY + ":/colleague-copy",
+                        "--recursive"))
+                .stdout()
+                .trim();
+        assertThat(taskId).matches(TASK_ID);
+        CliRunner.Result waited = cli.run(
+                300, colleague, null, "-F", "json", "wait", taskId, "--timeout", "240", "--polling-interval", "0.2");
+        assertThat(waited.exitCode())
+                .as("ferry wait " + taskId + ": " + waited.describe() + "\nevents:\n"
+                        + cli.run(60, "events", taskId).stdout())
+                .isZero();
+        JsonNode task = json.readTree(waited.stdout());
+        assertThat(task.path("status").asString()).isEqualTo("SUCCEEDED");
+        assertThat(task.path("owner_string").asString()).isEqualTo(COLLEAGUE);
+        assertThat(TreeDigest.of(ferryRoot.resolve("colleague-copy"))).isEqualTo(expected);
+
+        // both servers saw the second user's own identity, mapped to their account
+        assertThat(count(ferryLog, pki.dn(COLLEAGUE_CN) + " authenticated by GSI"))
+                .isGreaterThan(ferryLoginsBefore);
+        assertThat(Files.readString(ferryLog, StandardCharsets.ISO_8859_1))
+                .containsPattern(
+                        Pattern.quote(pki.dn(COLLEAGUE_CN)) + " authenticated by GSI .*, mapped to " + COLLEAGUE);
+        assertThat(count(globusLog, globusLogin)).isGreaterThan(globusLoginsBefore);
+
+        // the admin's activations are as they were: same identity, same end
+        for (String endpoint : List.of(SITE_GLOBUS, SITE_FERRY)) {
+            JsonNode ownerAfter = api("GET", "/v0.10/endpoint/" + encode(endpoint), null);
+            assertThat(ownerAfter.path("activated").asBoolean()).as(endpoint).isTrue();
+            assertThat(ownerAfter.path("activation_subject").asString()).isEqualTo(pki.dn(USER_CN));
+            assertThat(ownerAfter.path("expire_time").asString())
+                    .isEqualTo(ownerBefore.get(endpoint).path("expire_time").asString());
+        }
     }
 
     // ---- helpers ----

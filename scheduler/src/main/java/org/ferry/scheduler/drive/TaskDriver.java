@@ -36,7 +36,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * its tasks to another after the lease time), expires tasks past their deadline, plans new ones,
  * takes chunks whose mover went silent as lost (their files go back to PENDING and resume from
  * their restart markers), dispatches chunks fairly, writes PROGRESS events, and once every file
- * of a mirroring task arrived has its destination extras deleted ({@link MirrorJob}). INACTIVE
+ * of a mirroring task arrived has its destination extras deleted ({@link MirrorJob}); last, it
+ * deletes expired endpoint credentials when that is due ({@link ExpiredCredentialSweep}). INACTIVE
  * tasks (waiting for an endpoint's activation, {@link Activations}) are not leased; they fail
  * EXPIRED at their deadline.
  */
@@ -50,6 +51,7 @@ public class TaskDriver implements SmartLifecycle {
     private final TransactionTemplate transactions;
     private final PlanningJob planning;
     private final MirrorJob mirrors;
+    private final ExpiredCredentialSweep credentialSweep;
     private final Dispatcher dispatcher;
     private final TaskEnding ending;
     private final WorkQueue queue;
@@ -73,6 +75,7 @@ public class TaskDriver implements SmartLifecycle {
      * @param transactions transactions
      * @param planning plans tasks
      * @param mirrors deletes destination extras ({@code delete_destination_extra}) after the copy
+     * @param credentialSweep deletes expired endpoint credentials
      * @param dispatcher dispatches chunks
      * @param ending ends tasks
      * @param queue the work queue
@@ -88,6 +91,7 @@ public class TaskDriver implements SmartLifecycle {
             TransactionTemplate transactions,
             PlanningJob planning,
             MirrorJob mirrors,
+            ExpiredCredentialSweep credentialSweep,
             Dispatcher dispatcher,
             TaskEnding ending,
             WorkQueue queue,
@@ -100,6 +104,7 @@ public class TaskDriver implements SmartLifecycle {
         this.transactions = transactions;
         this.planning = planning;
         this.mirrors = mirrors;
+        this.credentialSweep = credentialSweep;
         this.dispatcher = dispatcher;
         this.ending = ending;
         this.queue = queue;
@@ -290,6 +295,7 @@ public class TaskDriver implements SmartLifecycle {
         recoverLostChunks(now);
         dispatcher.dispatch(leased, now);
         progressEvents(leased, now);
+        credentialSweep.sweepIfDue(now);
     }
 
     private void recoverLostChunks(Instant now) {
