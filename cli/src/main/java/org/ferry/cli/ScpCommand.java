@@ -38,7 +38,7 @@ import tools.jackson.databind.node.ObjectNode;
         footerHeading = "%nExamples:%n",
         footer = {
             "  ferry scp site#a:/data/run1/results.h5 site#b:/archive/",
-            "  ferry scp -r site#a:/data/run1 site#b:/archive/"
+            "  ferry scp -r -p site#a:/data/run1 site#b:/archive/   (-p: keep modification times)"
         })
 public final class ScpCommand extends ApiCommand {
     @Parameters(
@@ -51,7 +51,7 @@ public final class ScpCommand extends ApiCommand {
     @Option(names = "-r", description = "Copy directories recursively.")
     private boolean recursive;
 
-    @Option(names = "-p", description = "Preserve modification times.")
+    @Option(names = "-p", description = "Preserve modification times (sends preserve_timestamp).")
     private boolean preserve;
 
     @Option(names = "-q", description = "Quiet: no progress.")

@@ -33,8 +33,8 @@ import tools.jackson.databind.node.ObjectNode;
  * is a directory (asked with {@code stat}). Batch lines are {@code [--recursive|-r|--no-recursive]
  * SRC DST} with shell quoting, {@code #} comments and blank lines; the command line's paths, when
  * given, are prefixes of the lines' paths. Options the server does not implement yet
- * ({@code --encrypt}, {@code --preserve-mtime}, {@code --notify on}, ...) are sent, and the
- * server's 400 names them.
+ * ({@code --fail-on-quota-errors}) or cannot honour for the endpoints ({@code --encrypt} on
+ * clear-text ones) are sent, and the server's 400 names them.
  *
  * <p>Output: text {@code Message: ...} and {@code Task ID: <uuid>}; unix the task id alone (for
  * {@code id=$(ferry -F unix transfer ...)}); json the transfer_result. {@code --dry-run} asks the
@@ -104,7 +104,7 @@ public final class TransferCommand extends ApiCommand {
 
     @Option(
             names = {"--preserve-mtime", "--preserve-timestamp"},
-            description = "Give destination files the source's modification time.")
+            description = "Give each destination file its source's modification time (whole seconds).")
     private boolean preserveMtime;
 
     @Option(

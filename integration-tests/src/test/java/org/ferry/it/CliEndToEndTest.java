@@ -7,7 +7,11 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Every command of the {@code ferry} CLI against a real ferry-server process and two real
  * ferry-gridftp endpoints: endpoints, file operations, transfer (batch, recursion detection,
- * refused options), scp, rm and delete, wait, events, details, status, deadline, cancel, login,
+ * refused options, preserved modification times), scp, rm and delete, wait, events, details, status, deadline, cancel, login,
  * whoami, logout, tokens, users, in the three output formats, with their exit codes. The CLI
  * runs in this JVM through {@link FerryCli#run} (the same code {@code bin/ferry} runs) over an
  * environment of its own, so that the many runs cost no JVM start each.
@@ -368,6 +372,66 @@ class CliEndToEndTest {
         Run missing = admin("scp", "admin#a:/scp/none", "admin#b:/archive/");
         assertThat(missing.exitCode()).isEqualTo(1);
         assertThat(missing.err()).contains("No such file or directory");
+    }
+
+    /**
+     * {@code scp -p} and {@code transfer --preserve-mtime} (issue 14): destination files end with
+     * their sources' old modification times, to the second; {@code scp} without {@code -p} leaves
+     * the time of the write.
+     */
+    @Test
+    void scpDashPAndPreserveMtimeKeepModificationTimes() throws Exception {
+        Instant old = Instant.parse("2011-12-13T14:15:16Z");
+        Map<String, Instant> times = new HashMap<>();
+        String[] files = {"one.txt", "run/a.dat", "run/deep/b.dat", "run/deep/c.dat"};
+        for (int i = 0; i < files.length; i++) {
+            Path file = rootA.resolve("mtimes").resolve(files[i]);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, "content of " + files[i]);
+            Instant time = old.plus(Duration.ofDays(40L * i)).plusSeconds(i);
+            Files.setLastModifiedTime(file, FileTime.from(time));
+            times.put(files[i], time);
+        }
+        Files.createDirectories(rootB.resolve("mtimes-scp"));
+        Instant beforeWrites = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(1);
+
+        ok(admin("scp", "-p", "-q", "admin#a:/mtimes/one.txt", "admin#b:/mtimes-scp/"));
+        ok(admin("scp", "-r", "-p", "-q", "admin#a:/mtimes/run", "admin#b:/mtimes-scp/"));
+        for (String file : files) {
+            assertThat(Files.getLastModifiedTime(rootB.resolve("mtimes-scp").resolve(file))
+                            .toInstant())
+                    .as("scp -p " + file)
+                    .isEqualTo(times.get(file));
+        }
+        ok(admin("scp", "-q", "admin#a:/mtimes/one.txt", "admin#b:/mtimes-scp/plain.txt"));
+        assertThat(Files.getLastModifiedTime(rootB.resolve("mtimes-scp/plain.txt"))
+                        .toInstant())
+                .as("scp without -p")
+                .isAfterOrEqualTo(beforeWrites);
+
+        String taskId = ok(admin(
+                        "-F",
+                        "unix",
+                        "transfer",
+                        "-r",
+                        "admin#a:/mtimes/run",
+                        "admin#b:/mtimes-transfer",
+                        "--preserve-mtime"))
+                .out()
+                .trim();
+        ok(admin("wait", taskId, "--polling-interval", "0.2"));
+        for (String file : List.of("a.dat", "deep/b.dat", "deep/c.dat")) {
+            assertThat(Files.getLastModifiedTime(
+                                    rootB.resolve("mtimes-transfer").resolve(file))
+                            .toInstant())
+                    .as("transfer --preserve-mtime " + file)
+                    .isEqualTo(times.get("run/" + file));
+        }
+        assertThat(ok(admin("details", taskId)).out()).containsPattern("Preserve Timestamp:\\s+true");
+        assertThat(json(admin("-F", "json", "status", taskId))
+                        .get("preserve_timestamp")
+                        .asBoolean())
+                .isTrue();
     }
 
     @Test

@@ -294,7 +294,55 @@ class ServiceGlobusInteropTest {
         }
     }
 
-    // ---- helpers ----
+    /**
+     * {@code ferry transfer --preserve-mtime} with globus-gridftp-server as the destination (MFMT,
+     * which it lists in FEAT and maps to its SITE UTIME) and then as the source (its MLSD Modify
+     * facts): 150 small files in one directory (pipelined batches of STOR/RETR: globus has no tar
+     * streams), a nested directory and a 20 MiB file moved alone, each with its own old time, end
+     * with their sources' times to the second both ways; without the flag globus writes new times.
+     */
+    @Test
+    void preservedModificationTimesReachGlobusAndComeBack() throws Exception {
+        Side globusSide = globusSide();
+        Side ferrySide = ferrySide();
+        Path tree = ferrySide.local("timed");
+        Instant oldest = Instant.parse("2005-06-07T08:09:10Z");
+        SplittableRandom random = new SplittableRandom(1414);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            names.add(String.format("many/t%03d.bin", i));
+        }
+        names.addAll(List.of("nested/deeper/n1.txt", "nested/n2.txt", "big.bin"));
+        for (int i = 0; i < names.size(); i++) {
+            String name = names.get(i);
+            byte[] data = new byte[name.equals("big.bin") ? 20 << 20 : 1 + random.nextInt(6000)];
+            random.nextBytes(data);
+            write(tree.resolve(name), data, oldest.plus(Duration.ofDays(i)).plusSeconds(7L * i));
+        }
+        Map<String, Instant> sourceTimes = mtimes(tree);
+        assertThat(sourceTimes).hasSize(153);
+        Map<String, String> expected = TreeDigest.of(tree);
+
+        Instant beforeWrites =
+                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minusSeconds(1);
+        JsonNode toGlobus = transfer(ferrySide.spec("timed"), globusSide.spec("timed"), "--preserve-mtime");
+        assertThat(toGlobus.path("preserve_timestamp").asBoolean()).isTrue();
+        assertThat(TreeDigest.of(globusSide.local("timed"))).isEqualTo(expected);
+        assertThat(mtimes(globusSide.local("timed"))).as("times on globus").isEqualTo(sourceTimes);
+
+        transfer(globusSide.spec("timed"), ferrySide.spec("timed-back"), "--preserve-mtime");
+        assertThat(TreeDigest.of(ferrySide.local("timed-back"))).isEqualTo(expected);
+        assertThat(mtimes(ferrySide.local("timed-back")))
+                .as("times back from globus")
+                .isEqualTo(sourceTimes);
+
+        transfer(ferrySide.spec("timed"), globusSide.spec("timed-plain"));
+        mtimes(globusSide.local("timed-plain"))
+                .forEach((file, time) ->
+                        assertThat(time).as(file + " without --preserve-mtime").isAfterOrEqualTo(beforeWrites));
+    }
+
+    // ---- helpers ----    // ---- helpers ----
 
     /**
      * Submits a recursive transfer with the CLI and waits for it with {@code ferry wait}.
@@ -361,6 +409,19 @@ class ServiceGlobusInteropTest {
     private static void append(Path file, byte[] content, Instant modified) throws IOException {
         Files.write(file, content, StandardOpenOption.APPEND);
         Files.setLastModifiedTime(file, FileTime.from(modified));
+    }
+
+    /** @return relative path to modification time of every regular file under {@code root} */
+    private static Map<String, Instant> mtimes(Path root) throws IOException {
+        Map<String, Instant> times = new TreeMap<>();
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                if (Files.isRegularFile(p)) {
+                    times.put(root.relativize(p).toString(), mtime(p));
+                }
+            }
+        }
+        return times;
     }
 
     private static Instant mtime(Path file) throws IOException {

@@ -280,7 +280,6 @@ class ApiOperationsTest {
     @Test
     void everyTransferOptionFerryLacksIsRefusedByName() {
         Map<String, Object> refused = new java.util.LinkedHashMap<>();
-        refused.put("preserve_timestamp", true);
         refused.put("fail_on_quota_errors", true);
         refused.put("source_local_user", "u");
         refused.put("destination_local_user", "u");
@@ -316,7 +315,25 @@ class ApiOperationsTest {
         off.put("skip_activation_check", true);
         ApiClient.Answer accepted = api.post("/v0.10/transfer", off);
         assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(202);
-        api.post("/v0.10/task/" + accepted.body().get("task_id").asString() + "/cancel", Map.of());
+        String offTask = accepted.body().get("task_id").asString();
+        assertThat(api.get("/v0.10/task/" + offTask)
+                        .body()
+                        .get("preserve_timestamp")
+                        .asBoolean())
+                .isFalse();
+        api.post("/v0.10/task/" + offTask + "/cancel", Map.of());
+        // preserve_timestamp is implemented (issue 14): accepted, stored and echoed
+        Map<String, Object> preserving = transfer(Map.of());
+        preserving.put("preserve_timestamp", true);
+        ApiClient.Answer preserved = api.post("/v0.10/transfer", preserving);
+        assertThat(preserved.status()).as(String.valueOf(preserved.body())).isEqualTo(202);
+        String preservedTask = preserved.body().get("task_id").asString();
+        assertThat(api.get("/v0.10/task/" + preservedTask)
+                        .body()
+                        .get("preserve_timestamp")
+                        .asBoolean())
+                .isTrue();
+        api.post("/v0.10/task/" + preservedTask + "/cancel", Map.of());
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -117,6 +118,11 @@ final class DefaultGridFtpSession implements GridFtpSession {
     @Override
     public long[] sizes(List<String> paths) throws IOException {
         return session.sizes(paths);
+    }
+
+    @Override
+    public GridFtpReplyException[] setModifiedTimes(List<String> paths, List<Instant> times) throws IOException {
+        return session.setModifiedTimes(paths, times);
     }
 
     @Override

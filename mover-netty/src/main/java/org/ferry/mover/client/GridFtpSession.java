@@ -3,6 +3,7 @@ package org.ferry.mover.client;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.protocol.ByteRange;
@@ -109,6 +110,28 @@ public interface GridFtpSession extends Closeable {
             }
         }
         return sizes;
+    }
+
+    /**
+     * Sets the modification times of many files in one exchange (what {@code preserve_timestamp}
+     * asks of a destination): {@code MFMT YYYYMMDDHHMMSS path} (draft-somers-ftp-mfxx section 3)
+     * for each, or {@code SITE UTIME YYYYMMDDHHMMSS path} (globus-gridftp-server's form of the
+     * same) when the server does not list MFMT in FEAT, pipelined as {@link #sizes} is: one round
+     * trip for a batch. A server that refuses one path still sets the others.
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}.
+     *
+     * @param paths absolute file paths
+     * @param times each path's time, UTC; whole seconds are set (a fraction is dropped)
+     * @return for each path, in order: null where the time was set, else the server's refusal
+     *     (e.g. 550 for a missing file, 500 for a server that knows neither command)
+     * @throws IllegalArgumentException if the lists differ in length, a path holds CR or LF, or a
+     *     time lies outside years 1..9999
+     * @throws IOException if the connection fails
+     */
+    default GridFtpReplyException[] setModifiedTimes(List<String> paths, List<Instant> times) throws IOException {
+        throw new UnsupportedOperationException(
+                "setting modification times is not supported by " + getClass().getName());
     }
 
     /**

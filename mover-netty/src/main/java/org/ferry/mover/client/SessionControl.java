@@ -3,6 +3,7 @@ package org.ferry.mover.client;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.NoSuchFileException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -178,6 +179,43 @@ final class SessionControl {
             throw failure;
         }
         return sizes;
+    }
+
+    /**
+     * Sets modification times, pipelined as {@link #sizes}: {@code MFMT} (draft-somers-ftp-mfxx)
+     * when FEAT lists it, else globus-gridftp-server's {@code SITE UTIME}, both with the time first.
+     *
+     * @return each path's refusal, null where the time was set
+     * @throws IllegalArgumentException if the lists differ in length, or a path or time cannot be sent
+     * @throws IOException if the connection fails
+     */
+    GridFtpReplyException[] setModifiedTimes(List<String> paths, List<Instant> times) throws IOException {
+        if (paths.size() != times.size()) {
+            throw new IllegalArgumentException(paths.size() + " paths but " + times.size() + " times");
+        }
+        GridFtpReplyException[] refusals = new GridFtpReplyException[paths.size()];
+        if (paths.isEmpty()) {
+            return refusals;
+        }
+        boolean mfmt = offers("MFMT");
+        List<String> commands = new ArrayList<>(paths.size());
+        for (int i = 0; i < paths.size(); i++) {
+            commands.add(
+                    mfmt
+                            ? ClientCommands.mfmt(times.get(i), paths.get(i))
+                            : ClientCommands.siteUtime(times.get(i), paths.get(i)));
+        }
+        for (String command : commands) {
+            channel.write(command);
+        }
+        channel.flush();
+        for (int i = 0; i < refusals.length; i++) {
+            FtpReply reply = channel.readFinal(commands.get(i), r -> {});
+            if (!reply.isPositiveCompletion()) {
+                refusals[i] = new GridFtpReplyException(commands.get(i), reply.code(), reply.text());
+            }
+        }
+        return refusals;
     }
 
     /**

@@ -1,6 +1,10 @@
 package org.ferry.mover.protocol;
 
 import java.net.InetSocketAddress;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 
@@ -11,6 +15,9 @@ import java.util.Locale;
  * a pathname is any string without them). Stateless.
  */
 public final class ClientCommands {
+
+    /** The time of MFMT and SITE UTIME, as in MLSx {@code Modify} facts (RFC 3659 section 2.3). */
+    private static final DateTimeFormatter MODIFY_TIME = DateTimeFormatter.ofPattern("uuuuMMddHHmmss");
 
     private ClientCommands() {}
 
@@ -108,6 +115,26 @@ public final class ClientCommands {
     }
 
     /**
+     * @param modified the time to set, UTC; a fraction of a second is dropped (the draft's
+     *     {@code .sss} is optional, and globus-gridftp-server ignores it)
+     * @return {@code MFMT YYYYMMDDHHMMSS path} (draft-somers-ftp-mfxx section 3)
+     * @throws IllegalArgumentException for a time before year 1 or after 9999
+     */
+    public static String mfmt(Instant modified, String path) {
+        return "MFMT " + time(modified) + " " + path(path);
+    }
+
+    /**
+     * @param modified the time to set, UTC; a fraction of a second is dropped
+     * @return {@code SITE UTIME YYYYMMDDHHMMSS path}: globus-gridftp-server's own command for what
+     *     MFMT does, for servers that do not list MFMT in FEAT
+     * @throws IllegalArgumentException for a time before year 1 or after 9999
+     */
+    public static String siteUtime(Instant modified, String path) {
+        return "SITE UTIME " + time(modified) + " " + path(path);
+    }
+
+    /**
      * @param seconds marker period, 1..86400
      * @return {@code TREV RESTART seconds} (GFD.020 "Restarting": the receiver's 111 markers)
      * @throws IllegalArgumentException outside that range
@@ -153,6 +180,14 @@ public final class ClientCommands {
             line.append(' ').append(HostPort.format(stripe));
         }
         return line.toString();
+    }
+
+    private static String time(Instant modified) {
+        LocalDateTime utc = LocalDateTime.ofInstant(modified, ZoneOffset.UTC);
+        if (utc.getYear() < 1 || utc.getYear() > 9999) {
+            throw new IllegalArgumentException("a modification time must lie in years 1..9999, was " + modified);
+        }
+        return MODIFY_TIME.format(utc);
     }
 
     private static String path(String path) {

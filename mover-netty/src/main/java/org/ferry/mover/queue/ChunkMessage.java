@@ -1,5 +1,6 @@
 package org.ferry.mover.queue;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,6 +30,8 @@ import org.ferry.mover.runner.FileTransfer;
  * @param verifyChecksum compare MD5 checksums after each file
  * @param encryptData PROT P on every data channel ({@code encrypt_data}); else the data channels
  *     are clear (authenticated with DCAU on GSI endpoints)
+ * @param preserveTimestamp give each destination file its source's modification time
+ *     ({@code preserve_timestamp}; since version 3, false when absent)
  * @param deadlineEpochMillis the task's deadline (the mover stops by itself then), or null
  * @param credentialsExpireEpochMillis when the first of the endpoints' activated credentials
  *     expires (the mover stops the chunk just before, reporting {@code NO_CREDENTIALS}), or null
@@ -43,6 +46,7 @@ public record ChunkMessage(
         ChunkTuning tuning,
         boolean verifyChecksum,
         boolean encryptData,
+        boolean preserveTimestamp,
         Long deadlineEpochMillis,
         Long credentialsExpireEpochMillis,
         List<File> files) {
@@ -126,15 +130,45 @@ public record ChunkMessage(
      * @param sizeBytes planned size
      * @param acknowledged ranges the destination acknowledged before ({@code a-b,c-d}, end exclusive), or empty
      * @param attempts attempts made before
+     * @param sourceModifiedEpochMillis the source file's modification time as the planner listed
+     *     it, or null when unknown (since version 3; a version 2 message has none)
      */
     public record File(
-            long id, String sourcePath, String destinationPath, long sizeBytes, String acknowledged, int attempts) {
+            long id,
+            String sourcePath,
+            String destinationPath,
+            long sizeBytes,
+            String acknowledged,
+            int attempts,
+            Long sourceModifiedEpochMillis) {
+
+        /**
+         * A file without a known source modification time.
+         *
+         * @param id the file's (subtask's) id
+         * @param sourcePath absolute source path
+         * @param destinationPath absolute destination path
+         * @param sizeBytes planned size
+         * @param acknowledged ranges acknowledged before, or empty
+         * @param attempts attempts made before
+         */
+        public File(
+                long id, String sourcePath, String destinationPath, long sizeBytes, String acknowledged, int attempts) {
+            this(id, sourcePath, destinationPath, sizeBytes, acknowledged, attempts, null);
+        }
 
         /** @return the file as the chunk runner takes it */
         public FileTransfer toTransfer() {
             List<ByteRange> ranges =
                     acknowledged == null || acknowledged.isBlank() ? List.of() : ByteRange.parseList(acknowledged);
-            return new FileTransfer(id, sourcePath, destinationPath, sizeBytes, ranges, attempts);
+            return new FileTransfer(
+                    id,
+                    sourcePath,
+                    destinationPath,
+                    sizeBytes,
+                    ranges,
+                    attempts,
+                    sourceModifiedEpochMillis == null ? null : Instant.ofEpochMilli(sourceModifiedEpochMillis));
         }
     }
 
@@ -146,6 +180,7 @@ public record ChunkMessage(
                 files.stream().map(File::toTransfer).toList(),
                 tuning,
                 verifyChecksum,
-                encryptData ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR);
+                encryptData ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR,
+                preserveTimestamp);
     }
 }

@@ -16,6 +16,8 @@ import org.ferry.mover.data.security.ProtectionLevel;
  * @param dataProtection the least protection of every data channel of the chunk: PROT P when the
  *     task asked for {@code encrypt_data}, else C (data channels are still authenticated, DCAU A,
  *     on GSI endpoints)
+ * @param preserveTimestamp give each destination file its source's modification time
+ *     ({@code preserve_timestamp}) before it is reported arrived
  */
 public record ChunkRequest(
         EndpointAccess source,
@@ -23,7 +25,8 @@ public record ChunkRequest(
         List<FileTransfer> files,
         ChunkTuning tuning,
         boolean verifyChecksum,
-        ProtectionLevel dataProtection) {
+        ProtectionLevel dataProtection,
+        boolean preserveTimestamp) {
 
     /** @throws NullPointerException if a value is missing */
     public ChunkRequest {
@@ -32,5 +35,25 @@ public record ChunkRequest(
         Objects.requireNonNull(tuning, "tuning");
         Objects.requireNonNull(dataProtection, "dataProtection");
         files = List.copyOf(files);
+    }
+
+    /**
+     * A chunk that leaves the destination's modification times as the writes make them.
+     *
+     * @param source how to log in to the source endpoint's server
+     * @param destination how to log in to the destination endpoint's server
+     * @param files the files, in the order to move them
+     * @param tuning concurrency, parallelism, pipelining
+     * @param verifyChecksum compare MD5 checksums after each file
+     * @param dataProtection the least protection of every data channel of the chunk
+     */
+    public ChunkRequest(
+            EndpointAccess source,
+            EndpointAccess destination,
+            List<FileTransfer> files,
+            ChunkTuning tuning,
+            boolean verifyChecksum,
+            ProtectionLevel dataProtection) {
+        this(source, destination, files, tuning, verifyChecksum, dataProtection, false);
     }
 }

@@ -39,7 +39,9 @@ public final class Faults {
      * @return true if the source endpoint reported it
      */
     public static boolean onSource(Throwable failure) {
-        if (failure instanceof NoSuchFileException || failure instanceof AccessDeniedException) {
+        if (failure instanceof NoSuchFileException
+                || failure instanceof AccessDeniedException
+                || failure instanceof ModifiedTimeUnknownException) {
             return true;
         }
         if (failure instanceof GridFtpReplyException reply) {
@@ -65,6 +67,9 @@ public final class Faults {
         }
         if (failure instanceof SizeMismatchException) {
             return FaultCode.FILE_SIZE_CHANGED;
+        }
+        if (failure instanceof ModifiedTimeUnknownException) {
+            return FaultCode.ENDPOINT_ERROR; // the source's listing lacks a fact: not a broken connection
         }
         if (failure instanceof NoSuchFileException) {
             return FaultCode.FILE_NOT_FOUND;

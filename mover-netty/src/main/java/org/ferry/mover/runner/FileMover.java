@@ -1,6 +1,7 @@
 package org.ferry.mover.runner;
 
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -10,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.ferry.mover.client.FilePair;
+import org.ferry.mover.client.GridFtpReplyException;
 import org.ferry.mover.client.RestartMarkers;
 import org.ferry.mover.client.TransferListener;
 import org.ferry.mover.client.TransferOptions;
@@ -26,6 +28,10 @@ import org.ferry.mover.protocol.ByteRange;
  * a-b,c-d} before the next {@code STOR}), or in stream mode, which has no markers, from the
  * destination's size after the failed attempt ({@code REST n}), so bytes already written are not
  * sent again.
+ *
+ * <p>When the chunk preserves timestamps, a checked file gets its source's modification time
+ * ({@code MFMT}, one pipelined exchange per batch) before it is reported arrived; a refused time is
+ * a fault of that file, retried by setting the time again (the checked bytes are not sent again).
  */
 final class FileMover {
 
@@ -71,14 +77,39 @@ final class FileMover {
      */
     Outcome move(
             ChunkRequest chunk, ChunkListener listener, SessionPair lane, FileTransfer file, TransferOptions options) {
+        return move(chunk, listener, lane, file, options, null);
+    }
+
+    /**
+     * What the destination holds of a file whose bytes were checked there (size or checksum).
+     *
+     * @param bytes the file's size
+     * @param checksum {@code MD5:hex} when checksums were compared, else null
+     */
+    private record Arrival(long bytes, String checksum) {}
+
+    /**
+     * As {@link #move(ChunkRequest, ChunkListener, SessionPair, FileTransfer, TransferOptions)};
+     * with {@code checked}, the file's bytes are at the destination already and only its
+     * modification time is set.
+     */
+    private Outcome move(
+            ChunkRequest chunk,
+            ChunkListener listener,
+            SessionPair lane,
+            FileTransfer file,
+            TransferOptions options,
+            Arrival checked) {
         boolean streamMode = options.mode() == TransferOptions.Mode.STREAM;
         List<ByteRange> acknowledged = file.acknowledged(); // what the destination holds from earlier attempts
+        Arrival arrived = checked;
         for (int attempt = 1; ; attempt++) {
             if (listener.isStopped()) {
                 return Outcome.DONE;
             }
-            long resumedBytes =
-                    acknowledged.stream().mapToLong(ByteRange::length).sum();
+            long resumedBytes = arrived != null
+                    ? arrived.bytes()
+                    : acknowledged.stream().mapToLong(ByteRange::length).sum();
             AtomicLong counted = new AtomicLong(resumedBytes);
             listener.onBytes(resumedBytes);
             RestartMarkers markers = new RestartMarkers(new TransferListener() {
@@ -93,34 +124,13 @@ final class FileMover {
             markers.addAll(acknowledged);
             AtomicBoolean receiving = new AtomicBoolean();
             try {
-                long bytes;
-                if (acknowledged.isEmpty()) {
-                    bytes = lane.source()
-                            .sendTo(
-                                    file.sourcePath(),
-                                    lane.destination(),
-                                    file.destinationPath(),
-                                    options,
-                                    reportingMarkers(listener, file, markers, receiving));
-                } else {
-                    listener.onResume(file, acknowledged);
-                    bytes = lane.source()
-                            .resumeSendTo(
-                                    file.sourcePath(),
-                                    lane.destination(),
-                                    file.destinationPath(),
-                                    options,
-                                    acknowledged,
-                                    reportingMarkers(listener, file, markers, receiving));
+                if (arrived == null) {
+                    arrived = transfer(chunk, listener, lane, file, options, acknowledged, counted, markers, receiving);
                 }
-                listener.onBytes(bytes - counted.getAndSet(bytes));
-                String checksum = null;
-                if (chunk.verifyChecksum()) {
-                    checksum = verify(lane, file);
-                } else {
-                    verifySize(lane, file, bytes);
+                if (chunk.preserveTimestamp()) {
+                    setModifiedTime(lane, file);
                 }
-                listener.onFileArrived(file, bytes, checksum);
+                listener.onFileArrived(file, arrived.bytes(), arrived.checksum());
                 return Outcome.DONE;
             } catch (IOException | RuntimeException e) {
                 listener.onBytes(-counted.getAndSet(0));
@@ -128,18 +138,22 @@ final class FileMover {
                 if (listener.isStopped()) {
                     return Outcome.DONE;
                 }
-                // wrong bytes at the destination: send it all again
-                if (e instanceof ChecksumMismatchException || e instanceof SizeMismatchException) {
+                if (arrived != null) {
+                    // the bytes are checked, the time is missing: attempts here set it again; a
+                    // later chunk (this runner giving up) sends the file again whole
                     acknowledged = List.of();
+                } else if (e instanceof ChecksumMismatchException || e instanceof SizeMismatchException) {
+                    acknowledged = List.of(); // wrong bytes at the destination: send it all again
                 } else if (streamMode && receiving.get()) {
                     acknowledged = streamPrefix(lane, file, markers.ranges());
                 } else {
                     acknowledged = markers.ranges();
                 }
                 int number = file.attemptsBefore() + attempt;
-                MoverFault fault = Faults.classify(
-                        e,
-                        "Moving " + file.sourcePath() + " to " + file.destinationPath() + " (attempt " + number + ")");
+                String doing = arrived != null
+                        ? "Setting the modification time of " + file.destinationPath()
+                        : "Moving " + file.sourcePath() + " to " + file.destinationPath();
+                MoverFault fault = Faults.classify(e, doing + " (attempt " + number + ")");
                 if (fault.code() == FaultCode.NO_CREDENTIALS) {
                     // not the file's fault, and not an attempt: the chunk stops, the file goes back
                     // to the service with what the destination acknowledged, the task INACTIVE
@@ -155,6 +169,84 @@ final class FileMover {
                 }
             }
         }
+    }
+
+    /**
+     * One attempt at a file's bytes: sends it (resuming from {@code acknowledged}) and checks it at
+     * the destination.
+     *
+     * @return the checked file
+     * @throws IOException if the transfer or the check fails
+     */
+    private static Arrival transfer(
+            ChunkRequest chunk,
+            ChunkListener listener,
+            SessionPair lane,
+            FileTransfer file,
+            TransferOptions options,
+            List<ByteRange> acknowledged,
+            AtomicLong counted,
+            RestartMarkers markers,
+            AtomicBoolean receiving)
+            throws IOException {
+        long bytes;
+        if (acknowledged.isEmpty()) {
+            bytes = lane.source()
+                    .sendTo(
+                            file.sourcePath(),
+                            lane.destination(),
+                            file.destinationPath(),
+                            options,
+                            reportingMarkers(listener, file, markers, receiving));
+        } else {
+            listener.onResume(file, acknowledged);
+            bytes = lane.source()
+                    .resumeSendTo(
+                            file.sourcePath(),
+                            lane.destination(),
+                            file.destinationPath(),
+                            options,
+                            acknowledged,
+                            reportingMarkers(listener, file, markers, receiving));
+        }
+        listener.onBytes(bytes - counted.getAndSet(bytes));
+        if (chunk.verifyChecksum()) {
+            return new Arrival(bytes, verify(lane, file));
+        }
+        verifySize(lane, file, bytes);
+        return new Arrival(bytes, null);
+    }
+
+    /**
+     * Gives the destination file its source's modification time (MFMT, or SITE UTIME where the
+     * server lacks MFMT).
+     *
+     * @throws GridFtpReplyException if the destination refuses
+     * @throws IOException if a connection fails or the source gives no time
+     */
+    private static void setModifiedTime(SessionPair lane, FileTransfer file) throws IOException {
+        GridFtpReplyException refusal = lane.destination()
+                .setModifiedTimes(List.of(file.destinationPath()), List.of(sourceModified(lane, file)))[0];
+        if (refusal != null) {
+            throw refusal;
+        }
+    }
+
+    /**
+     * @return the time the planner read from the source's listing, or else the source's
+     *     {@code Modify} fact now (MLST)
+     * @throws ModifiedTimeUnknownException if the source gives none
+     */
+    private static Instant sourceModified(SessionPair lane, FileTransfer file) throws IOException {
+        if (file.sourceModified() != null) {
+            return file.sourceModified();
+        }
+        Instant modified = lane.source().stat(file.sourcePath()).modified();
+        if (modified == null) {
+            throw new ModifiedTimeUnknownException("The source lists no modification time (Modify fact) for "
+                    + file.sourcePath() + ": it cannot be preserved");
+        }
+        return modified;
     }
 
     /**
@@ -277,15 +369,22 @@ final class FileMover {
                         fault.description());
             }
         }
+        Map<FileTransfer, Arrival> untimed = new LinkedHashMap<>(); // checked, only the time left to set
         if (!completed.isEmpty() && !listener.isStopped()) {
+            Map<FileTransfer, Arrival> checked = new LinkedHashMap<>();
             if (chunk.verifyChecksum()) {
-                verifyChecksums(listener, lane, completed, left);
+                verifyChecksums(listener, lane, completed, left, checked);
             } else {
-                verifySizes(listener, lane, completed, left);
+                verifySizes(listener, lane, completed, left, checked);
+            }
+            if (chunk.preserveTimestamp()) {
+                setModifiedTimes(listener, lane, checked, left, untimed);
+            } else {
+                checked.forEach((file, arrival) -> listener.onFileArrived(file, arrival.bytes(), arrival.checksum()));
             }
         }
         for (FileTransfer file : left) {
-            Outcome outcome = move(chunk, listener, lane, file, options);
+            Outcome outcome = move(chunk, listener, lane, file, options, untimed.get(file));
             if (outcome.failed()) {
                 return outcome;
             }
@@ -293,14 +392,80 @@ final class FileMover {
         return Outcome.DONE;
     }
 
-    /** The batch's completed files whose MD5 matches arrive; the others go back to {@code left}. */
+    /**
+     * One pipelined MFMT exchange for the batch's checked files: those whose time was set arrive. A
+     * refusal is a fault of its file: permanent ones end the file, the others go back to {@code
+     * left} (into {@code untimed}) to have the time set on their own, without sending the bytes
+     * again. When the exchange itself fails, every file goes back so, without a fault: a file is
+     * never reported arrived without its time.
+     */
+    private static void setModifiedTimes(
+            ChunkListener listener,
+            SessionPair lane,
+            Map<FileTransfer, Arrival> checked,
+            Set<FileTransfer> left,
+            Map<FileTransfer, Arrival> untimed) {
+        if (checked.isEmpty()) {
+            return;
+        }
+        List<FileTransfer> files = new ArrayList<>(checked.keySet());
+        GridFtpReplyException[] refusals;
+        try {
+            List<Instant> times = new ArrayList<>(files.size());
+            for (FileTransfer file : files) {
+                times.add(sourceModified(lane, file));
+            }
+            refusals = lane.destination()
+                    .setModifiedTimes(
+                            files.stream().map(FileTransfer::destinationPath).toList(), times);
+        } catch (IOException | RuntimeException e) {
+            lane.close();
+            log.info(
+                    "Setting the modification times of {} files after a batch failed (setting them one by one): {}",
+                    files.size(),
+                    Faults.classify(e, "MFMT").description());
+            for (FileTransfer file : files) {
+                listener.onBytes(-checked.get(file).bytes());
+                left.add(file);
+                untimed.put(file, checked.get(file));
+            }
+            return;
+        }
+        for (int i = 0; i < files.size(); i++) {
+            FileTransfer file = files.get(i);
+            Arrival arrival = checked.get(file);
+            if (refusals[i] == null) {
+                listener.onFileArrived(file, arrival.bytes(), arrival.checksum());
+                continue;
+            }
+            listener.onBytes(-arrival.bytes());
+            MoverFault fault = Faults.classify(
+                    refusals[i],
+                    "Setting the modification time of " + file.destinationPath() + " after a batch (attempt "
+                            + (file.attemptsBefore() + 1) + ")");
+            listener.onFault(file, fault, file.attemptsBefore() + 1, !fault.isPermanent(), List.of());
+            if (!fault.isPermanent()) {
+                FileTransfer again = file.afterFailedAttempt();
+                left.add(again);
+                untimed.put(again, arrival);
+            }
+        }
+    }
+
+    /**
+     * The batch's completed files whose MD5 matches go to {@code checked}; the others go back to
+     * {@code left}.
+     */
     private static void verifyChecksums(
-            ChunkListener listener, SessionPair lane, Map<FileTransfer, Long> completed, Set<FileTransfer> left) {
+            ChunkListener listener,
+            SessionPair lane,
+            Map<FileTransfer, Long> completed,
+            Set<FileTransfer> left,
+            Map<FileTransfer, Arrival> checked) {
         for (Map.Entry<FileTransfer, Long> entry : completed.entrySet()) {
             FileTransfer file = entry.getKey();
             try {
-                String checksum = verify(lane, file);
-                listener.onFileArrived(file, entry.getValue(), checksum);
+                checked.put(file, new Arrival(entry.getValue(), verify(lane, file)));
             } catch (IOException | RuntimeException e) {
                 listener.onBytes(-entry.getValue());
                 lane.close();
@@ -314,12 +479,16 @@ final class FileMover {
 
     /**
      * One pipelined SIZE exchange for the batch's completed files: those the destination holds
-     * whole arrive; the others (short, missing) are faults and go back to {@code left}, to be sent
-     * again whole. When the exchange itself fails, every completed file goes back (it is sent again
-     * on its own and checked then): a file is never counted without the check.
+     * whole go to {@code checked}; the others (short, missing) are faults and go back to {@code
+     * left}, to be sent again whole. When the exchange itself fails, every completed file goes back
+     * (it is sent again on its own and checked then): a file is never counted without the check.
      */
     private static void verifySizes(
-            ChunkListener listener, SessionPair lane, Map<FileTransfer, Long> completed, Set<FileTransfer> left) {
+            ChunkListener listener,
+            SessionPair lane,
+            Map<FileTransfer, Long> completed,
+            Set<FileTransfer> left,
+            Map<FileTransfer, Arrival> checked) {
         List<FileTransfer> files = new ArrayList<>(completed.keySet());
         long[] there;
         try {
@@ -341,7 +510,7 @@ final class FileMover {
             FileTransfer file = files.get(i);
             long bytes = completed.get(file);
             if (there[i] == bytes) {
-                listener.onFileArrived(file, bytes, null);
+                checked.put(file, new Arrival(bytes, null));
                 continue;
             }
             listener.onBytes(-bytes);

@@ -1,5 +1,6 @@
 package org.ferry.mover.runner;
 
+import java.time.Instant;
 import java.util.List;
 import org.ferry.mover.protocol.ByteRange;
 
@@ -15,6 +16,9 @@ import org.ferry.mover.protocol.ByteRange;
  *     fresh file
  * @param attemptsBefore attempts made at this file before (by earlier chunks); attempts here are
  *     numbered from {@code attemptsBefore + 1}
+ * @param sourceModified the source file's modification time when planned (its {@code Modify}
+ *     fact, RFC 3659 section 7), which the destination file gets when the chunk preserves
+ *     timestamps; null when unknown (the runner then asks the source)
  */
 public record FileTransfer(
         long id,
@@ -22,11 +26,32 @@ public record FileTransfer(
         String destinationPath,
         long sizeBytes,
         List<ByteRange> acknowledged,
-        int attemptsBefore) {
+        int attemptsBefore,
+        Instant sourceModified) {
 
     /** Copies the ranges. */
     public FileTransfer {
         acknowledged = List.copyOf(acknowledged);
+    }
+
+    /**
+     * A file whose source modification time is not known.
+     *
+     * @param id the service's id of the file; 0 when there is none
+     * @param sourcePath absolute path on the source endpoint
+     * @param destinationPath absolute path on the destination endpoint
+     * @param sizeBytes source size when planned
+     * @param acknowledged ranges the destination acknowledged in earlier attempts
+     * @param attemptsBefore attempts made at this file before
+     */
+    public FileTransfer(
+            long id,
+            String sourcePath,
+            String destinationPath,
+            long sizeBytes,
+            List<ByteRange> acknowledged,
+            int attemptsBefore) {
+        this(id, sourcePath, destinationPath, sizeBytes, acknowledged, attemptsBefore, null);
     }
 
     /**
@@ -37,7 +62,7 @@ public record FileTransfer(
      * @param sizeBytes source size when planned
      */
     public FileTransfer(String sourcePath, String destinationPath, long sizeBytes) {
-        this(0, sourcePath, destinationPath, sizeBytes, List.of(), 0);
+        this(0, sourcePath, destinationPath, sizeBytes, List.of(), 0, null);
     }
 
     /**
@@ -45,7 +70,8 @@ public record FileTransfer(
      *     whole, its attempts numbered after that one
      */
     public FileTransfer afterFailedAttempt() {
-        return new FileTransfer(id, sourcePath, destinationPath, sizeBytes, List.of(), attemptsBefore + 1);
+        return new FileTransfer(
+                id, sourcePath, destinationPath, sizeBytes, List.of(), attemptsBefore + 1, sourceModified);
     }
 
     /** @return true if earlier attempts left acknowledged ranges to resume from */

@@ -103,6 +103,11 @@ public final class StorageException extends IOException {
             if (lower.contains("no space") || lower.contains("quota") || lower.contains("too large")) {
                 reason = Reason.NO_SPACE;
                 text = "No space left on device.";
+            } else if (lower.contains("operation not permitted")) {
+                // EPERM (e.g. setting the time of an immutable file), which the JDK does not
+                // turn into AccessDeniedException as it does EACCES
+                reason = Reason.PERMISSION_DENIED;
+                text = "Permission denied.";
             } else if (lower.contains("is a directory")) {
                 reason = Reason.IS_A_DIRECTORY;
                 text = "Is a directory.";

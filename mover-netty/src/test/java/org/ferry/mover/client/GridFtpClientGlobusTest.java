@@ -154,6 +154,39 @@ class GridFtpClientGlobusTest {
         }
     }
 
+    /**
+     * globus-gridftp-server lists MFMT in FEAT and answers it {@code 250 OK.} (not the draft's 213):
+     * one pipelined exchange sets each file's time to the second, and a missing path is refused on
+     * its own.
+     */
+    @Test
+    void setsModificationTimesInOneExchange() throws Exception {
+        Path dir = Files.createDirectories(rootA.resolve("times"));
+        List<String> paths = new java.util.ArrayList<>();
+        List<Instant> times = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            Path file = dir.resolve("t" + i + ".txt");
+            Files.writeString(file, "t" + i);
+            paths.add(file.toString());
+            times.add(Instant.parse("1999-12-31T23:59:59Z").plus(Duration.ofDays(400L * i)));
+        }
+        GlobusGridFtpServer.chown(dir);
+        paths.add(dir.resolve("missing.txt").toString());
+        times.add(Instant.parse("2010-01-01T00:00:00Z"));
+        try (GridFtpSession session = client.open(serverA.url())) {
+            GridFtpReplyException[] refusals = session.setModifiedTimes(paths, times);
+            for (int i = 0; i < 5; i++) {
+                assertThat(refusals[i]).as(paths.get(i)).isNull();
+                assertThat(session.stat(paths.get(i)).modified()).isEqualTo(times.get(i));
+                assertThat(Files.getLastModifiedTime(Path.of(paths.get(i))).toInstant())
+                        .isEqualTo(times.get(i));
+            }
+            assertThat(refusals[5]).isNotNull();
+            assertThat(refusals[5].replyCode()).isEqualTo(550);
+            assertThat(refusals[5].command()).startsWith("MFMT 20100101000000 ");
+        }
+    }
+
     @Test
     void checksumsMatchJava() throws Exception {
         try (GridFtpSession session = client.open(serverA.url())) {

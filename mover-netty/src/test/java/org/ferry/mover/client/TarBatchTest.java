@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,6 +44,53 @@ class TarBatchTest extends TwoFerryServers {
             random.nextBytes(data);
             contents.put("/" + dir + "/" + name, data);
             Files.write(sourceRoot.resolve(dir).resolve(name), data);
+        }
+    }
+
+    /**
+     * Tar entries carry the time of archiving, not the source's: after a tar batch, one pipelined
+     * MFMT exchange gives every file the time asked for, and a path the destination lacks is
+     * refused (550) on its own while the others are set.
+     */
+    @Test
+    void oneMfmtExchangeAfterATarBatchSetsEveryTimeAndRefusesAMissingPathAlone() throws Exception {
+        List<FilePair> files = new ArrayList<>();
+        for (String path : contents.keySet()) {
+            if (path.startsWith("/one/") && contents.get(path).length < 1_000_000) {
+                files.add(new FilePair(path, path, contents.get(path).length));
+            }
+        }
+        List<String> paths =
+                new ArrayList<>(files.stream().map(FilePair::destination).toList());
+        List<Instant> times = new ArrayList<>();
+        for (int i = 0; i < paths.size(); i++) {
+            times.add(Instant.parse("2003-04-05T06:07:08Z").plus(Duration.ofHours(i)));
+        }
+        paths.add(5, "/one/never-sent");
+        times.add(5, Instant.parse("2000-01-01T00:00:00Z"));
+        try (DefaultGridFtpSession src = open(source);
+                DefaultGridFtpSession dst = open(destination)) {
+            src.sendAll(files, dst, TransferOptions.extendedBlock(2), 8, TransferListener.NONE);
+            assertThat(src.tarSteps()).isEqualTo(1);
+            GridFtpReplyException[] refusals = dst.setModifiedTimes(paths, times);
+            assertThat(refusals).hasSize(paths.size());
+            assertThat(refusals[5]).isNotNull();
+            assertThat(refusals[5].replyCode()).isEqualTo(550);
+            assertThat(refusals[5].command()).isEqualTo("MFMT 20000101000000 /one/never-sent");
+            for (int i = 0; i < paths.size(); i++) {
+                if (i == 5) {
+                    continue;
+                }
+                assertThat(refusals[i]).as(paths.get(i)).isNull();
+                assertThat(Files.getLastModifiedTime(
+                                        destinationRoot.resolve(paths.get(i).substring(1)))
+                                .toInstant())
+                        .as(paths.get(i))
+                        .isEqualTo(times.get(i));
+            }
+            // the session is still in step: the next command gets its own reply
+            assertThat(dst.sizes(List.of(paths.get(0)))[0])
+                    .isEqualTo(files.get(0).sizeBytes());
         }
     }
 

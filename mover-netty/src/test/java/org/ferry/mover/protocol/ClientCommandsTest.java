@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetSocketAddress;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +20,17 @@ class ClientCommandsTest {
                 .isEqualTo("OPTS RETR Parallelism=4,4,4;");
         assertThat(ClientCommands.spor(List.of(new InetSocketAddress("127.0.0.1", 1025))))
                 .isEqualTo("SPOR 127,0,0,1,4,1");
+    }
+
+    @Test
+    void modificationTimesGoOutInWholeSecondsUtc() {
+        Instant modified = Instant.parse("2001-02-03T04:05:06.789Z");
+        assertThat(ClientCommands.mfmt(modified, "/d/f x")).isEqualTo("MFMT 20010203040506 /d/f x");
+        assertThat(ClientCommands.siteUtime(modified, "/f")).isEqualTo("SITE UTIME 20010203040506 /f");
+        assertThatThrownBy(() -> ClientCommands.mfmt(Instant.parse("+10000-01-01T00:00:00Z"), "/f"))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ClientCommands.mfmt(modified, "/f\r\nDELE /g"))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

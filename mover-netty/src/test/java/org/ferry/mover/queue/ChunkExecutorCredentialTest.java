@@ -100,6 +100,7 @@ class ChunkExecutorCredentialTest {
                 new ChunkTuning(1, 1, 1),
                 false,
                 false,
+                false,
                 null,
                 credentialsExpire,
                 files);

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +31,7 @@ import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.Authenticator;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,6 +93,18 @@ class ChunkRunnerTest {
                 tuning,
                 true,
                 ProtectionLevel.CLEAR);
+    }
+
+    /** A chunk without checksums (sizes checked), preserving timestamps or not. */
+    private ChunkRequest chunk(List<FileTransfer> files, ChunkTuning tuning, boolean preserveTimestamp) {
+        return new ChunkRequest(
+                access(source, "alice#src"),
+                access(destination, "alice#dst"),
+                files,
+                tuning,
+                false,
+                ProtectionLevel.CLEAR,
+                preserveTimestamp);
     }
 
     /** A password endpoint, its password sealed as the service stores it. */
@@ -219,6 +234,143 @@ class ChunkRunnerTest {
             String md5 = java.util.HexFormat.of()
                     .formatHex(java.security.MessageDigest.getInstance("MD5").digest(content));
             assertThat(listener.checksums.get(file)).as(file.sourcePath()).isEqualTo("MD5:" + md5);
+        }
+    }
+
+    /**
+     * preserve_timestamp: 30 small files (pipelined batches, as tar streams between Ferry servers,
+     * whose entries carry the time of archiving) and a 20 MiB file moved alone end with their
+     * sources' distinct, old modification times, to the second; a file the planner listed no time
+     * for gets the one the source gives now. The same files moved without it get new times.
+     */
+    @Test
+    void preservedTimesReachBatchedFilesAndAFileMovedAlone() throws Exception {
+        Files.createDirectories(sourceRoot.resolve("kept"));
+        Random random = new Random(41);
+        List<FileTransfer> preserved = new java.util.ArrayList<>();
+        List<FileTransfer> plain = new java.util.ArrayList<>();
+        Map<String, Instant> times = new java.util.HashMap<>();
+        for (int i = 0; i <= 30; i++) {
+            String name = i == 30 ? "alone.bin" : "t" + i + ".bin";
+            byte[] data = new byte[i == 30 ? 20 << 20 : 500 + 61 * i];
+            random.nextBytes(data);
+            Path file = sourceRoot.resolve("kept").resolve(name);
+            Files.write(file, data);
+            Instant time = Instant.parse("2004-05-06T07:08:09Z")
+                    .plus(Duration.ofDays(3L * i).plusSeconds(i));
+            Files.setLastModifiedTime(file, FileTime.from(time));
+            times.put(name, time);
+            // file 7: the planner listed no time
+            preserved.add(new FileTransfer(
+                    i + 1, "/kept/" + name, "/kept/" + name, data.length, List.of(), 0, i == 7 ? null : time));
+            plain.add(new FileTransfer(100 + i, "/kept/" + name, "/plain/" + name, data.length, List.of(), 0, time));
+        }
+        Files.createDirectories(destinationRoot.resolve("kept"));
+        Files.createDirectories(destinationRoot.resolve("plain"));
+        Instant before = Instant.now().minusSeconds(2);
+
+        Recording listener = new Recording();
+        assertThat(new ChunkRunner(sessions, new RetryPolicy(2, List.of(0)), lanes)
+                        .run(chunk(preserved, new ChunkTuning(2, 2, 8), true), listener))
+                .isNull();
+        assertThat(listener.faults).isEmpty();
+        assertThat(listener.arrived).hasSameSizeAs(preserved);
+        for (Map.Entry<String, Instant> time : times.entrySet()) {
+            Path copy = destinationRoot.resolve("kept").resolve(time.getKey());
+            assertThat(Files.mismatch(sourceRoot.resolve("kept").resolve(time.getKey()), copy))
+                    .isEqualTo(-1);
+            assertThat(Files.getLastModifiedTime(copy).toInstant())
+                    .as(time.getKey())
+                    .isEqualTo(time.getValue());
+        }
+
+        Recording without = new Recording();
+        assertThat(new ChunkRunner(sessions, new RetryPolicy(2, List.of(0)), lanes)
+                        .run(chunk(plain, new ChunkTuning(2, 2, 8), false), without))
+                .isNull();
+        assertThat(without.arrived).hasSameSizeAs(plain);
+        for (String name : times.keySet()) {
+            assertThat(Files.getLastModifiedTime(
+                                    destinationRoot.resolve("plain").resolve(name))
+                            .toInstant())
+                    .as(name + " moved without preserve_timestamp")
+                    .isAfter(before);
+        }
+    }
+
+    /**
+     * A destination that refuses to set a file's time (the file is immutable there, chattr +i,
+     * after its bytes arrived) makes that file a fault, reported and never an arrival; the other
+     * files of the batch arrive with their times.
+     */
+    @Test
+    void aTimeTheDestinationRefusesIsAFaultOfThatFileNotAnArrival() throws Exception {
+        List<FileTransfer> files = new java.util.ArrayList<>();
+        Random random = new Random(43);
+        Instant time = Instant.parse("1998-07-06T05:04:03Z");
+        for (int i = 0; i < 8; i++) {
+            byte[] data = new byte[4000 + 97 * i]; // sizes tell the files apart in onBytes
+            random.nextBytes(data);
+            Files.write(sourceRoot.resolve("m" + i + ".bin"), data);
+            files.add(new FileTransfer(
+                    i + 1, "/m" + i + ".bin", "/m" + i + ".bin", data.length, List.of(), 0, time.plusSeconds(i)));
+        }
+        FileTransfer victim = files.get(5);
+        Path victimCopy = destinationRoot.resolve("m5.bin");
+        Files.write(victimCopy, new byte[0]);
+        Assumptions.assumeTrue(
+                chattr("+i", victimCopy), "needs root and a file system with the immutable flag (chattr +i)");
+        chattr("-i", victimCopy);
+        Files.delete(victimCopy);
+        Recording listener = new Recording();
+        java.util.concurrent.atomic.AtomicBoolean locked = new java.util.concurrent.atomic.AtomicBoolean();
+        listener.onBytesHook = delta -> {
+            // the batch reports a file when both servers finished it: its bytes are there
+            if (delta == victim.sizeBytes() && locked.compareAndSet(false, true)) {
+                chattr("+i", victimCopy);
+            }
+        };
+        try {
+            MoverFault fatal = new ChunkRunner(sessions, new RetryPolicy(2, List.of(0)), lanes)
+                    .run(chunk(files, new ChunkTuning(1, 1, 10), true), listener);
+            assertThat(fatal).isNull();
+            assertThat(locked).as("the batch reported m5 done").isTrue();
+            assertThat(listener.faults).hasSize(1);
+            assertThat(listener.faults.get(0).code()).isEqualTo(FaultCode.PERMISSION_DENIED);
+            assertThat(listener.faults.get(0).description())
+                    .contains("Setting the modification time of /m5.bin", "MFMT");
+            assertThat(listener.gaveUp).containsExactly(victim);
+            assertThat(listener.arrived).hasSize(7).doesNotContain(victim);
+            for (FileTransfer file : files) {
+                if (file != victim) {
+                    assertThat(Files.getLastModifiedTime(destinationRoot.resolve(
+                                            file.destinationPath().substring(1)))
+                                    .toInstant())
+                            .as(file.destinationPath())
+                            .isEqualTo(file.sourceModified());
+                }
+            }
+            assertThat(listener.bytes.get())
+                    .as("the refused file's bytes were taken back")
+                    .isEqualTo(files.stream().mapToLong(FileTransfer::sizeBytes).sum() - victim.sizeBytes());
+        } finally {
+            chattr("-i", victimCopy); // or the temporary directory cannot be deleted
+        }
+    }
+
+    /** @return whether {@code chattr flag file} succeeded */
+    private static boolean chattr(String flag, Path file) {
+        try {
+            Process process = new ProcessBuilder("chattr", flag, file.toString())
+                    .redirectErrorStream(true)
+                    .start();
+            process.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
+        } catch (java.io.IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

@@ -177,6 +177,7 @@ public class Dispatcher {
                 ChunkTuning.forFiles(transfers),
                 task.isVerifyChecksum(),
                 task.isEncryptData(),
+                task.isPreserveTimestamp(),
                 task.getDeadline() == null ? null : task.getDeadline().toEpochMilli(),
                 credentialsExpire == null ? null : credentialsExpire.toEpochMilli(),
                 chunkFiles));

@@ -4,7 +4,12 @@ import java.io.IOException;
 import org.ferry.api.domain.SyncLevel;
 import org.ferry.mover.protocol.FileInfo;
 
-/** Decides whether a file must be copied under a sync level (service-semantics b.3). */
+/**
+ * Decides whether a file must be copied under a sync level (service-semantics b.3). Level
+ * {@code mtime} compares whole seconds: the precision of the {@code Modify} facts servers list and
+ * of the MFMT with which {@code preserve_timestamp} sets a destination file's time, so a file whose
+ * time was preserved is current even when the source lists a fraction of a second.
+ */
 public final class SyncCheck {
 
     /** Computes checksums on demand (only level 3 needs them, and only for files of equal size). */
@@ -38,7 +43,8 @@ public final class SyncCheck {
             case MTIME ->
                 source.modified() == null
                         || destination.modified() == null
-                        || source.modified().isAfter(destination.modified());
+                        || source.modified().getEpochSecond()
+                                > destination.modified().getEpochSecond();
             case CHECKSUM -> source.sizeBytes() != destination.sizeBytes() || !checksums.equal();
         };
     }

@@ -201,7 +201,7 @@ public final class TaskPlanner {
                         .equalsIgnoreCase(destination.checksum(CHECKSUM_ALGORITHM, destinationPath)));
         if (copy) {
             toMove++;
-            sink.add(PlannedFile.toMove(sourcePath, destinationPath, file.sizeBytes()));
+            sink.add(PlannedFile.toMove(sourcePath, destinationPath, file.sizeBytes(), file.modified()));
         } else {
             filesSkipped++;
             sink.current(sourcePath, destinationPath, file.sizeBytes());
@@ -243,7 +243,7 @@ public final class TaskPlanner {
             throw new PlanningException(EventCode.valueOf(code.name()), description);
         }
         skippedErrors++;
-        sink.add(new PlannedFile(sourcePath, destinationPath, 0, code.name(), description));
+        sink.add(PlannedFile.skipped(sourcePath, destinationPath, code.name(), description));
         return null;
     }
 

@@ -1,6 +1,7 @@
 package org.ferry.scheduler.state;
 
 import java.sql.PreparedStatement;
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +42,8 @@ public class FileRows {
         Instant now = Instant.now();
         jdbc.batchUpdate(
                 "insert into transfer_file (task_id, source_path, destination_path, size_bytes, state, attempts,"
-                        + " bytes_acknowledged, fault_code, fault_description, completion_time)"
-                        + " values (?, ?, ?, ?, ?, 0, 0, ?, ?, ?)",
+                        + " bytes_acknowledged, fault_code, fault_description, completion_time, source_modified)"
+                        + " values (?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?)",
                 files,
                 500,
                 (PreparedStatement ps, PlannedFile file) -> {
@@ -55,6 +56,7 @@ public class FileRows {
                     ps.setString(6, file.skippedCode());
                     ps.setString(7, Sql.cut(file.skippedDescription(), 2000));
                     ps.setTimestamp(8, skipped ? Sql.time(now) : null);
+                    ps.setTimestamp(9, Sql.time(file.sourceModified()));
                 });
     }
 
@@ -104,7 +106,8 @@ public class FileRows {
      */
     public List<ChunkMessage.File> ready(UUID taskId, Instant now, int limit) {
         return jdbc.query(
-                "select id, source_path, destination_path, size_bytes, acknowledged, attempts from transfer_file"
+                "select id, source_path, destination_path, size_bytes, acknowledged, attempts, source_modified"
+                        + " from transfer_file"
                         + " where task_id = ? and state = ? and (next_attempt_time is null or next_attempt_time <= ?)"
                         // the index's own order (task_id, state, size_bytes, id): H2 then reads the first
                         // rows of the index instead of sorting every pending row of the task
@@ -115,10 +118,15 @@ public class FileRows {
                         rs.getString(3),
                         rs.getLong(4),
                         rs.getString(5) == null ? "" : rs.getString(5),
-                        rs.getInt(6)),
+                        rs.getInt(6),
+                        epochMillis(rs.getTimestamp(7))),
                 taskId,
                 PENDING,
                 Sql.time(now));
+    }
+
+    private static Long epochMillis(Timestamp time) {
+        return time == null ? null : time.getTime();
     }
 
     /**

@@ -43,6 +43,11 @@ class SyncCheckTest {
         // an older source is not copied
         assertThat(SyncCheck.needsCopy(SyncLevel.MTIME, file(2, T0), file(2, T0.plusSeconds(1)), () -> true))
                 .isFalse();
+        // a preserved time is set in whole seconds (MFMT): a source's fraction does not make it newer
+        assertThat(SyncCheck.needsCopy(SyncLevel.MTIME, file(2, T0.plusMillis(999)), file(2, T0), () -> true))
+                .isFalse();
+        assertThat(SyncCheck.needsCopy(SyncLevel.MTIME, file(2, T0.plusMillis(1000)), file(2, T0), () -> true))
+                .isTrue();
         assertThat(SyncCheck.needsCopy(SyncLevel.CHECKSUM, file(2, T0), file(2, T0), () -> true))
                 .isFalse();
         assertThat(SyncCheck.needsCopy(SyncLevel.CHECKSUM, file(2, T0), file(2, T0), () -> false))

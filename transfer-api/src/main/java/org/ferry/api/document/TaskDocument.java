@@ -31,8 +31,8 @@ import java.util.List;
  * @param destinationEndpointDisplayName its display name, null for DELETE
  * @param syncLevel 0-3 or null
  * @param verifyChecksum whether checksums are compared
- * @param preserveTimestamp false (not supported yet)
- * @param encryptData false (not supported yet)
+ * @param preserveTimestamp whether each destination file gets its source's modification time
+ * @param encryptData whether every data channel of the task is encrypted (PROT P)
  * @param skipSourceErrors whether missing or unreadable source paths are skipped (listed in
  *     {@code skipped_errors}) instead of failing the task
  * @param failOnQuotaErrors false (not supported yet)

@@ -18,7 +18,8 @@ import java.util.List;
  * @param deadline ISO-8601 time (UTC when it has no offset)
  * @param syncLevel 0-3 or {@code exists}, {@code size}, {@code mtime}, {@code checksum}; null always copies
  * @param verifyChecksum compare checksums after each file
- * @param preserveTimestamp not supported yet
+ * @param preserveTimestamp give each destination file the source file's modification time (whole
+ *     seconds, set with MFMT after the file arrived); null: false
  * @param encryptData not supported yet (issue 13)
  * @param skipSourceErrors skip missing or unreadable source paths (listed in {@code skipped_errors})
  *     instead of failing the task

@@ -84,6 +84,9 @@ public class Task {
     @Column(name = "encrypt_data", nullable = false)
     private boolean encryptData;
 
+    @Column(name = "preserve_timestamp", nullable = false)
+    private boolean preserveTimestamp;
+
     @Column(nullable = false)
     private long files;
 
@@ -428,6 +431,20 @@ public class Task {
     public void mirrorAndFilters(boolean deleteDestinationExtra, FilterRules filterRules) {
         this.deleteDestinationExtra = deleteDestinationExtra;
         this.filterRules = filterRules == null || filterRules.isEmpty() ? null : filterRules.toJson();
+    }
+
+    /**
+     * Sets {@code preserve_timestamp} of a new transfer task (before it is first saved).
+     *
+     * @param preserveTimestamp give each destination file its source's modification time
+     */
+    public void preserveTimestamp(boolean preserveTimestamp) {
+        this.preserveTimestamp = preserveTimestamp;
+    }
+
+    /** @return whether each destination file gets its source's modification time */
+    public boolean isPreserveTimestamp() {
+        return preserveTimestamp;
     }
 
     /** @return whether destination extras under recursive items are deleted after the copy */

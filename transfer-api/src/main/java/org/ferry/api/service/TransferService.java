@@ -145,6 +145,7 @@ public class TransferService {
                 checked.skipSourceErrors(),
                 encryptData);
         task.mirrorAndFilters(checked.deleteDestinationExtra(), checked.filterRules());
+        task.preserveTimestamp(checked.preserveTimestamp());
         // Globus: each notify_on_* is true when omitted
         task.notifyOn(
                 !Boolean.FALSE.equals(request.notifyOnSucceeded()),
@@ -231,6 +232,7 @@ public class TransferService {
             Instant deadline,
             SyncLevel syncLevel,
             boolean verifyChecksum,
+            boolean preserveTimestamp,
             boolean skipSourceErrors,
             boolean deleteDestinationExtra,
             FilterRules filterRules,
@@ -259,6 +261,7 @@ public class TransferService {
                 deadline,
                 syncLevel,
                 Boolean.TRUE.equals(request.verifyChecksum()),
+                Boolean.TRUE.equals(request.preserveTimestamp()),
                 Boolean.TRUE.equals(request.skipSourceErrors()),
                 deleteExtra,
                 filterRules(request.filterRules()),
@@ -309,8 +312,6 @@ public class TransferService {
     }
 
     private static void refuseUnsupported(TransferRequest r) {
-        offUnlessTrue(
-                "preserve_timestamp", r.preserveTimestamp(), "preserving modification times is not implemented yet");
         offUnlessTrue(
                 "fail_on_quota_errors", r.failOnQuotaErrors(), "quota errors are not told apart from other faults yet");
         absent("source_local_user", r.sourceLocalUser(), "local user mapping is a GCSv5 feature Ferry lacks");

@@ -123,7 +123,7 @@ public final class ApiDocuments {
                 displayName(task.getDestinationEndpoint()),
                 syncLevel == null ? null : syncLevel.level(),
                 task.isVerifyChecksum(),
-                false,
+                task.isPreserveTimestamp(),
                 task.isEncryptData(),
                 task.isSkipSourceErrors(),
                 false,
