@@ -15,15 +15,25 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  * the JVM's {@link SharedPostgres} server, the production database.
  */
 enum TestDatabase {
-    H2("H2", "jdbc:h2:"),
-    POSTGRESQL("PostgreSQL", "jdbc:postgresql:");
+    H2("H2", "jdbc:h2:", "select count(*) from information_schema.sessions where blocker_id is not null"),
+    POSTGRESQL(
+            "PostgreSQL",
+            "jdbc:postgresql:",
+            "select count(*) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
 
     private final String productName;
     private final String urlPrefix;
+    private final String lockWaitersQuery;
 
-    TestDatabase(String productName, String urlPrefix) {
+    TestDatabase(String productName, String urlPrefix, String lockWaitersQuery) {
         this.productName = productName;
         this.urlPrefix = urlPrefix;
+        this.lockWaitersQuery = lockWaitersQuery;
+    }
+
+    /** @return SQL counting the sessions that wait for a lock another session holds */
+    String lockWaitersQuery() {
+        return lockWaitersQuery;
     }
 
     /**

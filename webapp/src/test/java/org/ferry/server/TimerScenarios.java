@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -18,6 +20,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
@@ -361,6 +368,53 @@ abstract class TimerScenarios {
                 .anySatisfy(d -> assertThat(d).contains("\"/t4/dst/extra.txt\""))
                 .anySatisfy(d -> assertThat(d).contains("\"/t4/dst/old/stale.txt\""))
                 .anySatisfy(d -> assertThat(d).contains("\"/t4/dst/old\"", "\"dir\""));
+    }
+
+    @Test
+    void aPauseDuringATickWaitsForItAndKeepsWhatItRecorded() throws Exception {
+        Map<String, Object> hourly = new HashMap<>();
+        hourly.put("type", "recurring");
+        hourly.put("interval_seconds", 3600);
+        hourly.put("start", Instant.now().plusSeconds(3600).toString());
+        ApiClient.Answer created =
+                api.post("/v0.10/timer", timer("paused mid-tick", hourly, "admin#timer-a", "/x", "/y"));
+        assertThat(created.status()).as(String.valueOf(created.body())).isEqualTo(201);
+        String id = created.body().get("job_id").asString();
+        ExecutorService background = Executors.newSingleThreadExecutor();
+        try (Connection tick = dataSource.getConnection()) {
+            // what a tick does: it takes the timer row's lock first, records its run, and commits
+            tick.setAutoCommit(false);
+            try (PreparedStatement run =
+                    tick.prepareStatement("update timer set number_of_runs = number_of_runs + 1 where id = ?")) {
+                run.setObject(1, UUID.fromString(id));
+                assertThat(run.executeUpdate()).isEqualTo(1);
+            }
+            Future<ApiClient.Answer> pause =
+                    background.submit(() -> api.post("/v0.10/timer/" + id + "/pause", Map.of()));
+            awaitLockWaiter();
+            tick.commit();
+            ApiClient.Answer paused = pause.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            assertThat(paused.status()).as(String.valueOf(paused.body())).isEqualTo(200);
+            assertThat(paused.body().get("status").asString()).isEqualTo("inactive");
+        } finally {
+            background.shutdownNow();
+        }
+        // the pause read the timer after the tick: the run the tick counted is still counted
+        JsonNode timer = api.get("/v0.10/timer/" + id).body();
+        assertThat(timer.get("status").asString()).isEqualTo("inactive");
+        assertThat(timer.get("number_of_runs").asInt()).isEqualTo(1);
+        api.delete("/v0.10/timer/" + id);
+    }
+
+    /** Waits until a session of the service waits for a row lock (the test's own holds it). */
+    private void awaitLockWaiter() throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (jdbc.queryForObject(fixture.database().lockWaitersQuery(), Integer.class) == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("nothing waited for the timer row's lock within " + PATIENCE);
+            }
+            Thread.sleep(50);
+        }
     }
 
     private int quartzTriggers(String timerId) {
