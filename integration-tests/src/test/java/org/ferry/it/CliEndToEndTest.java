@@ -11,11 +11,14 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.ferry.cli.CliEnvironment;
 import org.ferry.cli.FerryCli;
 import org.junit.jupiter.api.AfterAll;
@@ -29,8 +32,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Every command of the {@code ferry} CLI against a real ferry-server process and two real
  * ferry-gridftp endpoints: endpoints, file operations, transfer (batch, recursion detection,
- * refused options, preserved modification times), scp, rm and delete, wait, events, details, status, deadline, cancel, login,
- * whoami, logout, tokens, users, in the three output formats, with their exit codes. The CLI
+ * refused options, preserved modification times), scp, rm and delete, wait, events, details, status,
+ * deadline, cancel, login, whoami, logout, tokens, users, timers (a start and an end date, pause
+ * and resume of a live one), in the three output formats, with their exit codes. The CLI
  * runs in this JVM through {@link FerryCli#run} (the same code {@code bin/ferry} runs) over an
  * environment of its own, so that the many runs cost no JVM start each.
  */
@@ -301,7 +305,7 @@ class CliEndToEndTest {
         String id = json(created).get("job_id").asString();
         assertThat(ok(admin("timer", "list")).out()).contains(id, "cli timer", "every 2 s");
         // wait for the timer to end by its run count, asking the CLI
-        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(120).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         String shown = "";
         while (System.nanoTime() < deadline) {
             shown = ok(admin("timer", "show", id)).out();
@@ -319,6 +323,113 @@ class CliEndToEndTest {
         assertThat(admin("timer", "show", id).exitCode()).isEqualTo(1);
         Run bad = admin("timer", "create", "admin#a:/x", "admin#b:/y", "--cron", "nightly");
         assertThat(bad.err()).contains("Field: timer.schedule.cron_expression");
+    }
+
+    @Test
+    void timersStartLaterStopAtADateAndPauseAndResumeWhileLive() throws Exception {
+        Files.createDirectories(rootA.resolve("window/src"));
+        Files.writeString(rootA.resolve("window/src/w.txt"), "window");
+        // far enough ahead that the timer exists well before its start; ticks at start, +2 s, +4 s
+        Instant start = Instant.now().plusSeconds(8).truncatedTo(ChronoUnit.SECONDS);
+        Instant end = start.plusSeconds(5);
+        JsonNode created = json(admin(
+                "-F",
+                "json",
+                "timer",
+                "create",
+                "-r",
+                "admin#a:/window/src",
+                "admin#b:/window/dst",
+                "--interval",
+                "2s",
+                "--start",
+                start.atOffset(ZoneOffset.ofHours(1)).toString(),
+                "--stop-after-date",
+                end.toString(),
+                "--name",
+                "cli window"));
+        String id = created.get("job_id").asString();
+        JsonNode schedule = created.get("schedule");
+        assertThat(instant(schedule.get("start"))).isEqualTo(start);
+        assertThat(schedule.get("end").get("condition").asString()).isEqualTo("time");
+        assertThat(instant(schedule.get("end").get("datetime"))).isEqualTo(end);
+        assertThat(instant(created.get("next_run"))).isEqualTo(start);
+        assertThat(ok(admin("timer", "show", id)).out()).contains("Start:", "End:", "at ");
+
+        JsonNode ended = awaitTimer(id, t -> "ended".equals(t.get("status").asString()));
+        assertThat(ended.get("runs"))
+                .extracting(r -> instant(r.get("scheduled_time")))
+                .containsExactlyInAnyOrder(start, start.plusSeconds(2), start.plusSeconds(4));
+        String first = ended.get("runs").get(0).get("task_id").asString();
+        ok(admin("wait", first, "--polling-interval", "0.2"));
+        assertThat(rootB.resolve("window/dst/w.txt")).hasContent("window");
+        ok(admin("timer", "delete", id));
+
+        // a live timer, paused and resumed through the CLI
+        String live = json(admin(
+                        "-F",
+                        "json",
+                        "timer",
+                        "create",
+                        "-r",
+                        "admin#a:/window/src",
+                        "admin#b:/window/live",
+                        "--interval",
+                        "2s",
+                        "--name",
+                        "cli live"))
+                .get("job_id")
+                .asString();
+        awaitTimer(live, t -> t.get("runs").size() >= 1);
+        Run pause = ok(admin("timer", "pause", live));
+        Instant pausedAt = Instant.now();
+        assertThat(pause.out()).contains("Status:", "inactive");
+        JsonNode paused = showJson(live);
+        assertThat(paused.get("next_run").isNull()).isTrue();
+        int runsWhenPaused = paused.get("runs").size();
+        // more than two intervals pass while it is paused, and no tick comes
+        while (Instant.now().isBefore(pausedAt.plusSeconds(5))) {
+            JsonNode now = showJson(live);
+            assertThat(now.get("status").asString()).isEqualTo("inactive");
+            assertThat(now.get("runs").size()).isEqualTo(runsWhenPaused);
+            Thread.sleep(250);
+        }
+        Instant resumedAt = Instant.now();
+        Run resume = ok(admin("timer", "resume", live));
+        assertThat(resume.out()).contains("Status:", "active");
+        JsonNode resumed = awaitTimer(live, t -> t.get("runs").size() > runsWhenPaused);
+        assertThat(resumed.get("status").asString()).isEqualTo("active");
+        // every tick came before the pause or after the resume (times shown to the second)
+        Instant resumedSecond = resumedAt.truncatedTo(ChronoUnit.SECONDS);
+        for (JsonNode run : resumed.get("runs")) {
+            Instant tick = instant(run.get("scheduled_time"));
+            assertThat(!tick.isAfter(pausedAt) || !tick.isBefore(resumedSecond))
+                    .as("tick %s outside the pause %s .. %s", tick, pausedAt, resumedAt)
+                    .isTrue();
+        }
+        assertThat(ok(admin("timer", "delete", live)).out()).contains("deleted");
+    }
+
+    /** @return the timer with its runs ({@code ferry -F json timer show}) */
+    private JsonNode showJson(String id) {
+        return json(admin("-F", "json", "timer", "show", id));
+    }
+
+    private JsonNode awaitTimer(String id, Predicate<JsonNode> done) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        JsonNode timer = showJson(id);
+        while (!done.test(timer)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timer " + id + ": " + timer);
+            }
+            Thread.sleep(250);
+            timer = showJson(id);
+        }
+        return timer;
+    }
+
+    private static Instant instant(JsonNode time) {
+        return OffsetDateTime.parse(time.asString()).toInstant();
     }
 
     private static String[] concat(String[] first, String... more) {

@@ -11,6 +11,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,14 +30,15 @@ import tools.jackson.databind.JsonNode;
  * Timers on Quartz's clustered JDBC job store in a real PostgreSQL, with real ferry-server
  * processes and two Ferry GridFTP servers: a ferry-server killed (SIGKILL) and started again
  * between ticks loses no tick and runs none twice; two ferry-server instances on one database
- * fire each tick exactly once between them. What is asserted is the run history: one row per
- * tick on {@code start + n x interval}, no gap, and no tick any instance tried to run twice.
+ * fire each tick exactly once between them, and when the one firing the ticks is killed the other
+ * takes them over. What is asserted is the run history: one row per tick on
+ * {@code start + n x interval}, no gap, and, from the instances' logs, exactly one instance that
+ * ran each tick.
  */
 class TimerClusterTest {
 
     private static final Duration PATIENCE = Duration.ofSeconds(180);
     private static final long INTERVAL_SECONDS = 3;
-    private static final Pattern SUBMITTED = Pattern.compile("Timer [0-9a-f-]+: tick at \\S+ submitted task");
     private static final Pattern AGAIN = Pattern.compile("already recorded; not run again");
 
     @Test
@@ -51,12 +53,14 @@ class TimerClusterTest {
             String timerId;
             RestClient api;
             List<JsonNode> before;
+            String killedOutput;
             try (FerryServerProcess server = FerryServerProcess.start(Launchers.fromBuild(), home, log, arguments)) {
                 api = client(server, home);
                 endpoints(api, source, destination);
                 timerId = createTimer(api);
                 before = awaitRuns(api, timerId, runs -> runs.size() >= 2);
                 server.kill();
+                killedOutput = server.output();
             }
             Instant killedAt = Instant.now();
             try (FerryServerProcess server = FerryServerProcess.start(Launchers.fromBuild(), home, log, arguments)) {
@@ -69,11 +73,14 @@ class TimerClusterTest {
                                         .count()
                                 >= 3);
                 assertThat(after.size()).isGreaterThan(before.size());
-                assertContiguous(again, timerId, after);
-                assertThat(AGAIN.matcher(Files.readString(log)).find())
-                        .as("no tick was run twice")
-                        .isFalse();
+                // paused, the timer takes no tick: a tick that logged its line has committed its row
                 again.post("/v0.10/timer/" + timerId + "/pause", Map.of());
+                List<JsonNode> runs = runs(again, timerId);
+                assertContiguous(again, timerId, runs);
+                List<Fired> firedBeforeKill = fired(timerId, killedOutput);
+                List<Fired> firedAfterRestart = fired(timerId, server.output());
+                assertEachTickRanOnce(runs, firedBeforeKill, firedAfterRestart);
+                assertNoTickFiredTwice(timerId, killedOutput, firedBeforeKill, server.output());
             }
         }
     }
@@ -93,35 +100,169 @@ class TimerClusterTest {
                     FerryServerProcess b =
                             FerryServerProcess.start(Launchers.fromBuild(), homeB, logB, arguments(postgres))) {
                 // one database, one admin: the first instance's token works on both
-                RestClient apiA = client(a, homeA);
-                RestClient apiB = new RestClient(
-                        b.apiUrl(), Files.readString(homeA.resolve("token")).trim());
+                String token = Files.readString(homeA.resolve("token")).trim();
+                Map<FerryServerProcess, Path> logs = Map.of(a, logA, b, logB);
+                RestClient apiA = new RestClient(a.apiUrl(), token);
                 endpoints(apiA, source, destination);
                 String timerId = createTimer(apiA);
-                List<JsonNode> runs = awaitRuns(apiB, timerId, r -> r.size() >= 8);
-                assertContiguous(apiB, timerId, runs);
-                String outputA = Files.readString(logA);
-                String outputB = Files.readString(logB);
-                assertThat(AGAIN.matcher(outputA + outputB).find())
-                        .as("Quartz fired no tick on both instances")
-                        .isFalse();
-                // every submitted run was submitted by exactly one instance
-                long submitted = runs.stream()
-                        .filter(r -> "SUBMITTED".equals(r.get("outcome").asString()))
-                        .count();
-                assertThat(count(SUBMITTED, outputA) + count(SUBMITTED, outputB))
-                        .isGreaterThanOrEqualTo(submitted);
                 // both instances are members of one Quartz cluster
-                try (Connection db = DriverManager.getConnection(postgres.jdbcUrl());
-                        Statement statement = db.createStatement();
-                        ResultSet members = statement.executeQuery(
-                                "select count(*) from qrtz_scheduler_state where sched_name = 'ferry-timers'")) {
-                    members.next();
-                    assertThat(members.getInt(1)).isEqualTo(2);
-                }
-                apiA.post("/v0.10/timer/" + timerId + "/pause", Map.of());
+                assertThat(clusterMembers(postgres)).isEqualTo(2);
+
+                // Quartz lets one instance take the ticks while it lives (it acquires the next tick
+                // as soon as it fired one), so the instance that fired the latest tick is killed
+                // (SIGKILL) right after that tick's row appears, seconds before the next: the
+                // other must notice the dead member and fire every tick from then on
+                List<JsonNode> beforeKill = awaitRuns(apiA, timerId, runs -> runs.size() >= 3);
+                JsonNode lastBeforeKill = beforeKill.get(beforeKill.size() - 1);
+                FerryServerProcess victim = firedBy(timerId, lastBeforeKill, logs);
+                FerryServerProcess survivor = victim == a ? b : a;
+                victim.kill();
+                // the victim's log is complete now: the ticks it ran, up to its death
+                List<Fired> firedByVictim = fired(timerId, Files.readString(logs.get(victim)));
+                Instant victimsLastTick = firedByVictim.stream()
+                        .map(Fired::tick)
+                        .max(Instant::compareTo)
+                        .orElseThrow();
+                assertThat(victimsLastTick).isAfterOrEqualTo(scheduled(lastBeforeKill));
+                RestClient api = new RestClient(survivor.apiUrl(), token);
+                awaitRuns(
+                        api,
+                        timerId,
+                        runs -> runs.stream()
+                                        .filter(r -> scheduled(r).isAfter(victimsLastTick))
+                                        .count()
+                                >= 3);
+                // the survivor found the dead member and removed it from the cluster
+                awaitClusterMembers(postgres, 1);
+                // paused, the timer takes no tick: a tick that logged its line has committed its row
+                // (the pause waits for the timer row's lock, which a tick holds until it commits)
+                api.post("/v0.10/timer/" + timerId + "/pause", Map.of());
+                List<JsonNode> runs = runs(api, timerId);
+                assertContiguous(api, timerId, runs);
+
+                List<Fired> firedBySurvivor = fired(timerId, Files.readString(logs.get(survivor)));
+                assertEachTickRanOnce(runs, firedByVictim, firedBySurvivor);
+                // both took part: the victim up to its death, the survivor every tick after it
+                assertThat(firedByVictim).extracting(Fired::tick).contains(scheduled(lastBeforeKill));
+                assertThat(firedBySurvivor)
+                        .extracting(Fired::tick)
+                        .filteredOn(t -> t.isAfter(victimsLastTick))
+                        .hasSizeGreaterThanOrEqualTo(3);
+                assertNoTickFiredTwice(
+                        timerId,
+                        Files.readString(logs.get(victim)),
+                        firedByVictim,
+                        Files.readString(logs.get(survivor)));
             }
         }
+    }
+
+    /**
+     * Exactly one instance (or run of the server) ran each tick: across their logs, one line per
+     * run row, naming the row's task (none for a skipped tick), and no line for a tick without a row.
+     */
+    private static void assertEachTickRanOnce(List<JsonNode> runs, List<Fired> first, List<Fired> second) {
+        List<Fired> all = new ArrayList<>(first);
+        all.addAll(second);
+        Map<Instant, String> expected = new HashMap<>();
+        for (JsonNode run : runs) {
+            expected.put(
+                    scheduled(run),
+                    run.hasNonNull("task_id") ? run.get("task_id").asString() : null);
+        }
+        Map<Instant, String> logged = new HashMap<>();
+        for (Fired line : all) {
+            assertThat(logged.containsKey(line.tick()))
+                    .as("tick %s run once: %s", line.tick(), all)
+                    .isFalse();
+            logged.put(line.tick(), line.taskId());
+        }
+        assertThat(logged).isEqualTo(expected);
+    }
+
+    /**
+     * Quartz fired no tick twice, except that it may hand a job the killed process was running
+     * when it died to the next (recovery): the runner then finds the tick's row and runs nothing.
+     *
+     * @param killedOutput the killed process's output
+     * @param firedByKilled the ticks it ran
+     * @param otherOutput the output of the process that took over
+     */
+    private static void assertNoTickFiredTwice(
+            String timerId, String killedOutput, List<Fired> firedByKilled, String otherOutput) {
+        assertThat(lines(AGAIN, killedOutput)).isEmpty();
+        List<String> killedTicks = firedByKilled.stream().map(Fired::logged).toList();
+        for (String again : lines(AGAIN, otherOutput)) {
+            assertThat(killedTicks).anySatisfy(tick -> assertThat(again).contains(timerId, tick));
+        }
+    }
+
+    /**
+     * One tick an instance ran, from its log.
+     *
+     * @param tick its scheduled time to the second, as the API shows it (ticks are 3 s apart)
+     * @param logged its scheduled time as the log wrote it
+     * @param taskId its run's task, null if it was skipped
+     */
+    private record Fired(Instant tick, String logged, String taskId) {}
+
+    private static final Pattern FIRED = Pattern.compile(
+            "Timer ([0-9a-f-]+): tick at (\\S+) (?:submitted task ([0-9a-f-]+)|skipped, task [0-9a-f-]+ still running)");
+
+    private static List<Fired> fired(String timerId, String log) {
+        List<Fired> fired = new ArrayList<>();
+        Matcher m = FIRED.matcher(log);
+        while (m.find()) {
+            if (m.group(1).equals(timerId)) {
+                fired.add(new Fired(Instant.parse(m.group(2)).truncatedTo(ChronoUnit.SECONDS), m.group(2), m.group(3)));
+            }
+        }
+        return fired;
+    }
+
+    /** @return the instance whose log has the line of this run */
+    private static FerryServerProcess firedBy(String timerId, JsonNode run, Map<FerryServerProcess, Path> logs)
+            throws Exception {
+        Instant tick = scheduled(run);
+        List<FerryServerProcess> found = new ArrayList<>();
+        for (Map.Entry<FerryServerProcess, Path> entry : logs.entrySet()) {
+            if (fired(timerId, Files.readString(entry.getValue())).stream()
+                    .anyMatch(f -> f.tick().equals(tick))) {
+                found.add(entry.getKey());
+            }
+        }
+        assertThat(found).as("the instance that ran %s", run).hasSize(1);
+        return found.get(0);
+    }
+
+    private static void awaitClusterMembers(PostgresServer postgres, int members) throws Exception {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (clusterMembers(postgres) != members) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Quartz cluster members: " + clusterMembers(postgres) + ", not " + members);
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    private static int clusterMembers(PostgresServer postgres) throws Exception {
+        try (Connection db = DriverManager.getConnection(postgres.jdbcUrl());
+                Statement statement = db.createStatement();
+                ResultSet members = statement.executeQuery(
+                        "select count(*) from qrtz_scheduler_state where sched_name = 'ferry-timers'")) {
+            members.next();
+            return members.getInt(1);
+        }
+    }
+
+    private static List<String> lines(Pattern pattern, String text) {
+        List<String> found = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            if (pattern.matcher(line).find()) {
+                found.add(line);
+            }
+        }
+        return found;
     }
 
     private static GridFtpServer site(Path root) throws Exception {
@@ -179,14 +320,19 @@ class TimerClusterTest {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         List<JsonNode> runs = List.of();
         while (System.nanoTime() < deadline) {
-            runs = new ArrayList<>();
-            api.get("/v0.10/timer/" + timerId + "/runs").get("runs").forEach(runs::add);
+            runs = runs(api, timerId);
             if (done.test(runs)) {
                 return runs;
             }
             Thread.sleep(250);
         }
         throw new AssertionError("timer " + timerId + " runs: " + runs);
+    }
+
+    private static List<JsonNode> runs(RestClient api, String timerId) throws Exception {
+        List<JsonNode> runs = new ArrayList<>();
+        api.get("/v0.10/timer/" + timerId + "/runs").get("runs").forEach(runs::add);
+        return runs;
     }
 
     /** One row per tick on start + n x interval from tick 0 to the last, none twice, none missing. */
@@ -211,14 +357,5 @@ class TimerClusterTest {
 
     private static Instant scheduled(JsonNode run) {
         return OffsetDateTime.parse(run.get("scheduled_time").asString()).toInstant();
-    }
-
-    private static long count(Pattern pattern, String text) {
-        Matcher m = pattern.matcher(text);
-        long n = 0;
-        while (m.find()) {
-            n++;
-        }
-        return n;
     }
 }

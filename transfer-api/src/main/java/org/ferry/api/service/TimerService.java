@@ -99,13 +99,28 @@ public class TimerService {
      */
     @Transactional(readOnly = true)
     public Timer get(Caller caller, String id) {
-        UUID uuid;
+        return visible(caller, id, timers.findById(uuid(id)).orElse(null));
+    }
+
+    /**
+     * The timer a change (update, pause, resume, delete) starts from, its row locked until the
+     * change commits ({@link TimerRepository#findByIdForUpdate}): a tick under way has recorded its
+     * run before, so the change neither writes back counters or a status the tick changed
+     * meanwhile nor takes Quartz's locks before the timer row (the order a tick takes them in).
+     */
+    private Timer getForChange(Caller caller, String id) {
+        return visible(caller, id, timers.findByIdForUpdate(uuid(id)).orElse(null));
+    }
+
+    private static UUID uuid(String id) {
         try {
-            uuid = UUID.fromString(id);
+            return UUID.fromString(id);
         } catch (IllegalArgumentException e) {
             throw new NotFoundException("job_id", "No timer " + id);
         }
-        Timer timer = timers.findById(uuid).orElse(null);
+    }
+
+    private static Timer visible(Caller caller, String id, Timer timer) {
         if (timer == null || !(caller.admin() || caller.owns(timer.getOwnerName()))) {
             throw new NotFoundException("job_id", "No timer " + id);
         }
@@ -119,7 +134,7 @@ public class TimerService {
      */
     @Transactional
     public Timer update(Caller caller, String id, TimerRequest request) {
-        Timer timer = get(caller, id);
+        Timer timer = getForChange(caller, id);
         TimerRequest.TimerFields fields = fields(request);
         if (fields.name() != null) {
             timer.rename(name(fields.name()));
@@ -145,7 +160,7 @@ public class TimerService {
     /** Pauses an active timer: no tick fires until it is resumed. */
     @Transactional
     public Timer pause(Caller caller, String id) {
-        Timer timer = get(caller, id);
+        Timer timer = getForChange(caller, id);
         if (Timer.ENDED.equals(timer.getStatus())) {
             throw new InvalidRequestException("job_id", "The timer has ended");
         }
@@ -157,7 +172,7 @@ public class TimerService {
     /** Resumes a paused timer from the next tick after now (missed ticks are not made up). */
     @Transactional
     public Timer resume(Caller caller, String id) {
-        Timer timer = get(caller, id);
+        Timer timer = getForChange(caller, id);
         if (Timer.ENDED.equals(timer.getStatus())) {
             throw new InvalidRequestException("job_id", "The timer has ended");
         }
@@ -171,7 +186,7 @@ public class TimerService {
     /** Deletes a timer and its run history (its tasks stay). */
     @Transactional
     public void delete(Caller caller, String id) {
-        Timer timer = get(caller, id);
+        Timer timer = getForChange(caller, id);
         schedule.unschedule(timer.getId());
         timers.delete(timer);
     }
