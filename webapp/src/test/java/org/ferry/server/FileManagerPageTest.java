@@ -28,7 +28,10 @@ import tools.jackson.databind.JsonNode;
  * REST API and on disk. The transfer form's options (sync level, checksum verification, label,
  * deadline in the browser's time zone, each e-mail box on and off, the untouched form's defaults)
  * arrive in the task as chosen; encryption between clear-text endpoints is refused with a message
- * naming {@code encrypt_data} and makes no task.
+ * naming {@code encrypt_data} and makes no task. Several entries selected on either side go in
+ * one task into the other side's directory; a directory is made, an entry (file or directory)
+ * renamed, a selection deleted by a delete task; the slips (nothing selected, two selected for a
+ * rename, a name with a slash, a name taken) come back as the page's message.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -256,6 +259,188 @@ class FileManagerPageTest {
         assertThat(api.get("/v0.10/task_list?limit=1000").body().get("total").asLong())
                 .isEqualTo(tasksBefore);
         assertThat(siteB.resolve("plan.txt")).doesNotExist();
+    }
+
+    @Test
+    void severalSelectedEntriesGoInOneTaskToTheOtherSideEitherWay() throws Exception {
+        Files.createDirectories(siteA.resolve("multi/tree/sub"));
+        Files.writeString(siteA.resolve("multi/x.txt"), "x");
+        Files.writeString(siteA.resolve("multi/y.txt"), "yy");
+        Files.writeString(siteA.resolve("multi/not-chosen.txt"), "stays");
+        Files.writeString(siteA.resolve("multi/tree/w.txt"), "www");
+        Files.writeString(siteA.resolve("multi/tree/sub/z.txt"), "zzzz");
+        Files.createDirectories(siteB.resolve("inbox"));
+
+        String listed = hana.page(filesUrl("/multi", "/inbox"));
+        for (String name : List.of("x.txt", "y.txt", "tree", "not-chosen.txt")) {
+            assertThat(listed).contains("data-name=\"" + name + "\"");
+        }
+        assertThat(listed).contains("value=\"tree/\""); // a directory is selected with its slash
+
+        String right = submitted(hana.post(
+                "/files/action",
+                "action",
+                "transfer-right",
+                "left",
+                a,
+                "lpath",
+                "/multi",
+                "right",
+                b,
+                "rpath",
+                "/inbox",
+                "leftSelected",
+                "x.txt",
+                "leftSelected",
+                "tree/",
+                "leftSelected",
+                "y.txt"));
+        JsonNode task = TaskWaits.ended(api, right);
+        assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
+        assertThat(task.get("files_transferred").asLong()).isEqualTo(4);
+        assertThat(Files.readString(siteB.resolve("inbox/x.txt"))).isEqualTo("x");
+        assertThat(Files.readString(siteB.resolve("inbox/y.txt"))).isEqualTo("yy");
+        assertThat(Files.readString(siteB.resolve("inbox/tree/w.txt"))).isEqualTo("www");
+        assertThat(Files.readString(siteB.resolve("inbox/tree/sub/z.txt"))).isEqualTo("zzzz");
+        assertThat(siteB.resolve("inbox/not-chosen.txt")).doesNotExist();
+
+        // and back from the right pane into the left pane's directory
+        Files.createDirectories(siteA.resolve("returned"));
+        String left = submitted(hana.post(
+                "/files/action",
+                "action",
+                "transfer-left",
+                "left",
+                a,
+                "lpath",
+                "/returned",
+                "right",
+                b,
+                "rpath",
+                "/inbox",
+                "rightSelected",
+                "y.txt",
+                "rightSelected",
+                "tree/"));
+        JsonNode back = TaskWaits.ended(api, left);
+        assertThat(back.get("status").asString()).as(back.toString()).isEqualTo("SUCCEEDED");
+        assertThat(back.get("source_endpoint").asString()).isEqualTo("hana#b");
+        assertThat(back.get("destination_endpoint").asString()).isEqualTo("hana#a");
+        assertThat(back.get("files_transferred").asLong()).isEqualTo(3);
+        assertThat(Files.readString(siteA.resolve("returned/y.txt"))).isEqualTo("yy");
+        assertThat(Files.readString(siteA.resolve("returned/tree/sub/z.txt"))).isEqualTo("zzzz");
+        assertThat(siteA.resolve("returned/x.txt")).doesNotExist();
+
+        String nothing = hana.follow(hana.post(
+                "/files/action", "action", "transfer-right", "left", a, "lpath", "/multi", "right", b, "rpath", "/"));
+        assertThat(nothing).contains("Select the files and directories to transfer first.");
+    }
+
+    @Test
+    void aDirectoryIsMadeAnEntryRenamedAndTheSelectionDeleted() throws Exception {
+        Files.createDirectories(siteA.resolve("work/old-dir/inner"));
+        Files.writeString(siteA.resolve("work/old.txt"), "old");
+        Files.writeString(siteA.resolve("work/old-dir/inner/deep.txt"), "deep");
+        Files.writeString(siteA.resolve("work/keep.txt"), "keep");
+        Files.writeString(siteA.resolve("work/gone.txt"), "gone");
+        Files.createDirectories(siteB.resolve("work"));
+
+        String made = hana.follow(hana.post(
+                "/files/mkdir",
+                "side",
+                "right",
+                "name",
+                "fresh",
+                "left",
+                a,
+                "lpath",
+                "/work",
+                "right",
+                b,
+                "rpath",
+                "/work"));
+        assertThat(made).contains("Directory /work/fresh was created on hana#b.");
+        assertThat(made).contains("data-name=\"fresh\"");
+        assertThat(siteB.resolve("work/fresh")).isDirectory();
+
+        String renamed = hana.follow(rename("old.txt", "new.txt"));
+        assertThat(renamed).contains("/work/old.txt was renamed to /work/new.txt.");
+        assertThat(renamed).contains("data-name=\"new.txt\"").doesNotContain("data-name=\"old.txt\"");
+        assertThat(Files.readString(siteA.resolve("work/new.txt"))).isEqualTo("old");
+        assertThat(siteA.resolve("work/old.txt")).doesNotExist();
+
+        assertThat(hana.follow(rename("old-dir/", "new-dir"))).contains("/work/old-dir was renamed to /work/new-dir.");
+        assertThat(Files.readString(siteA.resolve("work/new-dir/inner/deep.txt")))
+                .isEqualTo("deep");
+
+        assertThat(hana.follow(rename("keep.txt", "a/b"))).contains("A name is one path component");
+        assertThat(hana.follow(rename("keep.txt", "new.txt"))).contains("id=\"error-message\"");
+        assertThat(Files.readString(siteA.resolve("work/new.txt"))).isEqualTo("old");
+        String two = hana.follow(hana.post(
+                "/files/action",
+                "action",
+                "rename-left",
+                "left",
+                a,
+                "lpath",
+                "/work",
+                "leftSelected",
+                "keep.txt",
+                "leftSelected",
+                "gone.txt",
+                "leftNewName",
+                "both.txt"));
+        assertThat(two).contains("Select exactly one entry to rename.");
+        assertThat(siteA.resolve("work/keep.txt")).exists();
+
+        String deleteId = submitted(hana.post(
+                "/files/action",
+                "action",
+                "delete-left",
+                "left",
+                a,
+                "lpath",
+                "/work",
+                "right",
+                b,
+                "rpath",
+                "/work",
+                "leftSelected",
+                "gone.txt",
+                "leftSelected",
+                "new-dir/"));
+        JsonNode deleted = TaskWaits.ended(api, deleteId);
+        assertThat(deleted.get("status").asString()).as(deleted.toString()).isEqualTo("SUCCEEDED");
+        assertThat(deleted.get("type").asString()).isEqualTo("DELETE");
+        assertThat(deleted.get("source_endpoint").asString()).isEqualTo("hana#a");
+        assertThat(siteA.resolve("work/gone.txt")).doesNotExist();
+        assertThat(siteA.resolve("work/new-dir")).doesNotExist();
+        assertThat(Files.readString(siteA.resolve("work/keep.txt"))).isEqualTo("keep");
+        assertThat(Files.readString(siteA.resolve("work/new.txt"))).isEqualTo("old");
+        String after = hana.page(filesUrl("/work", "/work"));
+        assertThat(after).contains("data-name=\"keep.txt\"").doesNotContain("data-name=\"gone.txt\"");
+    }
+
+    /** The rename button of the left pane in /work with one entry selected. */
+    private HttpResponse<String> rename(String selected, String newName) throws Exception {
+        return hana.post(
+                "/files/action",
+                "action",
+                "rename-left",
+                "left",
+                a,
+                "lpath",
+                "/work",
+                "right",
+                b,
+                "rpath",
+                "/work",
+                "leftSelected",
+                selected,
+                "leftNewName",
+                newName,
+                "rightNewName",
+                "");
     }
 
     private String filesUrl(String lpath, String rpath) {

@@ -64,13 +64,18 @@ final class PageClient {
 
     /** @return the page's body, asserting a 200 */
     String page(String path) throws Exception {
-        HttpResponse<String> page = browser.send(
+        HttpResponse<String> page = get(path);
+        assertThat(page.statusCode()).as(path + ": " + page.body()).isEqualTo(200);
+        return page.body();
+    }
+
+    /** @return the answer to a GET of the path, whatever its status */
+    HttpResponse<String> get(String path) throws Exception {
+        return browser.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                         .GET()
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(page.statusCode()).as(path + ": " + page.body()).isEqualTo(200);
-        return page.body();
     }
 
     /**
