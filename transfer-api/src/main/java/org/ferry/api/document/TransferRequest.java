@@ -19,7 +19,8 @@ import java.util.List;
  * @param syncLevel 0-3 or {@code exists}, {@code size}, {@code mtime}, {@code checksum}; null always copies
  * @param verifyChecksum compare checksums after each file
  * @param preserveTimestamp not supported yet
- * @param encryptData not supported yet (issue 13)
+ * @param encryptData encrypt every data channel of the task (PROT P); both endpoints must be
+ *     {@code gsiftp://}, else a 400 naming {@code encrypt_data}
  * @param skipSourceErrors skip missing or unreadable source paths (listed in {@code skipped_errors})
  *     instead of failing the task
  * @param failOnQuotaErrors not supported yet
@@ -37,7 +38,9 @@ import java.util.List;
  * @param perfP not supported (Ferry tunes parallelism itself)
  * @param perfPp not supported (Ferry tunes pipelining itself)
  * @param perfUdt not supported
- * @param skipActivationCheck accepted and ignored, as Globus does (a no-op there too)
+ * @param skipActivationCheck accept the task although a {@code gsiftp://} endpoint is not
+ *     activated: it waits INACTIVE until the endpoint is (without it such a submission is a 409
+ *     {@code ClientError.ActivationRequired} naming the endpoint field)
  * @param storeBasePathInfo not supported (timers)
  * @param items the transfer items, at least one
  */
