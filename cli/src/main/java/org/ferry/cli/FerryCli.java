@@ -20,8 +20,11 @@ import tools.jackson.databind.json.JsonMapper;
  * ({@code --api}, {@code -F/--format}) and of what every subcommand needs (the environment, the
  * API client).
  *
- * <p>Exit codes: 0 success; 1 an API or network error, or {@code ferry wait} on a task that did
- * not succeed; 2 a usage error.
+ * <p>Exit codes (README "Exit codes and errors"): 0 success (for {@code wait}, {@code scp},
+ * {@code rm}: the task ended SUCCEEDED); 1 the API answered 4xx or 5xx or could not be reached,
+ * or for {@code wait}, {@code scp}, {@code rm} the task ended FAILED or {@code --timeout} passed
+ * (change that code with {@code --timeout-exit-code}); 2 a usage error, before any request; 4 not
+ * logged in or not allowed (the API answered 401 or 403).
  */
 @Command(
         name = "ferry",

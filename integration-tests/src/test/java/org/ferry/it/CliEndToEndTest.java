@@ -620,9 +620,14 @@ class CliEndToEndTest {
         assertThat(ok(ferry(aliceHome, "", "-F", "unix", "endpoint", "list")).out())
                 .doesNotContain("admin#a");
 
-        ok(ferry(aliceHome, "", "logout"));
+        JsonNode loggedOut = json(ferry(aliceHome, "", "-F", "json", "logout"));
+        assertThat(loggedOut.get("code").asString()).isEqualTo("LoggedOut");
+        assertThat(loggedOut.get("token_revoked").asBoolean()).isTrue();
+        assertThat(loggedOut.get("token_file").asString()).isEqualTo(tokenFile.toString());
         assertThat(Files.exists(tokenFile)).isFalse();
         assertThat(ferry(aliceHome, "", "whoami").exitCode()).isEqualTo(4);
+        assertThat(ok(ferry(aliceHome, "", "-F", "unix", "logout")).out().trim())
+                .isEqualTo("NotLoggedIn");
 
         ok(admin("user", "disable", "alice"));
         Run disabled = ferry(aliceHome, "alice-secret\n", "login", "--username", "alice", "--password-stdin");

@@ -11,8 +11,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -64,27 +64,36 @@ final class PageClient {
 
     /** @return the page's body, asserting a 200 */
     String page(String path) throws Exception {
-        HttpResponse<String> page = browser.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                        .GET()
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> page = get(path);
         assertThat(page.statusCode()).as(path + ": " + page.body()).isEqualTo(200);
         return page.body();
     }
 
-    /** Posts a form with the CSRF token of the sign-in page (or, once signed in, any page's). */
+    /** @return the answer to a GET of the path, whatever its status */
+    HttpResponse<String> get(String path) throws Exception {
+        return browser.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * Posts a form with the CSRF token of the sign-in page (or, once signed in, any page's).
+     *
+     * @param pairs names and values in turn; a name may repeat (several checkboxes of one name)
+     */
     HttpResponse<String> post(String path, String... pairs) throws Exception {
-        Map<String, String> fields = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            fields.put(pairs[i], pairs[i + 1]);
-        }
-        fields.put("_csrf", csrf());
+        List<String> fields = new ArrayList<>(List.of(pairs));
+        fields.add("_csrf");
+        fields.add(csrf());
         StringBuilder body = new StringBuilder();
-        fields.forEach((k, v) -> body.append(body.isEmpty() ? "" : "&")
-                .append(k)
-                .append('=')
-                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
+        for (int i = 0; i < fields.size(); i += 2) {
+            body.append(body.isEmpty() ? "" : "&")
+                    .append(URLEncoder.encode(fields.get(i), StandardCharsets.UTF_8))
+                    .append('=')
+                    .append(URLEncoder.encode(fields.get(i + 1), StandardCharsets.UTF_8));
+        }
         return browser.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                         .header("Content-Type", "application/x-www-form-urlencoded")
@@ -106,6 +115,18 @@ final class PageClient {
         token = CSRF.matcher(page("/endpoints"));
         assertThat(token.find()).isTrue();
         return token.group(1);
+    }
+
+    /**
+     * Follows a form's redirect (the post-redirect-get of every page form).
+     *
+     * @return the page the redirect names, asserting a 302 and a 200
+     */
+    String follow(HttpResponse<String> redirect) throws Exception {
+        assertThat(redirect.statusCode()).as(redirect.body()).isEqualTo(302);
+        String location = redirect.headers().firstValue("Location").orElseThrow();
+        URI target = URI.create("http://127.0.0.1:" + port + "/").resolve(location);
+        return page(target.getRawPath() + (target.getRawQuery() == null ? "" : "?" + target.getRawQuery()));
     }
 
     /** @return the table row whose {@code data-} attribute is {@code name} */

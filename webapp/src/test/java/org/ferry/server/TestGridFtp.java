@@ -15,8 +15,13 @@ final class TestGridFtp implements AutoCloseable {
     }
 
     static TestGridFtp serve(Path root) throws IOException {
+        return serve(root, 0);
+    }
+
+    /** @param port the control port, or 0 for any free one */
+    static TestGridFtp serve(Path root, int port) throws IOException {
         return new TestGridFtp(GridFtpServer.start(
-                GridFtpServerConfig.loopback(root).withPort(0).withAnonymousAllowed(true)));
+                GridFtpServerConfig.loopback(root).withPort(port).withAnonymousAllowed(true)));
     }
 
     /** @return {@code ftp://127.0.0.1:PORT} */

@@ -47,11 +47,11 @@ public final class Sizes {
             return seconds + "s";
         }
         if (seconds < 3600) {
-            return seconds / 60 + "m" + String.format("%02d", seconds % 60) + "s";
+            return seconds / 60 + "m" + String.format(Locale.ROOT, "%02d", seconds % 60) + "s";
         }
         if (seconds < 86400) {
-            return seconds / 3600 + "h" + String.format("%02d", seconds % 3600 / 60) + "m";
+            return seconds / 3600 + "h" + String.format(Locale.ROOT, "%02d", seconds % 3600 / 60) + "m";
         }
-        return seconds / 86400 + "d" + String.format("%02d", seconds % 86400 / 3600) + "h";
+        return seconds / 86400 + "d" + String.format(Locale.ROOT, "%02d", seconds % 86400 / 3600) + "h";
     }
 }

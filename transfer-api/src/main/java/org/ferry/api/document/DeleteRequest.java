@@ -14,9 +14,9 @@ import java.util.List;
  * @param recursive required when a path is a directory
  * @param ignoreMissing a missing path is no error
  * @param interpretGlobs not supported yet
- * @param notifyOnSucceeded not supported yet (issue 15)
- * @param notifyOnFailed not supported yet (issue 15)
- * @param notifyOnInactive not supported yet (issue 15)
+ * @param notifyOnSucceeded only false or absent: a delete task sends no e-mail (400 naming the field)
+ * @param notifyOnFailed only false or absent: a delete task sends no e-mail (400 naming the field)
+ * @param notifyOnInactive only false or absent: a delete task sends no e-mail (400 naming the field)
  * @param localUser not supported (GCSv5 identity mapping)
  * @param skipActivationCheck accepted and ignored, as Globus does
  * @param items the paths, at least one

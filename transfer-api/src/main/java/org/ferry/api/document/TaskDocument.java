@@ -39,6 +39,10 @@ import java.util.List;
  * @param deleteDestinationExtra whether destination extras under recursive items are deleted after the copy
  * @param filterRules the filter rules in order, or null
  * @param recursiveSymlinks {@code ignore}
+ * @param notifyOnSucceeded whether the owner is e-mailed when the task succeeds (Ferry's addition:
+ *     the request's {@code notify_on_succeeded}, so a client can read back what it asked for)
+ * @param notifyOnFailed whether the owner is e-mailed when the task fails
+ * @param notifyOnInactive whether the owner is e-mailed when the task goes INACTIVE
  * @param files files found
  * @param directories directories found
  * @param symlinks 0
@@ -92,6 +96,9 @@ public record TaskDocument(
         @JsonProperty("delete_destination_extra") boolean deleteDestinationExtra,
         @JsonProperty("filter_rules") List<TransferRequest.FilterRule> filterRules,
         @JsonProperty("recursive_symlinks") String recursiveSymlinks,
+        @JsonProperty("notify_on_succeeded") boolean notifyOnSucceeded,
+        @JsonProperty("notify_on_failed") boolean notifyOnFailed,
+        @JsonProperty("notify_on_inactive") boolean notifyOnInactive,
         long files,
         long directories,
         long symlinks,

@@ -20,7 +20,8 @@ import java.util.List;
  * @param verifyChecksum compare checksums after each file
  * @param preserveTimestamp give each destination file the source file's modification time (whole
  *     seconds, set with MFMT after the file arrived); null: false
- * @param encryptData not supported yet (issue 13)
+ * @param encryptData encrypt every data channel of the task (PROT P); both endpoints must be
+ *     {@code gsiftp://}, else a 400 naming {@code encrypt_data}
  * @param skipSourceErrors skip missing or unreadable source paths (listed in {@code skipped_errors})
  *     instead of failing the task
  * @param failOnQuotaErrors not supported yet
@@ -38,7 +39,9 @@ import java.util.List;
  * @param perfP not supported (Ferry tunes parallelism itself)
  * @param perfPp not supported (Ferry tunes pipelining itself)
  * @param perfUdt not supported
- * @param skipActivationCheck accepted and ignored, as Globus does (a no-op there too)
+ * @param skipActivationCheck accept the task although a {@code gsiftp://} endpoint is not
+ *     activated: it waits INACTIVE until the endpoint is (without it such a submission is a 409
+ *     {@code ClientError.ActivationRequired} naming the endpoint field)
  * @param storeBasePathInfo not supported (timers)
  * @param items the transfer items, at least one
  */

@@ -80,7 +80,7 @@ public class DeleteService {
             throw new NotSupportedException(
                     "interpret_globs", "interpret_globs: glob patterns are not implemented yet");
         }
-        String mail = "e-mail notifications are not implemented yet (issue 15); send false or leave it out";
+        String mail = "a delete task sends no e-mail (transfer tasks do); send false or leave it out";
         for (var notify : List.of(
                 new Object[] {"notify_on_succeeded", request.notifyOnSucceeded()},
                 new Object[] {"notify_on_failed", request.notifyOnFailed()},

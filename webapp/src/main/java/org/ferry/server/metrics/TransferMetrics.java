@@ -27,7 +27,9 @@ import org.springframework.stereotype.Component;
  *       {@code ferry_transfer_files_total{source,destination}}: bytes and files moved by the
  *       tasks of each endpoint pair (counters; {@code rate()} of the bytes is the pair's
  *       throughput);
- *   <li>{@code ferry_faults_total{code}}: fault events by code (counter);
+ *   <li>{@code ferry_faults_total{code}}: faults by code, from the error events (counter): each
+ *       fault once, also when a task's FAILED ending repeats the fault that ended it; a source
+ *       path skipped under {@code skip_source_errors} counts as {@code SKIPPED_ERRORS};
  *   <li>{@code ferry_retries_total}: transient faults after which a file or task was tried again
  *       (counter);
  *   <li>{@code ferry_queue_files} and {@code ferry_queue_chunks}: the queue's depth, as files of
@@ -107,6 +109,16 @@ public class TransferMetrics implements MeterBinder {
         jdbc.query("select code, count(*) from task_event where is_error = true group by code", row -> {
             faults.put(row.getString(1), row.getLong(2));
         });
+        // A FAILED task's ending event carries its fatal code; when a fault event of that code
+        // came before it (the mover's or the planner's), the ending tells the same fault again:
+        // counted once. (The ending is written with the task's end, so the sum never decreases.)
+        jdbc.query(
+                "select t.fatal_error_code, count(*) from task t where t.status = 'FAILED' and (select count(*)"
+                        + " from task_event e where e.task_id = t.id and e.is_error = true"
+                        + " and e.code = t.fatal_error_code) > 1 group by t.fatal_error_code",
+                row -> {
+                    faults.merge(row.getString(1), -row.getLong(2), Long::sum);
+                });
         // from the task rows' counters, not by counting file rows: cheap with a million files
         Long queued = jdbc.queryForObject(
                 "select coalesce(sum(subtasks_total - subtasks_succeeded - subtasks_failed - subtasks_skipped_errors), 0)"

@@ -12,6 +12,7 @@ import org.ferry.api.document.ActivationRequirementDocument;
 import org.ferry.api.document.ActivationRequirementsDocument;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.error.FerryException;
+import org.ferry.api.error.PermissionDeniedException;
 import org.ferry.api.identity.Caller;
 import org.ferry.api.service.EndpointService;
 import org.springframework.stereotype.Controller;
@@ -81,10 +82,10 @@ public class EndpointPages {
         }
     }
 
-    /** The form of a stored endpoint. */
+    /** The form of a stored endpoint (its owner's only: 403 for another's public endpoint). */
     @GetMapping("/endpoints/{id}/edit")
     public String edit(Caller caller, @PathVariable("id") String id, Model model) {
-        Endpoint endpoint = endpoints.resolve(caller, id, "endpoint_id");
+        Endpoint endpoint = owned(caller, id);
         model.addAttribute("form", EndpointForm.of(endpoint));
         model.addAttribute("endpoint", endpoint);
         return "endpoint-form";
@@ -98,7 +99,7 @@ public class EndpointPages {
             @ModelAttribute("form") EndpointForm form,
             Model model,
             RedirectAttributes redirect) {
-        Endpoint endpoint = endpoints.resolve(caller, id, "endpoint_id");
+        Endpoint endpoint = owned(caller, id);
         try {
             Endpoint changed = endpoints.update(caller, id, form.toRequest(false));
             redirect.addFlashAttribute("notice", "Endpoint " + changed.getCanonicalName() + " was saved.");
@@ -108,10 +109,10 @@ public class EndpointPages {
         }
     }
 
-    /** Deletes the endpoint. */
+    /** Deletes the endpoint (its owner only). */
     @PostMapping("/endpoints/{id}/delete")
     public String delete(Caller caller, @PathVariable("id") String id, RedirectAttributes redirect) {
-        Endpoint endpoint = endpoints.resolve(caller, id, "endpoint_id");
+        Endpoint endpoint = owned(caller, id);
         endpoints.delete(caller, id);
         redirect.addFlashAttribute("notice", "Endpoint " + endpoint.getCanonicalName() + " was deleted.");
         return "redirect:/endpoints";
@@ -178,6 +179,22 @@ public class EndpointPages {
             redirect.addFlashAttribute("error", e.getMessage());
         }
         return "redirect:/endpoints";
+    }
+
+    /**
+     * An endpoint the caller may change: a page error (403, as the API answers) for another
+     * user's public endpoint, instead of a form whose save can only fail.
+     *
+     * @throws org.ferry.api.error.NotFoundException if the caller cannot see it
+     * @throws PermissionDeniedException if it is another user's
+     */
+    private Endpoint owned(Caller caller, String id) {
+        Endpoint endpoint = endpoints.resolve(caller, id, "endpoint_id");
+        if (!caller.owns(endpoint.getOwnerName())) {
+            throw new PermissionDeniedException(
+                    "endpoint_id", "Only " + endpoint.getOwnerName() + " may change " + endpoint.getCanonicalName());
+        }
+        return endpoint;
     }
 
     private static ActivationRequirementDocument myProxy(String name, String value, boolean secret) {

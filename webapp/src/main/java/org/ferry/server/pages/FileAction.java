@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * The file manager's main form: both panes' state and selections, the rename fields, and the
  * transfer options. {@code action} names the button pressed. A checkbox left unchecked sends
- * nothing: its field is null.
+ * nothing: its field is null, which the page submits as an explicit false (the e-mail boxes start
+ * checked, so an untouched form asks for Globus' default: mail on every outcome).
  *
  * @param action {@code transfer-right} (left to right), {@code transfer-left}, {@code delete-left},
  *     {@code delete-right}, {@code rename-left}, {@code rename-right}

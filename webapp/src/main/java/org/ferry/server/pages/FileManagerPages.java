@@ -205,15 +205,17 @@ public class FileManagerPages {
                 blankToNull(form.label()),
                 deadline(form.deadline(), form.tzOffsetMinutes()),
                 blankToNull(form.syncLevel()),
-                Boolean.TRUE.equals(form.verifyChecksum()),
+                checked(form.verifyChecksum()),
                 null,
-                Boolean.TRUE.equals(form.encrypt()) ? Boolean.TRUE : null,
+                checked(form.encrypt()),
                 null,
                 null,
                 null,
-                Boolean.TRUE.equals(form.notifySucceeded()) ? Boolean.TRUE : null,
-                Boolean.TRUE.equals(form.notifyFailed()) ? Boolean.TRUE : null,
-                Boolean.TRUE.equals(form.notifyInactive()) ? Boolean.TRUE : null,
+                // explicit: the API takes an absent notify_on_* as true (Globus), and an unchecked
+                // box must mean no mail
+                checked(form.notifySucceeded()),
+                checked(form.notifyFailed()),
+                checked(form.notifyInactive()),
                 null,
                 null,
                 null,
@@ -307,6 +309,11 @@ public class FileManagerPages {
         } catch (DateTimeParseException e) {
             throw new InvalidRequestException("deadline", "deadline must be a date and time, e.g. 2030-01-31T18:00");
         }
+    }
+
+    /** A checkbox's value: true when checked, false when unchecked (the browser sent nothing). */
+    private static Boolean checked(Boolean box) {
+        return Boolean.TRUE.equals(box);
     }
 
     private static String blankToNull(String value) {
