@@ -1,22 +1,18 @@
 package org.ferry.mover.data;
 
-import io.netty.channel.FileRegion;
-import io.netty.util.AbstractReferenceCounted;
-import java.io.IOException;
+import io.netty.channel.DefaultFileRegion;
 import java.nio.channels.FileChannel;
-import java.nio.channels.WritableByteChannel;
 
 /**
- * A zero-copy byte range of a {@link FileChannel} ({@code FileChannel.transferTo}, i.e.
- * {@code sendfile} on Linux). Unlike Netty's {@code DefaultFileRegion}, releasing it does not close
- * the channel: {@link DataSource} channels belong to the caller, and one channel serves many regions.
+ * A zero-copy byte range of a {@link FileChannel}: {@code sendfile} on Linux, from native code on
+ * the epoll transport (which sends only a {@link DefaultFileRegion} that way; any other region goes
+ * through {@code FileChannel.transferTo} into a wrapper channel, which the JDK serves by copying
+ * 8 KiB at a time) and by {@code FileChannel.transferTo} on NIO. A file that shrank while it is sent
+ * fails the write ({@link DefaultFileRegion} checks the size when nothing more could be sent).
+ * Unlike a plain {@link DefaultFileRegion}, releasing it does not close the channel: {@link
+ * DataSource} channels belong to the caller, and one channel serves many regions.
  */
-final class FileRangeRegion extends AbstractReferenceCounted implements FileRegion {
-
-    private final FileChannel file;
-    private final long position;
-    private final long count;
-    private long transferred;
+final class FileRangeRegion extends DefaultFileRegion {
 
     /**
      * @param file open for reading; not closed by this region
@@ -24,49 +20,7 @@ final class FileRangeRegion extends AbstractReferenceCounted implements FileRegi
      * @param count number of bytes
      */
     FileRangeRegion(FileChannel file, long position, long count) {
-        this.file = file;
-        this.position = position;
-        this.count = count;
-    }
-
-    @Override
-    public long position() {
-        return position;
-    }
-
-    @Override
-    @Deprecated
-    public long transfered() {
-        return transferred;
-    }
-
-    @Override
-    public long transferred() {
-        return transferred;
-    }
-
-    @Override
-    public long count() {
-        return count;
-    }
-
-    @Override
-    public long transferTo(WritableByteChannel target, long relativePosition) throws IOException {
-        long remaining = count - relativePosition;
-        if (remaining < 0 || relativePosition < 0) {
-            throw new IllegalArgumentException("position " + relativePosition + " outside 0.." + count);
-        }
-        if (remaining == 0) {
-            return 0L;
-        }
-        long written = file.transferTo(position + relativePosition, remaining, target);
-        if (written > 0) {
-            transferred += written;
-        } else if (file.size() < position + count) {
-            // transferTo returns 0 forever once the file shrank: fail instead of spinning.
-            throw new IOException("file shrank to " + file.size() + " bytes while sending up to " + (position + count));
-        }
-        return written;
+        super(file, position, count);
     }
 
     @Override
