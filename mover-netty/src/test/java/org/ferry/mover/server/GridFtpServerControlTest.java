@@ -314,6 +314,38 @@ class GridFtpServerControlTest extends ServerTestSupport {
         }
     }
 
+    /**
+     * A login pipelined with settings (as Ferry's client and others send them): the worker answers
+     * USER and PASS, the event loop the settings after them; every reply must still come in the
+     * order of the commands. Many sessions, because the overtaking this guards against needed the
+     * worker to finish between two commands of one read.
+     */
+    @Test
+    void pipelinedLoginAndSettingsAreAnsweredInOrderInEverySession() throws Exception {
+        byte[] commands = ("USER anonymous\r\nPASS x@\r\nTYPE I\r\nMODE E\r\nFEAT\r\nNOOP\r\nPWD\r\n"
+                        + "MODE S\r\nTYPE A\r\nQUIT\r\n")
+                .getBytes(StandardCharsets.UTF_8);
+        for (int session = 0; session < 400; session++) {
+            try (Socket socket = new Socket("127.0.0.1", server.port())) {
+                socket.setSoTimeout(10_000);
+                BufferedReader in =
+                        new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+                assertThat(in.readLine()).startsWith("220 ");
+                socket.getOutputStream().write(commands);
+                List<String> codes = new ArrayList<>();
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if (line.length() >= 4 && line.charAt(3) == ' ') {
+                        codes.add(line.substring(0, 3)); // the last line of each reply
+                    }
+                }
+                assertThat(codes)
+                        .as("session %d", session)
+                        .containsExactly("331", "230", "200", "200", "211", "200", "257", "200", "200", "221");
+            }
+        }
+    }
+
     @Test
     void idleSessionsAreClosedWith421() throws Exception {
         server.close();

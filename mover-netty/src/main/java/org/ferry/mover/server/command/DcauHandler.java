@@ -4,6 +4,7 @@ import java.util.List;
 import org.ferry.mover.data.security.DataChannelAuthentication;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.DataProtectionState;
 import org.ferry.mover.server.pi.FtpException;
 
@@ -18,6 +19,12 @@ public final class DcauHandler implements CommandHandler {
     @Override
     public String verb() {
         return "DCAU";
+    }
+
+    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
+    @Override
+    public boolean runsOnEventLoop(ControlSession session) {
+        return true;
     }
 
     @Override

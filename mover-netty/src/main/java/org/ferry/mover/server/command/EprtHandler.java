@@ -3,6 +3,7 @@ package org.ferry.mover.server.command;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
@@ -15,6 +16,12 @@ public final class EprtHandler implements CommandHandler {
     @Override
     public String verb() {
         return "EPRT";
+    }
+
+    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
+    @Override
+    public boolean runsOnEventLoop(ControlSession session) {
+        return true;
     }
 
     @Override

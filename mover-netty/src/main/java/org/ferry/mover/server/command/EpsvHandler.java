@@ -3,6 +3,7 @@ package org.ferry.mover.server.command;
 import org.ferry.mover.data.PassiveListener;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
@@ -14,6 +15,12 @@ public final class EpsvHandler implements CommandHandler {
     @Override
     public String verb() {
         return "EPSV";
+    }
+
+    /** A listener bound at once (no future to wait for) and a reply: on the control channel's event loop. */
+    @Override
+    public boolean runsOnEventLoop(ControlSession session) {
+        return true;
     }
 
     @Override

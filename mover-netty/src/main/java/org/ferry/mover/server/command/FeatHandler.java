@@ -4,6 +4,7 @@ import java.util.List;
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
 
 /**
  * FEAT (RFC 2389 section 3): {@code 211-Extensions supported}, one {@code " feature"} line per
@@ -16,6 +17,12 @@ public final class FeatHandler implements CommandHandler {
     @Override
     public String verb() {
         return "FEAT";
+    }
+
+    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
+    @Override
+    public boolean runsOnEventLoop(ControlSession session) {
+        return true;
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.ferry.mover.server.command;
 import java.util.Locale;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.TransferMode;
 
@@ -12,6 +13,12 @@ public final class ModeHandler implements CommandHandler {
     @Override
     public String verb() {
         return "MODE";
+    }
+
+    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
+    @Override
+    public boolean runsOnEventLoop(ControlSession session) {
+        return true;
     }
 
     @Override

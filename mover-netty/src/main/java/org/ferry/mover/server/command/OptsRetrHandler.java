@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
@@ -22,6 +23,12 @@ public final class OptsRetrHandler implements CommandHandler {
     @Override
     public String verb() {
         return "OPTS RETR";
+    }
+
+    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
+    @Override
+    public boolean runsOnEventLoop(ControlSession session) {
+        return true;
     }
 
     @Override

@@ -12,6 +12,7 @@ import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.TransferMode;
 
@@ -37,6 +38,15 @@ public final class PasvHandler implements CommandHandler {
     @Override
     public String verb() {
         return "PASV";
+    }
+
+    /**
+     * On the control channel's event loop when the listener is the PI's own (bound at once, no
+     * future to wait for); a head node's MODE E PASV asks a data node over its link, off the loop.
+     */
+    @Override
+    public boolean runsOnEventLoop(ControlSession session) {
+        return !(dtp.remote() && session.mode() == TransferMode.EXTENDED_BLOCK);
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.ferry.mover.server.command;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.DataProtectionState;
 import org.ferry.mover.server.pi.FtpException;
 
@@ -16,6 +17,12 @@ public final class ProtHandler implements CommandHandler {
     @Override
     public String verb() {
         return "PROT";
+    }
+
+    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
+    @Override
+    public boolean runsOnEventLoop(ControlSession session) {
+        return true;
     }
 
     @Override

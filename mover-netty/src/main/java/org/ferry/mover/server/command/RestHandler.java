@@ -4,6 +4,7 @@ import java.util.List;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
@@ -16,6 +17,12 @@ public final class RestHandler implements CommandHandler {
     @Override
     public String verb() {
         return "REST";
+    }
+
+    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
+    @Override
+    public boolean runsOnEventLoop(ControlSession session) {
+        return true;
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.ferry.mover.server.command;
 import java.util.List;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 
 /**
@@ -14,6 +15,12 @@ public final class SbufHandler implements CommandHandler {
     @Override
     public String verb() {
         return "SBUF";
+    }
+
+    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
+    @Override
+    public boolean runsOnEventLoop(ControlSession session) {
+        return true;
     }
 
     @Override

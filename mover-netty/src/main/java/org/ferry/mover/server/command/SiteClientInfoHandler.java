@@ -2,6 +2,7 @@ package org.ferry.mover.server.command;
 
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
+import org.ferry.mover.server.pi.ControlSession;
 
 /**
  * SITE CLIENTINFO scheme=..;appname="..";appver="..";  (globus extension, RFC 959 section 4.1.3 (SITE); globus-url-copy's session set-up, RFC 959 section 5.3): remembered in the session for logging and client workarounds; {@code 250 OK.}
@@ -11,6 +12,12 @@ public final class SiteClientInfoHandler implements CommandHandler {
     @Override
     public String verb() {
         return "SITE CLIENTINFO";
+    }
+
+    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
+    @Override
+    public boolean runsOnEventLoop(ControlSession session) {
+        return true;
     }
 
     @Override

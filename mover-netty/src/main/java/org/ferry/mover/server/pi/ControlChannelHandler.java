@@ -39,6 +39,12 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
     private final String banner;
     private final Deque<Queued> queue = new ConcurrentLinkedDeque<>();
     private final AtomicBoolean draining = new AtomicBoolean();
+    /**
+     * Set by the worker when it ran work (whose replies it wrote through the event loop's task
+     * queue); read and cleared on the event loop before it runs a command itself.
+     */
+    private volatile boolean workerRan;
+
     private CommandContext context;
     private io.netty.channel.EventLoop eventLoop;
 
@@ -163,6 +169,17 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
             if (onEventLoop && (next.command() == null || !dispatcher.runsOnEventLoop(context, next.command()))) {
                 worker.execute(() -> runQueue(false));
                 return;
+            }
+            if (onEventLoop && workerRan) {
+                // Replies the worker wrote wait as tasks in this loop's queue; a reply written here
+                // now would overtake them (seen: TYPE I answered before a pipelined USER and PASS).
+                // Run on behind them: the loop takes its tasks in order.
+                workerRan = false;
+                eventLoop.execute(() -> runQueue(true));
+                return;
+            }
+            if (!onEventLoop) {
+                workerRan = true;
             }
             next = queue.pollFirst();
             java.util.concurrent.CompletableFuture<?> running = null;
