@@ -245,18 +245,25 @@ final class SessionControl {
      */
     boolean offers(String feature) throws IOException {
         if (features == null) {
-            FtpReply feat = command("FEAT");
-            List<String> lines = new ArrayList<>();
-            if (feat.isPositiveCompletion()) {
-                for (String line :
-                        feat.lines().subList(1, Math.max(1, feat.lines().size() - 1))) {
-                    lines.add(line.strip().toUpperCase(Locale.ROOT));
-                }
-            }
-            features = List.copyOf(lines);
+            features(command("FEAT"));
         }
         String wanted = feature.toUpperCase(Locale.ROOT);
         return features.stream().anyMatch(line -> line.equals(wanted) || line.startsWith(wanted + " "));
+    }
+
+    /**
+     * Keeps the server's answer to FEAT (RFC 2389 section 3.2), e.g. one read with the login.
+     *
+     * @param feat the FEAT reply; a refusal means no features
+     */
+    void features(FtpReply feat) {
+        List<String> lines = new ArrayList<>();
+        if (feat.isPositiveCompletion()) {
+            for (String line : feat.lines().subList(1, Math.max(1, feat.lines().size() - 1))) {
+                lines.add(line.strip().toUpperCase(Locale.ROOT));
+            }
+        }
+        features = List.copyOf(lines);
     }
 
     // ---- settings ----

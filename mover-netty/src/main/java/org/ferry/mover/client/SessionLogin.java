@@ -43,6 +43,10 @@ final class SessionLogin {
                     userName = ":globus-mapping:"; // the server's grid-mapfile decides the account
                 }
             }
+            if (security == null) {
+                clearTextLogin(session, channel, userName, url.password());
+                return session;
+            }
             FtpReply user = session.command("USER " + userName);
             if (user.code() == 331) {
                 user = session.command("PASS " + url.password(), "PASS ****");
@@ -68,6 +72,38 @@ final class SessionLogin {
             channel.close();
             throw e;
         }
+    }
+
+    /**
+     * A clear-text login in one round trip: USER, PASS, {@code TYPE I} and FEAT written together,
+     * then their replies read in order (RFC 959 section 4.2 lets a client send commands ahead of
+     * replies; the server answers each in turn). A server that logs the user in at USER (230)
+     * answers the PASS after it with a refusal such as 503, which is ignored; a refused USER or PASS
+     * ends the login with that reply before the others are read.
+     *
+     * @throws GridFtpReplyException for a refused login or {@code TYPE I}
+     * @throws IOException if the connection fails
+     */
+    private static void clearTextLogin(SessionControl session, ControlChannel channel, String userName, String password)
+            throws IOException {
+        channel.write("USER " + userName);
+        channel.write("PASS " + password);
+        channel.write("TYPE I");
+        channel.write("FEAT");
+        channel.flush();
+        FtpReply user = channel.readFinal("USER " + userName, r -> {});
+        if (user.code() == 331) {
+            FtpReply pass = channel.readFinal("PASS ****", r -> {});
+            if (!pass.isPositiveCompletion()) {
+                throw new GridFtpReplyException("USER/PASS", pass.code(), pass.text());
+            }
+        } else if (user.isPositiveCompletion()) {
+            channel.readFinal("PASS ****", r -> {}); // logged in at USER: the PASS was one too many
+        } else {
+            throw new GridFtpReplyException("USER/PASS", user.code(), user.text());
+        }
+        SessionControl.checkOk("TYPE I", channel.readFinal("TYPE I", r -> {}));
+        session.features(channel.readFinal("FEAT", r -> {}));
     }
 
     /** AUTH GSSAPI, then ADAT tokens until 235; then every command and reply is protected. */
