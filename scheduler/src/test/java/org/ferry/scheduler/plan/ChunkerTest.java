@@ -48,7 +48,17 @@ class ChunkerTest {
         assertThat(ChunkTuning.forFiles(manySmall)).isEqualTo(new ChunkTuning(2, 2, 20));
         assertThat(ChunkTuning.forFiles(List.of(new FileTransfer("/a", "/b", 300 * MB))))
                 .isEqualTo(new ChunkTuning(2, 8, 5));
-        assertThat(ChunkTuning.forFiles(List.of(new FileTransfer("/a", "/b", MB))))
+        assertThat(ChunkTuning.forFiles(List.of(new FileTransfer("/a", "/b", 10 * MB))))
+                .isEqualTo(new ChunkTuning(2, 4, 10));
+    }
+
+    @Test
+    void aChunkOfAFewSmallFilesGetsOneDataConnectionPerMebibyte() {
+        assertThat(ChunkTuning.forFiles(List.of(new FileTransfer("/a", "/b", 1))))
+                .isEqualTo(new ChunkTuning(2, 1, 10));
+        assertThat(ChunkTuning.forFiles(List.of(new FileTransfer("/a", "/b", 3L << 20))))
+                .isEqualTo(new ChunkTuning(2, 3, 10));
+        assertThat(ChunkTuning.forFiles(List.of(new FileTransfer("/a", "/b", (3L << 20) + 1))))
                 .isEqualTo(new ChunkTuning(2, 4, 10));
     }
 }
