@@ -201,7 +201,8 @@ final class ServiceBench {
             Scratch.file(source.resolve(String.format("f%05d", i)), options.smallFileBytes(), i);
         }
         Path runs = Scratch.directory(shared.resolve("runs"));
-        Path cli = ServiceProcess.jar(options.repoRoot(), "cli", "-all.jar");
+        ServiceProcess.jar(options.repoRoot(), "cli", "-all.jar"); // fails early with what to build
+        Path cli = options.repoRoot().resolve("bin").resolve("ferry");
         double ferryBest = 0;
         double restBest = 0;
         double globusBest = 0;
@@ -277,20 +278,19 @@ final class ServiceBench {
                 false));
     }
 
-    /** @return seconds from {@code ferry transfer} to the end of {@code ferry wait} */
+    /** @return seconds from {@code ferry transfer} to the end of {@code ferry wait}, both run by bin/ferry */
     private double ferryTransfer(Path cli, Map<String, String> env, String from, String to) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String ferry = cli.toString();
         long start = System.nanoTime();
-        ProcessBuilder submit = new ProcessBuilder(
-                java, "-jar", cli.toString(), "-F", "unix", "transfer", "admin#src:" + from, "admin#dst:" + to, "-r");
+        ProcessBuilder submit =
+                new ProcessBuilder(ferry, "-F", "unix", "transfer", "admin#src:" + from, "admin#dst:" + to, "-r");
         submit.environment().putAll(env);
         Process process = submit.redirectErrorStream(true).start();
         String taskId = new String(process.getInputStream().readAllBytes()).trim();
         if (process.waitFor() != 0) {
             throw new IllegalStateException("ferry transfer failed: " + taskId);
         }
-        ProcessBuilder wait = new ProcessBuilder(
-                java, "-jar", cli.toString(), "-F", "unix", "wait", taskId, "--polling-interval", "0.05");
+        ProcessBuilder wait = new ProcessBuilder(ferry, "-F", "unix", "wait", taskId, "--polling-interval", "0.05");
         wait.environment().putAll(env);
         Process waiting = wait.redirectErrorStream(true).start();
         String status = new String(waiting.getInputStream().readAllBytes()).trim();

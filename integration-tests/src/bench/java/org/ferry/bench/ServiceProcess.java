@@ -20,8 +20,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * A packaged process of the service for the benchmarks: {@code ferry-server} (what bin/ferry-server
- * runs) or {@code ferry-mover}, with a REST client for the server. Its output goes to a log file.
+ * A packaged process of the service for the benchmarks, started as a site starts it: {@code
+ * bin/ferry-server} or {@code bin/ferry-mover} (their JIT settings included; JVM options through
+ * {@code FERRY_JAVA_OPTS}), with a REST client for the server. Its output goes to a log file.
  */
 final class ServiceProcess implements AutoCloseable {
 
@@ -50,12 +51,14 @@ final class ServiceProcess implements AutoCloseable {
     static ServiceProcess server(Path repoRoot, Path home, Path log, List<String> jvmOptions, List<String> arguments)
             throws IOException, InterruptedException {
         Files.createDirectories(home);
+        jar(repoRoot, "webapp", "-exec.jar"); // fails early with what to build
+        // bin/ferry-server, as a site runs it (its JIT settings included)
         List<String> command = new ArrayList<>();
-        command.add(java());
-        command.addAll(jvmOptions);
-        command.addAll(List.of("-jar", jar(repoRoot, "webapp", "-exec.jar").toString(), "--server.port=0"));
+        command.add(repoRoot.resolve("bin").resolve("ferry-server").toString());
+        command.add("--server.port=0");
         command.addAll(arguments);
-        Process process = start(command, Map.of("FERRY_HOME", home.toString()), log);
+        Process process = start(
+                command, Map.of("FERRY_HOME", home.toString(), "FERRY_JAVA_OPTS", String.join(" ", jvmOptions)), log);
         for (int i = 0; i < 1200; i++) {
             Matcher matcher = STARTED.matcher(Files.readString(log, StandardCharsets.UTF_8));
             if (matcher.find()) {
@@ -77,11 +80,9 @@ final class ServiceProcess implements AutoCloseable {
     /** Starts a ferry-mover and waits until it runs. */
     static ServiceProcess mover(Path repoRoot, Path log, List<String> arguments)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
-                java(),
-                "-cp",
-                jar(repoRoot, "mover-netty", "-all.jar").toString(),
-                "org.ferry.mover.app.FerryMoverMain"));
+        jar(repoRoot, "mover-netty", "-all.jar"); // fails early with what to build
+        List<String> command = new ArrayList<>(
+                List.of(repoRoot.resolve("bin").resolve("ferry-mover").toString()));
         command.addAll(arguments);
         Process process = start(command, Map.of(), log);
         for (int i = 0; i < 600; i++) {
@@ -103,10 +104,6 @@ final class ServiceProcess implements AutoCloseable {
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(environment);
         return builder.start();
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     static Path jar(Path repoRoot, String module, String suffix) throws IOException {

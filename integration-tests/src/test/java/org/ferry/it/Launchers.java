@@ -15,6 +15,9 @@ import java.util.stream.Stream;
  */
 final class Launchers {
 
+    /** The JIT settings bin/ferry-server and bin/ferry-mover run with (C1 only, early). */
+    static final List<String> JIT = List.of("-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.25");
+
     private final Path repoRoot;
 
     Launchers(Path repoRoot) {
@@ -37,9 +40,11 @@ final class Launchers {
         return javaJar(jar("mover-netty", "-all.jar"));
     }
 
-    /** @return {@code java -jar <ferry-server jar>} */
+    /** @return {@code java -jar <ferry-server jar>} with bin/ferry-server's JIT settings */
     List<String> ferryServer() throws IOException {
-        return javaJar(jar("webapp", "-exec.jar"));
+        List<String> command = javaJar(jar("webapp", "-exec.jar"));
+        command.addAll(1, JIT);
+        return command;
     }
 
     /** @return {@code java -cp <ferry-gridftp jar> org.ferry.mover.app.FerryMoverMain}: what bin/ferry-mover runs */
@@ -47,6 +52,7 @@ final class Launchers {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xshare:auto");
+        command.addAll(JIT);
         command.add("-cp");
         command.add(jar("mover-netty", "-all.jar").toString());
         command.add("org.ferry.mover.app.FerryMoverMain");
