@@ -35,6 +35,9 @@ final class DataConnections {
     private static final int MIN_READ_BYTES = 4096;
     private static final int INITIAL_READ_BYTES = 64 * 1024;
     private static final int MAX_READ_BYTES = 1 << 20;
+    /** Bounds of the receive window a rate-limited end keeps when no SBUF set one. */
+    private static final int MIN_SHAPED_WINDOW_BYTES = 64 * 1024;
+    private static final int MAX_SHAPED_WINDOW_BYTES = 4 << 20;
 
     private final EventLoopGroup group;
     private final EventLoop home;
@@ -65,9 +68,27 @@ final class DataConnections {
         this.home = home;
         this.blockSizeBytes = blockSizeBytes;
         this.sendBufferBytes = sendBufferBytes;
-        this.receiveBufferBytes = receiveBufferBytes;
+        this.receiveBufferBytes = receiveBufferBytes > 0 || shaper == null
+                ? receiveBufferBytes
+                : shapedWindow(shaper.getReadLimit());
         this.security = security;
         this.shaper = shaper;
+    }
+
+    /**
+     * The receive buffer of a rate-limited connection: a tenth of a second at the limit, within
+     * 64 KiB and 4 MiB. The shaper paces reads, but when the peer closes, the epoll transport reads
+     * whatever the socket holds at once; Linux lets an unread receive buffer grow to
+     * {@code tcp_rmem}'s maximum (32 MiB here), which would let a whole file in past the limit.
+     *
+     * @param readLimitBytesPerSecond the shaper's read limit, 0 for none
+     * @return SO_RCVBUF in bytes, 0 for the system default when reads are not limited
+     */
+    static int shapedWindow(long readLimitBytesPerSecond) {
+        if (readLimitBytesPerSecond <= 0) {
+            return 0;
+        }
+        return (int) Math.max(MIN_SHAPED_WINDOW_BYTES, Math.min(MAX_SHAPED_WINDOW_BYTES, readLimitBytesPerSecond / 10));
     }
 
     /**

@@ -70,8 +70,9 @@ class DataRateLimitTest {
         assertThat(ftp.storeFile("up.bin", new ByteArrayInputStream(data))).isTrue();
         long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertThat(Files.readAllBytes(root.resolve("up.bin"))).isEqualTo(data);
-        // the client's socket buffers absorb part of the file before the server reads it
-        assertThat(elapsedMillis).isGreaterThanOrEqualTo(1_000);
+        // about 3 s; the server's receive window (a tenth of a second at the limit) and the first
+        // measuring period's burst arrive unpaced
+        assertThat(elapsedMillis).isGreaterThanOrEqualTo(1_500);
     }
 
     private static byte[] random() {

@@ -316,7 +316,16 @@ class StripedTransferTest {
     @Test
     void aborDuringAStripedStorAbortsEveryStripeOnItsDataNode() throws Exception {
         Path root = Files.createDirectory(tmp.resolve("h"));
-        GridFtpServer striped = head(root, new ArrayList<>(), 2);
+        List<InetSocketAddress> links = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            links.add(closeLater(DataNode.start(InetAddress.getLoopbackAddress(), 0, root, SECRET)).address());
+        }
+        // 112 markers every 100 ms tell the test when both stripes are receiving
+        GridFtpServer striped = closeLater(GridFtpServer.start(
+                GridFtpServerConfig.loopback(root)
+                        .withAnonymousAllowed(true)
+                        .withMarkerInterval(java.time.Duration.ofMillis(100)),
+                DtpFactory.dataNodes(links, SECRET)));
         FTPClient ftp = new FTPClient();
         ftp.connect("127.0.0.1", striped.port());
         List<java.net.Socket> sockets = new ArrayList<>();
@@ -332,20 +341,39 @@ class StripedTransferTest {
             }
             assertThat(sockets).hasSize(2);
             assertThat(ftp.sendCommand("STOR slow.bin")).isEqualTo(150);
-            for (java.net.Socket socket : sockets) {
-                // one data block header announcing 1000 bytes, then only 10 of them
-                java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(17 + 10)
+            for (int i = 0; i < sockets.size(); i++) {
+                // one whole block of 1000 bytes, then a header announcing 1000 more and only 10 of them
+                java.nio.ByteBuffer blocks = java.nio.ByteBuffer.allocate(17 + 1000 + 17 + 10)
                         .put((byte) 0)
                         .putLong(1000)
-                        .putLong(0);
-                socket.getOutputStream().write(header.array());
-                socket.getOutputStream().flush();
-                socket.setSoTimeout(10_000);
+                        .putLong(2000L * i)
+                        .put(new byte[1000])
+                        .put((byte) 0)
+                        .putLong(1000)
+                        .putLong(2000L * i + 1000);
+                sockets.get(i).getOutputStream().write(blocks.array());
+                sockets.get(i).getOutputStream().flush();
+                sockets.get(i).setSoTimeout(10_000);
             }
-            ftp.sendCommand("ABOR");
-            assertThat(ftp.getReplyCode()).isEqualTo(426);
-            ftp.getReply();
-            assertThat(ftp.getReplyCode()).isEqualTo(226);
+            // ABOR only once each data node took its connection into the transfer: its stripe reports bytes
+            java.util.Set<String> receiving = new java.util.HashSet<>();
+            while (receiving.size() < 2) {
+                int marked = ftp.getReply();
+                assertThat(marked).as(ftp.getReplyString()).isIn(111, 112);
+                String marker = ftp.getReplyString();
+                java.util.regex.Matcher index = java.util.regex.Pattern.compile("Stripe Index: (\\d+)").matcher(marker);
+                java.util.regex.Matcher bytes =
+                        java.util.regex.Pattern.compile("Stripe Bytes Transferred: (\\d+)").matcher(marker);
+                if (index.find() && bytes.find() && Long.parseLong(bytes.group(1)) > 0) {
+                    receiving.add(index.group(1));
+                }
+            }
+            int reply = ftp.sendCommand("ABOR");
+            while (reply == 111 || reply == 112) {
+                reply = ftp.getReply();
+            }
+            assertThat(reply).as(ftp.getReplyString()).isEqualTo(426);
+            assertThat(ftp.getReply()).as(ftp.getReplyString()).isEqualTo(226);
             for (java.net.Socket socket : sockets) {
                 assertThat(socket.getInputStream().read())
                         .as("data node closed its stripe")
