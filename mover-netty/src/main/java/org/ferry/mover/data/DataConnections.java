@@ -37,6 +37,7 @@ final class DataConnections {
     private static final int MAX_READ_BYTES = 1 << 20;
     /** Bounds of the receive window a rate-limited end keeps when no SBUF set one. */
     private static final int MIN_SHAPED_WINDOW_BYTES = 64 * 1024;
+
     private static final int MAX_SHAPED_WINDOW_BYTES = 4 << 20;
 
     private final EventLoopGroup group;
@@ -68,9 +69,8 @@ final class DataConnections {
         this.home = home;
         this.blockSizeBytes = blockSizeBytes;
         this.sendBufferBytes = sendBufferBytes;
-        this.receiveBufferBytes = receiveBufferBytes > 0 || shaper == null
-                ? receiveBufferBytes
-                : shapedWindow(shaper.getReadLimit());
+        this.receiveBufferBytes =
+                receiveBufferBytes > 0 || shaper == null ? receiveBufferBytes : shapedWindow(shaper.getReadLimit());
         this.security = security;
         this.shaper = shaper;
     }

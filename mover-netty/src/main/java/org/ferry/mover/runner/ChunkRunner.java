@@ -28,6 +28,7 @@ public final class ChunkRunner {
 
     private final EndpointSessions sessions;
     private final FileMover mover;
+    private final BatchMover batches;
     private final ExecutorService lanes;
 
     /**
@@ -38,6 +39,7 @@ public final class ChunkRunner {
     public ChunkRunner(EndpointSessions sessions, RetryPolicy retries, ExecutorService lanes) {
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.mover = new FileMover(retries);
+        this.batches = new BatchMover(mover);
         this.lanes = Objects.requireNonNull(lanes, "lanes");
     }
 
@@ -103,7 +105,7 @@ public final class ChunkRunner {
             LaneFeed.Work work;
             while (!fatal.isStopped() && (work = feed.next()) != null) {
                 FileMover.Outcome outcome = work.pipelined()
-                        ? mover.moveBatch(chunk, fatal, pair, work.files(), options, tuning.pipelining())
+                        ? batches.moveBatch(chunk, fatal, pair, work.files(), options, tuning.pipelining())
                         : mover.move(chunk, fatal, pair, work.files().get(0), options);
                 if (outcome.failed()) {
                     fatal.set(outcome.fault());

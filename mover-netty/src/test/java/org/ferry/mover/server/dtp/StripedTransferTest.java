@@ -318,7 +318,8 @@ class StripedTransferTest {
         Path root = Files.createDirectory(tmp.resolve("h"));
         List<InetSocketAddress> links = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            links.add(closeLater(DataNode.start(InetAddress.getLoopbackAddress(), 0, root, SECRET)).address());
+            links.add(closeLater(DataNode.start(InetAddress.getLoopbackAddress(), 0, root, SECRET))
+                    .address());
         }
         // 112 markers every 100 ms tell the test when both stripes are receiving
         GridFtpServer striped = closeLater(GridFtpServer.start(
@@ -361,9 +362,10 @@ class StripedTransferTest {
                 int marked = ftp.getReply();
                 assertThat(marked).as(ftp.getReplyString()).isIn(111, 112);
                 String marker = ftp.getReplyString();
-                java.util.regex.Matcher index = java.util.regex.Pattern.compile("Stripe Index: (\\d+)").matcher(marker);
-                java.util.regex.Matcher bytes =
-                        java.util.regex.Pattern.compile("Stripe Bytes Transferred: (\\d+)").matcher(marker);
+                java.util.regex.Matcher index =
+                        java.util.regex.Pattern.compile("Stripe Index: (\\d+)").matcher(marker);
+                java.util.regex.Matcher bytes = java.util.regex.Pattern.compile("Stripe Bytes Transferred: (\\d+)")
+                        .matcher(marker);
                 if (index.find() && bytes.find() && Long.parseLong(bytes.group(1)) > 0) {
                     receiving.add(index.group(1));
                 }

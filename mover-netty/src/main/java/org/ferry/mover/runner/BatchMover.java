@@ -1,0 +1,254 @@
+package org.ferry.mover.runner;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.ferry.mover.client.FilePair;
+import org.ferry.mover.client.GridFtpReplyException;
+import org.ferry.mover.client.TransferListener;
+import org.ferry.mover.client.TransferOptions;
+
+/**
+ * Moves a batch of small files between a lane's session pair in one pipelined exchange
+ * ({@link org.ferry.mover.client.GridFtpSession#sendAll}, as tar streams between Ferry servers),
+ * checks them after the batch with one pipelined {@code SIZE} exchange (or their checksums), sets
+ * their modification times with one pipelined {@code MFMT} exchange when the chunk preserves them,
+ * and only then reports them arrived. What the batch left over, or what failed a check, goes to
+ * {@link FileMover} one file at a time, so each fault is reported against its file.
+ */
+final class BatchMover {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(BatchMover.class);
+
+    private final FileMover single;
+
+    /** @param single moves the files a batch left over, one by one */
+    BatchMover(FileMover single) {
+        this.single = single;
+    }
+
+    /**
+     * Moves a batch of small files in one pipelined exchange ({@code pipelining} transfer commands in
+     * flight), then checks them at the destination: their sizes with one pipelined {@code SIZE}
+     * exchange (a 226 alone is not proof: a file can be cut short silently), or their checksums when
+     * the chunk verifies them. Only then are they reported arrived. Files the batch did not finish,
+     * and files that fail the check, go through {@link FileMover#move} one by one, so each fault is reported
+     * against its file and retried as usual.
+     *
+     * @param chunk the chunk (checksum setting)
+     * @param listener where results go
+     * @param lane the lane's sessions
+     * @param batch the files, each small enough that progress at its end is progress enough
+     * @param options MODE E with its parallelism
+     * @param pipelining transfer commands in flight (1..1000)
+     * @return {@link FileMover.Outcome#DONE}, or the first failed outcome of a file out of attempts on a
+     *     transient fault
+     */
+    FileMover.Outcome moveBatch(
+            ChunkRequest chunk,
+            ChunkListener listener,
+            SessionPair lane,
+            List<FileTransfer> batch,
+            TransferOptions options,
+            int pipelining) {
+        // sendAll reports completed files on this thread: plain collections will do
+        Map<FilePair, FileTransfer> byPair = new LinkedHashMap<>();
+        for (FileTransfer file : batch) {
+            byPair.put(new FilePair(file.sourcePath(), file.destinationPath(), file.sizeBytes()), file);
+        }
+        Set<FileTransfer> left = new LinkedHashSet<>(batch); // in batch order, for the one-by-one retries
+        Map<FileTransfer, Long> completed = new LinkedHashMap<>();
+        if (!listener.isStopped()) {
+            try {
+                lane.source()
+                        .sendAll(
+                                new ArrayList<>(byPair.keySet()),
+                                lane.destination(),
+                                options,
+                                Math.max(1, Math.min(1000, pipelining)),
+                                new TransferListener() {
+                                    @Override
+                                    public void onFileCompleted(FilePair pair, long bytesTransferred) {
+                                        FileTransfer done = byPair.get(pair);
+                                        if (done != null && left.remove(done)) {
+                                            listener.onBytes(bytesTransferred);
+                                            completed.put(done, bytesTransferred);
+                                        }
+                                    }
+                                });
+            } catch (IOException | RuntimeException e) {
+                lane.close(); // the sessions may be out of step; the files left retry one by one
+                if (listener.isStopped()) {
+                    return FileMover.Outcome.DONE;
+                }
+                MoverFault fault = Faults.classify(e, "Moving a batch of " + batch.size() + " files");
+                if (fault.code() == FaultCode.NO_CREDENTIALS) {
+                    return new FileMover.Outcome(fault); // no file moves until the endpoint is activated again
+                }
+                // not counted against a file: each file left is tried on its own next and reports its own fault
+                log.info(
+                        "A batch of {} files failed ({} left to move one by one): {}",
+                        batch.size(),
+                        left.size(),
+                        fault.description());
+            }
+        }
+        Map<FileTransfer, Arrival> untimed = new LinkedHashMap<>(); // checked, only the time left to set
+        if (!completed.isEmpty() && !listener.isStopped()) {
+            Map<FileTransfer, Arrival> checked = new LinkedHashMap<>();
+            if (chunk.verifyChecksum()) {
+                verifyChecksums(listener, lane, completed, left, checked);
+            } else {
+                verifySizes(listener, lane, completed, left, checked);
+            }
+            if (chunk.preserveTimestamp()) {
+                setModifiedTimes(listener, lane, checked, left, untimed);
+            } else {
+                checked.forEach((file, arrival) -> listener.onFileArrived(file, arrival.bytes(), arrival.checksum()));
+            }
+        }
+        for (FileTransfer file : left) {
+            FileMover.Outcome outcome = single.move(chunk, listener, lane, file, options, untimed.get(file));
+            if (outcome.failed()) {
+                return outcome;
+            }
+        }
+        return FileMover.Outcome.DONE;
+    }
+
+    /**
+     * One pipelined MFMT exchange for the batch's checked files: those whose time was set arrive. A
+     * refusal is a fault of its file: permanent ones end the file, the others go back to {@code
+     * left} (into {@code untimed}) to have the time set on their own, without sending the bytes
+     * again. When the exchange itself fails, every file goes back so, without a fault: a file is
+     * never reported arrived without its time.
+     */
+    private static void setModifiedTimes(
+            ChunkListener listener,
+            SessionPair lane,
+            Map<FileTransfer, Arrival> checked,
+            Set<FileTransfer> left,
+            Map<FileTransfer, Arrival> untimed) {
+        if (checked.isEmpty()) {
+            return;
+        }
+        List<FileTransfer> files = new ArrayList<>(checked.keySet());
+        GridFtpReplyException[] refusals;
+        try {
+            List<Instant> times = new ArrayList<>(files.size());
+            for (FileTransfer file : files) {
+                times.add(FileMover.sourceModified(lane, file));
+            }
+            refusals = lane.destination()
+                    .setModifiedTimes(
+                            files.stream().map(FileTransfer::destinationPath).toList(), times);
+        } catch (IOException | RuntimeException e) {
+            lane.close();
+            log.info(
+                    "Setting the modification times of {} files after a batch failed (setting them one by one): {}",
+                    files.size(),
+                    Faults.classify(e, "MFMT").description());
+            for (FileTransfer file : files) {
+                listener.onBytes(-checked.get(file).bytes());
+                left.add(file);
+                untimed.put(file, checked.get(file));
+            }
+            return;
+        }
+        for (int i = 0; i < files.size(); i++) {
+            FileTransfer file = files.get(i);
+            Arrival arrival = checked.get(file);
+            if (refusals[i] == null) {
+                listener.onFileArrived(file, arrival.bytes(), arrival.checksum());
+                continue;
+            }
+            listener.onBytes(-arrival.bytes());
+            MoverFault fault = Faults.classify(
+                    refusals[i],
+                    "Setting the modification time of " + file.destinationPath() + " after a batch (attempt "
+                            + (file.attemptsBefore() + 1) + ")");
+            listener.onFault(file, fault, file.attemptsBefore() + 1, !fault.isPermanent(), List.of());
+            if (!fault.isPermanent()) {
+                FileTransfer again = file.afterFailedAttempt();
+                left.add(again);
+                untimed.put(again, arrival);
+            }
+        }
+    }
+
+    /**
+     * The batch's completed files whose MD5 matches go to {@code checked}; the others go back to
+     * {@code left}.
+     */
+    private static void verifyChecksums(
+            ChunkListener listener,
+            SessionPair lane,
+            Map<FileTransfer, Long> completed,
+            Set<FileTransfer> left,
+            Map<FileTransfer, Arrival> checked) {
+        for (Map.Entry<FileTransfer, Long> entry : completed.entrySet()) {
+            FileTransfer file = entry.getKey();
+            try {
+                checked.put(file, new Arrival(entry.getValue(), FileMover.verify(lane, file)));
+            } catch (IOException | RuntimeException e) {
+                listener.onBytes(-entry.getValue());
+                lane.close();
+                MoverFault fault = Faults.classify(
+                        e, "Verifying " + file.destinationPath() + " after a batch (moving it again on its own)");
+                listener.onFault(file, fault, file.attemptsBefore() + 1, true, List.of());
+                left.add(file.afterFailedAttempt());
+            }
+        }
+    }
+
+    /**
+     * One pipelined SIZE exchange for the batch's completed files: those the destination holds
+     * whole go to {@code checked}; the others (short, missing) are faults and go back to {@code
+     * left}, to be sent again whole. When the exchange itself fails, every completed file goes back
+     * (it is sent again on its own and checked then): a file is never counted without the check.
+     */
+    private static void verifySizes(
+            ChunkListener listener,
+            SessionPair lane,
+            Map<FileTransfer, Long> completed,
+            Set<FileTransfer> left,
+            Map<FileTransfer, Arrival> checked) {
+        List<FileTransfer> files = new ArrayList<>(completed.keySet());
+        long[] there;
+        try {
+            there = lane.destination()
+                    .sizes(files.stream().map(FileTransfer::destinationPath).toList());
+        } catch (IOException | RuntimeException e) {
+            lane.close();
+            log.info(
+                    "Checking the sizes of {} files after a batch failed (moving them again one by one): {}",
+                    files.size(),
+                    Faults.classify(e, "SIZE").description());
+            for (FileTransfer file : files) {
+                listener.onBytes(-completed.get(file));
+                left.add(file);
+            }
+            return;
+        }
+        for (int i = 0; i < files.size(); i++) {
+            FileTransfer file = files.get(i);
+            long bytes = completed.get(file);
+            if (there[i] == bytes) {
+                checked.put(file, new Arrival(bytes, null));
+                continue;
+            }
+            listener.onBytes(-bytes);
+            MoverFault fault = Faults.classify(
+                    new SizeMismatchException(file.destinationPath() + " has "
+                            + (there[i] < 0 ? "no file" : there[i] + " bytes") + " after a batch, the source " + bytes),
+                    "Checking " + file.destinationPath() + " after a batch (moving it again on its own)");
+            listener.onFault(file, fault, file.attemptsBefore() + 1, true, List.of());
+            left.add(file.afterFailedAttempt());
+        }
+    }
+}
