@@ -215,7 +215,8 @@ public class TaskService {
 
     private static Sort sort(String orderby) {
         if (orderby == null || orderby.isBlank()) {
-            return Sort.by(Sort.Direction.DESC, "requestTime");
+            // the id last: tasks submitted in the same millisecond keep one order across offset pages
+            return Sort.by(Sort.Order.desc("requestTime"), Sort.Order.desc("id"));
         }
         List<Sort.Order> orders = new ArrayList<>();
         for (String part : orderby.split(",")) {
@@ -241,6 +242,7 @@ public class TaskService {
             orders.add(descending ? Sort.Order.desc(property) : Sort.Order.asc(property));
         }
         orders.add(Sort.Order.desc("requestTime"));
+        orders.add(Sort.Order.desc("id"));
         return Sort.by(orders);
     }
 
