@@ -283,8 +283,7 @@ final class ServiceBench {
     private double ferryTransfer(Path cli, Map<String, String> env, String from, String to) throws Exception {
         String ferry = cli.toString();
         long start = System.nanoTime();
-        ProcessBuilder submit =
-                new ProcessBuilder(
+        ProcessBuilder submit = new ProcessBuilder(
                 ferry,
                 "-F",
                 "unix",
