@@ -126,96 +126,30 @@ final class SessionControl {
      * @throws IOException on other failures
      */
     long size(String path) throws IOException {
-        String command = ClientCommands.size(path);
-        FtpReply reply = command(command);
-        if (reply.code() == 550) {
-            throw new NoSuchFileException(path, null, reply.text());
-        }
-        checkOk(command, reply);
-        try {
-            return Long.parseLong(reply.firstLineText().trim());
-        } catch (NumberFormatException e) {
-            throw new IOException("bad SIZE reply: " + reply, e);
-        }
+        return FileQueries.size(this, path);
     }
 
     /**
-     * Sizes with SIZE (RFC 3659 section 4), pipelined: every command in one write, then the
-     * replies in order (read to the last one even after a failure, to stay in step).
+     * Sizes with SIZE, pipelined ({@link FileQueries#sizes}).
      *
      * @return each path's size, -1 where the server answered 550
      * @throws GridFtpReplyException for the first other refusal
      * @throws IOException if the connection fails or a reply is not a number
      */
     long[] sizes(List<String> paths) throws IOException {
-        long[] sizes = new long[paths.size()];
-        if (paths.isEmpty()) {
-            return sizes;
-        }
-        for (String path : paths) {
-            channel.write(ClientCommands.size(path));
-        }
-        channel.flush();
-        IOException failure = null;
-        for (int i = 0; i < sizes.length; i++) {
-            String command = ClientCommands.size(paths.get(i));
-            FtpReply reply = channel.readFinal(command, r -> {});
-            if (failure != null) {
-                continue;
-            }
-            if (reply.code() == 550) {
-                sizes[i] = -1;
-            } else if (!reply.isPositiveCompletion()) {
-                failure = new GridFtpReplyException(command, reply.code(), reply.text());
-            } else {
-                try {
-                    sizes[i] = Long.parseLong(reply.firstLineText().trim());
-                } catch (NumberFormatException e) {
-                    failure = new IOException("bad SIZE reply: " + reply, e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
-        return sizes;
+        return FileQueries.sizes(channel, paths);
     }
 
     /**
-     * Sets modification times, pipelined as {@link #sizes}: {@code MFMT} (draft-somers-ftp-mfxx)
-     * when FEAT lists it, else globus-gridftp-server's {@code SITE UTIME}, both with the time first.
+     * Sets modification times, pipelined ({@link FileQueries#setModifiedTimes}): MFMT when FEAT
+     * lists it, else SITE UTIME.
      *
      * @return each path's refusal, null where the time was set
      * @throws IllegalArgumentException if the lists differ in length, or a path or time cannot be sent
      * @throws IOException if the connection fails
      */
     GridFtpReplyException[] setModifiedTimes(List<String> paths, List<Instant> times) throws IOException {
-        if (paths.size() != times.size()) {
-            throw new IllegalArgumentException(paths.size() + " paths but " + times.size() + " times");
-        }
-        GridFtpReplyException[] refusals = new GridFtpReplyException[paths.size()];
-        if (paths.isEmpty()) {
-            return refusals;
-        }
-        boolean mfmt = offers("MFMT");
-        List<String> commands = new ArrayList<>(paths.size());
-        for (int i = 0; i < paths.size(); i++) {
-            commands.add(
-                    mfmt
-                            ? ClientCommands.mfmt(times.get(i), paths.get(i))
-                            : ClientCommands.siteUtime(times.get(i), paths.get(i)));
-        }
-        for (String command : commands) {
-            channel.write(command);
-        }
-        channel.flush();
-        for (int i = 0; i < refusals.length; i++) {
-            FtpReply reply = channel.readFinal(commands.get(i), r -> {});
-            if (!reply.isPositiveCompletion()) {
-                refusals[i] = new GridFtpReplyException(commands.get(i), reply.code(), reply.text());
-            }
-        }
-        return refusals;
+        return FileQueries.setModifiedTimes(channel, paths, times, offers("MFMT"));
     }
 
     /**
