@@ -3,10 +3,9 @@ package org.ferry.mover.server.command;
 import java.util.List;
 import org.ferry.mover.data.security.DataChannelAuthentication;
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.DataProtectionState;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.StateCommandHandler;
 
 /**
  * DCAU N|A|S subject (GFD.020 GSI appendix; GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ)): {@code 200 DCAU A.}.
@@ -14,17 +13,11 @@ import org.ferry.mover.server.pi.FtpException;
  * cached data connections, whose authentication no longer matches. Contributes {@code DCAU} to
  * FEAT: DCAU A is implemented and the default after a GSI login.
  */
-public final class DcauHandler implements CommandHandler {
+public final class DcauHandler implements StateCommandHandler {
 
     @Override
     public String verb() {
         return "DCAU";
-    }
-
-    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override

@@ -3,8 +3,7 @@ package org.ferry.mover.server.command;
 import java.util.List;
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
+import org.ferry.mover.server.pi.StateCommandHandler;
 
 /**
  * FEAT (RFC 2389 section 3): {@code 211-Extensions supported}, one {@code " feature"} line per
@@ -12,17 +11,11 @@ import org.ferry.mover.server.pi.ControlSession;
  * listed: FEAT steers globus clients (no DCAU, GETPUT, ERET/ESTO, SPAS/SPOR here;
  * RFC 2389 section 3).
  */
-public final class FeatHandler implements CommandHandler {
+public final class FeatHandler implements StateCommandHandler {
 
     @Override
     public String verb() {
         return "FEAT";
-    }
-
-    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override

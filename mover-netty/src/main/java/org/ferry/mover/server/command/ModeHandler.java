@@ -2,23 +2,16 @@ package org.ferry.mover.server.command;
 
 import java.util.Locale;
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.StateCommandHandler;
 import org.ferry.mover.server.pi.TransferMode;
 
 /** MODE S|E (RFC 959 section 4.1.2; GFD.020 "Extended Block Mode"): {@code 200 Mode set to E.} */
-public final class ModeHandler implements CommandHandler {
+public final class ModeHandler implements StateCommandHandler {
 
     @Override
     public String verb() {
         return "MODE";
-    }
-
-    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override

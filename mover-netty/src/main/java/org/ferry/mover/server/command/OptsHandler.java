@@ -3,9 +3,8 @@ package org.ferry.mover.server.command;
 import java.util.List;
 import java.util.Locale;
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.StateCommandHandler;
 
 /**
  * OPTS command-name [options] (RFC 2389 section 4) for everything but {@code OPTS RETR}:
@@ -13,17 +12,11 @@ import org.ferry.mover.server.pi.FtpException;
  * (RFC 3659 section 7.9; all supported facts are always sent, so the selection is acknowledged
  * and ignored). Anything else: {@code 501}.
  */
-public final class OptsHandler implements CommandHandler {
+public final class OptsHandler implements StateCommandHandler {
 
     @Override
     public String verb() {
         return "OPTS";
-    }
-
-    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override

@@ -3,9 +3,8 @@ package org.ferry.mover.server.command;
 import java.util.List;
 import java.util.Locale;
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.StateCommandHandler;
 
 /**
  * OPTS RETR opt=value;... (GFD.020 "Options to RETR"; globus syntax in GFD.020 "Options to RETR"): every option must end with {@code ;}. {@code Parallelism=start,min,max;} sets the
@@ -15,7 +14,7 @@ import org.ferry.mover.server.pi.FtpException;
  * 1 byte .. 64 MiB); {@code StripeLayout}, {@code PacketSize} and {@code WindowSize} are accepted
  * and ignored (striped sends are always {@code Blocked}). Anything else: {@code 500 OPTS failed.}
  */
-public final class OptsRetrHandler implements CommandHandler {
+public final class OptsRetrHandler implements StateCommandHandler {
 
     /** Upper bound on parallel data connections per transfer. */
     public static final int MAX_PARALLELISM = 64;
@@ -23,12 +22,6 @@ public final class OptsRetrHandler implements CommandHandler {
     @Override
     public String verb() {
         return "OPTS RETR";
-    }
-
-    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override

@@ -2,9 +2,8 @@ package org.ferry.mover.server.command;
 
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.StateCommandHandler;
 
 /**
  * PORT h1,h2,h3,h4,p1,p2 (RFC 959 section 4.1.2): the server connects to that address for the
@@ -13,17 +12,11 @@ import org.ferry.mover.server.pi.FtpException;
  * (the bounce attack, RFC 2577 section 3). {@code 200 PORT Command successful.};
  * {@code 501 Illegal PORT command.} when malformed; {@code 504} for a privileged port.
  */
-public final class PortHandler implements CommandHandler {
+public final class PortHandler implements StateCommandHandler {
 
     @Override
     public String verb() {
         return "PORT";
-    }
-
-    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override

@@ -2,27 +2,20 @@ package org.ferry.mover.server.command;
 
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.DataProtectionState;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.StateCommandHandler;
 
 /**
  * PROT C|S|P (RFC 2228 section 3; GFD.020 "DCAU", RFC 2228 section 3 (PROT, PBSZ)): {@code 200 Protection level set to P.};
  * E and anything else {@code 536 X protection level not supported.}. Applies to data channels only
  * when DCAU is not N. A change drops the cached data connections.
  */
-public final class ProtHandler implements CommandHandler {
+public final class ProtHandler implements StateCommandHandler {
 
     @Override
     public String verb() {
         return "PROT";
-    }
-
-    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override

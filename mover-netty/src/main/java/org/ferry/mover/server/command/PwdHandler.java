@@ -1,21 +1,14 @@
 package org.ferry.mover.server.command;
 
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
+import org.ferry.mover.server.pi.StateCommandHandler;
 
 /** PWD (RFC 959 section 4.1.3, appendix II): {@code 257 "<cwd>" is current directory.} */
-public final class PwdHandler implements CommandHandler {
+public final class PwdHandler implements StateCommandHandler {
 
     @Override
     public String verb() {
         return "PWD";
-    }
-
-    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override

@@ -3,26 +3,19 @@ package org.ferry.mover.server.command;
 import java.util.List;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.StateCommandHandler;
 
 /**
  * REST n | a-b,c-d (RFC 3659 section 5 stream restart; GFD.020 MODE E ranges, end exclusive,
  * GFD.020 "Restarting"). Applies to the next RETR/STOR only.
  * {@code 350 Restart Marker OK. Send STORE or RETR to initiate transfer.}; {@code 501 bad parameter.}
  */
-public final class RestHandler implements CommandHandler {
+public final class RestHandler implements StateCommandHandler {
 
     @Override
     public String verb() {
         return "REST";
-    }
-
-    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override

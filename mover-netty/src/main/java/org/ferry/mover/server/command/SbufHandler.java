@@ -2,25 +2,18 @@ package org.ferry.mover.server.command;
 
 import java.util.List;
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.StateCommandHandler;
 
 /**
  * SBUF bytes (GFD.020 "Buffer size negotiation"): sets SO_SNDBUF and SO_RCVBUF of later data
  * connections and listeners (a PASV after it; cached MODE E connections keep theirs). {@code 200 SBUF Command Successful.}; {@code 501 Invalid Parameter.}
  */
-public final class SbufHandler implements CommandHandler {
+public final class SbufHandler implements StateCommandHandler {
 
     @Override
     public String verb() {
         return "SBUF";
-    }
-
-    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override

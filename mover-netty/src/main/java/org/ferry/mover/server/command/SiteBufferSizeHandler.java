@@ -2,9 +2,8 @@ package org.ferry.mover.server.command;
 
 import java.util.Locale;
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.StateCommandHandler;
 
 /**
  * The SITE buffer commands of globus-gridftp-server (GFD.020 "Buffer Size Negotiation"), which
@@ -13,7 +12,7 @@ import org.ferry.mover.server.pi.FtpException;
  * {@code SITE SBUF n} both, of later data connections. One instance per verb.
  * {@code 200 Site Command Successful.}; {@code 501 Invalid Parameter.}
  */
-public final class SiteBufferSizeHandler implements CommandHandler {
+public final class SiteBufferSizeHandler implements StateCommandHandler {
 
     /** Which socket buffer a verb sets. */
     enum Buffer {
@@ -37,12 +36,6 @@ public final class SiteBufferSizeHandler implements CommandHandler {
     @Override
     public String verb() {
         return verb;
-    }
-
-    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override

@@ -1,23 +1,16 @@
 package org.ferry.mover.server.command;
 
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
+import org.ferry.mover.server.pi.StateCommandHandler;
 
 /**
  * SITE CLIENTINFO scheme=..;appname="..";appver="..";  (globus extension, RFC 959 section 4.1.3 (SITE); globus-url-copy's session set-up, RFC 959 section 5.3): remembered in the session for logging and client workarounds; {@code 250 OK.}
  */
-public final class SiteClientInfoHandler implements CommandHandler {
+public final class SiteClientInfoHandler implements StateCommandHandler {
 
     @Override
     public String verb() {
         return "SITE CLIENTINFO";
-    }
-
-    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override

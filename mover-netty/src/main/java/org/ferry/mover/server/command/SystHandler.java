@@ -1,21 +1,14 @@
 package org.ferry.mover.server.command;
 
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
+import org.ferry.mover.server.pi.StateCommandHandler;
 
 /** SYST (RFC 959 section 4.1.3): {@code 215 UNIX Type: L8}, as globus answers. */
-public final class SystHandler implements CommandHandler {
+public final class SystHandler implements StateCommandHandler {
 
     @Override
     public String verb() {
         return "SYST";
-    }
-
-    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override

@@ -2,26 +2,19 @@ package org.ferry.mover.server.command;
 
 import java.util.Locale;
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.StateCommandHandler;
 
 /**
  * TYPE A|I (RFC 959 section 4.1.2; globus accepts only A and I, RFC 959 section 4.1, GFD.020;
  * {@code A N} and {@code L 8} are accepted as A and I). Data is never converted: ASCII transfers
  * move the bytes as stored.
  */
-public final class TypeHandler implements CommandHandler {
+public final class TypeHandler implements StateCommandHandler {
 
     @Override
     public String verb() {
         return "TYPE";
-    }
-
-    /** Session state and a reply only (no file system, nothing to wait for): on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override
