@@ -1,7 +1,9 @@
 package org.ferry.mover.data;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -17,6 +19,13 @@ import java.util.Deque;
  * drops this cached connection: it is closed. Held frames are released when the connection closes.
  */
 final class ModeEReceiveGate extends ChannelInboundHandlerAdapter {
+
+    /**
+     * Marks a connection this gate closed because the sender dropped it while parked, with nothing
+     * of a next transfer held: a channel attribute, since the pipeline is torn down at close.
+     */
+    private static final AttributeKey<Boolean> DROPPED_IDLE =
+            AttributeKey.valueOf(ModeEReceiveGate.class, "droppedIdle");
 
     private final Deque<Object> held = new ArrayDeque<>();
     private boolean parked;
@@ -51,7 +60,10 @@ final class ModeEReceiveGate extends ChannelInboundHandlerAdapter {
             return;
         }
         if (held.isEmpty() && isDrop(msg)) {
-            ctx.close(); // the peer drops this cached connection (GFD.020 "Extended Block Mode")
+            // the peer drops this cached connection (GFD.020 "Extended Block Mode"); this can
+            // happen before the next transfer's hand-over task runs on this loop
+            ctx.channel().attr(DROPPED_IDLE).set(Boolean.TRUE);
+            ctx.close();
             return;
         }
         held.addLast(msg);
@@ -73,6 +85,14 @@ final class ModeEReceiveGate extends ChannelInboundHandlerAdapter {
             }
         }
         ctx.fireChannelRead(msg);
+    }
+
+    /**
+     * @return true if {@code channel} was closed by its gate because the sender dropped it while it
+     *     was parked, so no frame of a following transfer was lost with it
+     */
+    static boolean droppedWhileParked(Channel channel) {
+        return Boolean.TRUE.equals(channel.attr(DROPPED_IDLE).get());
     }
 
     /** A zero-length CLOSE header without EOF: the sender closing an idle cached connection. */

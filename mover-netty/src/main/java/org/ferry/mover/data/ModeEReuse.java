@@ -36,6 +36,11 @@ final class ModeEReuse {
     static void forReceiving(Channel channel, DataTransfer transfer, DataSink sink, ModeEEndTracker tracker) {
         transfer.register(channel);
         onLoop(channel, () -> {
+            if (!channel.isActive() && ModeEReceiveGate.droppedWhileParked(channel)) {
+                // The sender's parallelism shrank and it dropped this connection; its drop was read
+                // before this task ran (a loaded loop does I/O first). It carries none of the transfer.
+                return;
+            }
             ChannelPipeline pipeline = channel.pipeline();
             ChannelHandlerContext gate = pipeline.context(ModeEReceiveGate.class);
             ModeEBlockWriter writer = pipeline.get(ModeEBlockWriter.class);
