@@ -19,7 +19,9 @@ import java.util.Queue;
  *
  * <p>Accepted data connections allow half-closure, so the peer's close does not close the channel
  * before the transfer saw the bytes; this handler turns the end of input into the close the
- * transfer handlers expect (stream mode: end of file), at once when released, else at release.
+ * transfer handlers expect (stream mode: end of file), at once when released, else at release; or,
+ * for handlers that {@linkplain #passEndOfInput decide themselves} (a MODE E receiver may keep a
+ * connection whose input ended while it holds a next file's blocks), passes the end of input on.
  * Runs on the connection's event loop only.
  */
 final class InboundHold extends ChannelInboundHandlerAdapter {
@@ -30,6 +32,7 @@ final class InboundHold extends ChannelInboundHandlerAdapter {
     private final Queue<Object> held = new ArrayDeque<>();
     private boolean released;
     private boolean inputShutdown;
+    private boolean passEndOfInput;
     private boolean inactive;
     private Throwable failure;
 
@@ -43,6 +46,19 @@ final class InboundHold extends ChannelInboundHandlerAdapter {
         InboundHold hold = (InboundHold) channel.pipeline().get(NAME);
         if (hold != null) {
             hold.release(channel.pipeline().context(NAME));
+        }
+    }
+
+    /**
+     * Makes the hold pass the peer's end of input on as a {@link ChannelInputShutdownEvent}
+     * instead of closing the connection. Call on the channel's event loop before {@link #release}.
+     *
+     * @param channel an accepted data connection (nothing happens without a hold in its pipeline)
+     */
+    static void passEndOfInput(Channel channel) {
+        InboundHold hold = (InboundHold) channel.pipeline().get(NAME);
+        if (hold != null) {
+            hold.passEndOfInput = true;
         }
     }
 
@@ -63,7 +79,7 @@ final class InboundHold extends ChannelInboundHandlerAdapter {
             ctx.fireExceptionCaught(failure);
         }
         if (inputShutdown && !inactive) {
-            ctx.close();
+            endOfInput(ctx);
         } else if (inactive) {
             ctx.fireChannelInactive();
         }
@@ -90,12 +106,20 @@ final class InboundHold extends ChannelInboundHandlerAdapter {
         if (evt instanceof ChannelInputShutdownEvent) {
             // the peer closed its side: for the transfer that is the connection's end
             if (released) {
-                ctx.close();
+                endOfInput(ctx);
             } else {
                 inputShutdown = true;
             }
         } else if (!(evt instanceof ChannelInputShutdownReadComplete)) {
             ctx.fireUserEventTriggered(evt);
+        }
+    }
+
+    private void endOfInput(ChannelHandlerContext ctx) {
+        if (passEndOfInput) {
+            ctx.fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
+        } else {
+            ctx.close();
         }
     }
 

@@ -19,6 +19,8 @@ final class ModeEReceiverInitializer extends ChannelInitializer<Channel> {
 
     @Override
     protected void initChannel(Channel ch) {
+        // the gate decides what the peer's close means: it may hold a next file's blocks
+        InboundHold.passEndOfInput(ch);
         ch.pipeline()
                 .addLast(
                         new ModeEFrameDecoder(),

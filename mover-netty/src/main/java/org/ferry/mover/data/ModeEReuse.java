@@ -36,7 +36,7 @@ final class ModeEReuse {
     static void forReceiving(Channel channel, DataTransfer transfer, DataSink sink, ModeEEndTracker tracker) {
         transfer.register(channel);
         onLoop(channel, () -> {
-            if (!channel.isActive() && ModeEReceiveGate.droppedWhileParked(channel)) {
+            if (!channel.isActive() && ModeEReceiveGate.closedWhileIdle(channel)) {
                 // The sender's parallelism shrank and it dropped this connection; its drop was read
                 // before this task ran (a loaded loop does I/O first). It carries none of the transfer.
                 return;

@@ -172,6 +172,63 @@ class ModeECachingTest {
         }
     }
 
+    /**
+     * A sender may drop a cached connection (CLOSE|EOD, then close) right after the blocks of a
+     * pipelined next file: those blocks, waiting while the previous file ends, still make that file.
+     */
+    @Test
+    void aConnectionDroppedRightAfterTheNextFilesBlocksStillDeliversThem() throws Exception {
+        byte[] first = random(400_000, 7);
+        byte[] second = random(250_000, 8);
+        int port = pasvPort(command("PASV"));
+        send("STOR /first\r\nSTOR /second");
+        try (Socket a = new Socket("127.0.0.1", port)) {
+            sendModeE(first, a, a, 1);
+            sendModeE(second, a, a, 1);
+            DataOutputStream data = new DataOutputStream(a.getOutputStream());
+            data.writeByte(0x0C); // CLOSE|EOD, no count: globus's way of dropping a cached connection
+            data.writeLong(0);
+            data.writeLong(0);
+            data.flush();
+            a.shutdownOutput();
+            assertThat(reply()).startsWith("150");
+            assertThat(finalReply()).startsWith("226");
+            assertThat(reply()).startsWith("125");
+            assertThat(finalReply()).startsWith("226");
+        }
+        assertThat(Files.readAllBytes(root.resolve("first"))).isEqualTo(first);
+        assertThat(Files.readAllBytes(root.resolve("second"))).isEqualTo(second);
+    }
+
+    /**
+     * A RETR refused before it starts (550, no such file) sent nothing: the cached connections stay,
+     * and the next RETR reuses them without a new PORT.
+     */
+    @Test
+    void aRefusedRetrKeepsTheCachedConnections() throws Exception {
+        byte[] one = random(300_000, 10);
+        Files.write(root.resolve("one"), one);
+        try (ServerSocket listener = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
+            int port = listener.getLocalPort();
+            assertThat(command("PORT 127,0,0,1," + (port >> 8) + "," + (port & 0xff)))
+                    .startsWith("200");
+            send("RETR /one");
+            assertThat(reply()).startsWith("150");
+            try (Socket s = listener.accept()) {
+                byte[] got = new byte[one.length];
+                assertThat(readModeE(List.of(s), got)).containsExactly(1L);
+                assertThat(finalReply()).startsWith("226");
+                assertThat(command("RETR /missing")).startsWith("550");
+                send("RETR /one");
+                assertThat(reply()).isEqualTo("125 Beginning transfer; reusing existing data connection.");
+                got = new byte[one.length];
+                assertThat(readModeE(List.of(s), got)).containsExactly(1L);
+                assertThat(got).isEqualTo(one);
+                assertThat(finalReply()).startsWith("226");
+            }
+        }
+    }
+
     @Test
     void trevSetsOrSilencesTheMarkersWhileReceiving() throws Exception {
         assertThat(command("TREV RESTART 0")).startsWith("200");

@@ -41,6 +41,11 @@ public final class EretHandler implements CommandHandler {
     }
 
     @Override
+    public boolean sendsFile() {
+        return true;
+    }
+
+    @Override
     public List<String> features() {
         return List.of("ERET", TarModule.FEATURE);
     }

@@ -47,6 +47,11 @@ public final class RetrHandler implements CommandHandler {
         return true;
     }
 
+    @Override
+    public boolean sendsFile() {
+        return true;
+    }
+
     /**
      * On the event loop when the file goes over this session's own data channels in the clear
      * (DCAU N): not striped, so the start is a stat, an open and a write.

@@ -33,6 +33,15 @@ public interface CommandHandler {
         return false;
     }
 
+    /**
+     * @return true for the commands that send a file over the data channels (RETR, ERET): when one
+     *     is refused before its transfer starts in MODE E towards a PORT address, its cached
+     *     connections were not used and stay (default false)
+     */
+    default boolean sendsFile() {
+        return false;
+    }
+
     /** @return lines this command contributes to FEAT (RFC 2389), without the leading space */
     default List<String> features() {
         return List.of();
