@@ -2,25 +2,19 @@ package org.ferry.mover.server.command;
 
 import org.ferry.mover.data.PassiveListener;
 import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandHandler;
-import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.StateCommandHandler;
 
 /**
  * EPSV [1|2|ALL] (RFC 2428 section 3): like PASV, answered
- * {@code 229 Entering Extended Passive Mode (|||port|)}; {@code EPSV ALL} is acknowledged.
+ * {@code 229 Entering Extended Passive Mode (|||port|)}; {@code EPSV ALL} is acknowledged. A
+ * listener bound at once (no future to wait for) and a reply: on the control channel's event loop.
  */
-public final class EpsvHandler implements CommandHandler {
+public final class EpsvHandler implements StateCommandHandler {
 
     @Override
     public String verb() {
         return "EPSV";
-    }
-
-    /** A listener bound at once (no future to wait for) and a reply: on the control channel's event loop. */
-    @Override
-    public boolean runsOnEventLoop(ControlSession session) {
-        return true;
     }
 
     @Override
