@@ -60,33 +60,8 @@ abstract class MirrorAndFiltersScenarios {
 
     @BeforeEach
     void connect() throws IOException {
-        fixture.database().assertUsedBy(dataSource);
-        api = new ApiClient(
-                port, Files.readString(fixture.home().resolve("token")).trim());
-        if (api.get("/v0.10/endpoint/admin%23mirror-a").status() == 404) {
-            api.post(
-                    "/v0.10/endpoint",
-                    Map.of(
-                            "canonical_name",
-                            "admin#mirror-a",
-                            "url",
-                            fixture.urlA(),
-                            "username",
-                            "alice",
-                            "password",
-                            "pw-a"));
-            api.post(
-                    "/v0.10/endpoint",
-                    Map.of(
-                            "canonical_name",
-                            "admin#mirror-b",
-                            "url",
-                            fixture.urlB(),
-                            "username",
-                            "bob",
-                            "password",
-                            "pw-b"));
-        }
+        api = fixture.adminApi(port, dataSource);
+        fixture.registerSites(api, "mirror");
     }
 
     @Test

@@ -90,15 +90,17 @@ abstract class NotificationEmailScenarios {
 
     @BeforeEach
     void connect() throws IOException {
-        fixture.database().assertUsedBy(dataSource);
-        api = new ApiClient(
-                port, Files.readString(fixture.home().resolve("token")).trim());
-        if (api.get("/v0.10/endpoint/admin%23mail-a").status() == 404) {
-            api.post("/v0.10/endpoint", endpoint("admin#mail-a", fixture.urlA(), "alice", "pw-a"));
-            api.post("/v0.10/endpoint", endpoint("admin#mail-b", fixture.urlB(), "bob", "pw-b"));
-            api.post("/v0.10/endpoint", endpoint("admin#mail-slow-a", fixture.throttledUrlA(), "alice", "pw-a"));
-            api.post("/v0.10/endpoint", endpoint("admin#mail-gsi-a", "gsiftp://localhost:1", null, null));
-            api.post("/v0.10/endpoint", endpoint("admin#mail-gsi-b", "gsiftp://localhost:2", null, null));
+        api = fixture.adminApi(port, dataSource);
+        if (fixture.registerSites(api, "mail")) {
+            api.post(
+                    "/v0.10/endpoint",
+                    TransferFixture.endpoint("admin#mail-slow-a", fixture.throttledUrlA(), "alice", "pw-a"));
+            api.post(
+                    "/v0.10/endpoint",
+                    TransferFixture.endpoint("admin#mail-gsi-a", "gsiftp://localhost:1", null, null));
+            api.post(
+                    "/v0.10/endpoint",
+                    TransferFixture.endpoint("admin#mail-gsi-b", "gsiftp://localhost:2", null, null));
             ApiClient.Answer user = api.put("/v0.10/user/admin", Map.of("email", OWNER));
             assertThat(user.status()).as(String.valueOf(user.body())).isEqualTo(200);
             assertThat(user.body().get("email").asString()).isEqualTo(OWNER);
@@ -490,18 +492,6 @@ abstract class NotificationEmailScenarios {
         ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer);
         assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(202);
         return TaskWaits.ended(api, accepted.body().get("task_id").asString());
-    }
-
-    private static Map<String, Object> endpoint(String name, String url, String user, String password) {
-        Map<String, Object> doc = new HashMap<>();
-        doc.put("DATA_TYPE", "endpoint");
-        doc.put("canonical_name", name);
-        doc.put("url", url);
-        if (user != null) {
-            doc.put("username", user);
-            doc.put("password", password);
-        }
-        return doc;
     }
 
     private static Map<String, Object> transfer(

@@ -82,13 +82,8 @@ abstract class TimerScenarios {
 
     @BeforeEach
     void connect() throws IOException {
-        fixture.database().assertUsedBy(dataSource);
-        api = new ApiClient(
-                port, Files.readString(fixture.home().resolve("token")).trim());
-        if (api.get("/v0.10/endpoint/admin%23timer-b").status() == 404) {
-            api.post("/v0.10/endpoint", endpoint("admin#timer-a", fixture.urlA(), "alice", "pw-a"));
-            api.post("/v0.10/endpoint", endpoint("admin#timer-b", fixture.urlB(), "bob", "pw-b"));
-        }
+        api = fixture.adminApi(port, dataSource);
+        fixture.registerSites(api, "timer");
     }
 
     @Test
@@ -96,7 +91,9 @@ abstract class TimerScenarios {
         Files.createDirectories(siteA.resolve("t1/src"));
         Files.writeString(siteA.resolve("t1/src/data.txt"), "nightly");
         // the source endpoint starts out unreachable: the first run stays ACTIVE, retrying
-        api.post("/v0.10/endpoint", endpoint("admin#held", "ftp://127.0.0.1:" + closedPort(), "alice", "pw-a"));
+        api.post(
+                "/v0.10/endpoint",
+                TransferFixture.endpoint("admin#held", "ftp://127.0.0.1:" + closedPort(), "alice", "pw-a"));
         Map<String, Object> schedule = new HashMap<>();
         schedule.put("type", "recurring");
         schedule.put("interval_seconds", 2);
@@ -499,10 +496,6 @@ abstract class TimerScenarios {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
-    }
-
-    private static Map<String, Object> endpoint(String name, String url, String user, String password) {
-        return Map.of("canonical_name", name, "url", url, "username", user, "password", password);
     }
 
     private static Map<String, Object> timer(

@@ -1,8 +1,12 @@
 package org.ferry.server;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
+import javax.sql.DataSource;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -107,6 +111,58 @@ final class TransferFixture implements BeforeAllCallback, AfterAllCallback {
                 server.close();
             }
         }
+    }
+
+    /**
+     * The admin's API client for the service under test, after checking that the service keeps its
+     * state in this fixture's database.
+     *
+     * @param port the service's HTTP port
+     * @param dataSource the service's data source
+     * @return a client with the admin's token from {@link #home()}
+     * @throws IOException if the token cannot be read
+     */
+    ApiClient adminApi(int port, DataSource dataSource) throws IOException {
+        database.assertUsedBy(dataSource);
+        return new ApiClient(port, Files.readString(home.resolve("token")).trim());
+    }
+
+    /**
+     * Registers the two sites as the admin's endpoints {@code admin#PREFIX-a} (alice) and
+     * {@code admin#PREFIX-b} (bob), unless the service has them from an earlier test of the class.
+     *
+     * @return true if they were registered now
+     */
+    boolean registerSites(ApiClient api, String prefix) {
+        if (api.get("/v0.10/endpoint/admin%23" + prefix + "-b").status() != 404) {
+            return false;
+        }
+        for (Map<String, Object> endpoint : new Map[] {
+            endpoint("admin#" + prefix + "-a", urlA(), "alice", "pw-a"),
+            endpoint("admin#" + prefix + "-b", urlB(), "bob", "pw-b")
+        }) {
+            ApiClient.Answer created = api.post("/v0.10/endpoint", endpoint);
+            if (created.status() / 100 != 2) {
+                throw new IllegalStateException("endpoint not created: " + created.status() + " " + created.body());
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @param user the server login, or null for an endpoint without one (GSI)
+     * @return an endpoint document for {@code POST /v0.10/endpoint}
+     */
+    static Map<String, Object> endpoint(String name, String url, String user, String password) {
+        Map<String, Object> doc = new HashMap<>();
+        doc.put("DATA_TYPE", "endpoint");
+        doc.put("canonical_name", name);
+        doc.put("url", url);
+        if (user != null) {
+            doc.put("username", user);
+            doc.put("password", password);
+        }
+        return doc;
     }
 
     /** @return where the service keeps its state */
