@@ -384,18 +384,13 @@ abstract class NotificationEmailScenarios {
 
     /** @return the task of the timer's first submitted run, once there is one */
     private String awaitRunTask(String timerId) throws InterruptedException {
-        Instant giveUp = Instant.now().plus(PATIENCE);
-        while (Instant.now().isBefore(giveUp)) {
-            for (JsonNode run :
-                    api.get("/v0.10/timer/" + timerId + "/runs").body().get("runs")) {
-                if (run.hasNonNull("task_id")) {
-                    return run.get("task_id").asString();
-                }
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("timer " + timerId + " never ran: "
-                + api.get("/v0.10/timer/" + timerId + "/runs").body());
+        return TaskWaits.timerRuns(api, timerId, runs -> runs.stream().anyMatch(run -> run.hasNonNull("task_id")))
+                .stream()
+                .filter(run -> run.hasNonNull("task_id"))
+                .findFirst()
+                .orElseThrow()
+                .get("task_id")
+                .asString();
     }
 
     private static Map<String, Object> timerDocument(

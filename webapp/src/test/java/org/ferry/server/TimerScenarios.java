@@ -114,7 +114,7 @@ abstract class TimerScenarios {
                 .isEqualTo("/t1/src");
 
         // ticks while the first run is held are recorded SKIPPED; only one run exists
-        List<JsonNode> runs = awaitRuns(id, r -> count(r, "SKIPPED") >= 2);
+        List<JsonNode> runs = TaskWaits.timerRuns(api, id, r -> count(r, "SKIPPED") >= 2);
         assertThat(count(runs, "SUBMITTED")).isEqualTo(1);
         String firstTask = runs.get(0).get("task_id").asString();
         assertThat(runs.get(0).get("outcome").asString()).isEqualTo("SUBMITTED");
@@ -451,20 +451,6 @@ abstract class TimerScenarios {
     private static void assertField(ApiClient.Answer answer, String field) {
         assertThat(answer.status()).as(String.valueOf(answer.body())).isEqualTo(400);
         assertThat(answer.body().get("field").asString()).isEqualTo(field);
-    }
-
-    private List<JsonNode> awaitRuns(String id, Predicate<List<JsonNode>> done) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (System.nanoTime() < deadline) {
-            List<JsonNode> runs =
-                    list(api.get("/v0.10/timer/" + id + "/runs").body().get("runs"));
-            if (done.test(runs)) {
-                return runs;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("timer " + id + " runs: "
-                + api.get("/v0.10/timer/" + id + "/runs").body());
     }
 
     private JsonNode awaitTimer(String id, Predicate<JsonNode> done) throws InterruptedException {
