@@ -116,9 +116,7 @@ class ModeECachingTest {
         Files.write(root.resolve("two"), two);
         assertThat(command("OPTS RETR Parallelism=2,2,2;")).startsWith("200");
         try (ServerSocket listener = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
-            int port = listener.getLocalPort();
-            assertThat(command("PORT 127,0,0,1," + (port >> 8) + "," + (port & 0xff)))
-                    .startsWith("200");
+            assertThat(command(portTo(listener))).startsWith("200");
             send("RETR /one");
             assertThat(reply()).startsWith("150");
             List<Socket> sockets = List.of(listener.accept(), listener.accept());
@@ -209,9 +207,7 @@ class ModeECachingTest {
         byte[] one = random(300_000, 10);
         Files.write(root.resolve("one"), one);
         try (ServerSocket listener = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
-            int port = listener.getLocalPort();
-            assertThat(command("PORT 127,0,0,1," + (port >> 8) + "," + (port & 0xff)))
-                    .startsWith("200");
+            assertThat(command(portTo(listener))).startsWith("200");
             send("RETR /one");
             assertThat(reply()).startsWith("150");
             try (Socket s = listener.accept()) {
@@ -332,6 +328,12 @@ class ModeECachingTest {
         }
         outA.flush();
         outB.flush();
+    }
+
+    /** @return the PORT command (RFC 959 section 4.1.2) that sends the server's data connections to {@code listener} */
+    private static String portTo(ServerSocket listener) {
+        int port = listener.getLocalPort();
+        return "PORT 127,0,0,1," + (port >> 8) + "," + (port & 0xff);
     }
 
     private static int pasvPort(String reply) {
