@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.ferry.mover.data.security.DataChannelSecurity;
+import org.ferry.mover.net.ListenPorts;
 import org.ferry.mover.net.Transport;
 
 /**
@@ -76,6 +77,31 @@ final class DataConnections {
     }
 
     /**
+     * Binds a listening socket: on random ports of {@link ListenPorts#system()} first (see there
+     * why), then on one the kernel chooses.
+     *
+     * @throws IOException if the kernel's choice fails too
+     */
+    private ServerChannel bindListener(InetAddress bindAddress) throws IOException {
+        Transport transport = Transport.of(group);
+        ListenPorts ports = ListenPorts.system();
+        for (int attempt = 0; attempt < ListenPorts.ATTEMPTS; attempt++) {
+            try {
+                return transport.boundServerChannel(
+                        new InetSocketAddress(bindAddress, ports.pick()), LISTEN_BACKLOG, receiveBufferBytes);
+            } catch (IOException taken) {
+                // a listener, or a socket without SO_REUSEADDR, holds that port: another one
+            }
+        }
+        try {
+            return transport.boundServerChannel(
+                    new InetSocketAddress(bindAddress, 0), LISTEN_BACKLOG, receiveBufferBytes);
+        } catch (IOException e) {
+            throw new IOException("cannot listen on " + bindAddress.getHostAddress() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * The receive buffer of a rate-limited connection: a tenth of a second at the limit, within
      * 64 KiB and 4 MiB. The shaper paces reads, but when the peer closes, the epoll transport reads
      * whatever the socket holds at once; Linux lets an unread receive buffer grow to
@@ -101,13 +127,7 @@ final class DataConnections {
     PassiveListener listen(InetAddress bindAddress) throws IOException {
         // Bind synchronously, then hand the bound socket to Netty: listen() never blocks on a
         // future, so a server PI may call it from its event loop (PASV).
-        ServerChannel socket;
-        try {
-            socket = Transport.of(group)
-                    .boundServerChannel(new InetSocketAddress(bindAddress, 0), LISTEN_BACKLOG, receiveBufferBytes);
-        } catch (IOException e) {
-            throw new IOException("cannot listen on " + bindAddress.getHostAddress() + ": " + e.getMessage(), e);
-        }
+        ServerChannel socket = bindListener(bindAddress);
         NettyPassiveListener listener = new NettyPassiveListener((InetSocketAddress) socket.localAddress());
         ChannelFuture registration = new ServerBootstrap()
                 .group(group, home != null ? home : group)
