@@ -6,8 +6,6 @@ import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.ferry.mover.protocol.ClientCommands;
-import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.protocol.TarModule;
 
 /**
@@ -217,39 +215,25 @@ final class PipelinedThirdParty {
 
     /**
      * The size of every source file: as the pair carries it, else by SIZE, pipelined (one round
-     * trip): fails early on a missing file.
+     * trip, {@link FileQueries#sizes}): fails early on a missing file.
      */
     private long[] sizes(List<FilePair> files) throws IOException {
         long[] sizes = new long[files.size()];
         List<Integer> asked = new ArrayList<>();
-        ControlChannel channel = source.channel();
+        List<String> paths = new ArrayList<>();
         for (int i = 0; i < files.size(); i++) {
             sizes[i] = files.get(i).sizeBytes();
             if (sizes[i] < 0) {
-                channel.send(ClientCommands.size(files.get(i).source()));
                 asked.add(i);
+                paths.add(files.get(i).source());
             }
         }
-        IOException failure = null;
-        for (int i : asked) {
-            FtpReply reply = channel.readFinal("SIZE " + files.get(i).source(), r -> {});
-            if (failure != null) {
-                continue; // read every reply, to stay in step
+        long[] answered = FileQueries.sizes(source.channel(), paths);
+        for (int k = 0; k < answered.length; k++) {
+            if (answered[k] < 0) {
+                throw new NoSuchFileException(paths.get(k), null, "550 to SIZE");
             }
-            if (reply.code() == 550) {
-                failure = new NoSuchFileException(files.get(i).source(), null, reply.text());
-            } else if (!reply.isPositiveCompletion()) {
-                failure = new GridFtpReplyException("SIZE " + files.get(i).source(), reply.code(), reply.text());
-            } else {
-                try {
-                    sizes[i] = Long.parseLong(reply.firstLineText().trim());
-                } catch (NumberFormatException e) {
-                    failure = new IOException("bad SIZE reply: " + reply, e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
+            sizes[asked.get(k)] = answered[k];
         }
         return sizes;
     }

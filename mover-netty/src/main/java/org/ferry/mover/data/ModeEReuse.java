@@ -37,8 +37,9 @@ final class ModeEReuse {
         transfer.register(channel);
         onLoop(channel, () -> {
             if (!channel.isActive() && ModeEReceiveGate.closedWhileIdle(channel)) {
-                // The sender's parallelism shrank and it dropped this connection; its drop was read
-                // before this task ran (a loaded loop does I/O first). It carries none of the transfer.
+                // The sender dropped this idle connection (its parallelism shrank) or closed it after
+                // its EOD, and the gate saw it before this task ran (a loaded loop does I/O first):
+                // it carries none of the transfer.
                 return;
             }
             ChannelPipeline pipeline = channel.pipeline();

@@ -86,11 +86,10 @@ public enum Transport {
      * A listening channel bound at once on the calling thread (an event loop may call it: no
      * future to wait for), to be registered with a group of this transport.
      *
-     * <p>SO_REUSEADDR is set: a passive data listener's port ends in TIME_WAIT after its one
-     * connection (the server closes first), and without the option Linux's search for an
-     * ephemeral port to bind skips every such port, which took seconds per PASV after a few
-     * thousand small files (globus-url-copy {@code -cc 4}: event loops stuck in bind, rounds of
-     * 25 s instead of 1.6 s). A listening socket still conflicts with a listening one.
+     * <p>SO_REUSEADDR is set, so that an explicit port whose earlier connections wait in TIME_WAIT
+     * can be bound again ({@link ListenPorts} says why passive listeners bind explicit ports); a
+     * listening socket still conflicts with a listening one. It does not speed up a bind to port
+     * 0: Linux's search still skips every port holding a socket.
      *
      * @param address where to listen (port 0 for an ephemeral one)
      * @param backlog the listen backlog

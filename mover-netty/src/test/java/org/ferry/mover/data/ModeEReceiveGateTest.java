@@ -81,7 +81,7 @@ class ModeEReceiveGateTest {
     }
 
     @Test
-    void anIdleConnectionWhoseInputEndsClosesAndTheNextTransferDoesNotWaitForIt() throws Exception {
+    void anIdleConnectionTheSenderDropsBeforeTheHandOverIsSkipped() throws Exception {
         DataTransfer one = new DataTransfer(null, cache, ModeECache.Direction.RECEIVE);
         EmbeddedChannel ch = accepted(one);
         ch.writeInbound(file(new byte[] {1, 2, 3}));
@@ -93,6 +93,23 @@ class ModeEReceiveGateTest {
         ch.writeInbound(drop());
         assertThat(ch.isOpen()).isFalse();
         ModeEReuse.forReceiving(taken.get(0), two, into(second), new ModeEEndTracker(two));
+        ch.runPendingTasks();
+        assertThat(two.isDone())
+                .as("not failed: the connection carried none of it")
+                .isFalse();
+    }
+
+    @Test
+    void anIdleConnectionWhoseInputEndsClosesAtOnceAndIsSkipped() throws Exception {
+        DataTransfer one = new DataTransfer(null, cache, ModeECache.Direction.RECEIVE);
+        EmbeddedChannel ch = accepted(one);
+        ch.writeInbound(file(new byte[] {1, 2, 3}));
+        assertThat(one.result()).isCompletedWithValue(3L);
+        // the sender closes it after its EOD without a drop header (dCache's way)
+        ch.pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
+        assertThat(ch.isOpen()).as("nothing held: closed at once").isFalse();
+        DataTransfer two = new DataTransfer(null, cache, ModeECache.Direction.RECEIVE);
+        ModeEReuse.forReceiving(ch, two, into(second), new ModeEEndTracker(two));
         ch.runPendingTasks();
         assertThat(two.isDone())
                 .as("not failed: the connection carried none of it")

@@ -229,18 +229,6 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
          * @return null when the command is done, or the command's transfer, which completes when
          *     its last reply (226 or the failure) is out
          */
-        /**
-         * A RETR/ERET refused before its transfer started (a missing file) sent nothing: in MODE E
-         * towards a PORT address its cached connections are idle, EOD sent, and stay usable. Dropping
-         * them now could also cut off a pipelining receiver that is still reading the previous
-         * file's blocks from them (GFD.020 "Extended Block Mode", data connection reuse).
-         */
-        private static boolean refusedSendKeepsChannels(ControlSession session, CommandHandler handler) {
-            return handler.sendsFile()
-                    && session.mode() == TransferMode.EXTENDED_BLOCK
-                    && session.dataEndpoint() instanceof DataEndpoint.Active;
-        }
-
         java.util.concurrent.CompletableFuture<?> dispatch(CommandContext ctx, FtpCommand command) {
             ControlSession session = ctx.session();
             if (session.closed()) {
@@ -305,6 +293,18 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
                     session.renameFrom(null);
                 }
             }
+        }
+
+        /**
+         * A RETR/ERET refused before its transfer started (a missing file) sent nothing: in MODE E
+         * towards a PORT address its cached connections are idle, EOD sent, and stay usable. Dropping
+         * them now could also cut off a pipelining receiver that is still reading the previous
+         * file's blocks from them (GFD.020 "Extended Block Mode", data connection reuse).
+         */
+        private static boolean refusedSendKeepsChannels(ControlSession session, CommandHandler handler) {
+            return handler.sendsFile()
+                    && session.mode() == TransferMode.EXTENDED_BLOCK
+                    && session.dataEndpoint() instanceof DataEndpoint.Active;
         }
 
         private static void replyFailure(CommandContext ctx, FtpCommand command, Throwable error) {
