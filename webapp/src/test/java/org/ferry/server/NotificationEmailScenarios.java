@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.ferry.scheduler.state.NotificationRows;
 import org.junit.jupiter.api.BeforeEach;
@@ -92,15 +93,12 @@ abstract class NotificationEmailScenarios {
     void connect() throws IOException {
         api = fixture.adminApi(port, dataSource);
         if (fixture.registerSites(api, "mail")) {
-            api.post(
-                    "/v0.10/endpoint",
-                    TransferFixture.endpoint("admin#mail-slow-a", fixture.throttledUrlA(), "alice", "pw-a"));
-            api.post(
-                    "/v0.10/endpoint",
-                    TransferFixture.endpoint("admin#mail-gsi-a", "gsiftp://localhost:1", null, null));
-            api.post(
-                    "/v0.10/endpoint",
-                    TransferFixture.endpoint("admin#mail-gsi-b", "gsiftp://localhost:2", null, null));
+            TransferFixture.createEndpoint(
+                    api, TransferFixture.endpoint("admin#mail-slow-a", fixture.throttledUrlA(), "alice", "pw-a"));
+            TransferFixture.createEndpoint(
+                    api, TransferFixture.endpoint("admin#mail-gsi-a", "gsiftp://localhost:1", null, null));
+            TransferFixture.createEndpoint(
+                    api, TransferFixture.endpoint("admin#mail-gsi-b", "gsiftp://localhost:2", null, null));
             ApiClient.Answer user = api.put("/v0.10/user/admin", Map.of("email", OWNER));
             assertThat(user.status()).as(String.valueOf(user.body())).isEqualTo(200);
             assertThat(user.body().get("email").asString()).isEqualTo(OWNER);
@@ -384,9 +382,9 @@ abstract class NotificationEmailScenarios {
 
     /** @return the task of the timer's first submitted run, once there is one */
     private String awaitRunTask(String timerId) throws InterruptedException {
-        return TaskWaits.timerRuns(api, timerId, runs -> runs.stream().anyMatch(run -> run.hasNonNull("task_id")))
-                .stream()
-                .filter(run -> run.hasNonNull("task_id"))
+        Predicate<JsonNode> submitted = run -> run.hasNonNull("task_id");
+        return TaskWaits.timerRuns(api, timerId, runs -> runs.stream().anyMatch(submitted)).stream()
+                .filter(submitted)
                 .findFirst()
                 .orElseThrow()
                 .get("task_id")

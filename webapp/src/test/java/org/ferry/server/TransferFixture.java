@@ -137,16 +137,21 @@ final class TransferFixture implements BeforeAllCallback, AfterAllCallback {
         if (api.get("/v0.10/endpoint/admin%23" + prefix + "-b").status() != 404) {
             return false;
         }
-        for (Map<String, Object> endpoint : new Map[] {
-            endpoint("admin#" + prefix + "-a", urlA(), "alice", "pw-a"),
-            endpoint("admin#" + prefix + "-b", urlB(), "bob", "pw-b")
-        }) {
-            ApiClient.Answer created = api.post("/v0.10/endpoint", endpoint);
-            if (created.status() / 100 != 2) {
-                throw new IllegalStateException("endpoint not created: " + created.status() + " " + created.body());
-            }
-        }
+        createEndpoint(api, endpoint("admin#" + prefix + "-a", urlA(), "alice", "pw-a"));
+        createEndpoint(api, endpoint("admin#" + prefix + "-b", urlB(), "bob", "pw-b"));
         return true;
+    }
+
+    /**
+     * Creates an endpoint through {@code POST /v0.10/endpoint}.
+     *
+     * @throws IllegalStateException if the service refuses it
+     */
+    static void createEndpoint(ApiClient api, Map<String, Object> document) {
+        ApiClient.Answer created = api.post("/v0.10/endpoint", document);
+        if (created.status() / 100 != 2) {
+            throw new IllegalStateException("endpoint not created: " + created.status() + " " + created.body());
+        }
     }
 
     /**
