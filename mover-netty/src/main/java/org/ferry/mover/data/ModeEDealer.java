@@ -38,6 +38,20 @@ final class ModeEDealer {
 
     /** @return the next block to send, or null when all blocks are dealt */
     synchronized Block claimBlock() {
+        if (!hasBlocks()) {
+            return null;
+        }
+        int length = (int) Math.min(blockSizeBytes, ranges.get(rangeIndex).end() - nextOffset);
+        Block block = new Block(nextOffset, length);
+        nextOffset += length;
+        return block;
+    }
+
+    /**
+     * @return true if {@link #claimBlock} would deal another block; once false, false for good (a
+     *     connection that sees false after its claim holds the last block it will send)
+     */
+    synchronized boolean hasBlocks() {
         while (rangeIndex < ranges.size()
                 && nextOffset >= ranges.get(rangeIndex).end()) {
             rangeIndex++;
@@ -45,13 +59,7 @@ final class ModeEDealer {
                 nextOffset = ranges.get(rangeIndex).start();
             }
         }
-        if (rangeIndex >= ranges.size()) {
-            return null;
-        }
-        int length = (int) Math.min(blockSizeBytes, ranges.get(rangeIndex).end() - nextOffset);
-        Block block = new Block(nextOffset, length);
-        nextOffset += length;
-        return block;
+        return rangeIndex < ranges.size();
     }
 
     /** @return true for exactly one caller: the connection that sends EOF */

@@ -19,8 +19,6 @@ public final class ModeEFrameEncoder extends MessageToByteEncoder<ModeEHeader> {
 
     @Override
     protected void encode(ChannelHandlerContext ctx, ModeEHeader header, ByteBuf out) {
-        out.writeByte(header.descriptor());
-        out.writeLong(header.count());
-        out.writeLong(header.offset());
+        header.writeTo(out);
     }
 }

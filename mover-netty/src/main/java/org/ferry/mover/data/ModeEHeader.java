@@ -1,5 +1,7 @@
 package org.ferry.mover.data;
 
+import io.netty.buffer.ByteBuf;
+
 /**
  * One extended block mode header (GFD.020 "Extended Block Mode"):
  * 17 bytes big-endian, a descriptor byte, a 64-bit byte count of the payload that follows, and a
@@ -35,6 +37,17 @@ public record ModeEHeader(int descriptor, long count, long offset) {
     /** @return true if {@code flag} is set in the descriptor */
     public boolean has(int flag) {
         return (descriptor & flag) != 0;
+    }
+
+    /**
+     * Writes the header's 17 bytes, big-endian (GFD.020 "Extended Block Mode"), at the buffer's writer index.
+     *
+     * @param out where to write; it grows as needed
+     */
+    public void writeTo(ByteBuf out) {
+        out.writeByte(descriptor);
+        out.writeLong(count);
+        out.writeLong(offset);
     }
 
     /** @return the EOD count announced by an EOF header (its offset field) */

@@ -1,5 +1,6 @@
 package org.ferry.mover.data;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import java.io.IOException;
 
@@ -18,7 +19,9 @@ import java.io.IOException;
  * to the receiver, which then reads memory no cache holds, while a copy made here puts bytes in the
  * socket that the receiver copies out while they are still in the shared caches, and splits the
  * work between the two processes (a single-threaded receiver such as globus-url-copy was the
- * bottleneck of a MODE E download otherwise).
+ * bottleneck of a MODE E download otherwise). A block read into a buffer goes with its header in
+ * that one buffer, and the connection's last block with the end header too: a small file is one
+ * write.
  *
  * <p>Backpressure: a block is read only while the channel is writable and fewer than
  * {@link #MAX_IN_FLIGHT} blocks await the socket, so an 8 GiB send holds a few blocks per
@@ -35,6 +38,8 @@ final class ModeESender extends WritabilityPump {
     private ChannelHandlerContext context;
     /** Whether payloads are copied into buffers (TLS, or the peer on this host); per connection. */
     private Boolean copies;
+    /** The end header went out with the last block; the end completes when that write has. */
+    private boolean endQueued;
 
     /**
      * @param reader the source (it knows whether payloads go as file regions or buffers)
@@ -72,12 +77,22 @@ final class ModeESender extends WritabilityPump {
         dealer = nextDealer;
         transfer = nextTransfer;
         copies = null; // the next reader decides
+        endQueued = false;
         restart(context, nextTransfer);
         return true;
     }
 
     @Override
     protected void pump(ChannelHandlerContext ctx) {
+        if (endQueued) {
+            // the last block carried the end header: end once it and every block before it are in
+            // the socket (a failed write failed the transfer, which then ends nothing)
+            if (isEnded() && inFlight() == 0 && !transfer.isDone()) {
+                endQueued = false;
+                ended(ctx, transfer, dealer);
+            }
+            return;
+        }
         while (canWrite(ctx, MAX_IN_FLIGHT)) {
             ModeEDealer.Block block = dealer.claimBlock();
             if (block == null) {
@@ -88,6 +103,13 @@ final class ModeESender extends WritabilityPump {
                     end(ctx);
                 }
                 return;
+            }
+            if (reader.readsFileIntoBuffers(copies(ctx))) {
+                writeFramed(ctx, block);
+                if (endQueued || transfer.isDone()) {
+                    return;
+                }
+                continue;
             }
             long offset = block.offset();
             int length = block.length();
@@ -105,6 +127,30 @@ final class ModeESender extends WritabilityPump {
         }
     }
 
+    /**
+     * Writes a block read into a buffer as one buffer: its header, its payload and, when no block is
+     * left to deal, this connection's end header. One write, one segment on loopback: a small file
+     * sent as header, payload and EOD in three writes cost three trips through the TCP stack and
+     * up to three wake-ups of a receiver that reads them one by one (globus-url-copy -pp).
+     */
+    private void writeFramed(ChannelHandlerContext ctx, ModeEDealer.Block block) {
+        boolean last = !dealer.hasBlocks();
+        ByteBuf buf = ctx.alloc().directBuffer(ModeEHeader.LENGTH * (last ? 2 : 1) + block.length());
+        try {
+            ModeEHeader.data(block.length(), block.offset()).writeTo(buf);
+            reader.readInto(buf, block.offset(), block.length());
+        } catch (IOException | RuntimeException e) {
+            buf.release();
+            transfer.fail(e);
+            return;
+        }
+        if (last) {
+            endHeader().writeTo(buf);
+            endQueued = true;
+        }
+        writeCounted(ctx, buf, block.length(), last);
+    }
+
     private boolean copies(ChannelHandlerContext ctx) {
         Boolean copying = copies;
         if (copying == null) {
@@ -114,30 +160,41 @@ final class ModeESender extends WritabilityPump {
         return copying;
     }
 
-    private void end(ChannelHandlerContext ctx) {
-        markEnded();
+    /**
+     * This connection's end header (GFD.020): EOD, with EOF and the connection count on the one
+     * connection that wins the EOF; with CLOSE unless the transfer caches its connections.
+     */
+    private ModeEHeader endHeader() {
         // Caching (GFD.020 connection reuse): EOD without CLOSE and the connection stays open for
         // the next transfer; otherwise dCache's ending, EOD|CLOSE then close, which globus accepts.
         int close = transfer.caching() ? 0 : ModeEHeader.CLOSE;
-        ModeEHeader last = dealer.claimEof()
+        return dealer.claimEof()
                 ? new ModeEHeader(ModeEHeader.EOF | ModeEHeader.EOD | close, 0, dealer.connections())
                 : new ModeEHeader(ModeEHeader.EOD | close, 0, 0);
+    }
+
+    private void end(ChannelHandlerContext ctx) {
+        markEnded();
         DataTransfer ending = transfer; // the next transfer may take this connection before the listener returns
-        ModeEDealer ended = dealer;
-        ctx.writeAndFlush(last).addListener(f -> {
+        ModeEDealer dealt = dealer;
+        ctx.writeAndFlush(endHeader()).addListener(f -> {
             if (!f.isSuccess()) {
                 ending.fail(f.cause());
                 return;
             }
-            // Writes complete in order: every block of this connection is in the socket now.
-            if (ending.caching()) {
-                ending.keep(ctx.channel()); // this sender stays, ready for the next transfer
-            } else {
-                ctx.close();
-            }
-            if (ended.connectionFinished()) {
-                ending.succeed();
-            }
+            ended(ctx, ending, dealt);
         });
+    }
+
+    /** The end header is in the socket, and every block of this connection before it. */
+    private static void ended(ChannelHandlerContext ctx, DataTransfer ending, ModeEDealer dealt) {
+        if (ending.caching()) {
+            ending.keep(ctx.channel()); // this sender stays, ready for the next transfer
+        } else {
+            ctx.close();
+        }
+        if (dealt.connectionFinished()) {
+            ending.succeed();
+        }
     }
 }

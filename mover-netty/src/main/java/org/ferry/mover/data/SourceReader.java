@@ -74,6 +74,35 @@ final class SourceReader {
         return readBuffer(alloc, offset, length);
     }
 
+    /**
+     * @param copy as for {@link #read(ByteBufAllocator, long, int, boolean)}
+     * @return true if ranges are read from a file into buffers ({@link #readInto} applies)
+     */
+    boolean readsFileIntoBuffers(boolean copy) {
+        return source.fileChannel() != null && (buffers || copy);
+    }
+
+    /**
+     * Reads {@code [offset, offset + length)} of the file source into {@code buf} at its writer
+     * index, by positional reads. Only when {@link #readsFileIntoBuffers} is true.
+     *
+     * @param buf a buffer with room for {@code length} more bytes (it grows if not)
+     * @throws IOException if a read fails or the file ends before the range does
+     */
+    void readInto(ByteBuf buf, long offset, int length) throws IOException {
+        FileChannel file = source.fileChannel();
+        long position = source.fileOffset() + offset;
+        int read = 0;
+        while (read < length) {
+            int n = buf.writeBytes(file, position + read, length - read);
+            if (n < 0) {
+                throw new EOFException(
+                        "file ended at " + (position + read) + " before the " + source.length() + " bytes to send");
+            }
+            read += n;
+        }
+    }
+
     private ByteBuf readBuffer(ByteBufAllocator alloc, long offset, int length) throws IOException {
         FileChannel file = source.fileChannel();
         if (file == null) {
@@ -84,14 +113,7 @@ final class SourceReader {
         }
         ByteBuf buf = alloc.directBuffer(length);
         try {
-            long position = source.fileOffset() + offset;
-            while (buf.writerIndex() < length) {
-                int n = buf.writeBytes(file, position + buf.writerIndex(), length - buf.writerIndex());
-                if (n < 0) {
-                    throw new EOFException("file ended at " + (position + buf.writerIndex()) + " before the "
-                            + source.length() + " bytes to send");
-                }
-            }
+            readInto(buf, offset, length);
             return buf;
         } catch (IOException | RuntimeException e) {
             buf.release();

@@ -122,6 +122,17 @@ public abstract class WritabilityPump extends ChannelInboundHandlerAdapter {
      * @param bytes the payload bytes it carries
      */
     protected final void writeCounted(ChannelHandlerContext ctx, Object message, int bytes) {
+        writeCounted(ctx, message, bytes, false);
+    }
+
+    /**
+     * Like {@link #writeCounted(ChannelHandlerContext, Object, int)}; with {@code ends} the message
+     * also carries the sender's end, and once the socket took it the sender is {@linkplain
+     * #markEnded ended} (before the pump runs again).
+     *
+     * @param ends true if the message ends this connection's share of the transfer
+     */
+    protected final void writeCounted(ChannelHandlerContext ctx, Object message, int bytes, boolean ends) {
         inFlight++;
         // Listen before writing: a nested flush may complete this write before addListener returns,
         // and its bytes must be counted before the end's listener ends the transfer.
@@ -130,6 +141,9 @@ public abstract class WritabilityPump extends ChannelInboundHandlerAdapter {
             inFlight--;
             if (f.isSuccess()) {
                 progress.addBytes(bytes);
+                if (ends) {
+                    markEnded();
+                }
                 pump(ctx);
             } else {
                 progress.fail(f.cause());

@@ -1,0 +1,156 @@
+package org.ferry.mover.data;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a {@link ModeESender} writes on one connection (GFD.020 "Extended Block Mode"), on an
+ * {@link EmbeddedChannel} that records each write: a block read into a buffer goes with its header
+ * in one write, and the connection's last block with the end header too.
+ */
+class ModeESenderTest {
+
+    @TempDir
+    Path directory;
+
+    private FileChannel file(int bytes) throws IOException {
+        byte[] data = new byte[bytes];
+        for (int i = 0; i < bytes; i++) {
+            data[i] = (byte) (i * 31 + 7);
+        }
+        Path path = directory.resolve("source");
+        Files.write(path, data);
+        return FileChannel.open(path, StandardOpenOption.READ);
+    }
+
+    /** Sends the whole file on one connection with buffers (as under PROT P, or to a local peer). */
+    private static List<ByteBuf> send(FileChannel file, int blockSize, DataTransfer transfer) throws IOException {
+        DataSource source = DataSource.ofWholeFile(file);
+        SourceReader reader = new SourceReader(source, true, false);
+        ModeEDealer dealer = new ModeEDealer(source.ranges(), blockSize, 1);
+        EmbeddedChannel ch = new EmbeddedChannel();
+        transfer.register(ch);
+        ch.pipeline().addLast(new ModeEFrameEncoder(), new ModeESender(reader, dealer, transfer));
+        ch.runPendingTasks();
+        List<ByteBuf> writes = new ArrayList<>();
+        for (Object message = ch.readOutbound(); message != null; message = ch.readOutbound()) {
+            writes.add((ByteBuf) message);
+        }
+        return writes;
+    }
+
+    private static void assertHeader(ByteBuf buf, int descriptor, long count, long offset) {
+        assertThat(buf.readUnsignedByte()).as("descriptor").isEqualTo((short) descriptor);
+        assertThat(buf.readLong()).as("count").isEqualTo(count);
+        assertThat(buf.readLong()).as("offset").isEqualTo(offset);
+    }
+
+    private static void assertPayload(ByteBuf buf, long offset, int length) {
+        for (int i = 0; i < length; i++) {
+            assertThat(buf.readByte()).isEqualTo((byte) ((offset + i) * 31 + 7));
+        }
+    }
+
+    @Test
+    void aOneBlockFileIsOneWriteOfHeaderPayloadAndEnd() throws IOException {
+        DataTransfer transfer = new DataTransfer(null);
+        try (FileChannel file = file(1000)) {
+            List<ByteBuf> writes = send(file, 64 * 1024, transfer);
+
+            assertThat(writes).hasSize(1);
+            ByteBuf only = writes.get(0);
+            assertHeader(only, 0, 1000, 0);
+            assertPayload(only, 0, 1000);
+            assertHeader(only, ModeEHeader.EOF | ModeEHeader.EOD | ModeEHeader.CLOSE, 0, 1);
+            assertThat(only.isReadable()).isFalse();
+            only.release();
+        }
+        assertThat(transfer.result()).isCompletedWithValue(1000L);
+    }
+
+    @Test
+    void onlyTheLastBlockCarriesTheEnd() throws IOException {
+        DataTransfer transfer = new DataTransfer(null);
+        try (FileChannel file = file(1000)) {
+            List<ByteBuf> writes = send(file, 600, transfer);
+
+            assertThat(writes).hasSize(2);
+            ByteBuf first = writes.get(0);
+            assertHeader(first, 0, 600, 0);
+            assertPayload(first, 0, 600);
+            assertThat(first.isReadable()).isFalse();
+            ByteBuf second = writes.get(1);
+            assertHeader(second, 0, 400, 600);
+            assertPayload(second, 600, 400);
+            assertHeader(second, ModeEHeader.EOF | ModeEHeader.EOD | ModeEHeader.CLOSE, 0, 1);
+            assertThat(second.isReadable()).isFalse();
+            writes.forEach(ByteBuf::release);
+        }
+        assertThat(transfer.result()).isCompletedWithValue(1000L);
+    }
+
+    @Test
+    void anEmptyFileSendsTheEndAlone() throws IOException {
+        DataTransfer transfer = new DataTransfer(null);
+        try (FileChannel file = file(0)) {
+            List<ByteBuf> writes = send(file, 600, transfer);
+
+            assertThat(writes).hasSize(1);
+            assertHeader(writes.get(0), ModeEHeader.EOF | ModeEHeader.EOD | ModeEHeader.CLOSE, 0, 1);
+            writes.get(0).release();
+        }
+        assertThat(transfer.result()).isCompletedWithValue(0L);
+    }
+
+    @Test
+    void aKeptConnectionEndsEachFileInItsLastWriteAndServesTheNext() throws IOException {
+        ModeECache cache = new ModeECache();
+        DataTransfer one = new DataTransfer(null, cache, ModeECache.Direction.SEND);
+        try (FileChannel file = file(1000)) {
+            DataSource source = DataSource.ofWholeFile(file);
+            EmbeddedChannel ch = new EmbeddedChannel();
+            one.register(ch);
+            ch.pipeline()
+                    .addLast(
+                            new ModeEFrameEncoder(),
+                            new ModeESender(
+                                    new SourceReader(source, true, false),
+                                    new ModeEDealer(source.ranges(), 64 * 1024, 1),
+                                    one));
+            ch.runPendingTasks();
+            assertThat(one.result()).isCompletedWithValue(1000L);
+            ByteBuf firstFile = ch.readOutbound();
+            assertHeader(firstFile, 0, 1000, 0);
+            assertPayload(firstFile, 0, 1000);
+            assertHeader(firstFile, ModeEHeader.EOF | ModeEHeader.EOD, 0, 1);
+            firstFile.release();
+            assertThat((Object) ch.readOutbound()).isNull();
+            assertThat(ch.isOpen()).as("kept for the next file").isTrue();
+
+            DataTransfer two = new DataTransfer(null, cache, ModeECache.Direction.SEND);
+            List<io.netty.channel.Channel> kept = cache.takeAll(ModeECache.Direction.SEND);
+            assertThat(kept).containsExactly(ch);
+            ModeEReuse.forSending(
+                    ch, two, new SourceReader(source, true, false), new ModeEDealer(source.ranges(), 64 * 1024, 1));
+            ch.runPendingTasks();
+            assertThat(two.result()).isCompletedWithValue(1000L);
+            ByteBuf secondFile = ch.readOutbound();
+            assertHeader(secondFile, 0, 1000, 0);
+            assertPayload(secondFile, 0, 1000);
+            assertHeader(secondFile, ModeEHeader.EOF | ModeEHeader.EOD, 0, 1);
+            assertThat(secondFile.isReadable()).isFalse();
+            secondFile.release();
+        }
+    }
+}
