@@ -89,6 +89,31 @@ class StreamModeDestinationTest {
     }
 
     @Test
+    void theSourceSendsOnlyOnceThePlainDestinationAnsweredStor() throws Exception {
+        // pyftpdlib takes a data connection that arrives, sends and closes before it read STOR for
+        // an empty transfer and then waits for another: the task hung for the reply timeout (two
+        // minutes) before it retried. The proxy holds each 150 to a STOR up to two seconds unless
+        // the source connects first, which it must not: the source is told RETR after the 150.
+        Path tree = Files.createDirectories(sourceRoot.resolve("ordered"));
+        for (int i = 0; i < 3; i++) {
+            Files.write(tree.resolve("f" + i), new byte[] {(byte) i, 1, 2, 3});
+        }
+        int before = proxy.dataBeforePreliminary();
+        proxy.holdPreliminaryReplies(Duration.ofSeconds(2));
+        try {
+            String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#plain", "/ordered", "/ordered"));
+            JsonNode task = ferry.awaitEnd(taskId, END);
+            assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
+            FaultHarness.assertIdentical(tree, destinationRoot.resolve("ordered"));
+        } finally {
+            proxy.holdPreliminaryReplies(Duration.ZERO);
+        }
+        assertThat(proxy.dataBeforePreliminary() - before)
+                .as("data connections that reached the destination before its 150 to STOR")
+                .isZero();
+    }
+
+    @Test
     void aDataConnectionCutMidFileResumesFromTheDestinationsSize() throws Exception {
         Path root = Files.createDirectories(sourceRoot.resolve("cut"));
         byte[] data = new byte[64 << 20];

@@ -1,5 +1,6 @@
 package org.ferry.it.infra;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -8,12 +9,16 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -26,6 +31,7 @@ import java.util.regex.Pattern;
  */
 public final class FtpFaultProxy implements AutoCloseable {
 
+    private static final Pattern STORE = Pattern.compile("(STOR|APPE|ESTO) ", Pattern.CASE_INSENSITIVE);
     private static final Pattern PASV =
             Pattern.compile("^227 ([^(]*)\\((\\d+),(\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\)(.*)$");
 
@@ -41,6 +47,8 @@ public final class FtpFaultProxy implements AutoCloseable {
     private final Set<Socket> controlSockets = ConcurrentHashMap.newKeySet();
     private final AtomicInteger cuts = new AtomicInteger();
     private final AtomicLong dataBytes = new AtomicLong();
+    private final AtomicInteger dataBeforePreliminary = new AtomicInteger();
+    private volatile Duration preliminaryHold = Duration.ZERO;
     private volatile boolean open = true;
 
     /**
@@ -72,6 +80,23 @@ public final class FtpFaultProxy implements AutoCloseable {
         return (dataSockets.size() + 1) / 2;
     }
 
+    /**
+     * From now on holds each 125/150 reply that follows a rewritten 227 until a data connection to
+     * that passive address arrives or {@code hold} passes, and counts the data connections that
+     * arrived first ({@link #dataBeforePreliminary}): a client that has the sending side start only
+     * after the receiving side's 125/150 never makes one arrive first, however long the hold.
+     *
+     * @param hold the longest wait per reply; zero forwards at once (the default)
+     */
+    public void holdPreliminaryReplies(Duration hold) {
+        preliminaryHold = hold;
+    }
+
+    /** @return data connections that arrived before the 125/150 of their transfer was forwarded */
+    public int dataBeforePreliminary() {
+        return dataBeforePreliminary.get();
+    }
+
     /** Breaks every data connection now open (RST-like: both sides see the connection end). */
     public void cutDataConnections() {
         for (Socket socket : Set.copyOf(dataSockets)) {
@@ -95,8 +120,9 @@ public final class FtpFaultProxy implements AutoCloseable {
                 Socket accepted = client;
                 controlSockets.add(accepted);
                 controlSockets.add(server);
-                threads.submit(() -> pump(accepted, server, false));
-                threads.submit(() -> repliesWithDataProxy(server, accepted));
+                AtomicReference<String> lastCommand = new AtomicReference<>("");
+                threads.submit(() -> commands(accepted, server, lastCommand));
+                threads.submit(() -> repliesWithDataProxy(server, accepted, lastCommand));
             } catch (IOException e) {
                 if (client != null) {
                     closeQuietly(client);
@@ -108,16 +134,17 @@ public final class FtpFaultProxy implements AutoCloseable {
         }
     }
 
-    /** Server to client, line by line, with 227 replies pointed at a forwarder of this proxy. */
-    private void repliesWithDataProxy(Socket server, Socket client) {
-        try (InputStream in = server.getInputStream();
-                OutputStream out = client.getOutputStream()) {
+    /** Client to server, line by line, noting the latest command line. */
+    private void commands(Socket client, Socket server, AtomicReference<String> last) {
+        try (InputStream in = new BufferedInputStream(client.getInputStream());
+                OutputStream out = server.getOutputStream()) {
             StringBuilder line = new StringBuilder();
             int b;
             while ((b = in.read()) >= 0) {
                 line.append((char) b);
                 if (b == '\n') {
-                    out.write(rewrite(line.toString()).getBytes(StandardCharsets.ISO_8859_1));
+                    last.set(line.toString());
+                    out.write(line.toString().getBytes(StandardCharsets.ISO_8859_1));
                     out.flush();
                     line.setLength(0);
                 }
@@ -127,10 +154,50 @@ public final class FtpFaultProxy implements AutoCloseable {
         } finally {
             closeQuietly(server);
             closeQuietly(client);
+            controlSockets.remove(client);
+            controlSockets.remove(server);
         }
     }
 
-    private String rewrite(String line) throws IOException {
+    /**
+     * Server to client, line by line, with 227 replies pointed at a forwarder of this proxy, and
+     * 125/150 replies to a store command held as {@link #holdPreliminaryReplies} says.
+     */
+    private void repliesWithDataProxy(Socket server, Socket client, AtomicReference<String> lastCommand) {
+        try (InputStream in = server.getInputStream();
+                OutputStream out = client.getOutputStream()) {
+            StringBuilder line = new StringBuilder();
+            CountDownLatch[] lastData = {null}; // the latest passive address' first data connection
+            int b;
+            while ((b = in.read()) >= 0) {
+                line.append((char) b);
+                if (b == '\n') {
+                    String text = line.toString();
+                    if (lastData[0] != null
+                            && (text.startsWith("125 ") || text.startsWith("150 "))
+                            && STORE.matcher(lastCommand.get()).lookingAt()) {
+                        Duration hold = preliminaryHold;
+                        if (!hold.isZero() && lastData[0].await(hold.toMillis(), TimeUnit.MILLISECONDS)) {
+                            dataBeforePreliminary.incrementAndGet();
+                        }
+                        lastData[0] = null;
+                    }
+                    out.write(rewrite(text, lastData).getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                    line.setLength(0);
+                }
+            }
+        } catch (IOException ignored) {
+            // a closed connection ends the pump
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            closeQuietly(server);
+            closeQuietly(client);
+        }
+    }
+
+    private String rewrite(String line, CountDownLatch[] dataArrived) throws IOException {
         Matcher pasv = PASV.matcher(line.stripTrailing());
         if (!pasv.matches()) {
             return line;
@@ -140,16 +207,19 @@ public final class FtpFaultProxy implements AutoCloseable {
         ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         dataListeners.add(listener);
         InetSocketAddress real = new InetSocketAddress(host, port);
-        threads.submit(() -> acceptData(listener, real));
+        CountDownLatch arrived = new CountDownLatch(1);
+        dataArrived[0] = arrived;
+        threads.submit(() -> acceptData(listener, real, arrived));
         int mine = listener.getLocalPort();
         return "227 " + pasv.group(1) + "(127,0,0,1," + (mine / 256) + "," + (mine % 256) + ")" + pasv.group(8)
                 + "\r\n";
     }
 
-    private void acceptData(ServerSocket listener, InetSocketAddress real) {
+    private void acceptData(ServerSocket listener, InetSocketAddress real, CountDownLatch arrived) {
         while (open && !listener.isClosed()) {
             try {
                 Socket from = listener.accept();
+                arrived.countDown();
                 Socket to = new Socket();
                 to.connect(real, 5000);
                 dataSockets.add(from);

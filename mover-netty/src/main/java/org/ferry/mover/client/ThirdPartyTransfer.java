@@ -2,9 +2,11 @@ package org.ferry.mover.client;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.util.List;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.ClientCommands;
+import org.ferry.mover.protocol.FtpReply;
 
 /**
  * One file from one server to another, this client driving both control channels (RFC 959 section
@@ -88,8 +90,17 @@ final class ThirdPartyTransfer {
             destination.dropData();
             throw e;
         }
-        source.channel().send(retrCommand);
         MarkerParser markers = new MarkerParser(listener);
+        try {
+            if (!destination.offers("PARALLEL")) {
+                awaitReceiving(storCommand, markers);
+            }
+        } catch (IOException | RuntimeException e) {
+            source.dropData();
+            destination.dropData();
+            throw e;
+        }
+        source.channel().send(retrCommand);
         try {
             new ThirdPartyWait(source.channel(), retrCommand, destination.channel(), storCommand, markers).await();
         } catch (IOException | RuntimeException e) {
@@ -99,6 +110,35 @@ final class ThirdPartyTransfer {
         }
         cachePair(modeE);
         return Math.max(size, markers.totalBytes());
+    }
+
+    /**
+     * Waits for a plain FTP destination's preliminary reply to STOR (RFC 959 section 5.2: 125 or
+     * 150) before the source is told to send. A GridFTP server holds a data connection that arrives
+     * before the command; a plain one (pyftpdlib) may take one that connects, sends a small file and
+     * closes before it read STOR for an empty transfer of nothing, then wait for another that never
+     * comes (the transfer hung until the reply timeout, two minutes). One round trip per file, on
+     * plain FTP destinations only.
+     *
+     * @throws GridFtpReplyException if the destination refuses STOR
+     * @throws SocketTimeoutException if it does not answer within the reply timeout (ABOR sent)
+     */
+    private void awaitReceiving(String storCommand, MarkerParser markers) throws IOException {
+        ControlChannel channel = destination.channel();
+        FtpReply reply = channel.poll(channel.replyTimeout().toMillis());
+        if (reply == null) {
+            ReplyWaiter.abort(channel);
+            throw new SocketTimeoutException("no reply to " + storCommand + " from " + channel.remoteAddress()
+                    + " within " + channel.replyTimeout().toSeconds() + " s");
+        }
+        if (!reply.isPreliminary()) {
+            // nothing was sent yet: a final reply now is a refusal, whatever its code
+            throw new GridFtpReplyException(storCommand, reply.code(), reply.text());
+        }
+        if (reply.code() == 125 || reply.code() == 150) {
+            markers.receiveStarted();
+        }
+        markers.accept(reply);
     }
 
     /** @return whether the two servers' data connections are cached from a transfer between them */
