@@ -2,7 +2,6 @@ package org.ferry.mover.client;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
 import java.util.List;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.ClientCommands;
@@ -58,6 +57,8 @@ final class ThirdPartyTransfer {
             size = Math.max(0, Math.min(length, size - offset));
         }
         boolean modeE = options.mode() == TransferOptions.Mode.EXTENDED_BLOCK;
+        // asked before STOR: FEAT (if not known yet) cannot go while the destination waits for data
+        boolean plainDestination = !modeE && !destination.offers("PARALLEL");
         destination.setMode(options.mode());
         source.setMode(options.mode());
         boolean reuse = modeE && cachedBetweenPair();
@@ -92,7 +93,7 @@ final class ThirdPartyTransfer {
         }
         MarkerParser markers = new MarkerParser(listener);
         try {
-            if (!destination.offers("PARALLEL")) {
+            if (plainDestination) {
                 awaitReceiving(storCommand, markers);
             }
         } catch (IOException | RuntimeException e) {
@@ -113,28 +114,16 @@ final class ThirdPartyTransfer {
     }
 
     /**
-     * Waits for a plain FTP destination's preliminary reply to STOR (RFC 959 section 5.2: 125 or
-     * 150) before the source is told to send. A GridFTP server holds a data connection that arrives
-     * before the command; a plain one (pyftpdlib) may take one that connects, sends a small file and
-     * closes before it read STOR for an empty transfer of nothing, then wait for another that never
-     * comes (the transfer hung until the reply timeout, two minutes). One round trip per file, on
-     * plain FTP destinations only.
+     * Waits for a plain FTP destination's 125/150 to STOR before the source is told to send
+     * ({@link ReceiveStart}: a plain server may lose a small file whose data connection arrives
+     * first, and the transfer hung until the reply timeout). One round trip per file, on plain FTP
+     * destinations only.
      *
      * @throws GridFtpReplyException if the destination refuses STOR
-     * @throws SocketTimeoutException if it does not answer within the reply timeout (ABOR sent)
+     * @throws IOException on a timeout (ABOR sent) or a broken control connection
      */
     private void awaitReceiving(String storCommand, MarkerParser markers) throws IOException {
-        ControlChannel channel = destination.channel();
-        FtpReply reply = channel.poll(channel.replyTimeout().toMillis());
-        if (reply == null) {
-            ReplyWaiter.abort(channel);
-            throw new SocketTimeoutException("no reply to " + storCommand + " from " + channel.remoteAddress()
-                    + " within " + channel.replyTimeout().toSeconds() + " s");
-        }
-        if (!reply.isPreliminary()) {
-            // nothing was sent yet: a final reply now is a refusal, whatever its code
-            throw new GridFtpReplyException(storCommand, reply.code(), reply.text());
-        }
+        FtpReply reply = ReceiveStart.await(destination.channel(), storCommand);
         if (reply.code() == 125 || reply.code() == 150) {
             markers.receiveStarted();
         }

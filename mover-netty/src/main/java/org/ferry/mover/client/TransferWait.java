@@ -54,6 +54,27 @@ final class TransferWait {
     FtpReply awaitReply(String command, CompletableFuture<Long> transfer, AtomicLong moved, MarkerParser markers)
             throws IOException {
         control.send(command);
+        return awaitSentReply(command, transfer, moved, markers);
+    }
+
+    /**
+     * Like {@link #finish} for a command already sent and answered with its preliminary reply
+     * ({@link ReceiveStart}).
+     *
+     * @return the bytes the data side moved
+     * @throws GridFtpReplyException if the server fails the transfer
+     * @throws IOException if the data side fails, or on the inactivity timeout (ABOR sent)
+     */
+    long finishSent(String command, CompletableFuture<Long> transfer, AtomicLong moved, TransferListener listener)
+            throws IOException {
+        FtpReply reply = awaitSentReply(command, transfer, moved, new MarkerParser(listener));
+        SessionControl.checkOk(command, reply);
+        return awaitData(command, transfer);
+    }
+
+    private FtpReply awaitSentReply(
+            String command, CompletableFuture<Long> transfer, AtomicLong moved, MarkerParser markers)
+            throws IOException {
         long lastMoved = moved.get();
         try (ReplyWaiter waiter = new ReplyWaiter(control.replyTimeout()).watch(control)) {
             waiter.watch(transfer);

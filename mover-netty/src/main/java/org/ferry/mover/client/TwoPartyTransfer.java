@@ -103,6 +103,16 @@ final class TwoPartyTransfer {
                     ? DataSource.ofWholeFile(in)
                     : DataSource.ofFile(
                             in, Math.min(offset, in.size()), Math.max(0, Math.min(length, in.size() - offset)));
+            String command =
+                    offset < 0 ? ClientCommands.stor(remotePath) : ClientCommands.estoAdjusted(offset, remotePath);
+            TransferWait wait = new TransferWait(session.channel());
+            // a plain FTP server gets the data only after its 125/150 (see ReceiveStart); a GridFTP
+            // server holds early data, and the data start with the command
+            boolean plain = !modeE && !session.offers("PARALLEL");
+            if (plain) {
+                session.channel().send(command);
+                ReceiveStart.await(session.channel(), command);
+            }
             CompletableFuture<Long> sent = session.data()
                     .send(
                             source,
@@ -111,9 +121,9 @@ final class TwoPartyTransfer {
                             options.parallelism(),
                             progress(moved, listener),
                             modeE ? session.dataCache() : null);
-            String command =
-                    offset < 0 ? ClientCommands.stor(remotePath) : ClientCommands.estoAdjusted(offset, remotePath);
-            TransferWait wait = new TransferWait(session.channel());
+            if (plain) {
+                return wait.finishSent(command, sent, moved, listener);
+            }
             if (!modeE) {
                 return wait.finish(command, sent, moved, listener);
             }
