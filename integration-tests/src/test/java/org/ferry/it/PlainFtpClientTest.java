@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Random;
 import org.ferry.it.infra.FtpFaultProxy;
 import org.ferry.it.infra.PlainFtpServer;
@@ -65,7 +66,7 @@ class PlainFtpClientTest {
         Random random = new Random(41);
         Path local = Files.createTempDirectory(root.getParent(), "local");
         int before = proxy.dataBeforePreliminary();
-        proxy.holdPreliminaryReplies(java.time.Duration.ofSeconds(2));
+        proxy.holdPreliminaryReplies(Duration.ofSeconds(2));
         try (GridFtpSession session = open()) {
             for (int i = 0; i < 3; i++) {
                 byte[] data = new byte[1 + random.nextInt(4000)];
@@ -76,7 +77,7 @@ class PlainFtpClientTest {
                 assertThat(Files.readAllBytes(root.resolve("up" + i))).isEqualTo(data);
             }
         } finally {
-            proxy.holdPreliminaryReplies(java.time.Duration.ZERO);
+            proxy.holdPreliminaryReplies(Duration.ZERO);
         }
         assertThat(proxy.dataBeforePreliminary() - before)
                 .as("uploads whose data connection reached the server before its 150 to STOR")

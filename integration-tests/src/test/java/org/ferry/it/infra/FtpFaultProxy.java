@@ -18,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -84,7 +83,9 @@ public final class FtpFaultProxy implements AutoCloseable {
      * From now on holds each 125/150 reply that follows a rewritten 227 until a data connection to
      * that passive address arrives or {@code hold} passes, and counts the data connections that
      * arrived first ({@link #dataBeforePreliminary}): a client that has the sending side start only
-     * after the receiving side's 125/150 never makes one arrive first, however long the hold.
+     * after the receiving side's 125/150 never makes one arrive first, however long the hold or
+     * slow the machine. The hold only gives a client that starts the sender early the time to show
+     * it; with a correct client every hold runs out, which costs its length per transfer.
      *
      * @param hold the longest wait per reply; zero forwards at once (the default)
      */
@@ -120,9 +121,9 @@ public final class FtpFaultProxy implements AutoCloseable {
                 Socket accepted = client;
                 controlSockets.add(accepted);
                 controlSockets.add(server);
-                AtomicReference<String> lastCommand = new AtomicReference<>("");
-                threads.submit(() -> commands(accepted, server, lastCommand));
-                threads.submit(() -> repliesWithDataProxy(server, accepted, lastCommand));
+                ControlSession session = new ControlSession();
+                threads.submit(() -> relayLines(accepted, server, session::command));
+                threads.submit(() -> relayLines(server, accepted, session::reply));
             } catch (IOException e) {
                 if (client != null) {
                     closeQuietly(client);
@@ -134,81 +135,88 @@ public final class FtpFaultProxy implements AutoCloseable {
         }
     }
 
-    /** Client to server, line by line, noting the latest command line. */
-    private void commands(Socket client, Socket server, AtomicReference<String> last) {
-        try (InputStream in = new BufferedInputStream(client.getInputStream());
-                OutputStream out = server.getOutputStream()) {
+    /** What a control relay does with a line before forwarding it. */
+    @FunctionalInterface
+    private interface LineFilter {
+        /** @return the line to forward in its place */
+        String apply(String line) throws IOException, InterruptedException;
+    }
+
+    /** One direction of a control connection, line by line through {@code filter}. */
+    private void relayLines(Socket from, Socket to, LineFilter filter) {
+        try (InputStream in = new BufferedInputStream(from.getInputStream());
+                OutputStream out = to.getOutputStream()) {
             StringBuilder line = new StringBuilder();
             int b;
             while ((b = in.read()) >= 0) {
                 line.append((char) b);
                 if (b == '\n') {
-                    last.set(line.toString());
-                    out.write(line.toString().getBytes(StandardCharsets.ISO_8859_1));
+                    out.write(filter.apply(line.toString()).getBytes(StandardCharsets.ISO_8859_1));
                     out.flush();
                     line.setLength(0);
                 }
             }
         } catch (IOException ignored) {
-            // a closed connection ends the pump
+            // a closed connection ends the relay
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
-            closeQuietly(server);
-            closeQuietly(client);
-            controlSockets.remove(client);
-            controlSockets.remove(server);
+            closeQuietly(from);
+            closeQuietly(to);
+            controlSockets.remove(from);
+            controlSockets.remove(to);
         }
     }
 
     /**
-     * Server to client, line by line, with 227 replies pointed at a forwarder of this proxy, and
-     * 125/150 replies to a store command held as {@link #holdPreliminaryReplies} says.
+     * One control connection: its latest command, and the first data connection to the passive
+     * address its latest 227 announced.
      */
-    private void repliesWithDataProxy(Socket server, Socket client, AtomicReference<String> lastCommand) {
-        try (InputStream in = server.getInputStream();
-                OutputStream out = client.getOutputStream()) {
-            StringBuilder line = new StringBuilder();
-            CountDownLatch[] lastData = {null}; // the latest passive address' first data connection
-            int b;
-            while ((b = in.read()) >= 0) {
-                line.append((char) b);
-                if (b == '\n') {
-                    String text = line.toString();
-                    if (lastData[0] != null
-                            && (text.startsWith("125 ") || text.startsWith("150 "))
-                            && STORE.matcher(lastCommand.get()).lookingAt()) {
-                        Duration hold = preliminaryHold;
-                        if (!hold.isZero() && lastData[0].await(hold.toMillis(), TimeUnit.MILLISECONDS)) {
-                            dataBeforePreliminary.incrementAndGet();
-                        }
-                        lastData[0] = null;
-                    }
-                    out.write(rewrite(text, lastData).getBytes(StandardCharsets.ISO_8859_1));
-                    out.flush();
-                    line.setLength(0);
+    private final class ControlSession {
+        private volatile String lastCommand = "";
+        private CountDownLatch dataArrived; // the reply relay's thread only
+
+        /** Client to server: notes the command. */
+        String command(String line) {
+            lastCommand = line;
+            return line;
+        }
+
+        /**
+         * Server to client: a 227 pointed at a forwarder of this proxy; a 125/150 to a store command
+         * held as {@link #holdPreliminaryReplies} says.
+         */
+        String reply(String line) throws IOException, InterruptedException {
+            if (dataArrived != null
+                    && (line.startsWith("125 ") || line.startsWith("150 "))
+                    && STORE.matcher(lastCommand).lookingAt()) {
+                Duration hold = preliminaryHold;
+                if (!hold.isZero() && dataArrived.await(hold.toMillis(), TimeUnit.MILLISECONDS)) {
+                    dataBeforePreliminary.incrementAndGet();
                 }
+                dataArrived = null;
             }
-        } catch (IOException ignored) {
-            // a closed connection ends the pump
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            closeQuietly(server);
-            closeQuietly(client);
+            Matcher pasv = PASV.matcher(line.stripTrailing());
+            if (!pasv.matches()) {
+                return line;
+            }
+            dataArrived = new CountDownLatch(1);
+            return forwardPassive(pasv, dataArrived);
         }
     }
 
-    private String rewrite(String line, CountDownLatch[] dataArrived) throws IOException {
-        Matcher pasv = PASV.matcher(line.stripTrailing());
-        if (!pasv.matches()) {
-            return line;
-        }
+    /**
+     * Listens for the client's data connections to the server's passive address in {@code pasv}
+     * and forwards them, counting {@code arrived} down at the first.
+     *
+     * @return the 227 reply with this proxy's address
+     */
+    private String forwardPassive(Matcher pasv, CountDownLatch arrived) throws IOException {
         int port = Integer.parseInt(pasv.group(6)) * 256 + Integer.parseInt(pasv.group(7));
         String host = pasv.group(2) + "." + pasv.group(3) + "." + pasv.group(4) + "." + pasv.group(5);
         ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         dataListeners.add(listener);
         InetSocketAddress real = new InetSocketAddress(host, port);
-        CountDownLatch arrived = new CountDownLatch(1);
-        dataArrived[0] = arrived;
         threads.submit(() -> acceptData(listener, real, arrived));
         int mine = listener.getLocalPort();
         return "227 " + pasv.group(1) + "(127,0,0,1," + (mine / 256) + "," + (mine % 256) + ")" + pasv.group(8)
@@ -224,24 +232,23 @@ public final class FtpFaultProxy implements AutoCloseable {
                 to.connect(real, 5000);
                 dataSockets.add(from);
                 dataSockets.add(to);
-                threads.submit(() -> pump(from, to, true));
-                threads.submit(() -> pump(to, from, true));
+                threads.submit(() -> pump(from, to));
+                threads.submit(() -> pump(to, from));
             } catch (IOException e) {
                 return;
             }
         }
     }
 
-    private void pump(Socket from, Socket to, boolean data) {
+    /** One direction of a data connection, counted into {@link #dataBytes}. */
+    private void pump(Socket from, Socket to) {
         byte[] buffer = new byte[64 * 1024];
         try (InputStream in = from.getInputStream();
                 OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
                 out.write(buffer, 0, n);
-                if (data) {
-                    dataBytes.addAndGet(n);
-                }
+                dataBytes.addAndGet(n);
             }
         } catch (IOException ignored) {
             // a cut or a close ends the pump
@@ -250,8 +257,6 @@ public final class FtpFaultProxy implements AutoCloseable {
             closeQuietly(to);
             dataSockets.remove(from);
             dataSockets.remove(to);
-            controlSockets.remove(from);
-            controlSockets.remove(to);
         }
     }
 

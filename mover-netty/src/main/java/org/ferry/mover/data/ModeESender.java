@@ -106,8 +106,8 @@ final class ModeESender extends WritabilityPump {
             }
             if (reader.readsFileIntoBuffers(copies(ctx))) {
                 writeFramed(ctx, block);
-                if (endQueued || transfer.isDone()) {
-                    return;
+                if (endQueued) {
+                    return; // the end went with that block: nothing more to claim
                 }
                 continue;
             }

@@ -68,7 +68,7 @@ final class SourceReader {
      */
     Object read(ByteBufAllocator alloc, long offset, int length, boolean copy) throws IOException {
         FileChannel file = source.fileChannel();
-        if (file != null && !buffers && !copy) {
+        if (file != null && !readsFileIntoBuffers(copy)) {
             return new FileRangeRegion(file, source.fileOffset() + offset, length);
         }
         return readBuffer(alloc, offset, length);

@@ -3,6 +3,7 @@ package org.ferry.mover.data;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -34,20 +35,33 @@ class ModeESenderTest {
         return FileChannel.open(path, StandardOpenOption.READ);
     }
 
-    /** Sends the whole file on one connection with buffers (as under PROT P, or to a local peer). */
-    private static List<ByteBuf> send(FileChannel file, int blockSize, DataTransfer transfer) throws IOException {
-        DataSource source = DataSource.ofWholeFile(file);
-        SourceReader reader = new SourceReader(source, true, false);
-        ModeEDealer dealer = new ModeEDealer(source.ranges(), blockSize, 1);
+    /** A connection whose sender reads {@code source} into buffers (as under PROT P, or to a local peer). */
+    private static EmbeddedChannel sending(DataSource source, int blockSize, DataTransfer transfer) {
         EmbeddedChannel ch = new EmbeddedChannel();
         transfer.register(ch);
-        ch.pipeline().addLast(new ModeEFrameEncoder(), new ModeESender(reader, dealer, transfer));
+        ch.pipeline()
+                .addLast(
+                        new ModeEFrameEncoder(),
+                        new ModeESender(
+                                new SourceReader(source, true, false),
+                                new ModeEDealer(source.ranges(), blockSize, 1),
+                                transfer));
         ch.runPendingTasks();
+        return ch;
+    }
+
+    /** @return each write the connection made, in order */
+    private static List<ByteBuf> writes(EmbeddedChannel ch) {
         List<ByteBuf> writes = new ArrayList<>();
         for (Object message = ch.readOutbound(); message != null; message = ch.readOutbound()) {
             writes.add((ByteBuf) message);
         }
         return writes;
+    }
+
+    /** Sends the whole file on one connection. */
+    private static List<ByteBuf> send(FileChannel file, int blockSize, DataTransfer transfer) throws IOException {
+        return writes(sending(DataSource.ofWholeFile(file), blockSize, transfer));
     }
 
     private static void assertHeader(ByteBuf buf, int descriptor, long count, long offset) {
@@ -119,33 +133,27 @@ class ModeESenderTest {
         DataTransfer one = new DataTransfer(null, cache, ModeECache.Direction.SEND);
         try (FileChannel file = file(1000)) {
             DataSource source = DataSource.ofWholeFile(file);
-            EmbeddedChannel ch = new EmbeddedChannel();
-            one.register(ch);
-            ch.pipeline()
-                    .addLast(
-                            new ModeEFrameEncoder(),
-                            new ModeESender(
-                                    new SourceReader(source, true, false),
-                                    new ModeEDealer(source.ranges(), 64 * 1024, 1),
-                                    one));
-            ch.runPendingTasks();
+            EmbeddedChannel ch = sending(source, 64 * 1024, one);
             assertThat(one.result()).isCompletedWithValue(1000L);
-            ByteBuf firstFile = ch.readOutbound();
+            List<ByteBuf> firstWrites = writes(ch);
+            assertThat(firstWrites).hasSize(1);
+            ByteBuf firstFile = firstWrites.get(0);
             assertHeader(firstFile, 0, 1000, 0);
             assertPayload(firstFile, 0, 1000);
             assertHeader(firstFile, ModeEHeader.EOF | ModeEHeader.EOD, 0, 1);
             firstFile.release();
-            assertThat((Object) ch.readOutbound()).isNull();
             assertThat(ch.isOpen()).as("kept for the next file").isTrue();
 
             DataTransfer two = new DataTransfer(null, cache, ModeECache.Direction.SEND);
-            List<io.netty.channel.Channel> kept = cache.takeAll(ModeECache.Direction.SEND);
+            List<Channel> kept = cache.takeAll(ModeECache.Direction.SEND);
             assertThat(kept).containsExactly(ch);
             ModeEReuse.forSending(
                     ch, two, new SourceReader(source, true, false), new ModeEDealer(source.ranges(), 64 * 1024, 1));
             ch.runPendingTasks();
             assertThat(two.result()).isCompletedWithValue(1000L);
-            ByteBuf secondFile = ch.readOutbound();
+            List<ByteBuf> secondWrites = writes(ch);
+            assertThat(secondWrites).hasSize(1);
+            ByteBuf secondFile = secondWrites.get(0);
             assertHeader(secondFile, 0, 1000, 0);
             assertPayload(secondFile, 0, 1000);
             assertHeader(secondFile, ModeEHeader.EOF | ModeEHeader.EOD, 0, 1);

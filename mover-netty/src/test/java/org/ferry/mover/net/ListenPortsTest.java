@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +34,7 @@ class ListenPortsTest {
     @Test
     void picksEveryPortOfASmallRangeAndNothingOutside() {
         ListenPorts ports = new ListenPorts(40000, 40003);
-        java.util.Set<Integer> seen = new java.util.TreeSet<>();
+        Set<Integer> seen = new TreeSet<>();
         for (int i = 0; i < 2000; i++) {
             seen.add(ports.pick());
         }
