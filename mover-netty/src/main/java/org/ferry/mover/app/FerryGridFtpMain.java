@@ -101,6 +101,15 @@ public final class FerryGridFtpMain implements Callable<Integer> {
     private long dataRateLimitBytesPerSecond;
 
     @Option(
+            names = "--busy-poll",
+            paramLabel = "MICROSECONDS",
+            defaultValue = "400",
+            description = "Microseconds an event loop keeps polling after its last event before it sleeps, while the"
+                    + " server has fewer sessions than cores: a client's next command then finds it awake;"
+                    + " 0 = never (default: ${DEFAULT-VALUE}).")
+    private int busyPollMicros;
+
+    @Option(
             names = "--data-node",
             paramLabel = "HOST:PORT",
             description = "Run as a striped head node driving this data node (repeat, in stripe order).")
@@ -194,6 +203,10 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             err.println("ferry-gridftp: --marker-interval must be 0.1 to 86400 seconds, --idle-timeout at least 1");
             return 2;
         }
+        if (busyPollMicros < 0 || busyPollMicros > 1_000_000) {
+            err.println("ferry-gridftp: --busy-poll must be 0 to 1000000 microseconds");
+            return 2;
+        }
         Authenticator authenticator = Authenticator.denyAll();
         if (passwordFile != null) {
             PasswordFile file;
@@ -215,7 +228,8 @@ public final class FerryGridFtpMain implements Callable<Integer> {
                 authenticator,
                 Duration.ofMillis(Math.round(markerIntervalSeconds * 1000)),
                 Duration.ofSeconds(idleTimeoutSeconds),
-                dataRateLimitBytesPerSecond);
+                dataRateLimitBytesPerSecond,
+                Duration.ofNanos(busyPollMicros * 1000L));
         DtpFactory dtps = DtpFactory.local();
         if (!dataNodes.isEmpty()) {
             if (dataNodeSecret == null) {

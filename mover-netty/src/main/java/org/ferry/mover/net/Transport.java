@@ -4,6 +4,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SelectStrategyFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.spi.SelectorProvider;
 import java.util.concurrent.ThreadFactory;
 
 /**
@@ -62,14 +64,39 @@ public enum Transport {
     }
 
     /**
+     * @param strategies decide each loop's turn: block, poll or handle (e.g. {@link BusyPoll#strategies()})
+     * @return the I/O handler factory of this transport's event loops with those strategies
+     */
+    public IoHandlerFactory ioHandlerFactory(SelectStrategyFactory strategies) {
+        // 0 events: epoll's array starts small and grows, as in the factory without arguments
+        return this == EPOLL
+                ? EpollIoHandler.newFactory(0, strategies)
+                : NioIoHandler.newFactory(SelectorProvider.provider(), strategies);
+    }
+
+    /**
      * @param threads event loop threads, 0 for Netty's default (twice the cores)
      * @param threadFactory names the threads, or null for Netty's
      * @return a new event loop group of this transport
      */
     public EventLoopGroup newGroup(int threads, ThreadFactory threadFactory) {
+        return newGroup(threads, threadFactory, ioHandlerFactory());
+    }
+
+    /**
+     * @param threads event loop threads, 0 for Netty's default (twice the cores)
+     * @param threadFactory names the threads, or null for Netty's
+     * @param strategies decide each loop's turn (e.g. {@link BusyPoll#strategies()})
+     * @return a new event loop group of this transport
+     */
+    public EventLoopGroup newGroup(int threads, ThreadFactory threadFactory, SelectStrategyFactory strategies) {
+        return newGroup(threads, threadFactory, ioHandlerFactory(strategies));
+    }
+
+    private static EventLoopGroup newGroup(int threads, ThreadFactory threadFactory, IoHandlerFactory handlers) {
         return threadFactory == null
-                ? new MultiThreadIoEventLoopGroup(threads, ioHandlerFactory())
-                : new MultiThreadIoEventLoopGroup(threads, threadFactory, ioHandlerFactory());
+                ? new MultiThreadIoEventLoopGroup(threads, handlers)
+                : new MultiThreadIoEventLoopGroup(threads, threadFactory, handlers);
     }
 
     /** @return the class of this transport's TCP client channels */

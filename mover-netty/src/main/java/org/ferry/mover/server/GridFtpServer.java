@@ -17,6 +17,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.mover.data.DataChannels;
+import org.ferry.mover.net.BusyPoll;
 import org.ferry.mover.net.Transport;
 import org.ferry.mover.protocol.FtpCommandDecoder;
 import org.ferry.mover.protocol.FtpReplyEncoder;
@@ -126,7 +127,11 @@ public final class GridFtpServer implements AutoCloseable {
             throws IOException {
         StorageInterface storage = new PosixStorage(config.root());
         Transport transport = Transport.preferred();
-        EventLoopGroup group = transport.newGroup(0, null);
+        BusyPoll busyPoll = config.busyPoll().isZero()
+                ? null
+                : new BusyPoll(config.busyPoll(), Runtime.getRuntime().availableProcessors());
+        EventLoopGroup group =
+                busyPoll == null ? transport.newGroup(0, null) : transport.newGroup(0, null, busyPoll.strategies());
         ExecutorService worker = Executors.newCachedThreadPool(daemonThreads("ferry-gridftp-pi"));
         DataChannels dataChannels = new DataChannels(group).rateLimited(shaper(group, config));
         StripedDtp stripedDtp = new StripedDtp(dtps.create(group, dataChannels, storage));
@@ -143,6 +148,9 @@ public final class GridFtpServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (busyPoll != null) {
+                            busyPoll.track(ch);
+                        }
                         ch.pipeline()
                                 // replies come from the command worker, often two or three per file
                                 // (125, markers, 226): one write syscall for those that queue together
@@ -168,7 +176,8 @@ public final class GridFtpServer implements AutoCloseable {
                                                         channel),
                                                 registry,
                                                 worker,
-                                                banner));
+                                                banner,
+                                                busyPoll == null ? () -> {} : busyPoll::expectCommand));
                     }
                 });
         try {

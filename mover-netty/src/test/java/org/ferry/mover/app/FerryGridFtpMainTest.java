@@ -52,6 +52,10 @@ class FerryGridFtpMainTest {
         assertThat(run(err, "--root", tmp.resolve("missing").toString(), "--anonymous"))
                 .isEqualTo(2);
         assertThat(run(err, "--bogus")).isEqualTo(2);
+        StringWriter busyPoll = new StringWriter();
+        assertThat(run(busyPoll, "--root", tmp.toString(), "--anonymous", "--busy-poll", "-1"))
+                .isEqualTo(2);
+        assertThat(busyPoll.toString()).contains("--busy-poll must be 0 to 1000000 microseconds");
         StringWriter noValue = new StringWriter();
         assertThat(run(noValue, "--root", tmp.toString(), "--host-cert")).isEqualTo(2);
         assertThat(noValue.toString()).contains("Missing required parameter for option '--host-cert'");

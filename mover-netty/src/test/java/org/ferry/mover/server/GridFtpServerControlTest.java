@@ -361,4 +361,27 @@ class GridFtpServerControlTest extends ServerTestSupport {
             assertThat(in.readLine()).isNull();
         }
     }
+
+    @Test
+    void idleSessionsAreClosedWith421WhileTheirLoopSpins() throws Exception {
+        server.close();
+        // a window far longer than the idle timeout: the timer must fire while the loop polls
+        server = GridFtpServer.start(GridFtpServerConfig.loopback(root)
+                .withAnonymousAllowed(true)
+                .withIdleTimeout(java.time.Duration.ofMillis(300))
+                .withBusyPoll(java.time.Duration.ofSeconds(30)));
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            var in = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(socket.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+            var out = socket.getOutputStream();
+            assertThat(in.readLine()).startsWith("220 ");
+            out.write("USER anonymous\r\nPASS x\r\nTYPE I\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            assertThat(in.readLine()).startsWith("331 ");
+            assertThat(in.readLine()).startsWith("230 ");
+            assertThat(in.readLine()).startsWith("200 "); // TYPE runs on the loop, which then spins
+            assertThat(in.readLine()).startsWith("421 ");
+            assertThat(in.readLine()).isNull();
+        }
+    }
 }

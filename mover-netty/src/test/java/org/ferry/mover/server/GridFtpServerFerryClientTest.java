@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
@@ -19,9 +20,9 @@ import org.ferry.mover.protocol.FileInfo;
 import org.ferry.mover.server.pi.Authenticator;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Ferry's own GridFTP client against two embedded Ferry servers: two-party and third-party. */
 class GridFtpServerFerryClientTest {
@@ -35,30 +36,44 @@ class GridFtpServerFerryClientTest {
     GridFtpServer destination;
     GridFtpClient client;
 
-    @BeforeEach
-    void start() throws IOException {
+    /**
+     * @param busyPoll the servers' busy poll window: {@link Duration#ZERO} (embedded default) or the
+     *     stand-alone server's, under which a loop that answered a command polls instead of blocking
+     */
+    void start(Duration busyPoll) throws IOException {
         sourceRoot = Files.createDirectory(tmp.resolve("src"));
         destinationRoot = Files.createDirectory(tmp.resolve("dst"));
         Authenticator alice = (u, p) -> u.equals("alice") && p.equals("pw");
-        source = GridFtpServer.start(GridFtpServerConfig.loopback(sourceRoot).withAuthenticator(alice));
-        destination = GridFtpServer.start(
-                GridFtpServerConfig.loopback(destinationRoot).withAuthenticator(alice));
+        source = GridFtpServer.start(GridFtpServerConfig.loopback(sourceRoot)
+                .withAuthenticator(alice)
+                .withBusyPoll(busyPoll));
+        destination = GridFtpServer.start(GridFtpServerConfig.loopback(destinationRoot)
+                .withAuthenticator(alice)
+                .withBusyPoll(busyPoll));
         client = new GridFtpClient();
     }
 
     @AfterEach
     void stop() {
-        client.close();
-        source.close();
-        destination.close();
+        for (AutoCloseable closeable : new AutoCloseable[] {client, source, destination}) {
+            if (closeable != null) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
     }
 
     private GridFtpSession open(GridFtpServer server) throws IOException {
         return client.open(GridFtpUrl.parse("ftp://alice:pw@127.0.0.1:" + server.port() + "/"));
     }
 
-    @Test
-    void twoPartyAndThirdPartyTransfersInBothModes() throws Exception {
+    @ParameterizedTest(name = "busy poll {0}")
+    @ValueSource(strings = {"PT0S", "PT0.0004S"})
+    void twoPartyAndThirdPartyTransfersInBothModes(Duration busyPoll) throws Exception {
+        start(busyPoll);
         byte[] data = new byte[3_000_000];
         new Random(5).nextBytes(data);
         Files.write(sourceRoot.resolve("a.bin"), data);

@@ -38,6 +38,7 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
     private final CommandDispatcher dispatcher;
     private final Executor worker;
     private final String banner;
+    private final Runnable awaitingCommand;
     private final Deque<Queued> queue = new ConcurrentLinkedDeque<>();
     private final AtomicBoolean draining = new AtomicBoolean();
     /**
@@ -60,16 +61,21 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
      * @param registry the command table
      * @param worker runs commands off the event loop (shared by sessions; each session is serial)
      * @param banner text of the 220 greeting
+     * @param awaitingCommand told, on the thread that ran the session's last queued command, that
+     *     the session has answered everything and waits for the client (e.g. {@link
+     *     org.ferry.mover.net.BusyPoll#expectCommand()}); {@code () -> {}} for nothing
      */
     public ControlChannelHandler(
             Function<io.netty.channel.Channel, CommandContext> contextFactory,
             CommandRegistry registry,
             Executor worker,
-            String banner) {
+            String banner,
+            Runnable awaitingCommand) {
         this.contextFactory = contextFactory;
         this.dispatcher = new CommandDispatcher(registry);
         this.worker = worker;
         this.banner = banner;
+        this.awaitingCommand = awaitingCommand;
     }
 
     @Override
@@ -163,6 +169,7 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
                 draining.set(false);
                 // an addition raced the flag: take the run back unless another has it
                 if (queue.isEmpty() || !draining.compareAndSet(false, true)) {
+                    awaitingCommand.run();
                     return;
                 }
                 continue;

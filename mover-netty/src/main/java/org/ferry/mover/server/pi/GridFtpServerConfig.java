@@ -20,6 +20,9 @@ import org.ferry.mover.server.GridFtpServer;
  * @param idleTimeout idle control channel timeout (421 then close); globus default 600 s
  * @param dataRateLimitBytesPerSecond cap on the data the whole server sends and, separately,
  *     receives over all its data connections, in bytes per second; 0 for none (the default)
+ * @param busyPoll how long an event loop keeps polling after its last event before it blocks, while
+ *     the server has few sessions ({@link org.ferry.mover.net.BusyPoll}); {@link Duration#ZERO} for
+ *     never (the default; the stand-alone ferry-gridftp turns it on)
  */
 public record GridFtpServerConfig(
         InetAddress bindAddress,
@@ -29,11 +32,12 @@ public record GridFtpServerConfig(
         Authenticator authenticator,
         Duration markerInterval,
         Duration idleTimeout,
-        long dataRateLimitBytesPerSecond) {
+        long dataRateLimitBytesPerSecond,
+        Duration busyPoll) {
 
     /**
-     * @throws IllegalArgumentException on a port outside 0..65535, a non-positive duration or a
-     *     negative rate limit
+     * @throws IllegalArgumentException on a port outside 0..65535, a non-positive marker interval
+     *     or idle timeout, a negative busy poll window or a negative rate limit
      */
     public GridFtpServerConfig {
         Objects.requireNonNull(bindAddress, "bindAddress");
@@ -41,6 +45,7 @@ public record GridFtpServerConfig(
         Objects.requireNonNull(authenticator, "authenticator");
         Objects.requireNonNull(markerInterval, "markerInterval");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
+        Objects.requireNonNull(busyPoll, "busyPoll");
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port out of range: " + port);
         }
@@ -52,6 +57,9 @@ public record GridFtpServerConfig(
         }
         if (dataRateLimitBytesPerSecond < 0) {
             throw new IllegalArgumentException("rate limit must be >= 0");
+        }
+        if (busyPoll.isNegative()) {
+            throw new IllegalArgumentException("busy poll window must be >= 0");
         }
     }
 
@@ -68,7 +76,7 @@ public record GridFtpServerConfig(
             Authenticator authenticator,
             Duration markerInterval,
             Duration idleTimeout) {
-        this(bindAddress, port, root, anonymousAllowed, authenticator, markerInterval, idleTimeout, 0);
+        this(bindAddress, port, root, anonymousAllowed, authenticator, markerInterval, idleTimeout, 0, Duration.ZERO);
     }
 
     /**
@@ -111,7 +119,8 @@ public record GridFtpServerConfig(
                 authenticator,
                 markerInterval,
                 idleTimeout,
-                dataRateLimitBytesPerSecond);
+                dataRateLimitBytesPerSecond,
+                busyPoll);
     }
 
     /**
@@ -127,7 +136,8 @@ public record GridFtpServerConfig(
                 authenticator,
                 markerInterval,
                 idleTimeout,
-                dataRateLimitBytesPerSecond);
+                dataRateLimitBytesPerSecond,
+                busyPoll);
     }
 
     /**
@@ -143,7 +153,8 @@ public record GridFtpServerConfig(
                 authenticator,
                 markerInterval,
                 idleTimeout,
-                dataRateLimitBytesPerSecond);
+                dataRateLimitBytesPerSecond,
+                busyPoll);
     }
 
     /**
@@ -159,7 +170,8 @@ public record GridFtpServerConfig(
                 value,
                 markerInterval,
                 idleTimeout,
-                dataRateLimitBytesPerSecond);
+                dataRateLimitBytesPerSecond,
+                busyPoll);
     }
 
     /**
@@ -175,7 +187,8 @@ public record GridFtpServerConfig(
                 authenticator,
                 value,
                 idleTimeout,
-                dataRateLimitBytesPerSecond);
+                dataRateLimitBytesPerSecond,
+                busyPoll);
     }
 
     /**
@@ -191,7 +204,8 @@ public record GridFtpServerConfig(
                 authenticator,
                 markerInterval,
                 value,
-                dataRateLimitBytesPerSecond);
+                dataRateLimitBytesPerSecond,
+                busyPoll);
     }
 
     /**
@@ -200,6 +214,31 @@ public record GridFtpServerConfig(
      */
     public GridFtpServerConfig withDataRateLimit(long bytesPerSecond) {
         return new GridFtpServerConfig(
-                bindAddress, port, root, anonymousAllowed, authenticator, markerInterval, idleTimeout, bytesPerSecond);
+                bindAddress,
+                port,
+                root,
+                anonymousAllowed,
+                authenticator,
+                markerInterval,
+                idleTimeout,
+                bytesPerSecond,
+                busyPoll);
+    }
+
+    /**
+     * @param window the new busy poll window, {@link Duration#ZERO} for none
+     * @return a copy with another busy poll window
+     */
+    public GridFtpServerConfig withBusyPoll(Duration window) {
+        return new GridFtpServerConfig(
+                bindAddress,
+                port,
+                root,
+                anonymousAllowed,
+                authenticator,
+                markerInterval,
+                idleTimeout,
+                dataRateLimitBytesPerSecond,
+                window);
     }
 }
