@@ -104,9 +104,9 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             names = "--busy-poll",
             paramLabel = "MICROSECONDS",
             defaultValue = "400",
-            description = "Microseconds an event loop keeps polling after its last event before it sleeps, while the"
-                    + " server has fewer sessions than cores: a client's next command then finds it awake;"
-                    + " 0 = never (default: ${DEFAULT-VALUE}).")
+            description = "Microseconds an event loop keeps polling after it answered a command before it sleeps,"
+                    + " while the server has fewer sessions than cores: a client's next command then finds it"
+                    + " awake; 0 = never (default: ${DEFAULT-VALUE}).")
     private int busyPollMicros;
 
     @Option(

@@ -110,9 +110,9 @@ public final class BusyPoll {
     private final class LoopStrategy implements SelectStrategy {
         /** The window the next {@link #expectCommand()} opens. */
         private long windowNanos = maxWindowNanos;
-        /** {@link System#nanoTime()} of the last {@link #expectCommand()}; valid once {@link #expected}. */
+        /** {@link System#nanoTime()} of the last {@link #expectCommand()}, if {@link #expected}. */
         private long expectedAt;
-
+        /** {@link #expectCommand()} has been called before. */
         private boolean expected;
         /** {@link System#nanoTime()} until which the loop may spin. */
         private long spinUntil;
