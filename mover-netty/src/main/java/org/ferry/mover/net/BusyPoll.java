@@ -43,7 +43,8 @@ public final class BusyPoll {
     /**
      * @param window how long a loop polls after a command's last reply before it blocks; positive
      * @param cores the cores of the machine ({@link Runtime#availableProcessors()}); one is left to
-     *     everything else, but at least one loop may spin
+     *     everything else, so on a single core no loop spins (the client's next command could only
+     *     be made while the loop does not)
      * @throws IllegalArgumentException if the window is not positive or cores is below 1
      */
     public BusyPoll(Duration window, int cores) {
@@ -52,7 +53,7 @@ public final class BusyPoll {
         }
         this.maxWindowNanos = window.toNanos();
         this.minWindowNanos = Math.max(1, maxWindowNanos / SHRINK);
-        this.spareCores = Math.max(1, cores - 1);
+        this.spareCores = cores - 1;
     }
 
     /**
@@ -96,7 +97,7 @@ public final class BusyPoll {
     }
 
     private boolean startSpinning() {
-        if (sessions.get() > spareCores) {
+        if (spareCores == 0 || sessions.get() > spareCores) {
             return false;
         }
         if (spinners.incrementAndGet() <= spareCores) {

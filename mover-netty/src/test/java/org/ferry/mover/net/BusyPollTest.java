@@ -65,6 +65,17 @@ class BusyPollTest {
     }
 
     @Test
+    void onASingleCoreNoLoopSpins() throws Exception {
+        BusyPoll busyPoll = new BusyPoll(LONG, 1);
+        SelectStrategy loop = busyPoll.strategies().newSelectStrategy();
+        loop.calculateStrategy(NOTHING_READY, false);
+
+        busyPoll.expectCommand();
+        assertEquals(SelectStrategy.SELECT, loop.calculateStrategy(NOTHING_READY, false));
+        assertEquals(0, busyPoll.spinners());
+    }
+
+    @Test
     void atMostOneLoopPerSpareCoreSpins() throws Exception {
         BusyPoll busyPoll = new BusyPoll(LONG, 2);
         SelectStrategy spinning = busyPoll.strategies().newSelectStrategy();
