@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -229,7 +230,7 @@ public final class FerryGridFtpMain implements Callable<Integer> {
                 Duration.ofMillis(Math.round(markerIntervalSeconds * 1000)),
                 Duration.ofSeconds(idleTimeoutSeconds),
                 dataRateLimitBytesPerSecond,
-                Duration.ofNanos(busyPollMicros * 1000L));
+                Duration.of(busyPollMicros, ChronoUnit.MICROS));
         DtpFactory dtps = DtpFactory.local();
         if (!dataNodes.isEmpty()) {
             if (dataNodeSecret == null) {

@@ -1,11 +1,13 @@
 package org.ferry.mover.net;
 
 import io.netty.channel.Channel;
+import io.netty.channel.DefaultSelectStrategyFactory;
 import io.netty.channel.SelectStrategy;
 import io.netty.channel.SelectStrategyFactory;
 import io.netty.util.IntSupplier;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * Busy polling for a server's event loops: a loop that has just answered a client's command
@@ -25,13 +27,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * tasks handles them at once.
  *
  * <p>One instance per server: it counts the server's sessions ({@link #track}) and its spinning
- * loops; {@link #strategies()} gives each of the server's loops its own strategy.
+ * loops; {@link #strategies()} gives each of the server's loops its own strategy. A zero window
+ * turns it off: the loops get Netty's default strategy and {@link #expectCommand()} does nothing.
  */
 public final class BusyPoll {
 
     /** The window after replies more than two windows apart: a sixteenth of the full one. */
     private static final int SHRINK = 16;
 
+    private final LongSupplier nanoClock;
     private final long maxWindowNanos;
     private final long minWindowNanos;
     private final int spareCores;
@@ -41,16 +45,23 @@ public final class BusyPoll {
     private final ThreadLocal<LoopStrategy> currentLoop = new ThreadLocal<>();
 
     /**
-     * @param window how long a loop polls after a command's last reply before it blocks; positive
+     * @param window how long a loop polls after a command's last reply before it blocks; zero for
+     *     never
      * @param cores the cores of the machine ({@link Runtime#availableProcessors()}); one is left to
      *     everything else, so on a single core no loop spins (the client's next command could only
      *     be made while the loop does not)
-     * @throws IllegalArgumentException if the window is not positive or cores is below 1
+     * @throws IllegalArgumentException if the window is negative or cores is below 1
      */
     public BusyPoll(Duration window, int cores) {
-        if (window.isZero() || window.isNegative() || cores < 1) {
-            throw new IllegalArgumentException("busy poll needs a positive window and at least one core");
+        this(window, cores, System::nanoTime);
+    }
+
+    /** As {@link #BusyPoll(Duration, int)} with the clock in nanoseconds given (tests move it by hand). */
+    BusyPoll(Duration window, int cores, LongSupplier nanoClock) {
+        if (window.isNegative() || cores < 1) {
+            throw new IllegalArgumentException("busy poll needs a window of zero or more and at least one core");
         }
+        this.nanoClock = nanoClock;
         this.maxWindowNanos = window.toNanos();
         this.minWindowNanos = Math.max(1, maxWindowNanos / SHRINK);
         this.spareCores = cores - 1;
@@ -82,7 +93,7 @@ public final class BusyPoll {
      *     java.util.concurrent.ThreadFactory, SelectStrategyFactory)}
      */
     public SelectStrategyFactory strategies() {
-        return LoopStrategy::new;
+        return maxWindowNanos == 0 ? DefaultSelectStrategyFactory.INSTANCE : LoopStrategy::new;
     }
 
     /** @return the loops spinning now */
@@ -111,11 +122,11 @@ public final class BusyPoll {
     private final class LoopStrategy implements SelectStrategy {
         /** The window the next {@link #expectCommand()} opens. */
         private long windowNanos = maxWindowNanos;
-        /** {@link System#nanoTime()} of the last {@link #expectCommand()}, if {@link #expected}. */
+        /** {@link #nanoClock} at the last {@link #expectCommand()}, if {@link #expected}. */
         private long expectedAt;
         /** {@link #expectCommand()} has been called before. */
         private boolean expected;
-        /** {@link System#nanoTime()} until which the loop may spin. */
+        /** {@link #nanoClock} until which the loop may spin. */
         private long spinUntil;
         /** Nothing came since {@link #expectCommand()}. */
         private boolean expecting;
@@ -133,7 +144,7 @@ public final class BusyPoll {
             if (hasTasks) {
                 return selectNow.get(); // as Netty's default: poll without blocking, then run the tasks
             }
-            if (expecting && System.nanoTime() - spinUntil < 0 && (spinning || startSpinning())) {
+            if (expecting && nanoClock.getAsLong() - spinUntil < 0 && (spinning || startSpinning())) {
                 spinning = true;
                 int ready = selectNow.get();
                 if (ready > 0) {
@@ -152,7 +163,7 @@ public final class BusyPoll {
         }
 
         void expectCommand() {
-            long now = System.nanoTime();
+            long now = nanoClock.getAsLong();
             if (expected) {
                 // replies following each other within two windows: a client close by, pipelining
                 windowNanos = now - expectedAt < 2 * maxWindowNanos ? maxWindowNanos : minWindowNanos;

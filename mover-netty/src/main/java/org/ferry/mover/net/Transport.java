@@ -63,11 +63,8 @@ public enum Transport {
         return this == EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     }
 
-    /**
-     * @param strategies decide each loop's turn: block, poll or handle (e.g. {@link BusyPoll#strategies()})
-     * @return the I/O handler factory of this transport's event loops with those strategies
-     */
-    public IoHandlerFactory ioHandlerFactory(SelectStrategyFactory strategies) {
+    /** The I/O handler factory of this transport's event loops with {@code strategies} deciding their turns. */
+    private IoHandlerFactory ioHandlerFactory(SelectStrategyFactory strategies) {
         // 0 events: epoll's array starts small and grows, as in the factory without arguments
         return this == EPOLL
                 ? EpollIoHandler.newFactory(0, strategies)

@@ -127,11 +127,8 @@ public final class GridFtpServer implements AutoCloseable {
             throws IOException {
         StorageInterface storage = new PosixStorage(config.root());
         Transport transport = Transport.preferred();
-        BusyPoll busyPoll = config.busyPoll().isZero()
-                ? null
-                : new BusyPoll(config.busyPoll(), Runtime.getRuntime().availableProcessors());
-        EventLoopGroup group =
-                busyPoll == null ? transport.newGroup(0, null) : transport.newGroup(0, null, busyPoll.strategies());
+        BusyPoll busyPoll = new BusyPoll(config.busyPoll(), Runtime.getRuntime().availableProcessors());
+        EventLoopGroup group = transport.newGroup(0, null, busyPoll.strategies());
         ExecutorService worker = Executors.newCachedThreadPool(daemonThreads("ferry-gridftp-pi"));
         DataChannels dataChannels = new DataChannels(group).rateLimited(shaper(group, config));
         StripedDtp stripedDtp = new StripedDtp(dtps.create(group, dataChannels, storage));
@@ -148,9 +145,7 @@ public final class GridFtpServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        if (busyPoll != null) {
-                            busyPoll.track(ch);
-                        }
+                        busyPoll.track(ch);
                         ch.pipeline()
                                 // replies come from the command worker, often two or three per file
                                 // (125, markers, 226): one write syscall for those that queue together
@@ -177,7 +172,7 @@ public final class GridFtpServer implements AutoCloseable {
                                                 registry,
                                                 worker,
                                                 banner,
-                                                busyPoll == null ? () -> {} : busyPoll::expectCommand));
+                                                busyPoll::expectCommand));
                     }
                 });
         try {

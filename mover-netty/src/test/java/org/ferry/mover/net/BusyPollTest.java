@@ -1,28 +1,45 @@
 package org.ferry.mover.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.netty.channel.DefaultSelectStrategyFactory;
 import io.netty.channel.SelectStrategy;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.IntSupplier;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
  * The decisions of {@link BusyPoll}'s per-loop strategy, taken on the test thread as an event loop
  * takes them on its own: Netty calls {@code calculateStrategy} with a non-blocking poll before each
- * turn, and a negative answer (SELECT) makes the loop block. The poll here reports what the test
- * says is ready.
+ * turn, and a negative answer (SELECT) makes the loop block. The poll reports what the test says is
+ * ready, and the clock moves only when the test moves it.
  */
 class BusyPollTest {
 
-    private static final Duration LONG = Duration.ofHours(1);
+    private static final Duration WINDOW = Duration.ofMillis(50);
     private static final IntSupplier NOTHING_READY = () -> 0;
+
+    private final AtomicLong clock = new AtomicLong(-1_000_000_000); // nanoTime may be negative
+
+    private BusyPoll busyPoll(int cores) {
+        return new BusyPoll(WINDOW, cores, clock::get);
+    }
+
+    /** A loop of {@code busyPoll} on this thread that has just answered a command. */
+    private static SelectStrategy answered(BusyPoll busyPoll) throws Exception {
+        SelectStrategy loop = busyPoll.strategies().newSelectStrategy();
+        loop.calculateStrategy(NOTHING_READY, false); // its first turn: the loop is now this thread's
+        busyPoll.expectCommand();
+        return loop;
+    }
 
     @Test
     void aLoopBlocksUntilItHasAnsweredACommandThenPollsWithoutBlocking() throws Exception {
-        BusyPoll busyPoll = new BusyPoll(LONG, 2);
+        BusyPoll busyPoll = busyPoll(2);
         SelectStrategy loop = busyPoll.strategies().newSelectStrategy();
 
         assertEquals(SelectStrategy.SELECT, loop.calculateStrategy(NOTHING_READY, false));
@@ -35,8 +52,21 @@ class BusyPollTest {
     }
 
     @Test
+    void whenTheWindowHasPassedTheLoopBlocksAndGivesItsPlaceBack() throws Exception {
+        BusyPoll busyPoll = busyPoll(2);
+        SelectStrategy loop = answered(busyPoll);
+        clock.addAndGet(WINDOW.toNanos() - 1);
+        assertEquals(0, loop.calculateStrategy(NOTHING_READY, false), "still inside the window");
+        assertEquals(1, busyPoll.spinners());
+
+        clock.addAndGet(1);
+        assertEquals(SelectStrategy.SELECT, loop.calculateStrategy(NOTHING_READY, false));
+        assertEquals(0, busyPoll.spinners());
+    }
+
+    @Test
     void tasksAreRunAtOnceWithoutBlocking() throws Exception {
-        BusyPoll busyPoll = new BusyPoll(LONG, 2);
+        BusyPoll busyPoll = busyPoll(2);
         SelectStrategy loop = busyPoll.strategies().newSelectStrategy();
 
         assertEquals(0, loop.calculateStrategy(NOTHING_READY, true));
@@ -45,15 +75,12 @@ class BusyPollTest {
 
     @Test
     void noLoopSpinsWhileTheServerHasMoreSessionsThanSpareCores() throws Exception {
-        BusyPoll busyPoll = new BusyPoll(LONG, 2); // one spare core
+        BusyPoll busyPoll = busyPoll(2); // one spare core
         EmbeddedChannel first = new EmbeddedChannel();
         EmbeddedChannel second = new EmbeddedChannel();
         busyPoll.track(first);
         busyPoll.track(second);
-        SelectStrategy loop = busyPoll.strategies().newSelectStrategy();
-        loop.calculateStrategy(NOTHING_READY, false);
-
-        busyPoll.expectCommand();
+        SelectStrategy loop = answered(busyPoll);
         assertEquals(SelectStrategy.SELECT, loop.calculateStrategy(NOTHING_READY, false));
         assertEquals(0, busyPoll.spinners());
 
@@ -66,31 +93,23 @@ class BusyPollTest {
 
     @Test
     void onASingleCoreNoLoopSpins() throws Exception {
-        BusyPoll busyPoll = new BusyPoll(LONG, 1);
-        SelectStrategy loop = busyPoll.strategies().newSelectStrategy();
-        loop.calculateStrategy(NOTHING_READY, false);
+        BusyPoll busyPoll = busyPoll(1);
+        SelectStrategy loop = answered(busyPoll);
 
-        busyPoll.expectCommand();
         assertEquals(SelectStrategy.SELECT, loop.calculateStrategy(NOTHING_READY, false));
         assertEquals(0, busyPoll.spinners());
     }
 
     @Test
     void atMostOneLoopPerSpareCoreSpins() throws Exception {
-        BusyPoll busyPoll = new BusyPoll(LONG, 2);
-        SelectStrategy spinning = busyPoll.strategies().newSelectStrategy();
-        spinning.calculateStrategy(NOTHING_READY, false);
-        busyPoll.expectCommand();
-        assertEquals(0, spinning.calculateStrategy(NOTHING_READY, false));
+        BusyPoll busyPoll = busyPoll(2);
+        assertEquals(0, answered(busyPoll).calculateStrategy(NOTHING_READY, false));
 
         // another loop, on another thread, answered a command too
         int[] other = new int[1];
         Thread thread = new Thread(() -> {
             try {
-                SelectStrategy loop = busyPoll.strategies().newSelectStrategy();
-                loop.calculateStrategy(NOTHING_READY, false);
-                busyPoll.expectCommand();
-                other[0] = loop.calculateStrategy(NOTHING_READY, false);
+                other[0] = answered(busyPoll).calculateStrategy(NOTHING_READY, false);
             } catch (Exception e) {
                 throw new AssertionError(e);
             }
@@ -104,56 +123,42 @@ class BusyPollTest {
 
     @Test
     void repliesMoreThanTwoWindowsApartShrinkTheWindowAndRepliesCloserRestoreIt() throws Exception {
-        BusyPoll busyPoll = new BusyPoll(Duration.ofMillis(50), 2);
-        SelectStrategy loop = busyPoll.strategies().newSelectStrategy();
-        loop.calculateStrategy(NOTHING_READY, false);
+        BusyPoll busyPoll = busyPoll(2);
+        SelectStrategy loop = answered(busyPoll);
         assertEquals(50_000_000, busyPoll.currentWindowNanos());
 
-        startSpinning(busyPoll, loop, NOTHING_READY);
-        blockAfterTheWindow(loop);
-        assertEquals(0, busyPoll.spinners(), "a blocked loop gives its place back");
-        Thread.sleep(100); // the client takes its time: this reply comes more than two windows later
+        clock.addAndGet(2 * WINDOW.toNanos()); // the client takes its time: the next reply comes two windows later
         busyPoll.expectCommand();
         assertEquals(3_125_000, busyPoll.currentWindowNanos(), "a sixteenth");
+        clock.addAndGet(3_125_000);
+        assertEquals(SelectStrategy.SELECT, loop.calculateStrategy(NOTHING_READY, false), "the short window passed");
 
-        busyPoll.expectCommand(); // back to back
+        clock.addAndGet(2 * WINDOW.toNanos() - 3_125_001); // just within two windows of the last reply
+        busyPoll.expectCommand();
         assertEquals(50_000_000, busyPoll.currentWindowNanos());
+        clock.addAndGet(WINDOW.toNanos() - 1);
         assertEquals(0, loop.calculateStrategy(NOTHING_READY, false), "spins the full window");
     }
 
-    /** Turns the loop until its window has passed and it blocks: nanoTime moves on, on any machine. */
-    private static void blockAfterTheWindow(SelectStrategy loop) throws Exception {
-        while (loop.calculateStrategy(NOTHING_READY, false) != SelectStrategy.SELECT) {
-            Thread.onSpinWait();
-        }
-    }
+    @Test
+    void aZeroWindowLeavesTheLoopsToNettysDefault() throws Exception {
+        BusyPoll busyPoll = new BusyPoll(Duration.ZERO, 2, clock::get);
+        assertSame(DefaultSelectStrategyFactory.INSTANCE, busyPoll.strategies());
 
-    /**
-     * Opens a window and takes the loop's first turn in it; opens it again should the window pass
-     * before that turn (a thread descheduled in between on a loaded machine).
-     *
-     * @return what the turn polled
-     */
-    private static int startSpinning(BusyPoll busyPoll, SelectStrategy loop, IntSupplier poll) throws Exception {
-        while (true) {
-            busyPoll.expectCommand();
-            int turn = loop.calculateStrategy(poll, false);
-            if (turn != SelectStrategy.SELECT) {
-                return turn;
-            }
-        }
+        busyPoll.expectCommand();
+        assertEquals(-1, busyPoll.currentWindowNanos(), "no loop of ours on this thread");
+        assertEquals(0, busyPoll.spinners());
     }
 
     @Test
-    void refusesAWindowThatIsNotPositiveAndNoCores() {
-        assertThrows(IllegalArgumentException.class, () -> new BusyPoll(Duration.ZERO, 2));
+    void refusesANegativeWindowAndNoCores() {
         assertThrows(IllegalArgumentException.class, () -> new BusyPoll(Duration.ofNanos(-1), 2));
-        assertThrows(IllegalArgumentException.class, () -> new BusyPoll(LONG, 0));
+        assertThrows(IllegalArgumentException.class, () -> new BusyPoll(WINDOW, 0));
     }
 
     @Test
     void expectCommandOffTheLoopsThreadsDoesNothing() {
-        BusyPoll busyPoll = new BusyPoll(LONG, 2);
+        BusyPoll busyPoll = busyPoll(2);
         busyPoll.expectCommand();
         assertEquals(-1, busyPoll.currentWindowNanos());
         assertEquals(0, busyPoll.spinners());

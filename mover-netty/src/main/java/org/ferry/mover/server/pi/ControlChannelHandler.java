@@ -62,8 +62,8 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
      * @param worker runs commands off the event loop (shared by sessions; each session is serial)
      * @param banner text of the 220 greeting
      * @param awaitingCommand told, on the thread that ran the session's last queued command, that
-     *     the session has answered everything and waits for the client (e.g. {@link
-     *     org.ferry.mover.net.BusyPoll#expectCommand()}); {@code () -> {}} for nothing
+     *     the queue ran dry: the session has answered everything and waits for the client (e.g.
+     *     {@link org.ferry.mover.net.BusyPoll#expectCommand()}); {@code () -> {}} for nothing
      */
     public ControlChannelHandler(
             Function<io.netty.channel.Channel, CommandContext> contextFactory,
@@ -167,9 +167,12 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
                 // against its path before it serves again
                 context.storage().endBatch();
                 draining.set(false);
-                // an addition raced the flag: take the run back unless another has it
-                if (queue.isEmpty() || !draining.compareAndSet(false, true)) {
+                if (queue.isEmpty()) {
                     awaitingCommand.run();
+                    return;
+                }
+                // an addition raced the flag: take the run back unless another has it
+                if (!draining.compareAndSet(false, true)) {
                     return;
                 }
                 continue;

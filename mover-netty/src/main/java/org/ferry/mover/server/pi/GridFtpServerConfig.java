@@ -20,9 +20,9 @@ import org.ferry.mover.server.GridFtpServer;
  * @param idleTimeout idle control channel timeout (421 then close); globus default 600 s
  * @param dataRateLimitBytesPerSecond cap on the data the whole server sends and, separately,
  *     receives over all its data connections, in bytes per second; 0 for none (the default)
- * @param busyPoll how long an event loop keeps polling after its last event before it blocks, while
- *     the server has few sessions ({@link org.ferry.mover.net.BusyPoll}); {@link Duration#ZERO} for
- *     never (the default; the stand-alone ferry-gridftp turns it on)
+ * @param busyPoll how long an event loop keeps polling after it answered a command before it
+ *     blocks, while the server has fewer sessions than cores ({@link org.ferry.mover.net.BusyPoll});
+ *     {@link Duration#ZERO} for never (the default; the stand-alone ferry-gridftp turns it on)
  */
 public record GridFtpServerConfig(
         InetAddress bindAddress,
