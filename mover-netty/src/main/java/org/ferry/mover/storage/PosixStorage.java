@@ -33,8 +33,11 @@ public final class PosixStorage implements StorageInterface {
     private final Map<Integer, String> userNames = new ConcurrentHashMap<>();
 
     private final Map<Integer, String> groupNames = new ConcurrentHashMap<>();
+    /** The perm facts' read and write bits, from the stat a listing makes anyway. */
+    private final ModeBitsAccess access = ModeBitsAccess.ofThisProcess();
+
     private static final String UNIX_ATTRIBUTES =
-            "unix:mode,uid,gid,size,lastModifiedTime,isDirectory,isRegularFile,isSymbolicLink";
+            "unix:mode,uid,gid,size,lastModifiedTime"; // the type is in the mode: each name costs a map entry
     private volatile java.nio.file.FileStore rootStore; // looked up at the first ALLO
 
     /**
@@ -343,28 +346,48 @@ public final class PosixStorage implements StorageInterface {
         int mode = -1;
         String owner = "-";
         String group = "-";
+        Boolean readable = null; // decided from the stat's bits when the unix view gives them
+        Boolean writable = null;
         try {
             // one stat through the unix view, which gives uid and gid as numbers: the JDK's owner()
             // would look the name up in the user database (getpwuid) for every entry of a listing
             Map<String, Object> unix = Files.readAttributes(path, UNIX_ATTRIBUTES, options);
-            type = type((Boolean) unix.get("isDirectory"), (Boolean) unix.get("isRegularFile"), (Boolean)
-                    unix.get("isSymbolicLink"));
+            int bits = (Integer) unix.get("mode");
+            type = typeOfMode(bits);
             size = (Long) unix.get("size");
             modified = ((java.nio.file.attribute.FileTime) unix.get("lastModifiedTime")).toInstant();
-            mode = (Integer) unix.get("mode") & 0777; // the permission bits, as listings show them
-            owner = userNames.computeIfAbsent((Integer) unix.get("uid"), uid -> principalName(path, options, true));
-            group = groupNames.computeIfAbsent((Integer) unix.get("gid"), gid -> principalName(path, options, false));
+            mode = bits & 0777; // the permission bits, as listings show them
+            int uid = (Integer) unix.get("uid");
+            int gid = (Integer) unix.get("gid");
+            owner = userNames.computeIfAbsent(uid, id -> principalName(path, options, true));
+            group = groupNames.computeIfAbsent(gid, id -> principalName(path, options, false));
+            readable = access.mayRead(bits, Integer.toUnsignedLong(uid), Integer.toUnsignedLong(gid));
+            writable = access.mayWrite(bits, Integer.toUnsignedLong(uid), Integer.toUnsignedLong(gid));
         } catch (UnsupportedOperationException | IllegalArgumentException e) {
             BasicFileAttributes basic = Files.readAttributes(path, BasicFileAttributes.class, options);
             type = type(basic.isDirectory(), basic.isRegularFile(), basic.isSymbolicLink());
             size = basic.size();
             modified = basic.lastModifiedTime().toInstant();
         }
-        // access(2) follows links: asked of a link only when the link is to be followed
-        boolean access = follow || type != FileInfo.Type.SYMLINK;
-        boolean readable = access && Files.isReadable(path);
-        boolean writable = access && Files.isWritable(path);
+        if (!follow && type == FileInfo.Type.SYMLINK) {
+            // a link not followed: what it points to was not stat'ed, so nothing is claimed
+            readable = false;
+            writable = false;
+        } else if (readable == null) {
+            readable = Files.isReadable(path); // no unix view: ask access(2)
+            writable = Files.isWritable(path);
+        }
         return new FileStat(name, type, size, modified, mode, readable, writable, owner, group);
+    }
+
+    /** @return the type in st_mode's S_IFMT bits (POSIX sys/stat.h: S_IFDIR, S_IFREG, S_IFLNK) */
+    private static FileInfo.Type typeOfMode(int mode) {
+        return switch (mode & 0170000) {
+            case 0040000 -> FileInfo.Type.DIRECTORY;
+            case 0100000 -> FileInfo.Type.FILE;
+            case 0120000 -> FileInfo.Type.SYMLINK;
+            default -> FileInfo.Type.OTHER;
+        };
     }
 
     private static FileInfo.Type type(boolean directory, boolean regularFile, boolean symbolicLink) {
