@@ -24,8 +24,10 @@ final class FerryServer implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    private final Path pidFile;
 
-    private FerryServer(Process process, int port) {
+    private FerryServer(Process process, int port, Path pidFile) {
+        this.pidFile = pidFile;
         this.process = process;
         this.port = port;
     }
@@ -52,10 +54,13 @@ final class FerryServer implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
+        // beside the log, for bench/run to stop it should this run be killed before close()
+        Path pidFile = pidFile(log);
+        Files.writeString(pidFile, Long.toString(process.pid()));
         for (int i = 0; i < 600; i++) {
             Matcher matcher = LISTENING.matcher(Files.readString(log, StandardCharsets.UTF_8));
             if (matcher.find()) {
-                return new FerryServer(process, Integer.parseInt(matcher.group(1)));
+                return new FerryServer(process, Integer.parseInt(matcher.group(1)), pidFile);
             }
             if (!process.isAlive()) {
                 throw new IllegalStateException("ferry-gridftp exited:\n" + Files.readString(log));
@@ -97,11 +102,18 @@ final class FerryServer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() throws InterruptedException, IOException {
         process.destroy();
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
+        Files.deleteIfExists(pidFile);
+    }
+
+    /** @return {@code NAME.pid} beside {@code NAME.log} */
+    private static Path pidFile(Path log) {
+        String name = log.getFileName().toString();
+        return log.resolveSibling(name.replaceFirst("\\.log$", "") + ".pid");
     }
 
     /** @return a free port on 127.0.0.1 at the time of the call, for peers that need one named */
