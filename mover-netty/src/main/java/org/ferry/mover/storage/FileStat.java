@@ -12,8 +12,11 @@ import org.ferry.mover.protocol.FileInfo;
  * @param sizeBytes size in bytes (0 for directories on some file systems)
  * @param modified last modification time
  * @param unixMode permission bits, e.g. {@code 0644}; -1 if the file system has none
- * @param readable whether this process may read it (list it, for a directory)
- * @param writable whether this process may write it (create entries in it, for a directory)
+ * @param readable whether this process may read it (list it, for a directory): from its mode bits,
+ *     owner and group where the file system gives them (access control lists are not consulted),
+ *     else by access(2)
+ * @param writable whether this process may write it (create entries in it, for a directory), decided
+ *     the same way
  * @param owner owner name, "-" if unknown
  * @param group group name, "-" if unknown
  */
