@@ -67,7 +67,7 @@ final class GlobusServer implements AutoCloseable {
         if (Files.exists(pidFile)) {
             long pid = Long.parseLong(Files.readString(pidFile).trim());
             ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy);
-            Files.delete(pidFile); // bench/run stops the servers of the pid files a killed run left
+            Files.deleteIfExists(pidFile); // bench/run stops the servers of the pid files a killed run left
         }
     }
 }

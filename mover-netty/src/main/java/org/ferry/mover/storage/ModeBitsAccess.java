@@ -34,7 +34,8 @@ final class ModeBitsAccess {
     /** @return the credentials of this process (read once: a server does not change its uid) */
     static ModeBitsAccess ofThisProcess() {
         UnixSystem system = new UnixSystem();
-        long[] supplementary = system.getGroups() == null ? new long[0] : system.getGroups();
+        long[] groups = system.getGroups();
+        long[] supplementary = groups == null ? new long[0] : groups;
         long[] all = Arrays.copyOf(supplementary, supplementary.length + 1);
         all[supplementary.length] = system.getGid();
         return new ModeBitsAccess(system.getUid(), all);

@@ -346,8 +346,8 @@ public final class PosixStorage implements StorageInterface {
         int mode = -1;
         String owner = "-";
         String group = "-";
-        Boolean readable = null; // decided from the stat's bits when the unix view gives them
-        Boolean writable = null;
+        boolean readable;
+        boolean writable;
         try {
             // one stat through the unix view, which gives uid and gid as numbers: the JDK's owner()
             // would look the name up in the user database (getpwuid) for every entry of a listing
@@ -361,21 +361,21 @@ public final class PosixStorage implements StorageInterface {
             int gid = (Integer) unix.get("gid");
             owner = userNames.computeIfAbsent(uid, id -> principalName(path, options, true));
             group = groupNames.computeIfAbsent(gid, id -> principalName(path, options, false));
-            readable = access.mayRead(bits, Integer.toUnsignedLong(uid), Integer.toUnsignedLong(gid));
-            writable = access.mayWrite(bits, Integer.toUnsignedLong(uid), Integer.toUnsignedLong(gid));
+            // a link not followed claims nothing: what it points to was not stat'ed
+            boolean claims = follow || type != FileInfo.Type.SYMLINK;
+            long owningUid = Integer.toUnsignedLong(uid);
+            long owningGid = Integer.toUnsignedLong(gid);
+            readable = claims && access.mayRead(bits, owningUid, owningGid);
+            writable = claims && access.mayWrite(bits, owningUid, owningGid);
         } catch (UnsupportedOperationException | IllegalArgumentException e) {
             BasicFileAttributes basic = Files.readAttributes(path, BasicFileAttributes.class, options);
             type = type(basic.isDirectory(), basic.isRegularFile(), basic.isSymbolicLink());
             size = basic.size();
             modified = basic.lastModifiedTime().toInstant();
-        }
-        if (!follow && type == FileInfo.Type.SYMLINK) {
-            // a link not followed: what it points to was not stat'ed, so nothing is claimed
-            readable = false;
-            writable = false;
-        } else if (readable == null) {
-            readable = Files.isReadable(path); // no unix view: ask access(2)
-            writable = Files.isWritable(path);
+            // no unix view: access(2), which follows links, so asked of a link only when followed
+            boolean claims = follow || type != FileInfo.Type.SYMLINK;
+            readable = claims && Files.isReadable(path);
+            writable = claims && Files.isWritable(path);
         }
         return new FileStat(name, type, size, modified, mode, readable, writable, owner, group);
     }
