@@ -83,19 +83,10 @@ final class DataConnections {
      * @throws IOException if the kernel's choice fails too
      */
     private ServerChannel bindListener(InetAddress bindAddress) throws IOException {
-        Transport transport = Transport.of(group);
-        ListenPorts ports = ListenPorts.system();
-        for (int attempt = 0; attempt < ListenPorts.ATTEMPTS; attempt++) {
-            try {
-                return transport.boundServerChannel(
-                        new InetSocketAddress(bindAddress, ports.pick()), LISTEN_BACKLOG, receiveBufferBytes);
-            } catch (IOException taken) {
-                // a listener, or a socket without SO_REUSEADDR, holds that port: another one
-            }
-        }
         try {
-            return transport.boundServerChannel(
-                    new InetSocketAddress(bindAddress, 0), LISTEN_BACKLOG, receiveBufferBytes);
+            return Transport.of(group)
+                    .boundServerChannel(
+                            bindAddress, ListenPorts.system().candidates(), LISTEN_BACKLOG, receiveBufferBytes);
         } catch (IOException e) {
             throw new IOException("cannot listen on " + bindAddress.getHostAddress() + ": " + e.getMessage(), e);
         }

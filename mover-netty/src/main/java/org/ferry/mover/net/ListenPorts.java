@@ -61,6 +61,18 @@ public record ListenPorts(int low, int high) {
         return LINUX_DEFAULT;
     }
 
+    /**
+     * @return the ports a listener tries, in order: {@link #ATTEMPTS} random ports of the range, then
+     *     0 (the kernel's choice)
+     */
+    public int[] candidates() {
+        int[] ports = new int[ATTEMPTS + 1];
+        for (int i = 0; i < ATTEMPTS; i++) {
+            ports[i] = pick();
+        }
+        return ports; // the last stays 0
+    }
+
     /** @return a random port of the range */
     public int pick() {
         return ThreadLocalRandom.current().nextInt(low, high + 1);

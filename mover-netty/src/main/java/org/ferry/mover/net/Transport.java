@@ -16,6 +16,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
@@ -110,20 +111,28 @@ public enum Transport {
      * A listening channel bound at once on the calling thread (an event loop may call it: no
      * future to wait for), to be registered with a group of this transport.
      *
-     * <p>SO_REUSEADDR is set, so that an explicit port whose earlier connections wait in TIME_WAIT
-     * can be bound again ({@link ListenPorts} says why passive listeners bind explicit ports); a
-     * listening socket still conflicts with a listening one. It does not speed up a bind to port
-     * 0: Linux's search still skips every port holding a socket.
+     * <p>The ports are tried in turn on one socket (a failed bind leaves it unbound, so the next
+     * port needs no new socket: on a host whose ports sit in TIME_WAIT a third of the attempts can
+     * fail, and a socket made and closed per attempt cost more than the bind). SO_REUSEADDR is set,
+     * so that an explicit port whose earlier connections wait in TIME_WAIT can be bound again
+     * ({@link ListenPorts} says why passive listeners bind explicit ports); a listening socket, or a
+     * socket without the option, still holds its port. It does not speed up a bind to port 0:
+     * Linux's search still skips every port holding a socket.
      *
-     * @param address where to listen (port 0 for an ephemeral one)
+     * @param host where to listen
+     * @param ports the ports to try, in order (0 for one the kernel chooses); at least one
      * @param backlog the listen backlog
      * @param receiveBufferBytes SO_RCVBUF inherited by accepted sockets (set before listen so that
      *     windows above 64 KiB are negotiated), 0 for the system default
      * @return the unregistered channel, bound and listening
-     * @throws IOException if binding fails
+     * @throws IOException the last port's error if no port could be bound, or if listening fails
+     * @throws IllegalArgumentException if no port is given
      */
-    public ServerChannel boundServerChannel(InetSocketAddress address, int backlog, int receiveBufferBytes)
+    public ServerChannel boundServerChannel(InetAddress host, int[] ports, int backlog, int receiveBufferBytes)
             throws IOException {
+        if (ports.length == 0) {
+            throw new IllegalArgumentException("no port to bind");
+        }
         if (this == EPOLL) {
             Socket socket = Socket.newSocketStream();
             try {
@@ -131,7 +140,7 @@ public enum Transport {
                 if (receiveBufferBytes > 0) {
                     socket.setReceiveBufferSize(receiveBufferBytes);
                 }
-                socket.bind(address);
+                bindFirstFree(ports, port -> socket.bind(new InetSocketAddress(host, port)));
                 socket.listen(backlog);
                 return new EpollServerSocketChannel(socket.intValue());
             } catch (IOException | RuntimeException e) {
@@ -145,11 +154,32 @@ public enum Transport {
             if (receiveBufferBytes > 0) {
                 socket.setOption(StandardSocketOptions.SO_RCVBUF, receiveBufferBytes);
             }
-            socket.bind(address, backlog);
+            bindFirstFree(ports, port -> socket.bind(new InetSocketAddress(host, port), backlog));
             return new NioServerSocketChannel(socket);
         } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;
         }
+    }
+
+    /** Binds the first port of {@code ports} that {@code bind} takes; throws the last one's error. */
+    private static void bindFirstFree(int[] ports, PortBinder bind) throws IOException {
+        for (int i = 0; ; i++) {
+            try {
+                bind.bind(ports[i]);
+                return;
+            } catch (IOException taken) {
+                if (i == ports.length - 1) {
+                    throw taken;
+                }
+                // a listener, or a socket without SO_REUSEADDR, holds that port: the next one
+            }
+        }
+    }
+
+    /** One bind attempt of a socket. */
+    @FunctionalInterface
+    private interface PortBinder {
+        void bind(int port) throws IOException;
     }
 }

@@ -43,6 +43,16 @@ class ListenPortsTest {
     }
 
     @Test
+    void candidatesAreRandomPortsOfTheRangeThenTheKernelsChoice() {
+        int[] candidates = new ListenPorts(40000, 40003).candidates();
+        assertThat(candidates).hasSize(ListenPorts.ATTEMPTS + 1);
+        assertThat(candidates[ListenPorts.ATTEMPTS]).isZero();
+        for (int i = 0; i < ListenPorts.ATTEMPTS; i++) {
+            assertThat(candidates[i]).isBetween(40000, 40003);
+        }
+    }
+
+    @Test
     void theSystemRangeIsAUsableRange() {
         ListenPorts system = ListenPorts.system();
         assertThat(system.low()).isPositive();
