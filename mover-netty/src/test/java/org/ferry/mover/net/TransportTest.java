@@ -34,43 +34,37 @@ class TransportTest {
     @ParameterizedTest
     @MethodSource("transports")
     void skipsTakenPortsAndListensOnTheFirstFreeOne(Transport transport) throws Exception {
-        EventLoopGroup group = transport.newGroup(1, null);
         try (ServerSocket taken = new ServerSocket(0, 1, LOOPBACK);
                 ServerSocket free = new ServerSocket(0, 1, LOOPBACK)) {
             int takenPort = taken.getLocalPort();
             int freePort = free.getLocalPort();
             free.close(); // a port nothing holds now
-            ServerChannel listener =
-                    transport.boundServerChannel(LOOPBACK, new int[] {takenPort, takenPort, freePort, 0}, 4, 0);
-            try {
-                group.register(listener).sync();
-                assertThat(((InetSocketAddress) listener.localAddress()).getPort())
-                        .isEqualTo(freePort);
-                try (Socket client = new Socket(LOOPBACK, freePort)) {
-                    assertThat(client.isConnected()).isTrue();
-                }
-            } finally {
-                listener.close().sync();
-            }
-        } finally {
-            group.shutdownGracefully(0, 0, TimeUnit.SECONDS).sync();
+            assertThat(listenAndConnect(transport, takenPort, takenPort, freePort, 0))
+                    .isEqualTo(freePort);
         }
     }
 
     @ParameterizedTest
     @MethodSource("transports")
     void fallsBackToTheKernelsChoiceAfterTheLastTakenPort(Transport transport) throws Exception {
-        EventLoopGroup group = transport.newGroup(1, null);
         try (ServerSocket taken = new ServerSocket(0, 1, LOOPBACK)) {
             int takenPort = taken.getLocalPort();
-            ServerChannel listener = transport.boundServerChannel(LOOPBACK, new int[] {takenPort, 0}, 4, 0);
+            assertThat(listenAndConnect(transport, takenPort, 0)).isPositive().isNotEqualTo(takenPort);
+        }
+    }
+
+    /** Binds a listener on the first of {@code ports} it can, connects a client to it; returns its port. */
+    private static int listenAndConnect(Transport transport, int... ports) throws Exception {
+        EventLoopGroup group = transport.newGroup(1, null);
+        try {
+            ServerChannel listener = transport.boundServerChannel(LOOPBACK, ports, 4, 0);
             try {
                 group.register(listener).sync();
                 int port = ((InetSocketAddress) listener.localAddress()).getPort();
-                assertThat(port).isPositive().isNotEqualTo(takenPort);
                 try (Socket client = new Socket(LOOPBACK, port)) {
                     assertThat(client.isConnected()).isTrue();
                 }
+                return port;
             } finally {
                 listener.close().sync();
             }
