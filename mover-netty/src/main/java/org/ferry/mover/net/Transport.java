@@ -112,7 +112,7 @@ public enum Transport {
      * future to wait for), to be registered with a group of this transport.
      *
      * <p>The ports are tried in turn on one socket (a failed bind leaves it unbound, so the next
-     * port needs no new socket: on a host whose ports sit in TIME_WAIT a third of the attempts can
+     * port needs no new socket: on a host whose ports sit in TIME_WAIT a quarter of the attempts can
      * fail, and a socket made and closed per attempt cost more than the bind). SO_REUSEADDR is set,
      * so that an explicit port whose earlier connections wait in TIME_WAIT can be bound again
      * ({@link ListenPorts} says why passive listeners bind explicit ports); a listening socket, or a
