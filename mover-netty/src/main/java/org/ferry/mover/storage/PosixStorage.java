@@ -361,8 +361,7 @@ public final class PosixStorage implements StorageInterface {
             int gid = (Integer) unix.get("gid");
             owner = userNames.computeIfAbsent(uid, id -> principalName(path, options, true));
             group = groupNames.computeIfAbsent(gid, id -> principalName(path, options, false));
-            // a link not followed claims nothing: what it points to was not stat'ed
-            boolean claims = follow || type != FileInfo.Type.SYMLINK;
+            boolean claims = claimsAccess(follow, type);
             long owningUid = Integer.toUnsignedLong(uid);
             long owningGid = Integer.toUnsignedLong(gid);
             readable = claims && access.mayRead(bits, owningUid, owningGid);
@@ -372,12 +371,21 @@ public final class PosixStorage implements StorageInterface {
             type = type(basic.isDirectory(), basic.isRegularFile(), basic.isSymbolicLink());
             size = basic.size();
             modified = basic.lastModifiedTime().toInstant();
-            // no unix view: access(2), which follows links, so asked of a link only when followed
-            boolean claims = follow || type != FileInfo.Type.SYMLINK;
+            boolean claims = claimsAccess(follow, type); // no unix view: access(2)
             readable = claims && Files.isReadable(path);
             writable = claims && Files.isWritable(path);
         }
         return new FileStat(name, type, size, modified, mode, readable, writable, owner, group);
+    }
+
+    /**
+     * A link not followed claims neither read nor write: what it points to was not stat'ed, and
+     * access(2) would follow it.
+     *
+     * @return whether an entry of this type, stat'ed so, may claim read or write
+     */
+    private static boolean claimsAccess(boolean follow, FileInfo.Type type) {
+        return follow || type != FileInfo.Type.SYMLINK;
     }
 
     /** @return the type in st_mode's S_IFMT bits (POSIX sys/stat.h: S_IFDIR, S_IFREG, S_IFLNK) */

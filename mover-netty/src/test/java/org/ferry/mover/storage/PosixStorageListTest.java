@@ -13,6 +13,11 @@ import org.ferry.mover.protocol.FileInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * {@link PosixStorage#list}: each entry's type from its mode, read and write as access(2) answers
+ * for the same path, links inside the root listed as their targets and links out of it claiming
+ * nothing.
+ */
 class PosixStorageListTest {
 
     @TempDir
