@@ -13,10 +13,12 @@ import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * One control session's view of a {@link PosixStorage} ({@link StorageInterface#forSession}): file
@@ -34,11 +36,15 @@ import java.util.function.Consumer;
  *
  * <p>The directory kept open is the one that was at its path when the batch's first file there
  * was opened: a rename of it or of a parent during the batch is not seen until {@link #endBatch}
- * (the server ends a batch when the session's command queue runs dry and before any command that
- * does not move data, so a session's own MKD, RNFR/RNTO, DELE or RMD is always seen). After the end
- * of a batch the kept directory serves again only if the path still names it
+ * (the server ends a batch before any command that does not move data, so a session's own MKD,
+ * RNFR/RNTO, DELE or RMD is always seen) or until the batch pauses ({@link #batchPaused}: the
+ * session's command queue ran dry) with the last check more than {@link #PAUSE_TRUST} ago. Then the
+ * kept directory serves again only if the path still names it
  * ({@link RootedPathResolver#isLexicalDirectory}: one lstat, the same device and inode, not a link);
- * else it is opened afresh, the way that refuses links. A directory moved elsewhere inside the root during a batch keeps receiving that
+ * else it is opened afresh, the way that refuses links. A pipelining client on this host
+ * (globus-url-copy {@code -pp}) empties the queue after every file, a fifth of a millisecond apart:
+ * the window spares those files the lstat, and bounds what a rename by another process may go
+ * unseen for to that of a batch. A directory moved elsewhere inside the root during a batch keeps receiving that
  * batch's files; none can be moved out of the root through the server. {@link #release} closes it
  * when the session ends. Thread-safe.
  */
@@ -64,11 +70,30 @@ final class PosixSessionStorage implements StorageInterface {
     private Object directoryKey;
     /** True once a batch ended: the kept directory is checked against its path before its next use. */
     private boolean recheck;
+    /** True once the batch paused: the kept directory is checked if its last check is older than the window. */
+    private boolean paused;
+    /** {@link #nanoClock} when the kept directory was opened or last checked against its path. */
+    private long checkedAt;
+
+    private final LongSupplier nanoClock;
+
+    /**
+     * How long after its last check a kept directory serves a paused batch unchecked: well above the
+     * pause between two files of a pipelining client close by, well below what a person notices.
+     */
+    static final Duration PAUSE_TRUST = Duration.ofMillis(5);
 
     PosixSessionStorage(PosixStorage storage, RootedPathResolver resolver, Consumer<String> beforeOpen) {
+        this(storage, resolver, beforeOpen, System::nanoTime);
+    }
+
+    /** As the other constructor, with the clock ({@link System#nanoTime} units) given; tests move it by hand. */
+    PosixSessionStorage(
+            PosixStorage storage, RootedPathResolver resolver, Consumer<String> beforeOpen, LongSupplier nanoClock) {
         this.storage = storage;
         this.resolver = resolver;
         this.beforeOpen = beforeOpen;
+        this.nanoClock = nanoClock;
     }
 
     @Override
@@ -138,16 +163,22 @@ final class PosixSessionStorage implements StorageInterface {
      */
     private synchronized SecureDirectoryStream<Path> directoryOf(String virtualDirectory) {
         if (virtualDirectory.equals(directoryPath)) {
+            if (paused && nanoClock.getAsLong() - checkedAt > PAUSE_TRUST.toNanos()) {
+                recheck = true;
+            }
+            paused = false;
             if (!recheck) {
                 return directory; // null: a link on the way, so every file of the batch goes the full way
             }
             recheck = false;
             if (directory != null && resolver.isLexicalDirectory(virtualDirectory, directoryKey)) {
+                checkedAt = nanoClock.getAsLong();
                 return directory; // still the directory at that path, no link on the way
             }
         }
         release();
         directoryPath = virtualDirectory;
+        checkedAt = nanoClock.getAsLong();
         directory = resolver.openLexical(virtualDirectory);
         if (directory != null) {
             try {
@@ -171,6 +202,15 @@ final class PosixSessionStorage implements StorageInterface {
         recheck = true;
     }
 
+    /**
+     * The session's queue ran dry: the kept directory is checked against its path before it serves
+     * again if its last check is more than {@link #PAUSE_TRUST} old.
+     */
+    @Override
+    public synchronized void batchPaused() {
+        paused = true;
+    }
+
     /** Closes the kept directory (the session ended). */
     @Override
     public synchronized void release() {
@@ -185,6 +225,7 @@ final class PosixSessionStorage implements StorageInterface {
         directoryPath = null;
         directoryKey = null;
         recheck = false;
+        paused = false;
     }
 
     @Override

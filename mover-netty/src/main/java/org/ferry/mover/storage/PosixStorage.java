@@ -168,7 +168,12 @@ public final class PosixStorage implements StorageInterface {
      */
     @Override
     public StorageInterface forSession() {
-        return new PosixSessionStorage(this, resolver, beforeOpen);
+        return forSession(System::nanoTime);
+    }
+
+    /** As {@link #forSession()}, with the view's clock ({@link System#nanoTime} units) given; tests move it by hand. */
+    StorageInterface forSession(java.util.function.LongSupplier nanoClock) {
+        return new PosixSessionStorage(this, resolver, beforeOpen, nanoClock);
     }
 
     @Override

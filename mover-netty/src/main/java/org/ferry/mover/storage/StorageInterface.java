@@ -138,9 +138,10 @@ public interface StorageInterface {
     /**
      * A view of this storage for one control session. It answers like this storage, and may keep
      * open between operations what a batch of files in one directory would otherwise look up for
-     * every file (the directory itself), until {@link #endBatch}. The server asks for one per session
-     * and ends the batch when the session's queue of commands runs dry, before any command that does
-     * not move data, and {@linkplain #release releases} it when the session ends. The default keeps
+     * every file (the directory itself), until {@link #endBatch}. The server asks for one per session,
+     * ends the batch before any command that does not move data, says when it pauses ({@link
+     * #batchPaused}: the session's queue of commands ran dry), and {@linkplain #release releases} it
+     * when the session ends. The default keeps
      * nothing: this storage itself.
      *
      * @return the session's view
@@ -155,6 +156,16 @@ public interface StorageInterface {
      * again, or looked up afresh. Nothing to do on a storage that keeps nothing. Never throws.
      */
     default void endBatch() {}
+
+    /**
+     * Says that a {@linkplain #forSession session view}'s queue of commands ran dry: the batch may
+     * have ended, or its client is between two files (a pipelining client sends the next command
+     * once it has stored the last file). A view may keep serving what it checked against the path a
+     * moment ago; the default treats it as {@link #endBatch}. Never throws.
+     */
+    default void batchPaused() {
+        endBatch();
+    }
 
     /**
      * Closes what a {@linkplain #forSession session view} keeps open (the session ended). Nothing to

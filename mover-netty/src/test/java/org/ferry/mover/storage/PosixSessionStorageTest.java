@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,7 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A session's view of a {@link PosixStorage} keeps a batch's directory open between files: what it
  * opens, what a batch sees of renames and links, and that after {@link StorageInterface#endBatch} the
- * kept directory serves again only if its path still leads to it through no link.
+ * kept directory serves again only if its path still leads to it through no link; after {@link
+ * StorageInterface#batchPaused} only once its last check is older than {@link
+ * PosixSessionStorage#PAUSE_TRUST}.
  */
 class PosixSessionStorageTest {
 
@@ -145,5 +148,30 @@ class PosixSessionStorageTest {
         session.openForWrite("/d/e/four.txt", 0).close();
         assertThat(root.resolve("d/e/three.txt")).exists();
         assertThat(root.resolve("d/e/four.txt")).exists();
+    }
+
+    @Test
+    void aPausedBatchChecksItsDirectoryAgainOnlyWhenTheLastCheckIsOlderThanTheWindow() throws Exception {
+        AtomicLong nanos = new AtomicLong();
+        StorageInterface paused = new PosixStorage(root).forSession(nanos::get);
+        assertThat(read(paused.openForRead("/d/e/a.txt"))).isEqualTo("first");
+        Files.move(root.resolve("d/e"), root.resolve("d/old"), StandardCopyOption.ATOMIC_MOVE);
+        Files.createDirectory(root.resolve("d/e"));
+        Files.writeString(root.resolve("d/e/a.txt"), "renewed");
+        // a pause right after the check: the kept directory serves on unchecked
+        paused.batchPaused();
+        nanos.addAndGet(PosixSessionStorage.PAUSE_TRUST.toNanos());
+        assertThat(read(paused.openForRead("/d/e/a.txt"))).isEqualTo("first");
+        // a pause after the window: checked, and the path now names another directory
+        paused.batchPaused();
+        nanos.addAndGet(PosixSessionStorage.PAUSE_TRUST.toNanos() + 1);
+        assertThat(read(paused.openForRead("/d/e/a.txt"))).isEqualTo("renewed");
+        // the end of a batch checks whatever the clock says
+        Files.move(root.resolve("d/e"), root.resolve("d/newer"), StandardCopyOption.ATOMIC_MOVE);
+        Files.createSymbolicLink(root.resolve("d/e"), outside);
+        paused.endBatch();
+        assertThatThrownBy(() -> paused.openForRead("/d/e/secret.txt"))
+                .extracting(e -> ((StorageException) e).reason())
+                .isEqualTo(StorageException.Reason.PERMISSION_DENIED);
     }
 }

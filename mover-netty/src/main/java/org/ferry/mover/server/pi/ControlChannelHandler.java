@@ -163,9 +163,10 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
         while (true) {
             Queued next = queue.peekFirst();
             if (next == null) {
-                // the batch may have ended: what the storage kept for it (a directory) is checked
-                // against its path before it serves again
-                context.storage().endBatch();
+                // the batch may have ended, or the client is between two files: what the storage
+                // kept for it (a directory) is checked against its path before it serves again,
+                // unless it was checked a moment ago
+                context.storage().batchPaused();
                 draining.set(false);
                 if (queue.isEmpty()) {
                     awaitingCommand.run();
