@@ -3,7 +3,6 @@ package org.ferry.mover.protocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.util.ByteProcessor;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -89,7 +88,8 @@ public final class FtpCommandDecoder extends ByteToMessageDecoder {
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         while (in.isReadable()) {
-            int eol = in.forEachByte(ByteProcessor.FIND_LF);
+            // indexOf scans eight bytes at a time; forEachByte calls a processor per byte
+            int eol = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n');
             if (discarding) {
                 if (eol < 0) {
                     in.skipBytes(in.readableBytes());
