@@ -196,9 +196,18 @@ public final class DataChannels implements AutoCloseable {
     }
 
     private DataTransfer newTransfer(LongConsumer progress, ModeECache cache, ModeECache.Direction direction) {
-        DataTransfer transfer = new DataTransfer(progress, cache, direction);
+        return new DataTransfer(progress, cache, direction);
+    }
+
+    /**
+     * Arms the transfer's idle timeout once it has started, unless it has already ended: a small
+     * file on a cached connection is often sent whole before this, and then needs no timer.
+     *
+     * @return the transfer's result
+     */
+    private CompletableFuture<Long> started(DataTransfer transfer) {
         transfer.failWhenIdle(home != null ? home : group.next(), idleTimeout);
-        return transfer;
+        return transfer.result();
     }
 
     /**
@@ -259,15 +268,15 @@ public final class DataChannels implements AutoCloseable {
                 source, security != null && security.protection().tls(), copyForLocalPeers);
         if (!extendedBlockMode) {
             connections.open(endpoint, transfer, 1, () -> new StreamSender(reader, transfer));
-            return transfer.result();
+            return started(transfer);
         }
         if (!(endpoint instanceof DataEndpoint.Active)) {
             transfer.fail(new IOException("MODE E: the sender must connect (PORT), not listen (PASV)"));
-            return transfer.result();
+            return started(transfer);
         }
         if (parallelism < 1 || parallelism > 64) {
             transfer.fail(new IOException("parallelism must be 1..64, was " + parallelism));
-            return transfer.result();
+            return started(transfer);
         }
         ModeEDealer dealer = new ModeEDealer(source.ranges(), blockSizeBytes, parallelism);
         List<Channel> cached = cache == null ? List.of() : cache.takeAll(ModeECache.Direction.SEND);
@@ -280,12 +289,14 @@ public final class DataChannels implements AutoCloseable {
                 ModeECache.closeIdle(channel); // parallelism shrank
             }
         }
-        connections.open(
-                endpoint,
-                transfer,
-                parallelism - reused,
-                () -> new ModeESenderInitializer(new ModeESender(reader, dealer, transfer)));
-        return transfer.result();
+        if (reused < parallelism) {
+            connections.open(
+                    endpoint,
+                    transfer,
+                    parallelism - reused,
+                    () -> new ModeESenderInitializer(new ModeESender(reader, dealer, transfer)));
+        }
+        return started(transfer);
     }
 
     /**
@@ -321,11 +332,11 @@ public final class DataChannels implements AutoCloseable {
         DataTransfer transfer = newTransfer(progress, extendedBlockMode ? cache : null, ModeECache.Direction.RECEIVE);
         if (!extendedBlockMode) {
             connections.open(endpoint, transfer, 1, () -> new StreamReceiver(sink, transfer));
-            return transfer.result();
+            return started(transfer);
         }
         if (!(endpoint instanceof DataEndpoint.Passive passive)) {
             transfer.fail(new IOException("MODE E: the receiver must listen (PASV), not connect (PORT)"));
-            return transfer.result();
+            return started(transfer);
         }
         ModeEEndTracker tracker = new ModeEEndTracker(transfer);
         if (cache != null) {
@@ -339,7 +350,7 @@ public final class DataChannels implements AutoCloseable {
                 transfer,
                 Integer.MAX_VALUE,
                 () -> new ModeEReceiverInitializer(sink, tracker, transfer));
-        return transfer.result();
+        return started(transfer);
     }
 
     /** Releases resources owned by this object (not the event loop group). */

@@ -4,12 +4,13 @@ import io.netty.channel.Channel;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.Set;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -21,16 +22,26 @@ import java.util.function.LongConsumer;
  * ended its part with EOD but no CLOSE) go into the cache when the transfer succeeds, before its
  * result completes, so that the next transfer command (possibly already queued) finds them. On
  * failure or cancel every connection is closed.
+ *
+ * <p>A transfer is made for every file of a batch, on the event loop, between a client's command
+ * and the first byte of the answer, so its bookkeeping stays small: its connections (one to a few)
+ * live in plain lists under this object's lock instead of concurrent sets, and what it runs when it
+ * ends or goes idle are named classes rather than capturing lambdas, which the C1-only JIT that
+ * {@code bin/ferry-gridftp} runs allocates through a method handle (a runtime call each).
  */
 final class DataTransfer implements WritabilityPump.Progress {
 
     private final CompletableFuture<Long> result = new CompletableFuture<>();
-    private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
     private final AtomicLong bytes = new AtomicLong();
-    private final Set<Channel> kept = ConcurrentHashMap.newKeySet();
     private final LongConsumer progress;
     private final ModeECache cache;
     private final ModeECache.Direction direction;
+    /** This transfer's connections still to close at its end (guarded by this). */
+    private final List<Channel> channels = new ArrayList<>(2);
+    /** Connections marked for the cache (guarded by this). */
+    private final List<Channel> kept = new ArrayList<>(2);
+    /** The idle check, once armed and until the end (guarded by this). */
+    private ScheduledFuture<?> idleCheck;
 
     /** @param progress called with cumulative bytes after every increment; may be null */
     DataTransfer(LongConsumer progress) {
@@ -48,34 +59,25 @@ final class DataTransfer implements WritabilityPump.Progress {
         this.direction = direction;
         // However the result ends (including a caller's cancel or completeExceptionally, which is
         // how an ABOR stops a transfer), the connections go.
-        result.whenComplete((bytes, error) -> closeAll());
+        result.whenComplete(new Ending(this));
     }
 
     /**
      * Fails the transfer with a {@link SocketTimeoutException} if no byte moves for {@code idle}
      * (no peer connecting, a stalled peer): per transfer, not per connection, because a MODE E
-     * connection may rightly sit idle after its EOD while others still carry data.
+     * connection may rightly sit idle after its EOD while others still carry data. Does nothing
+     * once the transfer has ended (a small file is often sent before this could be armed).
      */
     void failWhenIdle(io.netty.util.concurrent.EventExecutor loop, Duration idle) {
         long idleNanos = idle.toNanos();
         long periodNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(10), idleNanos / 4);
-        long[] last = {-1, System.nanoTime()}; // bytes at the last change, time of the last change
-        ScheduledFuture<?> check = loop.scheduleAtFixedRate(
-                () -> {
-                    long now = System.nanoTime();
-                    long moved = bytes.get();
-                    if (moved != last[0]) {
-                        last[0] = moved;
-                        last[1] = now;
-                    } else if (now - last[1] > idleNanos) {
-                        fail(new SocketTimeoutException(
-                                "data transfer idle for " + idle.toMillis() + " ms after " + moved + " bytes"));
-                    }
-                },
-                periodNanos,
-                periodNanos,
-                TimeUnit.NANOSECONDS);
-        result.whenComplete((b, e) -> check.cancel(false));
+        synchronized (this) {
+            if (result.isDone() || idleCheck != null) {
+                return; // the end runs after isDone() turns true and cancels what it finds
+            }
+            idleCheck = loop.scheduleAtFixedRate(
+                    new IdleCheck(this, idleNanos), periodNanos, periodNanos, TimeUnit.NANOSECONDS);
+        }
     }
 
     /** @return completes with the byte count, or exceptionally with an IOException */
@@ -85,7 +87,9 @@ final class DataTransfer implements WritabilityPump.Progress {
 
     /** Records a connection of this transfer; it is closed when the transfer ends unless kept. */
     void register(Channel channel) {
-        channels.add(channel);
+        synchronized (this) {
+            channels.add(channel);
+        }
         if (result.isDone()) {
             channel.close();
         }
@@ -117,7 +121,9 @@ final class DataTransfer implements WritabilityPump.Progress {
      */
     void keep(Channel channel) {
         if (cache != null) {
-            kept.add(channel);
+            synchronized (this) {
+                kept.add(channel);
+            }
         }
     }
 
@@ -127,10 +133,17 @@ final class DataTransfer implements WritabilityPump.Progress {
             return;
         }
         if (cache != null) {
-            for (Channel channel : kept) {
-                if (channel.isActive() && channels.remove(channel)) {
-                    cache.put(channel, direction);
+            List<Channel> reusable = new ArrayList<>(1);
+            synchronized (this) {
+                for (Channel channel : kept) {
+                    if (channel.isActive() && channels.remove(channel)) {
+                        reusable.add(channel);
+                    }
                 }
+            }
+            // outside the lock: a cache drops connections of the other direction, which runs close listeners
+            for (Channel channel : reusable) {
+                cache.put(channel, direction);
             }
         }
         result.complete(bytes.get());
@@ -145,9 +158,61 @@ final class DataTransfer implements WritabilityPump.Progress {
         result.completeExceptionally(error);
     }
 
-    private void closeAll() {
-        for (Channel channel : channels) {
+    /** The result completed: the idle check stops and the connections not cached close. */
+    private void ended() {
+        Channel[] open;
+        ScheduledFuture<?> check;
+        synchronized (this) {
+            open = channels.toArray(new Channel[0]);
+            check = idleCheck;
+        }
+        if (check != null) {
+            check.cancel(false);
+        }
+        for (Channel channel : open) {
             channel.close();
+        }
+    }
+
+    /** Runs {@link #ended} when the result completes. */
+    private static final class Ending implements BiConsumer<Long, Throwable> {
+        private final DataTransfer transfer;
+
+        Ending(DataTransfer transfer) {
+            this.transfer = transfer;
+        }
+
+        @Override
+        public void accept(Long transferred, Throwable error) {
+            transfer.ended();
+        }
+    }
+
+    /** Fails the transfer when its byte count has not changed for the idle time; runs on one loop. */
+    private static final class IdleCheck implements Runnable {
+        private final DataTransfer transfer;
+        private final long idleNanos;
+        /** The byte count at the last change, and when it changed. */
+        private long lastBytes = -1;
+
+        private long lastChangeNanos = System.nanoTime();
+
+        IdleCheck(DataTransfer transfer, long idleNanos) {
+            this.transfer = transfer;
+            this.idleNanos = idleNanos;
+        }
+
+        @Override
+        public void run() {
+            long now = System.nanoTime();
+            long moved = transfer.bytes.get();
+            if (moved != lastBytes) {
+                lastBytes = moved;
+                lastChangeNanos = now;
+            } else if (now - lastChangeNanos > idleNanos) {
+                transfer.fail(new SocketTimeoutException("data transfer idle for "
+                        + TimeUnit.NANOSECONDS.toMillis(idleNanos) + " ms after " + moved + " bytes"));
+            }
         }
     }
 }

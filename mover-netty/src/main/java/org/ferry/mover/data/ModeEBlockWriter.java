@@ -15,6 +15,9 @@ import java.nio.ByteBuffer;
  */
 final class ModeEBlockWriter extends ChannelInboundHandlerAdapter {
 
+    /** This handler's name in a receiving connection's pipeline, where the next transfer finds it. */
+    static final String NAME = "modeEBlockWriter";
+
     private DataSink sink;
     private DataTransfer transfer;
 

@@ -3,9 +3,9 @@ package org.ferry.mover.data;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The MODE E data connections one side of a session keeps open between transfers (GFD.020
@@ -30,14 +30,14 @@ public final class ModeECache implements AutoCloseable {
     }
 
     private final List<Channel> idle = new ArrayList<>();
-    /** Connections whose close this cache listens for: once per connection, not per transfer. */
-    private final Set<Channel> watched = ConcurrentHashMap.newKeySet();
+    /** Connections whose close this cache listens for: once per connection, not per transfer (guarded by this). */
+    private final Set<Channel> watched = new HashSet<>();
 
     private Direction direction;
 
     /** @return number of idle connections kept (either direction) */
     public synchronized int size() {
-        idle.removeIf(ch -> !ch.isActive());
+        dropInactive(idle);
         return idle.size();
     }
 
@@ -64,7 +64,8 @@ public final class ModeECache implements AutoCloseable {
 
     /** Keeps {@code channel} for the next transfer in {@code way}; a cache of the other direction is cleared. */
     void put(Channel channel, Direction way) {
-        List<Channel> dropped = List.of();
+        List<Channel> dropped = null;
+        boolean firstTime;
         synchronized (this) {
             if (direction != way) {
                 dropped = new ArrayList<>(idle);
@@ -72,15 +73,17 @@ public final class ModeECache implements AutoCloseable {
                 direction = way;
             }
             idle.add(channel);
+            // A connection kept after every file of a pipelined batch would otherwise gather one
+            // listener per file on its close future: heap that grows with the session's file count.
+            firstTime = watched.add(channel);
         }
-        dropped.forEach(ModeECache::closeIdle);
-        // A connection kept after every file of a pipelined batch would otherwise gather one
-        // listener per file on its close future: heap that grows with the session's file count.
-        if (watched.add(channel)) {
-            channel.closeFuture().addListener((ChannelFutureListener) f -> {
-                watched.remove(f.channel());
-                forget(f.channel());
-            });
+        if (dropped != null) {
+            for (Channel other : dropped) {
+                closeIdle(other);
+            }
+        }
+        if (firstTime) {
+            channel.closeFuture().addListener((ChannelFutureListener) f -> forget(f.channel()));
         }
     }
 
@@ -93,19 +96,34 @@ public final class ModeECache implements AutoCloseable {
     List<Channel> takeAll(Direction way) {
         List<Channel> taken;
         synchronized (this) {
+            if (idle.isEmpty()) {
+                return List.of();
+            }
             taken = new ArrayList<>(idle);
             idle.clear();
             if (direction != way) {
-                taken.forEach(ModeECache::closeIdle);
+                for (Channel other : taken) {
+                    closeIdle(other);
+                }
                 return List.of();
             }
         }
-        taken.removeIf(ch -> !ch.isActive());
+        dropInactive(taken);
         return taken;
     }
 
     private synchronized void forget(Channel channel) {
+        watched.remove(channel);
         idle.remove(channel);
+    }
+
+    /** Removes the closed connections; a loop, not removeIf: it runs for every file of a batch. */
+    private static void dropInactive(List<Channel> channels) {
+        for (int i = channels.size() - 1; i >= 0; i--) {
+            if (!channels.get(i).isActive()) {
+                channels.remove(i);
+            }
+        }
     }
 
     /** Closes every kept connection (sending ones announce it with a CLOSE header first). Never throws. */
@@ -130,7 +148,7 @@ public final class ModeECache implements AutoCloseable {
      * the receiver does not take the close for a lost transfer.
      */
     static void closeIdle(Channel channel) {
-        if (channel.isActive() && channel.pipeline().get(ModeEFrameEncoder.class) != null) {
+        if (channel.isActive() && channel.pipeline().get(ModeEFrameEncoder.NAME) != null) {
             channel.writeAndFlush(new ModeEHeader(ModeEHeader.CLOSE | ModeEHeader.EOD, 0, 0))
                     .addListener(ChannelFutureListener.CLOSE);
         } else {

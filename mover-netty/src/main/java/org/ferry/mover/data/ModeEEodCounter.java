@@ -16,6 +16,9 @@ import java.io.IOException;
  */
 final class ModeEEodCounter extends ChannelInboundHandlerAdapter {
 
+    /** This handler's name in a receiving connection's pipeline, where the next transfer finds it. */
+    static final String NAME = "modeEEodCounter";
+
     private ModeEEndTracker tracker;
     private DataTransfer transfer;
     private boolean eodSeen;
@@ -58,8 +61,9 @@ final class ModeEEodCounter extends ChannelInboundHandlerAdapter {
         }
         if (header.has(ModeEHeader.EOD)) {
             eodSeen = true;
-            ModeEReceiveGate gate = ctx.pipeline().get(ModeEReceiveGate.class);
-            if (gate != null && transfer.caching() && !header.has(ModeEHeader.CLOSE)) {
+            if (ctx.pipeline().get(ModeEReceiveGate.NAME) instanceof ModeEReceiveGate gate
+                    && transfer.caching()
+                    && !header.has(ModeEHeader.CLOSE)) {
                 // Park before counting: the count may end the transfer and hand this connection to
                 // the next one, whose frames must not reach this transfer's handlers.
                 gate.park(ctx);

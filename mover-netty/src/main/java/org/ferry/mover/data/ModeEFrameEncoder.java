@@ -12,6 +12,9 @@ import io.netty.handler.codec.MessageToByteEncoder;
 @ChannelHandler.Sharable
 public final class ModeEFrameEncoder extends MessageToByteEncoder<ModeEHeader> {
 
+    /** This handler's name in a cached sending connection's pipeline. */
+    static final String NAME = "modeEEncoder";
+
     /** Creates the encoder; it is stateless and may be shared. */
     public ModeEFrameEncoder() {
         super(ModeEHeader.class);

@@ -27,6 +27,9 @@ import java.util.Deque;
  */
 final class ModeEReceiveGate extends ChannelInboundHandlerAdapter {
 
+    /** This handler's name in a receiving connection's pipeline, where the next transfer finds it. */
+    static final String NAME = "modeEGate";
+
     /**
      * Marks a connection this gate closed while parked with nothing of a next transfer held (the
      * sender dropped it, or its input ended): a channel attribute, since the pipeline is torn down
@@ -128,8 +131,7 @@ final class ModeEReceiveGate extends ChannelInboundHandlerAdapter {
                 // The sender's parallelism shrank and it closes this cached connection with a
                 // zero-length CLOSE (+EOD) header as the first frame of the new transfer: not one of
                 // this transfer's connections, so its handlers must neither count an EOD nor see the close.
-                ModeEEodCounter counter = ctx.pipeline().get(ModeEEodCounter.class);
-                if (counter != null) {
+                if (ctx.pipeline().get(ModeEEodCounter.NAME) instanceof ModeEEodCounter counter) {
                     counter.detach();
                 }
                 ctx.close();

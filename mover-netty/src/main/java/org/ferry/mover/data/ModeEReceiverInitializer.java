@@ -21,11 +21,11 @@ final class ModeEReceiverInitializer extends ChannelInitializer<Channel> {
     protected void initChannel(Channel ch) {
         // the gate decides what the peer's close means: it may hold a next file's blocks
         InboundHold.passEndOfInput(ch);
+        // by name: a cached connection's next transfer finds them by name (see ModeESenderInitializer)
         ch.pipeline()
-                .addLast(
-                        new ModeEFrameDecoder(),
-                        new ModeEReceiveGate(),
-                        new ModeEBlockWriter(sink, transfer),
-                        new ModeEEodCounter(tracker, transfer));
+                .addLast(new ModeEFrameDecoder())
+                .addLast(ModeEReceiveGate.NAME, new ModeEReceiveGate())
+                .addLast(ModeEBlockWriter.NAME, new ModeEBlockWriter(sink, transfer))
+                .addLast(ModeEEodCounter.NAME, new ModeEEodCounter(tracker, transfer));
     }
 }

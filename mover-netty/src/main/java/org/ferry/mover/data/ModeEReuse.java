@@ -20,13 +20,20 @@ final class ModeEReuse {
     /** Hands a cached sending connection the next transfer's blocks; it starts at once (the channel is active). */
     static void forSending(Channel channel, DataTransfer transfer, SourceReader reader, ModeEDealer dealer) {
         transfer.register(channel);
-        onLoop(channel, () -> {
-            ModeESender sender = channel.pipeline().get(ModeESender.class);
-            if (!channel.isActive() || sender == null || !sender.serve(reader, dealer, transfer)) {
-                transfer.fail(
-                        new IOException("cached MODE E data connection to " + channel.remoteAddress() + " was closed"));
-            }
-        });
+        if (channel.eventLoop().inEventLoop()) {
+            serveSending(channel, transfer, reader, dealer); // the common case: no task to allocate
+        } else {
+            channel.eventLoop().execute(() -> serveSending(channel, transfer, reader, dealer));
+        }
+    }
+
+    private static void serveSending(Channel channel, DataTransfer transfer, SourceReader reader, ModeEDealer dealer) {
+        if (!channel.isActive()
+                || !(channel.pipeline().get(ModeESender.NAME) instanceof ModeESender sender)
+                || !sender.serve(reader, dealer, transfer)) {
+            transfer.fail(
+                    new IOException("cached MODE E data connection to " + channel.remoteAddress() + " was closed"));
+        }
     }
 
     /**
@@ -43,10 +50,11 @@ final class ModeEReuse {
                 return;
             }
             ChannelPipeline pipeline = channel.pipeline();
-            ChannelHandlerContext gate = pipeline.context(ModeEReceiveGate.class);
-            ModeEBlockWriter writer = pipeline.get(ModeEBlockWriter.class);
-            ModeEEodCounter counter = pipeline.get(ModeEEodCounter.class);
-            if (gate == null || writer == null || counter == null || !channel.isActive()) {
+            ChannelHandlerContext gate = pipeline.context(ModeEReceiveGate.NAME);
+            if (gate == null
+                    || !(pipeline.get(ModeEBlockWriter.NAME) instanceof ModeEBlockWriter writer)
+                    || !(pipeline.get(ModeEEodCounter.NAME) instanceof ModeEEodCounter counter)
+                    || !channel.isActive()) {
                 transfer.fail(new IOException(
                         "cached MODE E data connection from " + channel.remoteAddress() + " was closed"));
                 return;

@@ -29,6 +29,9 @@ import java.io.IOException;
  */
 final class ModeESender extends WritabilityPump {
 
+    /** This handler's name in a cached sending connection's pipeline, where the next transfer finds it. */
+    static final String NAME = "modeESender";
+
     /** Blocks written but not yet handed to the socket, per connection. */
     static final int MAX_IN_FLIGHT = 4;
 

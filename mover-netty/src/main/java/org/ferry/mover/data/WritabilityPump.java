@@ -1,5 +1,7 @@
 package org.ferry.mover.data;
 
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
@@ -137,7 +139,28 @@ public abstract class WritabilityPump extends ChannelInboundHandlerAdapter {
         // Listen before writing: a nested flush may complete this write before addListener returns,
         // and its bytes must be counted before the end's listener ends the transfer.
         ChannelPromise written = ctx.newPromise();
-        written.addListener(f -> {
+        written.addListener(new Written(ctx, bytes, ends));
+        ctx.writeAndFlush(message, written);
+    }
+
+    /**
+     * One write's end: counts its bytes and pumps on, or fails the transfer. A class rather than a
+     * lambda: one is made per block, and the C1-only JIT allocates a capturing lambda through a
+     * method handle (a runtime call).
+     */
+    private final class Written implements ChannelFutureListener {
+        private final ChannelHandlerContext ctx;
+        private final int bytes;
+        private final boolean ends;
+
+        Written(ChannelHandlerContext ctx, int bytes, boolean ends) {
+            this.ctx = ctx;
+            this.bytes = bytes;
+            this.ends = ends;
+        }
+
+        @Override
+        public void operationComplete(ChannelFuture f) {
             inFlight--;
             if (f.isSuccess()) {
                 progress.addBytes(bytes);
@@ -148,8 +171,7 @@ public abstract class WritabilityPump extends ChannelInboundHandlerAdapter {
             } else {
                 progress.fail(f.cause());
             }
-        });
-        ctx.writeAndFlush(message, written);
+        }
     }
 
     /** From now on the connection may close without failing the transfer (the end was written). */

@@ -39,13 +39,12 @@ class ModeESenderTest {
     private static EmbeddedChannel sending(DataSource source, int blockSize, DataTransfer transfer) {
         EmbeddedChannel ch = new EmbeddedChannel();
         transfer.register(ch);
+        // as DataChannels installs them (by name, where a kept connection's next file finds them)
         ch.pipeline()
-                .addLast(
-                        new ModeEFrameEncoder(),
-                        new ModeESender(
-                                new SourceReader(source, true, false),
-                                new ModeEDealer(source.ranges(), blockSize, 1),
-                                transfer));
+                .addLast(new ModeESenderInitializer(new ModeESender(
+                        new SourceReader(source, true, false),
+                        new ModeEDealer(source.ranges(), blockSize, 1),
+                        transfer)));
         ch.runPendingTasks();
         return ch;
     }

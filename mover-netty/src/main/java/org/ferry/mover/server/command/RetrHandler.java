@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSource;
@@ -72,7 +73,7 @@ public final class RetrHandler implements CommandHandler {
         FileChannel channel = file.channel();
         try {
             CompletableFuture<Long> sent = TransferRunner.sendAsync(ctx, source(ctx, argument, file));
-            return sent.whenComplete((bytes, error) -> closeQuietly(channel));
+            return sent.whenComplete(new CloseWhenDone(channel));
         } catch (FtpException | RuntimeException e) {
             closeQuietly(channel);
             throw e;
@@ -149,6 +150,17 @@ public final class RetrHandler implements CommandHandler {
             return DataSource.ofFileRanges(channel, size, ByteRange.missing(done, size));
         }
         return DataSource.ofFile(channel, offset, size - offset);
+    }
+
+    /**
+     * Closes the file once its transfer ended. A record rather than a lambda: one is made per file,
+     * and the C1-only JIT allocates a capturing lambda through a method handle (a runtime call).
+     */
+    private record CloseWhenDone(FileChannel channel) implements BiConsumer<Long, Throwable> {
+        @Override
+        public void accept(Long bytes, Throwable error) {
+            closeQuietly(channel);
+        }
     }
 
     private static void closeQuietly(FileChannel channel) {

@@ -77,7 +77,8 @@ public final class CommandRegistry {
                 return Optional.of(new Resolved(compound, space < 0 ? "" : argument.substring(space + 1)));
             }
         }
-        return Optional.ofNullable(handlers.get(command.verb())).map(h -> new Resolved(h, argument));
+        CommandHandler handler = handlers.get(command.verb());
+        return handler == null ? Optional.empty() : Optional.of(new Resolved(handler, argument));
     }
 
     /** @return FEAT lines, in registration order, without duplicates */

@@ -71,7 +71,7 @@ final class RunningTransfer {
         ControlSession session = ctx.session();
         CompletableFuture<Long> future;
         try {
-            future = TransferStart.begin(session, () -> ctx.reply(reusing ? REUSING : BEGINNING), starter);
+            future = TransferStart.begin(session, new Reply(ctx, reusing ? REUSING : BEGINNING), starter);
         } catch (RuntimeException e) {
             session.dataEndpoint(null);
             throw new FtpException(451, "Data transfer failed to start: " + e);
@@ -184,6 +184,14 @@ final class RunningTransfer {
         session.activeTransfer(null);
         if (!reusable) {
             session.dataEndpoint(null);
+        }
+    }
+
+    /** Sends one reply; a record rather than a lambda, as {@link TransferStart}'s {@code ForwardCancel}. */
+    private record Reply(CommandContext ctx, FtpReply reply) implements Runnable {
+        @Override
+        public void run() {
+            ctx.reply(reply);
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSink;
@@ -42,6 +43,9 @@ import org.slf4j.LoggerFactory;
  * the next transfer needs a new PASV/PORT (else 425).
  */
 public final class TransferRunner {
+
+    /** A transfer without performance or range markers. */
+    private static final MarkerPlan NO_MARKERS = new MarkerPlan(0, null, 0, null);
 
     private static final Logger LOG = LoggerFactory.getLogger(TransferRunner.class);
 
@@ -229,16 +233,29 @@ public final class TransferRunner {
         ControlSession session = ctx.session();
         boolean modeE = session.mode() == TransferMode.EXTENDED_BLOCK;
         DataEndpoint endpoint = endpoint(session, modeE, true);
-        AtomicLong bytes = new AtomicLong();
-        MarkerPlan markers = new MarkerPlan(
-                session.sendMarkerSeconds() * 1000L, now -> List.of(Markers.perf(now, bytes.get())), 0, null);
+        long perfMillis = session.sendMarkerSeconds() * 1000L;
+        // Without markers (the usual case) nothing counts the bytes for them. This runs for every
+        // file of a batch, on the event loop before the data goes: no capturing lambda that is not
+        // needed (the C1-only JIT allocates each through a method handle, a runtime call).
+        AtomicLong bytes = perfMillis > 0 ? new AtomicLong() : null;
+        MarkerPlan markers = bytes == null
+                ? NO_MARKERS
+                : new MarkerPlan(perfMillis, now -> List.of(Markers.perf(now, bytes.get())), 0, null);
+        LongConsumer progress = bytes == null ? null : bytes::set;
         boolean reusing = modeE && session.dataCache().hasSending();
-        return runAsync(
-                ctx,
-                markers,
-                reusing,
-                () -> ctx.dataChannels()
-                        .send(source, endpoint, modeE, session.parallelism(), bytes::set, session.dataCache()));
+        return runAsync(ctx, markers, reusing, new SendStart(ctx, source, endpoint, modeE, progress));
+    }
+
+    /** Starts an event-loop send over the session's data channels (a record, as said in {@link #sendAsync}). */
+    private record SendStart(
+            CommandContext ctx, DataSource source, DataEndpoint endpoint, boolean modeE, LongConsumer progress)
+            implements Supplier<CompletableFuture<Long>> {
+        @Override
+        public CompletableFuture<Long> get() {
+            ControlSession session = ctx.session();
+            return ctx.dataChannels()
+                    .send(source, endpoint, modeE, session.parallelism(), progress, session.dataCache());
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.ferry.mover.server.transfer;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.ferry.mover.server.pi.ControlSession;
 
@@ -38,11 +39,22 @@ public final class TransferStart {
             throw e;
         }
         session.activeTransfer(running);
-        placeholder.whenComplete((value, error) -> {
+        placeholder.whenComplete(new ForwardCancel<>(placeholder, running));
+        return running;
+    }
+
+    /**
+     * Cancels the running transfer when the placeholder was cancelled. A class rather than a lambda:
+     * one is made per file, and the C1-only JIT allocates a capturing lambda through a method
+     * handle (a runtime call).
+     */
+    private record ForwardCancel<T>(CompletableFuture<T> placeholder, CompletableFuture<T> running)
+            implements BiConsumer<T, Throwable> {
+        @Override
+        public void accept(T value, Throwable error) {
             if (placeholder.isCancelled()) {
                 running.cancel(true);
             }
-        });
-        return running;
+        }
     }
 }
