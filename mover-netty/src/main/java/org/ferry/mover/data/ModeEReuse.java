@@ -20,19 +20,23 @@ final class ModeEReuse {
     /** Hands a cached sending connection the next transfer's blocks; it starts at once (the channel is active). */
     static void forSending(Channel channel, DataTransfer transfer, SourceReader reader, ModeEDealer dealer) {
         transfer.register(channel);
-        if (channel.eventLoop().inEventLoop()) {
-            serveSending(channel, transfer, reader, dealer); // the common case: no task to allocate
-        } else {
-            channel.eventLoop().execute(() -> serveSending(channel, transfer, reader, dealer));
-        }
+        onLoop(channel, new ServeSending(channel, transfer, reader, dealer));
     }
 
-    private static void serveSending(Channel channel, DataTransfer transfer, SourceReader reader, ModeEDealer dealer) {
-        if (!channel.isActive()
-                || !(channel.pipeline().get(ModeESender.NAME) instanceof ModeESender sender)
-                || !sender.serve(reader, dealer, transfer)) {
-            transfer.fail(
-                    new IOException("cached MODE E data connection to " + channel.remoteAddress() + " was closed"));
+    /**
+     * The sending side's hand-over, a named class rather than a capturing lambda: it runs once per
+     * cached file, and C1 (bin/ferry-gridftp's JIT) allocates a lambda through a method handle.
+     */
+    private record ServeSending(Channel channel, DataTransfer transfer, SourceReader reader, ModeEDealer dealer)
+            implements Runnable {
+        @Override
+        public void run() {
+            if (!channel.isActive()
+                    || !(channel.pipeline().get(ModeESender.NAME) instanceof ModeESender sender)
+                    || !sender.serve(reader, dealer, transfer)) {
+                transfer.fail(
+                        new IOException("cached MODE E data connection to " + channel.remoteAddress() + " was closed"));
+            }
         }
     }
 
@@ -42,7 +46,14 @@ final class ModeEReuse {
      */
     static void forReceiving(Channel channel, DataTransfer transfer, DataSink sink, ModeEEndTracker tracker) {
         transfer.register(channel);
-        onLoop(channel, () -> {
+        onLoop(channel, new ServeReceiving(channel, transfer, sink, tracker));
+    }
+
+    /** The receiving side's hand-over; a named class for the reason {@link ServeSending} is one. */
+    private record ServeReceiving(Channel channel, DataTransfer transfer, DataSink sink, ModeEEndTracker tracker)
+            implements Runnable {
+        @Override
+        public void run() {
             if (!channel.isActive() && ModeEReceiveGate.closedWhileIdle(channel)) {
                 // The sender dropped this idle connection (its parallelism shrank) or closed it after
                 // its EOD, and the gate saw it before this task ran (a loaded loop does I/O first):
@@ -62,7 +73,7 @@ final class ModeEReuse {
             writer.serve(sink, transfer);
             counter.serve(tracker, transfer);
             ((ModeEReceiveGate) gate.handler()).open(gate);
-        });
+        }
     }
 
     private static void onLoop(Channel channel, Runnable work) {

@@ -83,6 +83,8 @@ final class PosixSessionStorage implements StorageInterface {
      */
     static final Duration PAUSE_TRUST = Duration.ofMillis(5);
 
+    private static final long PAUSE_TRUST_NANOS = PAUSE_TRUST.toNanos();
+
     PosixSessionStorage(PosixStorage storage, RootedPathResolver resolver, Consumer<String> beforeOpen) {
         this(storage, resolver, beforeOpen, System::nanoTime);
     }
@@ -163,7 +165,7 @@ final class PosixSessionStorage implements StorageInterface {
      */
     private synchronized SecureDirectoryStream<Path> directoryOf(String virtualDirectory) {
         if (virtualDirectory.equals(directoryPath)) {
-            if (paused && nanoClock.getAsLong() - checkedAt > PAUSE_TRUST.toNanos()) {
+            if (paused && nanoClock.getAsLong() - checkedAt > PAUSE_TRUST_NANOS) {
                 recheck = true;
             }
             paused = false;
