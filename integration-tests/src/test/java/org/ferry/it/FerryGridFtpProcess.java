@@ -128,15 +128,37 @@ final class FerryGridFtpProcess implements AutoCloseable {
     private static FerryGridFtpProcess start(
             Launchers launchers, Path root, Path log, int port, List<String> options, String jvmOptions)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(launchers.ferryGridFtp());
+        return launch(
+                launchers.ferryGridFtp(),
+                root,
+                log,
+                port,
+                options,
+                jvmOptions == null ? Map.of() : Map.of("JAVA_TOOL_OPTIONS", jvmOptions));
+    }
+
+    /**
+     * Starts the server through {@code bin/ferry-gridftp}, as a site runs it (the launcher's JVM
+     * settings and class data sharing archive), on an ephemeral port with anonymous logins, and
+     * waits until it listens.
+     *
+     * @param root directory to serve
+     * @param log file for the server's output
+     * @param environment variables for the launcher, e.g. {@code FERRY_JAVA_OPTS}
+     */
+    static FerryGridFtpProcess startWithLauncher(
+            Launchers launchers, Path root, Path log, Map<String, String> environment)
+            throws IOException, InterruptedException {
+        return launch(launchers.ferryGridFtpLauncher(), root, log, 0, List.of("--anonymous"), environment);
+    }
+
+    private static FerryGridFtpProcess launch(
+            List<String> program, Path root, Path log, int port, List<String> options, Map<String, String> environment)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(program);
         command.addAll(List.of("--port", Integer.toString(port), "--root", root.toString()));
         command.addAll(options);
-        ManagedProcess process = ManagedProcess.start(
-                "ferry-gridftp",
-                command,
-                jvmOptions == null ? Map.of() : Map.of("JAVA_TOOL_OPTIONS", jvmOptions),
-                GSI_VARIABLES,
-                log);
+        ManagedProcess process = ManagedProcess.start("ferry-gridftp", command, environment, GSI_VARIABLES, log);
         try {
             int listening = Integer.parseInt(
                     process.awaitOutput(LISTENING, Duration.ofSeconds(60)).group(1));
@@ -145,6 +167,11 @@ final class FerryGridFtpProcess implements AutoCloseable {
             process.close();
             throw e;
         }
+    }
+
+    /** @return the server's process id (the JVM's: bin/ferry-gridftp ends in {@code exec java}) */
+    long pid() {
+        return process.pid();
     }
 
     /** @return the control channel port */

@@ -40,6 +40,11 @@ final class Launchers {
         return javaJar(jar("mover-netty", "-all.jar"));
     }
 
+    /** @return {@code bin/ferry-gridftp}, the launcher a site runs (it finds the same jar) */
+    List<String> ferryGridFtpLauncher() {
+        return List.of(repoRoot.resolve("bin").resolve("ferry-gridftp").toString());
+    }
+
     /** @return {@code java -jar <ferry-server jar>} with bin/ferry-server's JIT settings */
     List<String> ferryServer() throws IOException {
         List<String> command = javaJar(jar("webapp", "-exec.jar"));

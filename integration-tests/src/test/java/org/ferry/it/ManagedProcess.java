@@ -101,6 +101,11 @@ final class ManagedProcess implements AutoCloseable {
         return new String(all, from, all.length - from, StandardCharsets.UTF_8);
     }
 
+    /** @return the process id (of the JVM, for a launcher that ends in {@code exec java}) */
+    long pid() {
+        return process.pid();
+    }
+
     /** @return true while the process runs */
     boolean isAlive() {
         return process.isAlive();
