@@ -191,7 +191,7 @@ final class RunningTransfer {
     private record Reply(CommandContext ctx, FtpReply reply) implements Runnable {
         @Override
         public void run() {
-            ctx.replyPromptly(reply); // the client reads no payload before it (see replyPromptly)
+            ctx.reply(reply);
         }
     }
 
