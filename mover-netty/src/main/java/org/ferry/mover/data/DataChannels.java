@@ -50,6 +50,9 @@ public final class DataChannels implements AutoCloseable {
     private final DataChannelSecurity security;
     private final GlobalTrafficShapingHandler shaper;
     private final DataConnections connections;
+    /** Shared by every view of one data transfer process: where its listeners accept. */
+    private final ListeningPorts listeningPorts;
+
     private final EventLoop home;
     /** Whether MODE E payloads for a receiver on this host are copied rather than sent by sendfile. */
     private final boolean copyForLocalPeers;
@@ -93,7 +96,8 @@ public final class DataChannels implements AutoCloseable {
         this.shaper = null;
         this.home = null;
         this.copyForLocalPeers = true;
-        this.connections = new DataConnections(group, null, blockSizeBytes, 0, 0, null, null);
+        this.listeningPorts = new ListeningPorts();
+        this.connections = new DataConnections(group, null, blockSizeBytes, 0, 0, null, null, listeningPorts);
     }
 
     /**
@@ -117,8 +121,9 @@ public final class DataChannels implements AutoCloseable {
         this.shaper = shaper;
         this.home = home;
         this.copyForLocalPeers = copyForLocalPeers;
-        this.connections =
-                new DataConnections(group, home, blockSizeBytes, sendBufferBytes, receiveBufferBytes, security, shaper);
+        this.listeningPorts = base.listeningPorts;
+        this.connections = new DataConnections(
+                group, home, blockSizeBytes, sendBufferBytes, receiveBufferBytes, security, shaper, listeningPorts);
     }
 
     /**
@@ -219,6 +224,20 @@ public final class DataChannels implements AutoCloseable {
      */
     public PassiveListener listen(InetAddress bindAddress) throws IOException {
         return connections.listen(bindAddress);
+    }
+
+    /**
+     * Whether a local TCP port is one on which this data transfer process (any of its views)
+     * accepts data connections: a listener from {@link #listen} that is open, or a connection it
+     * accepted that is (a cached MODE E connection keeps the port after its listener closed). A
+     * server asks this of a PORT/EPRT address on its own host to tell a transfer between two of its
+     * own sessions (a third-party transfer inside one server) from one to another process.
+     *
+     * @param port a TCP port, 0..65535
+     * @return true while such a socket is open on {@code port}, on any local address
+     */
+    public boolean acceptsOn(int port) {
+        return listeningPorts.contains(port);
     }
 
     /**

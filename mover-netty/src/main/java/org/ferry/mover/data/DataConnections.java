@@ -48,6 +48,7 @@ final class DataConnections {
     private final int receiveBufferBytes;
     private final DataChannelSecurity security;
     private final GlobalTrafficShapingHandler shaper;
+    private final ListeningPorts listeningPorts;
 
     /**
      * @param group event loops (their transport decides the channels' classes)
@@ -57,6 +58,7 @@ final class DataConnections {
      * @param receiveBufferBytes SO_RCVBUF, 0 for the system default
      * @param security DCAU/PROT handlers for new connections, or null for plain TCP
      * @param shaper the server's rate limit, or null
+     * @param listeningPorts counts the ports of the listeners made here and of their connections
      */
     DataConnections(
             EventLoopGroup group,
@@ -65,7 +67,8 @@ final class DataConnections {
             int sendBufferBytes,
             int receiveBufferBytes,
             DataChannelSecurity security,
-            GlobalTrafficShapingHandler shaper) {
+            GlobalTrafficShapingHandler shaper,
+            ListeningPorts listeningPorts) {
         this.group = group;
         this.home = home;
         this.blockSizeBytes = blockSizeBytes;
@@ -74,6 +77,7 @@ final class DataConnections {
                 receiveBufferBytes > 0 || shaper == null ? receiveBufferBytes : shapedWindow(shaper.getReadLimit());
         this.security = security;
         this.shaper = shaper;
+        this.listeningPorts = listeningPorts;
     }
 
     /**
@@ -139,10 +143,12 @@ final class DataConnections {
                         // the rate limit from the start: epoll reads a connection whose peer
                         // closed before a transfer attached, and those bytes count too
                         shape(ch);
+                        listeningPorts.hold(ch);
                         listener.accepted(ch);
                     }
                 })
                 .register();
+        listeningPorts.hold(socket); // registered on its loop now, so its close can be heard
         listener.bound(registration.channel());
         return listener;
     }

@@ -147,10 +147,12 @@ public final class GridFtpServer implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         busyPoll.track(ch);
                         ch.pipeline()
-                                // replies come from the command worker, often two or three per file
-                                // (125, markers, 226): one write syscall for those that queue together
+                                // replies come from the command worker or the loop, often several per
+                                // file (markers, 226, a batch's replies): one write syscall for those
+                                // that queue together; a download's 150/125 goes at once
+                                // (CommandContext.replyPromptly, PreliminaryReplyTiming)
                                 .addLast(
-                                        "flush",
+                                        CommandContext.FLUSH_CONSOLIDATION,
                                         new FlushConsolidationHandler(
                                                 FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true))
                                 .addLast(

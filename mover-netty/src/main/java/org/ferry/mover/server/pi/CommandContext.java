@@ -2,6 +2,7 @@ package org.ferry.mover.server.pi;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Objects;
@@ -17,6 +18,12 @@ import org.ferry.mover.storage.VirtualPaths;
  * from the session's command worker thread.
  */
 public final class CommandContext {
+
+    /**
+     * The name of the control channel's {@code FlushConsolidationHandler}, next to the socket in the
+     * pipeline; {@link #replyPromptly} flushes past it.
+     */
+    public static final String FLUSH_CONSOLIDATION = "flush";
 
     private final ControlSession session;
     private final StorageInterface storage;
@@ -98,6 +105,31 @@ public final class CommandContext {
      */
     public void reply(FtpReply reply) {
         channel.writeAndFlush(reply);
+    }
+
+    /**
+     * Sends a reply at once, past the control channel's flush consolidation (the handler named
+     * {@link #FLUSH_CONSOLIDATION}, which otherwise holds a reply written while a command is read
+     * until the read ends, so that replies written together leave in one write). For the preliminary
+     * reply of a transfer (150/125, RFC 959 section 4.2): globus-url-copy reads a data block's header
+     * and then waits on the control channel for that reply before it reads the payload, so the reply
+     * sent before the file is read from storage wakes the client while the server still works, and
+     * the payload finds it running; sent with the 226 after the data, it arrives after the client
+     * has woken for the data. Only when the control client receives the data itself (a
+     * third-party client reads no data and would wake twice): see
+     * {@code org.ferry.mover.server.transfer.PreliminaryReplyTiming}. Ordered with {@link #reply}
+     * like any reply.
+     *
+     * @param reply the reply
+     */
+    public void replyPromptly(FtpReply reply) {
+        channel.write(reply);
+        ChannelHandlerContext consolidation = channel.pipeline().context(FLUSH_CONSOLIDATION);
+        if (consolidation != null) {
+            consolidation.flush(); // from the handler toward the socket: it does not hold this flush
+        } else {
+            channel.flush();
+        }
     }
 
     /**

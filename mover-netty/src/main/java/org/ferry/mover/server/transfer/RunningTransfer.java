@@ -56,6 +56,8 @@ final class RunningTransfer {
      * @param ctx the session context
      * @param markers which markers go out and how often
      * @param reusing whether the transfer reuses the session's cached MODE E connections
+     * @param prompt whether 150/125 leaves at once rather than with the replies after it ({@link
+     *     PreliminaryReplyTiming})
      * @param verifier work before 226, or null
      * @param starter starts the data transfer; its future completes with the bytes moved
      * @return the running transfer
@@ -65,13 +67,14 @@ final class RunningTransfer {
             CommandContext ctx,
             MarkerPlan markers,
             boolean reusing,
+            boolean prompt,
             TransferRunner.Verifier verifier,
             Supplier<CompletableFuture<Long>> starter)
             throws FtpException {
         ControlSession session = ctx.session();
         CompletableFuture<Long> future;
         try {
-            future = TransferStart.begin(session, new Reply(ctx, reusing ? REUSING : BEGINNING), starter);
+            future = TransferStart.begin(session, new Reply(ctx, reusing ? REUSING : BEGINNING, prompt), starter);
         } catch (RuntimeException e) {
             session.dataEndpoint(null);
             throw new FtpException(451, "Data transfer failed to start: " + e);
@@ -188,10 +191,14 @@ final class RunningTransfer {
     }
 
     /** Sends one reply; a record rather than a lambda, as {@link TransferStart}'s {@code ForwardCancel}. */
-    private record Reply(CommandContext ctx, FtpReply reply) implements Runnable {
+    private record Reply(CommandContext ctx, FtpReply reply, boolean prompt) implements Runnable {
         @Override
         public void run() {
-            ctx.reply(reply);
+            if (prompt) {
+                ctx.replyPromptly(reply);
+            } else {
+                ctx.reply(reply);
+            }
         }
     }
 

@@ -81,6 +81,7 @@ public final class TransferRunner {
                 ctx,
                 markers,
                 reusing,
+                promptReply(ctx, endpoint),
                 null,
                 () -> ctx.dataChannels()
                         .send(source, endpoint, modeE, session.parallelism(), bytes::set, session.dataCache()));
@@ -109,7 +110,7 @@ public final class TransferRunner {
      */
     public static long receive(CommandContext ctx, DataSink sink, Verifier verifier) throws FtpException {
         ReceivePlan plan = receivePlan(ctx, sink);
-        return run(ctx, plan.markers(), plan.reusing(), verifier, plan.starter());
+        return run(ctx, plan.markers(), plan.reusing(), false, verifier, plan.starter());
     }
 
     /**
@@ -126,7 +127,7 @@ public final class TransferRunner {
             throws FtpException {
         StripedProgress progress = new StripedProgress(requests.size());
         MarkerPlan markers = new MarkerPlan(ctx.session().sendMarkerSeconds() * 1000L, stripePerf(progress), 0, null);
-        return logged(dtp, progress, run(ctx, markers, false, null, () -> dtp.send(requests, progress)));
+        return logged(dtp, progress, run(ctx, markers, false, false, null, () -> dtp.send(requests, progress)));
     }
 
     /**
@@ -149,7 +150,9 @@ public final class TransferRunner {
         long interval = ctx.config().markerInterval().toMillis();
         MarkerPlan markers = new MarkerPlan(interval, stripePerf(progress), interval, progress::drainRanges);
         return logged(
-                dtp, progress, run(ctx, markers, false, null, () -> dtp.receive(listener, path, baseOffset, progress)));
+                dtp,
+                progress,
+                run(ctx, markers, false, false, null, () -> dtp.receive(listener, path, baseOffset, progress)));
     }
 
     private static java.util.function.LongFunction<List<FtpReply>> stripePerf(StripedProgress progress) {
@@ -208,16 +211,28 @@ public final class TransferRunner {
             CommandContext ctx,
             MarkerPlan markers,
             boolean reusing,
+            boolean prompt,
             Verifier verifier,
             Supplier<CompletableFuture<Long>> starter)
             throws FtpException {
-        return RunningTransfer.start(ctx, markers, reusing, verifier, starter).await();
+        return RunningTransfer.start(ctx, markers, reusing, prompt, verifier, starter)
+                .await();
     }
 
     private static CompletableFuture<Long> runAsync(
-            CommandContext ctx, MarkerPlan markers, boolean reusing, Supplier<CompletableFuture<Long>> starter)
+            CommandContext ctx,
+            MarkerPlan markers,
+            boolean reusing,
+            boolean prompt,
+            Supplier<CompletableFuture<Long>> starter)
             throws FtpException {
-        return RunningTransfer.start(ctx, markers, reusing, null, starter).whenReplied();
+        return RunningTransfer.start(ctx, markers, reusing, prompt, null, starter)
+                .whenReplied();
+    }
+
+    /** Whether a send's 150/125 leaves at once: when the control client receives the data ({@link PreliminaryReplyTiming}). */
+    private static boolean promptReply(CommandContext ctx, DataEndpoint endpoint) {
+        return PreliminaryReplyTiming.prompt(endpoint, ctx.channel().remoteAddress(), ctx.dataChannels());
     }
 
     /**
@@ -243,7 +258,12 @@ public final class TransferRunner {
                 : new MarkerPlan(perfMillis, now -> List.of(Markers.perf(now, bytes.get())), 0, null);
         LongConsumer progress = bytes == null ? null : bytes::set;
         boolean reusing = modeE && session.dataCache().hasSending();
-        return runAsync(ctx, markers, reusing, new SendStart(ctx, source, endpoint, modeE, progress));
+        return runAsync(
+                ctx,
+                markers,
+                reusing,
+                promptReply(ctx, endpoint),
+                new SendStart(ctx, source, endpoint, modeE, progress));
     }
 
     /** Starts an event-loop send over the session's data channels (a record, as said in {@link #sendAsync}). */
@@ -268,7 +288,7 @@ public final class TransferRunner {
      */
     public static CompletableFuture<Long> receiveAsync(CommandContext ctx, DataSink sink) throws FtpException {
         ReceivePlan plan = receivePlan(ctx, sink);
-        return runAsync(ctx, plan.markers(), plan.reusing(), plan.starter());
+        return runAsync(ctx, plan.markers(), plan.reusing(), false, plan.starter());
     }
 
     /** What a receive needs before it starts: markers, whether cached connections are reused, the start. */
