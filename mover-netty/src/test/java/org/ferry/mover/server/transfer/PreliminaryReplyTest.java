@@ -45,30 +45,31 @@ class PreliminaryReplyTest {
 
     @Test
     void thePreliminaryReplyIsFlushedBeforeTheTransferStartsWhileTheCommandIsRead() throws Exception {
-        List<Object> flushedAtStart = new ArrayList<>();
-        CommandContext ctx = context();
-        whileReadingACommand(() -> {
-            try {
-                RunningTransfer.start(ctx, new MarkerPlan(0, null, 0, null), true, true, null, () -> {
-                    flushedAtStart.addAll(channel.outboundMessages()); // the data would be read and sent here
-                    return new CompletableFuture<>();
-                });
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        });
-        assertThat(flushedAtStart)
+        assertThat(flushedWhenTheTransferStarts(true, true))
                 .extracting(reply -> ((FtpReply) reply).code())
                 .containsExactly(125);
     }
 
     @Test
     void withoutPromptThePreliminaryReplyWaitsForTheEndOfTheReadLikeAnyOther() throws Exception {
+        assertThat(flushedWhenTheTransferStarts(false, false)).isEmpty();
+        assertThat(channel.outboundMessages())
+                .extracting(reply -> ((FtpReply) reply).code())
+                .containsExactly(150);
+    }
+
+    /**
+     * Starts a transfer while a command is read.
+     *
+     * @return what had been flushed toward the socket when the transfer itself started (where the
+     *     data would be read and sent)
+     */
+    private List<Object> flushedWhenTheTransferStarts(boolean reusing, boolean prompt) throws Exception {
         List<Object> flushedAtStart = new ArrayList<>();
         CommandContext ctx = context();
         whileReadingACommand(() -> {
             try {
-                RunningTransfer.start(ctx, new MarkerPlan(0, null, 0, null), false, false, null, () -> {
+                RunningTransfer.start(ctx, new MarkerPlan(0, null, 0, null), reusing, prompt, null, () -> {
                     flushedAtStart.addAll(channel.outboundMessages());
                     return new CompletableFuture<>();
                 });
@@ -76,10 +77,7 @@ class PreliminaryReplyTest {
                 throw new AssertionError(e);
             }
         });
-        assertThat(flushedAtStart).isEmpty();
-        assertThat(channel.outboundMessages())
-                .extracting(reply -> ((FtpReply) reply).code())
-                .containsExactly(150);
+        return flushedAtStart;
     }
 
     @Test
