@@ -10,15 +10,24 @@ import java.util.regex.Pattern;
 /** Reads another JVM's memory from outside: heap after a full GC with jcmd, resident set from /proc. */
 final class JvmHeap {
 
-    private static final Pattern USED = Pattern.compile("used (\\d+)K");
+    /**
+     * A heap space's line in {@code GC.heap_info}: one for G1 ({@code garbage-first heap total
+     * 262144K, used 5120K [...]}), one per generation for the parallel and serial collectors
+     * ({@code PSYoungGen total ..., used ...K}, {@code ParOldGen ...}); Metaspace's line has no
+     * total and is not heap.
+     */
+    private static final Pattern USED = Pattern.compile("total \\d+K, used (\\d+)K");
+
     private static final Pattern RSS = Pattern.compile("VmRSS:\\s+(\\d+) kB");
 
     private JvmHeap() {}
 
     /**
      * Forces a full collection ({@code jcmd PID GC.run}) and reads the heap in use
-     * ({@code GC.heap_info}), twice, keeping the smaller figure (a second GC frees what a
-     * finalizer or reference queue kept alive through the first).
+     * ({@code GC.heap_info}, the sum over its heap spaces: the parallel collector, which
+     * bin/ferry-gridftp starts, lists the young generation, nearly empty after the collection,
+     * before the old one), twice, keeping the smaller figure (a second GC frees what a finalizer or
+     * reference queue kept alive through the first).
      *
      * @return live heap bytes
      */
@@ -29,10 +38,16 @@ final class JvmHeap {
             String info = Command.check(List.of(jcmd(), Long.toString(pid), "GC.heap_info"), 120)
                     .output();
             Matcher matcher = USED.matcher(info);
-            if (!matcher.find()) {
+            long usedKib = 0;
+            boolean found = false;
+            while (matcher.find()) {
+                usedKib += Long.parseLong(matcher.group(1));
+                found = true;
+            }
+            if (!found) {
                 throw new IllegalStateException("no heap figure in jcmd GC.heap_info:\n" + info);
             }
-            best = Math.min(best, Long.parseLong(matcher.group(1)) * 1024);
+            best = Math.min(best, usedKib * 1024);
         }
         return best;
     }
