@@ -3,13 +3,16 @@ package org.ferry.mover.data;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,7 +22,9 @@ import org.junit.jupiter.api.Test;
  * Cached MODE E connections (GFD.020 "Extended Block Mode", data connection reuse) carry transfer
  * after transfer with the handlers they were set up with: the sender and the receiving block writer
  * and EOD counter are handed each new transfer, none is added or removed, and every transfer's
- * bytes arrive whole.
+ * bytes arrive whole. A cached connection keeps its listener's port known as this data transfer
+ * process's own ({@link DataChannels#acceptsOn}, for every view) after the listener closed, until
+ * the last one closes; another process's listening port is not its own.
  */
 class ModeEConnectionReuseTest {
 
@@ -64,6 +69,47 @@ class ModeEConnectionReuseTest {
                     assertThat(handlers).containsExactlyInAnyOrderElementsOf(firstHandlers);
                 }
             }
+        }
+    }
+
+    @Test
+    void listenersAndTheirCachedConnectionsHoldThePortUntilTheLastCloses() throws Exception {
+        DataChannels base = new DataChannels(group, 4096);
+        EventLoop loop = group.next();
+        // a view, as a server session uses: its listener counts for the whole process
+        DataChannels view = base.homedOn(loop).withSocketBuffers(64 * 1024, 64 * 1024);
+        try (ServerSocket stranger = new ServerSocket(0, 1, LOOPBACK);
+                ModeECache sending = new ModeECache();
+                ModeECache receiving = new ModeECache()) {
+            PassiveListener listener = view.listen(LOOPBACK);
+            int port = listener.address().getPort();
+            assertThat(base.acceptsOn(port)).isTrue();
+            assertThat(view.acceptsOn(port)).isTrue();
+            assertThat(base.acceptsOn(stranger.getLocalPort())).isFalse();
+
+            byte[] data = new byte[10_000];
+            var received = view.receive(
+                    DataSink.toMemory(data.length), new DataEndpoint.Passive(listener), true, null, receiving);
+            var sent = base.send(
+                    DataSource.ofBytes(data), new DataEndpoint.Active(listener.address()), true, 2, null, sending);
+            assertThat(sent.get(10, TimeUnit.SECONDS)).isEqualTo(data.length);
+            assertThat(received.get(10, TimeUnit.SECONDS)).isEqualTo(data.length);
+
+            listener.close();
+            loop.submit(() -> {}).sync(); // the listener's close ran on its loop before this
+            assertThat(receiving.size()).isEqualTo(2);
+            assertThat(base.acceptsOn(port))
+                    .as("cached connections keep the port")
+                    .isTrue();
+
+            List<Channel> kept = receiving.takeAll(ModeECache.Direction.RECEIVE);
+            CountDownLatch closed = new CountDownLatch(kept.size());
+            for (Channel channel : kept) {
+                // notified after the port count's own listener, added when the connection was accepted
+                channel.close().channel().closeFuture().addListener(f -> closed.countDown());
+            }
+            assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(base.acceptsOn(port)).isFalse();
         }
     }
 

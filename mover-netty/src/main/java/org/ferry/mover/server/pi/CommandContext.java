@@ -83,6 +83,19 @@ public final class CommandContext {
                 .secured(session.dataProtection().security(session));
     }
 
+    /**
+     * Whether this server accepts data connections on a local TCP port, in any session ({@link
+     * DataChannels#acceptsOn}, asked of the server's own data transfer process, not of this
+     * session's view: no view is made and nothing can fail).
+     *
+     * @param port a TCP port, 0..65535
+     * @return true while one of the server's passive listeners, or a connection one accepted, is
+     *     open on {@code port}
+     */
+    public boolean acceptsDataOn(int port) {
+        return dataChannels.acceptsOn(port);
+    }
+
     /** @return the server configuration */
     public GridFtpServerConfig config() {
         return config;

@@ -2,18 +2,17 @@ package org.ferry.mover.server.transfer;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
-import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.DataEndpoint;
+import org.ferry.mover.server.pi.CommandContext;
 
 /**
  * When a sending transfer's preliminary reply (150/125, RFC 959 section 4.2) leaves: at once,
- * before the file is read ({@link org.ferry.mover.server.pi.CommandContext#replyPromptly}), or
- * with the replies that follow it. globus-url-copy, when it receives the data itself, reads a
- * MODE E block's header and then waits on the control channel for that reply before it reads the
- * payload: sent at once, the reply wakes it while the server still reads the file. When the data
- * goes elsewhere (a third-party transfer) the client reads no data, and a reply of its own costs
- * it a second wake-up per file on the cores the servers need; then it goes with the others.
+ * before the file is read ({@link CommandContext#replyPromptly}), or with the replies that follow
+ * it. globus-url-copy, when it receives the data itself, reads a MODE E block's header and then
+ * waits on the control channel for that reply before it reads the payload: sent at once, the reply
+ * wakes it while the server still reads the file. When the data goes elsewhere (a third-party
+ * transfer) the client reads no data, and a reply of its own costs it a second wake-up per file on
+ * the cores the servers need; then it goes with the others.
  *
  * <p>The data goes to the control client when the session connects to an address of the control
  * connection's peer (PORT/EPRT) on a port on which this server does not accept itself: a transfer
@@ -26,21 +25,21 @@ final class PreliminaryReplyTiming {
     private PreliminaryReplyTiming() {}
 
     /**
+     * @param ctx the session: its control channel's remote address, and the ports this server
+     *     accepts data connections on ({@link CommandContext#acceptsDataOn})
      * @param endpoint the session's data endpoint for the transfer
-     * @param controlPeer the control connection's remote address (null or not an IP address when
-     *     unknown)
-     * @param dataChannels this server's data transfer process, which knows the ports it accepts
-     *     on ({@link DataChannels#acceptsOn})
      * @return true when the reply should leave at once: the endpoint is active, on the control
-     *     peer's IP address, and not on a port this server accepts on
+     *     peer's IP address, and not on a port this server accepts on; false also when the control
+     *     peer's address is not an IP address
      */
-    static boolean prompt(DataEndpoint endpoint, SocketAddress controlPeer, DataChannels dataChannels) {
-        if (!(endpoint instanceof DataEndpoint.Active active) || !(controlPeer instanceof InetSocketAddress control)) {
+    static boolean prompt(CommandContext ctx, DataEndpoint endpoint) {
+        if (!(endpoint instanceof DataEndpoint.Active active)
+                || !(ctx.channel().remoteAddress() instanceof InetSocketAddress control)) {
             return false;
         }
         InetAddress dataHost = active.address().getAddress();
         return dataHost != null
                 && dataHost.equals(control.getAddress())
-                && !dataChannels.acceptsOn(active.address().getPort());
+                && !ctx.acceptsDataOn(active.address().getPort());
     }
 }

@@ -81,7 +81,7 @@ public final class TransferRunner {
                 ctx,
                 markers,
                 reusing,
-                promptReply(ctx, endpoint),
+                PreliminaryReplyTiming.prompt(ctx, endpoint),
                 null,
                 () -> ctx.dataChannels()
                         .send(source, endpoint, modeE, session.parallelism(), bytes::set, session.dataCache()));
@@ -230,11 +230,6 @@ public final class TransferRunner {
                 .whenReplied();
     }
 
-    /** Whether a send's 150/125 leaves at once: when the control client receives the data ({@link PreliminaryReplyTiming}). */
-    private static boolean promptReply(CommandContext ctx, DataEndpoint endpoint) {
-        return PreliminaryReplyTiming.prompt(endpoint, ctx.channel().remoteAddress(), ctx.dataChannels());
-    }
-
     /**
      * Sends {@code source} to the client like {@link #send}, without blocking the calling thread:
      * for the control channel's event loop, which runs RETR itself ({@link
@@ -262,7 +257,7 @@ public final class TransferRunner {
                 ctx,
                 markers,
                 reusing,
-                promptReply(ctx, endpoint),
+                PreliminaryReplyTiming.prompt(ctx, endpoint),
                 new SendStart(ctx, source, endpoint, modeE, progress));
     }
 
