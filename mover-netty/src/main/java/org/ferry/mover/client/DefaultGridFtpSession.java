@@ -246,9 +246,15 @@ final class DefaultGridFtpSession implements GridFtpSession {
     @Override
     public long uploadAll(List<FilePair> files, TransferOptions options, int pipelineDepth, TransferListener listener)
             throws IOException {
-        GridFtpSession.checkDepth(pipelineDepth);
+        checkDepth(pipelineDepth);
         if (options.mode() == TransferOptions.Mode.STREAM || files.isEmpty()) {
-            return GridFtpSession.super.uploadAll(files, options, pipelineDepth, listener);
+            long total = 0; // stream mode: a data connection per file, one file at a time
+            for (FilePair file : files) {
+                long bytes = upload(Path.of(file.source()), file.destination(), options, listener);
+                listener.onFileCompleted(file, bytes);
+                total += bytes;
+            }
+            return total;
         }
         return new PipelinedTwoParty(session).upload(files, options, pipelineDepth, listener);
     }
@@ -256,9 +262,15 @@ final class DefaultGridFtpSession implements GridFtpSession {
     @Override
     public long downloadAll(List<FilePair> files, TransferOptions options, int pipelineDepth, TransferListener listener)
             throws IOException {
-        GridFtpSession.checkDepth(pipelineDepth);
+        checkDepth(pipelineDepth);
         if (options.mode() == TransferOptions.Mode.STREAM || files.isEmpty()) {
-            return GridFtpSession.super.downloadAll(files, options, pipelineDepth, listener);
+            long total = 0; // stream mode: a data connection per file, one file at a time
+            for (FilePair file : files) {
+                long bytes = download(file.source(), Path.of(file.destination()), options, listener);
+                listener.onFileCompleted(file, bytes);
+                total += bytes;
+            }
+            return total;
         }
         return new PipelinedTwoParty(session).download(files, options, pipelineDepth, listener);
     }
@@ -313,10 +325,16 @@ final class DefaultGridFtpSession implements GridFtpSession {
             int pipelineDepth,
             TransferListener listener)
             throws IOException {
-        GridFtpSession.checkDepth(pipelineDepth);
+        checkDepth(pipelineDepth);
         SessionControl peer = controlOf(destination);
         if (options.mode() == TransferOptions.Mode.STREAM || files.isEmpty()) {
-            return GridFtpSession.super.sendAll(files, destination, options, pipelineDepth, listener);
+            long total = 0; // stream mode: a PASV/PORT per file, one file at a time
+            for (FilePair file : files) {
+                long bytes = sendTo(file.source(), destination, file.destination(), options, listener);
+                listener.onFileCompleted(file, bytes);
+                total += bytes;
+            }
+            return total;
         }
         return new PipelinedThirdParty(session, peer).run(files, options, pipelineDepth, listener);
     }
@@ -365,6 +383,16 @@ final class DefaultGridFtpSession implements GridFtpSession {
     /** @return how many ERET TAR steps this session sent as a third-party source (tests of the TAR module) */
     int tarSteps() {
         return session.tarSteps();
+    }
+
+    /**
+     * @param pipelineDepth a pipelining depth
+     * @throws IllegalArgumentException if outside 1..1000
+     */
+    private static void checkDepth(int pipelineDepth) {
+        if (pipelineDepth < 1 || pipelineDepth > 1000) {
+            throw new IllegalArgumentException("pipeline depth must be 1..1000, was " + pipelineDepth);
+        }
     }
 
     @Override

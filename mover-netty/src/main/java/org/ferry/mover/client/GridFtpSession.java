@@ -33,12 +33,7 @@ public interface GridFtpSession extends Closeable {
      * @throws IOException if the session cannot: a clear-text ({@code ftp://}) session, or a server
      *     without DCAU
      */
-    default void requireDataProtection(ProtectionLevel level) throws IOException {
-        if (level != ProtectionLevel.CLEAR) {
-            throw new IOException(
-                    "data channel protection is not supported by " + getClass().getName());
-        }
-    }
+    void requireDataProtection(ProtectionLevel level) throws IOException;
 
     /**
      * Striped third-party transfer (GFD.020 "SPAS", "SPOR", "Options to RETR"; RFC 959 section 5.2 (server to server), GFD.020 "Extended Block Mode" {@code -stripe}): the destination answers {@code SPAS} with one address per
@@ -58,17 +53,14 @@ public interface GridFtpSession extends Closeable {
      *     destination may hold a partial file
      * @throws IllegalArgumentException on a parallelism or block size out of range
      */
-    default long sendStriped(
+    long sendStriped(
             String sourcePath,
             GridFtpSession destination,
             String destinationPath,
             int parallelism,
             int blockSizeBytes,
             TransferListener listener)
-            throws IOException {
-        throw new UnsupportedOperationException(
-                "striped transfers are not supported by " + getClass().getName());
-    }
+            throws IOException;
 
     /**
      * Lists a directory with MLSD.
@@ -100,17 +92,7 @@ public interface GridFtpSession extends Closeable {
      * @throws GridFtpReplyException for another refusal
      * @throws IOException if the connection fails
      */
-    default long[] sizes(List<String> paths) throws IOException {
-        long[] sizes = new long[paths.size()];
-        for (int i = 0; i < sizes.length; i++) {
-            try {
-                sizes[i] = stat(paths.get(i)).sizeBytes();
-            } catch (java.nio.file.NoSuchFileException e) {
-                sizes[i] = -1;
-            }
-        }
-        return sizes;
-    }
+    long[] sizes(List<String> paths) throws IOException;
 
     /**
      * Sets the modification times of many files in one exchange (what {@code preserve_timestamp}
@@ -118,8 +100,6 @@ public interface GridFtpSession extends Closeable {
      * for each, or {@code SITE UTIME YYYYMMDDHHMMSS path} (globus-gridftp-server's form of the
      * same) when the server does not list MFMT in FEAT, pipelined as {@link #sizes} is: one round
      * trip for a batch. A server that refuses one path still sets the others.
-     *
-     * <p>The default implementation throws {@link UnsupportedOperationException}.
      *
      * @param paths absolute file paths
      * @param times each path's time, UTC; whole seconds are set (a fraction is dropped)
@@ -129,10 +109,7 @@ public interface GridFtpSession extends Closeable {
      *     time lies outside years 1..9999
      * @throws IOException if the connection fails
      */
-    default GridFtpReplyException[] setModifiedTimes(List<String> paths, List<Instant> times) throws IOException {
-        throw new UnsupportedOperationException(
-                "setting modification times is not supported by " + getClass().getName());
-    }
+    GridFtpReplyException[] setModifiedTimes(List<String> paths, List<Instant> times) throws IOException;
 
     /**
      * Whether this server speaks extended block mode (MODE E, GFD.020), needed for parallel data
@@ -143,9 +120,7 @@ public interface GridFtpSession extends Closeable {
      * @return true if MODE E transfers work with this server
      * @throws IOException if the connection fails
      */
-    default boolean supportsExtendedBlockMode() throws IOException {
-        return true;
-    }
+    boolean supportsExtendedBlockMode() throws IOException;
 
     /**
      * Creates one directory with MKD; the parent must exist.
@@ -186,17 +161,12 @@ public interface GridFtpSession extends Closeable {
      * event command; GFD.020 "Restarting"; the default period is 5 s). Frequent markers
      * bound what a transfer killed midway must send again on resume ({@link #resumeSendTo}).
      *
-     * <p>The default implementation throws {@link UnsupportedOperationException}.
-     *
      * @param seconds 1..86400
      * @throws GridFtpReplyException if the server refuses (a server without TREV: 500)
      * @throws IOException if the connection fails
      * @throws IllegalArgumentException if {@code seconds} is out of range
      */
-    default void restartMarkerInterval(int seconds) throws IOException {
-        throw new UnsupportedOperationException(
-                "TREV is not supported by " + getClass().getName());
-    }
+    void restartMarkerInterval(int seconds) throws IOException;
 
     /**
      * Computes a checksum on the server with CKSM over the whole file.
@@ -253,8 +223,6 @@ public interface GridFtpSession extends Closeable {
      * keeps its partial file); in stream mode {@code REST n} with the gap-free prefix of {@code done}.
      * Collect {@code done} with {@link RestartMarkers} during the failed attempt.
      *
-     * <p>The default implementation throws {@link UnsupportedOperationException}.
-     *
      * @param sourcePath absolute path on this session's server
      * @param destination the receiving server's session
      * @param destinationPath absolute path there; the partial file of the failed attempt
@@ -264,25 +232,20 @@ public interface GridFtpSession extends Closeable {
      * @return the file's size in bytes
      * @throws IOException if either side fails again (collect markers and resume again)
      */
-    default long resumeSendTo(
+    long resumeSendTo(
             String sourcePath,
             GridFtpSession destination,
             String destinationPath,
             TransferOptions options,
             List<ByteRange> done,
             TransferListener listener)
-            throws IOException {
-        throw new UnsupportedOperationException(
-                "restart is not supported by " + getClass().getName());
-    }
+            throws IOException;
 
     /**
      * Partial third-party transfer (GFD.020 "ERET"/"ESTO", globus-url-copy {@code -off -len}):
      * bytes {@code [offset, offset + length)} of the source file go to the same window of the
      * destination file ({@code ERET P offset length} on the source, {@code ESTO A offset} on the
      * destination, which is neither created afresh nor truncated). Needs FEAT {@code ERET}/{@code ESTO}.
-     *
-     * <p>The default implementation throws {@link UnsupportedOperationException}.
      *
      * @param sourcePath absolute path on this session's server
      * @param offset first byte of the window (0..)
@@ -295,7 +258,7 @@ public interface GridFtpSession extends Closeable {
      * @throws IOException if either side fails (e.g. 500/504 from a server without ERET/ESTO)
      * @throws IllegalArgumentException if offset or length is negative
      */
-    default long sendPartTo(
+    long sendPartTo(
             String sourcePath,
             long offset,
             long length,
@@ -303,16 +266,11 @@ public interface GridFtpSession extends Closeable {
             String destinationPath,
             TransferOptions options,
             TransferListener listener)
-            throws IOException {
-        throw new UnsupportedOperationException(
-                "partial transfers are not supported by " + getClass().getName());
-    }
+            throws IOException;
 
     /**
      * Partial download (ERET P): bytes {@code [offset, offset + length)} of the remote file into the
      * same window of the local file, which is created if missing and not truncated.
-     *
-     * <p>The default implementation throws {@link UnsupportedOperationException}.
      *
      * @param remotePath absolute path on the server
      * @param offset first byte (0..)
@@ -323,23 +281,18 @@ public interface GridFtpSession extends Closeable {
      * @return bytes received
      * @throws IOException on failure
      */
-    default long downloadPart(
+    long downloadPart(
             String remotePath,
             long offset,
             long length,
             Path localFile,
             TransferOptions options,
             TransferListener listener)
-            throws IOException {
-        throw new UnsupportedOperationException(
-                "partial transfers are not supported by " + getClass().getName());
-    }
+            throws IOException;
 
     /**
      * Partial upload (ESTO A): bytes {@code [offset, offset + length)} of the local file into the
      * same window of the remote file, which is not truncated.
-     *
-     * <p>The default implementation throws {@link UnsupportedOperationException}.
      *
      * @param localFile local source
      * @param offset first byte (0..)
@@ -350,17 +303,14 @@ public interface GridFtpSession extends Closeable {
      * @return bytes sent
      * @throws IOException on failure
      */
-    default long uploadPart(
+    long uploadPart(
             Path localFile,
             long offset,
             long length,
             String remotePath,
             TransferOptions options,
             TransferListener listener)
-            throws IOException {
-        throw new UnsupportedOperationException(
-                "partial transfers are not supported by " + getClass().getName());
-    }
+            throws IOException;
 
     /**
      * Third-party transfer of many files from this session's server to the destination's, with
@@ -370,7 +320,7 @@ public interface GridFtpSession extends Closeable {
      * every file needs its own PASV/PORT, so files go one by one. Files completed before a failure
      * were reported to {@link TransferListener#onFileCompleted}.
      *
-     * <p>The default implementation calls {@link #sendTo} for each file, without pipelining.
+     * <p>In stream mode the files go one by one, like {@link #sendTo} each.
      *
      * @param files the files, in order; source paths on this server, destination paths on the other
      * @param destination the receiving server's session
@@ -382,22 +332,13 @@ public interface GridFtpSession extends Closeable {
      *     sessions remain usable
      * @throws IllegalArgumentException if {@code pipelineDepth} is outside 1..1000
      */
-    default long sendAll(
+    long sendAll(
             List<FilePair> files,
             GridFtpSession destination,
             TransferOptions options,
             int pipelineDepth,
             TransferListener listener)
-            throws IOException {
-        checkDepth(pipelineDepth);
-        long total = 0;
-        for (FilePair file : files) {
-            long bytes = sendTo(file.source(), destination, file.destination(), options, listener);
-            listener.onFileCompleted(file, bytes);
-            total += bytes;
-        }
-        return total;
-    }
+            throws IOException;
 
     /**
      * Uploads many local files (STOR), pipelined in MODE E like {@link #sendAll}.
@@ -409,17 +350,8 @@ public interface GridFtpSession extends Closeable {
      * @return total bytes sent
      * @throws IOException at the first failed file
      */
-    default long uploadAll(List<FilePair> files, TransferOptions options, int pipelineDepth, TransferListener listener)
-            throws IOException {
-        checkDepth(pipelineDepth);
-        long total = 0;
-        for (FilePair file : files) {
-            long bytes = upload(Path.of(file.source()), file.destination(), options, listener);
-            listener.onFileCompleted(file, bytes);
-            total += bytes;
-        }
-        return total;
-    }
+    long uploadAll(List<FilePair> files, TransferOptions options, int pipelineDepth, TransferListener listener)
+            throws IOException;
 
     /**
      * Downloads many remote files (RETR) into local files (created or truncated), pipelined in
@@ -432,28 +364,8 @@ public interface GridFtpSession extends Closeable {
      * @return total bytes received
      * @throws IOException at the first failed file
      */
-    default long downloadAll(
-            List<FilePair> files, TransferOptions options, int pipelineDepth, TransferListener listener)
-            throws IOException {
-        checkDepth(pipelineDepth);
-        long total = 0;
-        for (FilePair file : files) {
-            long bytes = download(file.source(), Path.of(file.destination()), options, listener);
-            listener.onFileCompleted(file, bytes);
-            total += bytes;
-        }
-        return total;
-    }
-
-    /**
-     * @param pipelineDepth a pipelining depth
-     * @throws IllegalArgumentException if outside 1..1000
-     */
-    static void checkDepth(int pipelineDepth) {
-        if (pipelineDepth < 1 || pipelineDepth > 1000) {
-            throw new IllegalArgumentException("pipeline depth must be 1..1000, was " + pipelineDepth);
-        }
-    }
+    long downloadAll(List<FilePair> files, TransferOptions options, int pipelineDepth, TransferListener listener)
+            throws IOException;
 
     /** Sends QUIT and closes the control channel; never throws for an already broken channel. */
     @Override

@@ -24,6 +24,7 @@ import org.ferry.mover.protocol.FtpReplyEncoder;
 import org.ferry.mover.server.command.GsiCommands;
 import org.ferry.mover.server.command.StandardCommands;
 import org.ferry.mover.server.dtp.DtpFactory;
+import org.ferry.mover.server.dtp.LocalDtp;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandRegistry;
@@ -33,13 +34,16 @@ import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.ferry.mover.server.pi.GsiServerSecurity;
 import org.ferry.mover.storage.PosixStorage;
 import org.ferry.mover.storage.StorageInterface;
+import org.ferry.mover.stripe.StripeSends;
 
 /**
  * A running GridFTP server (the Ferry counterpart of globus-gridftp-server) serving one root
  * directory over clear-text logins. Control channel pipeline per connection: idle timeout,
  * {@link FtpCommandDecoder} (CRLF lines, 4096-byte limit), {@link FtpReplyEncoder},
- * {@link ControlChannelHandler}. Commands run on a worker pool, data moves through
- * {@link DataChannels} on the same event loops. Embeddable: start several in one JVM.
+ * {@link ControlChannelHandler}. Commands run on a worker pool or on the event loops; data moves
+ * through the data transfer processes: the server's own ({@link LocalDtp}, on the same event loops),
+ * which runs every plain transfer, and for striped ones those {@link DtpFactory} makes (the same
+ * one, or a head node's data nodes). Embeddable: start several in one JVM.
  *
  * <pre>
  * try (GridFtpServer server = GridFtpServer.start(GridFtpServerConfig.loopback(dir)
@@ -131,7 +135,8 @@ public final class GridFtpServer implements AutoCloseable {
         EventLoopGroup group = transport.newGroup(0, null, busyPoll.strategies());
         ExecutorService worker = Executors.newCachedThreadPool(daemonThreads("ferry-gridftp-pi"));
         DataChannels dataChannels = new DataChannels(group).rateLimited(shaper(group, config));
-        StripedDtp stripedDtp = new StripedDtp(dtps.create(group, dataChannels, storage));
+        LocalDtp local = new LocalDtp("local", dataChannels, new StripeSends(group), storage);
+        StripedDtp stripedDtp = new StripedDtp(dtps.create(group, local));
         CommandRegistry registry =
                 gsi == null ? StandardCommands.registry(stripedDtp) : GsiCommands.registry(stripedDtp);
         String banner = (config.bindAddress().isAnyLocalAddress()
@@ -167,7 +172,7 @@ public final class GridFtpServer implements AutoCloseable {
                                                 channel -> new CommandContext(
                                                         new ControlSession(gsi),
                                                         storage.forSession(),
-                                                        dataChannels,
+                                                        local,
                                                         config,
                                                         registry,
                                                         channel),

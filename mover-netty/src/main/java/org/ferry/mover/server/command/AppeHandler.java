@@ -8,7 +8,6 @@ import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
-import org.ferry.mover.server.transfer.TransferRunner;
 import org.ferry.mover.storage.FileStat;
 import org.ferry.mover.storage.StorageException;
 
@@ -47,10 +46,10 @@ public final class AppeHandler implements CommandHandler {
         }
         String path = ctx.resolve(argument);
         long size = appendOffset(ctx, path);
-        TransferRunner.requireEndpoint(ctx, false);
+        ctx.transfers().requireEndpoint(false);
         Allocation.check(ctx, path, size);
         try (FileChannel channel = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
-            TransferRunner.receive(ctx, DataSink.toFile(channel, size));
+            ctx.transfers().receive(DataSink.toFile(channel, size));
         }
     }
 
@@ -96,7 +95,7 @@ public final class AppeHandler implements CommandHandler {
         try (FileChannel created = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
             // opened only to create it if missing; the DTPs write
         }
-        TransferRunner.receiveStriped(ctx, dtp, listener, path, size);
+        ctx.transfers().receiveStriped(dtp, listener, path, size);
         return true;
     }
 }

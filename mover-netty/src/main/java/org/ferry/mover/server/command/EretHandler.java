@@ -11,7 +11,6 @@ import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.tar.TarArguments;
 import org.ferry.mover.server.tar.TarBatchArchiver;
-import org.ferry.mover.server.transfer.TransferRunner;
 import org.ferry.mover.storage.FileStat;
 
 /**
@@ -79,12 +78,12 @@ public final class EretHandler implements CommandHandler {
         if (!stat.isFile()) {
             throw new FtpException(550, path + ": Path is a directory.");
         }
-        TransferRunner.requireEndpoint(ctx, true);
+        ctx.transfers().requireEndpoint(true);
         try (FileChannel channel = ctx.storage().openForRead(path)) {
             long size = channel.size();
             long start = Math.min(offset, size);
             long window = Math.min(length, size - start);
-            TransferRunner.send(ctx, DataSource.ofFile(channel, start, window));
+            ctx.transfers().send(DataSource.ofFile(channel, start, window));
         }
     }
 
@@ -95,11 +94,11 @@ public final class EretHandler implements CommandHandler {
             throw new FtpException(501, "bad parameter: ERET TAR names no file.");
         }
         String directory = ctx.resolve(tar.path());
-        TransferRunner.requireEndpoint(ctx, true);
+        ctx.transfers().requireEndpoint(true);
         ByteBuf archive = new TarBatchArchiver(ctx.storage(), MAX_TAR_BYTES)
                 .archive(directory, tar.names(), ctx.channel().alloc());
         try {
-            TransferRunner.send(ctx, DataSource.ofBuffer(archive));
+            ctx.transfers().send(DataSource.ofBuffer(archive));
         } finally {
             archive.release(); // the transfer's slices hold their own references while queued
         }

@@ -6,16 +6,15 @@ import java.util.List;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.data.PositionalMemorySink;
 import org.ferry.mover.protocol.TarModule;
+import org.ferry.mover.server.dtp.ErrorReplies;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.ControlSession;
-import org.ferry.mover.server.pi.ErrorReplies;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.tar.TarArguments;
 import org.ferry.mover.server.tar.TarBatchExtractor;
-import org.ferry.mover.server.transfer.TransferRunner;
 import org.ferry.mover.storage.StorageException;
 
 /**
@@ -80,10 +79,10 @@ public final class EstoHandler implements CommandHandler {
         }
         String path = ctx.resolve(parts[2]);
         long base = offset + ctx.session().restartOffset();
-        TransferRunner.requireEndpoint(ctx, false);
+        ctx.transfers().requireEndpoint(false);
         Allocation.check(ctx, path, base);
         try (FileChannel channel = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
-            TransferRunner.receive(ctx, DataSink.toFile(channel, base));
+            ctx.transfers().receive(DataSink.toFile(channel, base));
         }
     }
 
@@ -97,10 +96,10 @@ public final class EstoHandler implements CommandHandler {
         if (!ctx.storage().stat(directory).isDirectory()) {
             throw new FtpException(550, directory + ": Not a directory.");
         }
-        TransferRunner.requireEndpoint(ctx, false);
+        ctx.transfers().requireEndpoint(false);
         PositionalMemorySink sink = DataSink.toMemory(EretHandler.MAX_TAR_BYTES);
         TarBatchExtractor extractor = new TarBatchExtractor(ctx.storage());
-        TransferRunner.receive(ctx, sink, () -> {
+        ctx.transfers().receive(sink, () -> {
             try {
                 extractor.extract(directory, sink.inputStream());
             } catch (IOException e) {
@@ -139,7 +138,7 @@ public final class EstoHandler implements CommandHandler {
         try (FileChannel created = ctx.storage().openForWrite(path, Long.MAX_VALUE)) {
             // opened only to create it if missing; the DTPs write
         }
-        TransferRunner.receiveStriped(ctx, dtp, listener, path, offset + session.restartOffset());
+        ctx.transfers().receiveStriped(dtp, listener, path, offset + session.restartOffset());
         return true;
     }
 }

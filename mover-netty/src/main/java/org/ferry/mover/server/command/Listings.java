@@ -6,7 +6,6 @@ import java.util.function.Function;
 import org.ferry.mover.data.DataSource;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.FtpException;
-import org.ferry.mover.server.transfer.TransferRunner;
 import org.ferry.mover.storage.FileStat;
 import org.ferry.mover.storage.StorageException;
 
@@ -24,12 +23,12 @@ final class Listings {
      */
     static void send(CommandContext ctx, List<FileStat> entries, Function<FileStat, String> render)
             throws FtpException {
-        TransferRunner.requireEndpoint(ctx, true);
+        ctx.transfers().requireEndpoint(true);
         StringBuilder sb = new StringBuilder();
         for (FileStat entry : entries) {
             sb.append(render.apply(entry)).append("\r\n");
         }
-        TransferRunner.send(ctx, DataSource.ofBytes(sb.toString().getBytes(StandardCharsets.UTF_8)));
+        ctx.transfers().send(DataSource.ofBytes(sb.toString().getBytes(StandardCharsets.UTF_8)));
     }
 
     /**

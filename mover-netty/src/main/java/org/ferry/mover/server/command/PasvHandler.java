@@ -66,7 +66,7 @@ public final class PasvHandler implements CommandHandler {
     static PassiveListener open(CommandContext ctx, InetAddress local) throws FtpException {
         ctx.session().dataEndpoint(null);
         try {
-            PassiveListener listener = ctx.dataChannels().listen(local);
+            PassiveListener listener = ctx.transfers().listen(local);
             ctx.session().dataEndpoint(new DataEndpoint.Passive(listener));
             return listener;
         } catch (IOException | RuntimeException e) {

@@ -18,7 +18,6 @@ import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.TransferMode;
-import org.ferry.mover.server.transfer.TransferRunner;
 import org.ferry.mover.storage.FileStat;
 import org.ferry.mover.storage.StorageInterface;
 
@@ -72,7 +71,7 @@ public final class RetrHandler implements CommandHandler {
         StorageInterface.OpenFile file = open(ctx, argument);
         FileChannel channel = file.channel();
         try {
-            CompletableFuture<Long> sent = TransferRunner.sendAsync(ctx, source(ctx, argument, file));
+            CompletableFuture<Long> sent = ctx.transfers().sendAsync(source(ctx, argument, file));
             return sent.whenComplete(new CloseWhenDone(channel));
         } catch (FtpException | RuntimeException e) {
             closeQuietly(channel);
@@ -89,7 +88,7 @@ public final class RetrHandler implements CommandHandler {
         }
         StorageInterface.OpenFile file = open(ctx, argument);
         try (FileChannel channel = file.channel()) {
-            TransferRunner.send(ctx, source(ctx, argument, file));
+            ctx.transfers().send(source(ctx, argument, file));
         }
     }
 
@@ -120,7 +119,7 @@ public final class RetrHandler implements CommandHandler {
                 throw new FtpException(504, "Restart ranges with gaps need MODE E.");
             }
         }
-        TransferRunner.requireEndpoint(ctx, true);
+        ctx.transfers().requireEndpoint(true);
         return ctx.storage().openForReading(path);
     }
 
@@ -207,6 +206,6 @@ public final class RetrHandler implements CommandHandler {
                 : DataChannels.DEFAULT_BLOCK_SIZE_BYTES;
         List<StripeSendRequest> requests =
                 dtp.plan(path, offset, size - offset, blockSize, targets, session.parallelism());
-        TransferRunner.sendStriped(ctx, dtp, requests);
+        ctx.transfers().sendStriped(dtp, requests);
     }
 }

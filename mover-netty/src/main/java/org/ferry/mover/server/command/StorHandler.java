@@ -15,7 +15,6 @@ import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.TransferMode;
-import org.ferry.mover.server.transfer.TransferRunner;
 
 /**
  * STOR path (RFC 959 section 4.1.3): receives a file, written in place like globus does (a failed
@@ -64,7 +63,7 @@ public final class StorHandler implements CommandHandler {
         }
         Opened opened = open(ctx, argument);
         try {
-            CompletableFuture<Long> received = TransferRunner.receiveAsync(ctx, opened.sink());
+            CompletableFuture<Long> received = ctx.transfers().receiveAsync(opened.sink());
             return received.whenComplete((bytes, error) -> closeQuietly(opened.channel()));
         } catch (FtpException | RuntimeException e) {
             closeQuietly(opened.channel());
@@ -81,10 +80,10 @@ public final class StorHandler implements CommandHandler {
         String expected = ctx.session().expectedChecksum();
         Opened opened = open(ctx, argument);
         try (FileChannel channel = opened.channel()) {
-            TransferRunner.receive(
-                    ctx,
-                    opened.sink(),
-                    algorithm == null ? null : () -> verify(ctx, opened.path(), algorithm, expected));
+            ctx.transfers()
+                    .receive(
+                            opened.sink(),
+                            algorithm == null ? null : () -> verify(ctx, opened.path(), algorithm, expected));
         }
     }
 
@@ -107,7 +106,7 @@ public final class StorHandler implements CommandHandler {
             offset = ByteRange.prefix(ByteRange.parseList(ranges)); // stream mode resumes after the prefix
         }
         boolean restarted = offset > 0 || ranges != null;
-        TransferRunner.requireEndpoint(ctx, false);
+        ctx.transfers().requireEndpoint(false);
         Allocation.check(ctx, path, modeE ? 0 : offset); // before anything is truncated: 552 leaves the file as it was
         long truncateTo = modeE ? (restarted ? Long.MAX_VALUE : 0) : offset;
         ctx.session().expectedChecksum(null, null); // SCKS applies to this STOR only
@@ -162,7 +161,7 @@ public final class StorHandler implements CommandHandler {
         try (FileChannel created = ctx.storage().openForWrite(path, restarted ? Long.MAX_VALUE : 0)) {
             // opened only to create or truncate it before any stripe writes
         }
-        TransferRunner.receiveStriped(ctx, dtp, listener, path, 0);
+        ctx.transfers().receiveStriped(dtp, listener, path, 0);
         return true;
     }
 }

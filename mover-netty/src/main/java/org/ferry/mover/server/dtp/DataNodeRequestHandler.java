@@ -65,7 +65,7 @@ final class DataNodeRequestHandler extends SimpleChannelInboundHandler<LinkMessa
                     m.id(),
                     "receive " + m.path(),
                     reporter,
-                    dtp.receive(listener, m.path(), m.baseOffset(), reporter));
+                    dtp.receive(new StripeReceiveRequest(listener, m.path(), m.baseOffset()), reporter));
         } else if (msg instanceof LinkMessage.Send m) {
             StripeSendRequest request;
             try {
@@ -105,7 +105,7 @@ final class DataNodeRequestHandler extends SimpleChannelInboundHandler<LinkMessa
 
     private void listen(ChannelHandlerContext ctx, LinkMessage.Listen m) {
         try {
-            PassiveListener listener = dtp.listen(bindAddress).join();
+            PassiveListener listener = dtp.listen(bindAddress, null).join();
             listeners.put(m.id(), listener);
             InetSocketAddress address = listener.address();
             ctx.writeAndFlush(
@@ -154,7 +154,7 @@ final class DataNodeRequestHandler extends SimpleChannelInboundHandler<LinkMessa
     }
 
     /** Collects one transfer's progress and sends it to the head when asked. */
-    private static final class Reporter implements StripeProgress {
+    private static final class Reporter implements TransferProgress {
         private final ChannelHandlerContext ctx;
         private final long id;
         private final AtomicLong bytes = new AtomicLong();
@@ -167,14 +167,13 @@ final class DataNodeRequestHandler extends SimpleChannelInboundHandler<LinkMessa
         }
 
         @Override
-        public void update(long total, String newRanges) {
+        public void accept(long total) {
             bytes.accumulateAndGet(total, Math::max);
-            if (!newRanges.isEmpty()) {
-                for (String range : newRanges.split(",")) {
-                    int dash = range.indexOf('-');
-                    ranges.add(Long.parseLong(range.substring(0, dash)), Long.parseLong(range.substring(dash + 1)));
-                }
-            }
+        }
+
+        @Override
+        public void received(long from, long to) {
+            ranges.add(from, to);
         }
 
         synchronized void report() {

@@ -5,7 +5,6 @@ import java.net.ConnectException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.FileSystemException;
 import java.util.Locale;
-import org.ferry.mover.server.pi.ErrorReplies;
 import org.ferry.mover.storage.StorageException;
 
 /**

@@ -3,30 +3,26 @@ package org.ferry.mover.server.dtp;
 import io.netty.channel.EventLoopGroup;
 import java.net.InetSocketAddress;
 import java.util.List;
-import org.ferry.mover.data.DataChannels;
-import org.ferry.mover.storage.StorageInterface;
 import org.ferry.mover.stripe.LinkAuth;
-import org.ferry.mover.stripe.StripeSends;
 
 /**
- * Makes the DTPs a server's PI drives for SPAS/SPOR: the local one (a single-process server, one
- * stripe) or one per data node (a head node). Called once when the server starts.
+ * Makes the DTPs a server's PI stripes its transfers over (SPAS/SPOR): the server's own (a
+ * single-process server, one stripe) or one per data node (a head node). Plain transfers always run
+ * on the server's own DTP. Called once when the server starts.
  */
 @FunctionalInterface
 public interface DtpFactory {
 
     /**
      * @param group the server's event loops
-     * @param dataChannels the server's own data channels
-     * @param storage the server's storage interface
+     * @param local the DTP in the server's process, which runs its plain transfers
      * @return the DTPs in stripe order, at least one
      */
-    List<DataTransferProcess> create(EventLoopGroup group, DataChannels dataChannels, StorageInterface storage);
+    List<DataTransferProcess> create(EventLoopGroup group, LocalDtp local);
 
     /** @return the DTP in the server's process: one stripe */
     static DtpFactory local() {
-        return (group, dataChannels, storage) ->
-                List.of(new LocalDtp("local", dataChannels, new StripeSends(group), storage));
+        return (group, local) -> List.of(local);
     }
 
     /**
@@ -39,7 +35,7 @@ public interface DtpFactory {
             throw new IllegalArgumentException("at least one data node");
         }
         List<InetSocketAddress> copy = List.copyOf(nodes);
-        return (group, dataChannels, storage) -> copy.stream()
+        return (group, local) -> copy.stream()
                 .map(node -> (DataTransferProcess) new RemoteDtp(node, auth, group))
                 .toList();
     }

@@ -46,7 +46,7 @@ public final class RemoteDtp implements DataTransferProcess {
     private Channel link; // guarded by this
 
     /** A request waiting for its answer on one link connection. */
-    private record Pending(CompletableFuture<Object> future, StripeProgress progress, Channel link) {}
+    private record Pending(CompletableFuture<Object> future, TransferProgress progress, Channel link) {}
 
     /**
      * @param node the data node's link address ({@code ferry-gridftp data-node --port})
@@ -64,8 +64,18 @@ public final class RemoteDtp implements DataTransferProcess {
         return node.getAddress().getHostAddress() + ":" + node.getPort();
     }
 
+    /**
+     * Opens a listener on the data node (one stripe of SPAS, or a head node's PASV in MODE E), on
+     * the data node's own address and with its own settings.
+     *
+     * @param session must be null: a session's plain data channels are the head's own
+     */
     @Override
-    public CompletableFuture<PassiveListener> listen(InetAddress announce) {
+    public CompletableFuture<PassiveListener> listen(InetAddress announce, SessionChannels session) {
+        if (session != null) {
+            return CompletableFuture.failedFuture(new DtpException(
+                    425, "Can't open passive data listener: data node " + name() + " listens for stripes only."));
+        }
         long id = ids.incrementAndGet();
         return request(id, new LinkMessage.Listen(id), null).thenApply(reply -> {
             LinkMessage.Listening listening = (LinkMessage.Listening) reply;
@@ -73,18 +83,31 @@ public final class RemoteDtp implements DataTransferProcess {
         });
     }
 
+    /**
+     * Runs a stripe on the data node; a plain transfer, whose bytes are in the head's process, fails
+     * with 451.
+     */
     @Override
-    public CompletableFuture<Long> receive(
-            PassiveListener listener, String path, long baseOffset, StripeProgress progress) {
-        if (!(listener instanceof RemoteListener remote) || remote.owner() != this) {
+    public CompletableFuture<Long> receive(ReceiveRequest request, TransferProgress progress) {
+        if (!(request instanceof StripeReceiveRequest stripe)) {
+            return notStriped();
+        }
+        if (!(stripe.listener() instanceof RemoteListener remote) || remote.owner() != this) {
             return CompletableFuture.failedFuture(new DtpException(451, "listener is not on data node " + name()));
         }
         long id = ids.incrementAndGet();
-        return transfer(id, new LinkMessage.Receive(id, remote.id, path, baseOffset), progress);
+        return transfer(id, new LinkMessage.Receive(id, remote.id, stripe.path(), stripe.baseOffset()), progress);
     }
 
+    /**
+     * Runs a stripe on the data node; a plain transfer, whose bytes are in the head's process, fails
+     * with 451.
+     */
     @Override
-    public CompletableFuture<Long> send(StripeSendRequest r, StripeProgress progress) {
+    public CompletableFuture<Long> send(SendRequest request, TransferProgress progress) {
+        if (!(request instanceof StripeSendRequest r)) {
+            return notStriped();
+        }
         long id = ids.incrementAndGet();
         InetSocketAddress target = r.target();
         return transfer(
@@ -104,7 +127,12 @@ public final class RemoteDtp implements DataTransferProcess {
                 progress);
     }
 
-    private CompletableFuture<Long> transfer(long id, LinkMessage message, StripeProgress progress) {
+    private CompletableFuture<Long> notStriped() {
+        return CompletableFuture.failedFuture(new DtpException(
+                451, "Local error in processing: data node " + name() + " runs striped transfers only."));
+    }
+
+    private CompletableFuture<Long> transfer(long id, LinkMessage message, TransferProgress progress) {
         CompletableFuture<Long> result = request(id, message, progress).thenApply(reply -> {
             long bytes = ((LinkMessage.Done) reply).bytes();
             bytesTransferred.addAndGet(bytes);
@@ -119,7 +147,7 @@ public final class RemoteDtp implements DataTransferProcess {
         return result;
     }
 
-    private CompletableFuture<Object> request(long id, LinkMessage message, StripeProgress progress) {
+    private CompletableFuture<Object> request(long id, LinkMessage message, TransferProgress progress) {
         CompletableFuture<Object> future = new CompletableFuture<>();
         Channel channel;
         try {
@@ -226,10 +254,22 @@ public final class RemoteDtp implements DataTransferProcess {
             } else if (msg instanceof LinkMessage.Progress m) {
                 Pending p = pending.get(m.id());
                 if (p != null && p.progress != null) {
-                    p.progress.update(m.bytes(), m.ranges());
+                    report(p.progress, m);
                 }
             } else if (msg instanceof LinkMessage.Failed m) {
                 fail(m.id(), new DtpException(m.replyCode(), m.message()));
+            }
+        }
+
+        /** Hands a progress report on: its ranges come as {@code a-b,c-d} (end exclusive). */
+        private static void report(TransferProgress progress, LinkMessage.Progress m) {
+            progress.accept(m.bytes());
+            if (!m.ranges().isEmpty()) {
+                for (String range : m.ranges().split(",")) {
+                    int dash = range.indexOf('-');
+                    progress.received(
+                            Long.parseLong(range.substring(0, dash)), Long.parseLong(range.substring(dash + 1)));
+                }
             }
         }
 

@@ -27,7 +27,8 @@ public record StripeSendRequest(
         int stripeIndex,
         InetSocketAddress target,
         int parallelism,
-        long eofCount) {
+        long eofCount)
+        implements SendRequest {
 
     /** @throws IllegalArgumentException if a number is out of range */
     public StripeSendRequest {

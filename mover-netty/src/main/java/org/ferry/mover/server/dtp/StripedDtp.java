@@ -63,7 +63,7 @@ public final class StripedDtp implements AutoCloseable {
         List<PassiveListener> listeners = new ArrayList<>();
         try {
             for (DataTransferProcess dtp : dtps) {
-                listeners.add(dtp.listen(announce).get(LISTEN_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+                listeners.add(dtp.listen(announce, null).get(LISTEN_TIMEOUT_SECONDS, TimeUnit.SECONDS));
             }
             return new StripedPassiveListener(listeners, dtps);
         } catch (IOException | ExecutionException | TimeoutException e) {
@@ -90,7 +90,7 @@ public final class StripedDtp implements AutoCloseable {
         DataTransferProcess one = dtps.get(Math.floorMod(index, dtps.size()));
         try {
             return new StripedPassiveListener(
-                    List.of(one.listen(announce).get(LISTEN_TIMEOUT_SECONDS, TimeUnit.SECONDS)), List.of(one));
+                    List.of(one.listen(announce, null).get(LISTEN_TIMEOUT_SECONDS, TimeUnit.SECONDS)), List.of(one));
         } catch (IOException | ExecutionException | TimeoutException e) {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             throw new DtpException(425, "Can't open passive data listener: " + cause.getMessage());
@@ -113,7 +113,10 @@ public final class StripedDtp implements AutoCloseable {
             StripedPassiveListener listener, String path, long baseOffset, StripedProgress progress) {
         List<CompletableFuture<Long>> parts = new ArrayList<>();
         for (int i = 0; i < listener.stripes().size(); i++) {
-            parts.add(listener.dtps().get(i).receive(listener.stripes().get(i), path, baseOffset, progress.stripe(i)));
+            parts.add(listener.dtps()
+                    .get(i)
+                    .receive(
+                            new StripeReceiveRequest(listener.stripes().get(i), path, baseOffset), progress.stripe(i)));
         }
         return all(parts);
     }

@@ -22,14 +22,16 @@ public final class StripedProgress {
      * @param index a stripe
      * @return the sink for that stripe's progress
      */
-    public StripeProgress stripe(int index) {
-        return (total, newRanges) -> {
-            bytes.accumulateAndGet(index, total, Math::max); // reports may overtake each other
-            if (!newRanges.isEmpty()) {
-                for (String range : newRanges.split(",")) {
-                    int dash = range.indexOf('-');
-                    ranges.add(Long.parseLong(range.substring(0, dash)), Long.parseLong(range.substring(dash + 1)));
-                }
+    public TransferProgress stripe(int index) {
+        return new TransferProgress() {
+            @Override
+            public void accept(long total) {
+                bytes.accumulateAndGet(index, total, Math::max); // reports may overtake each other
+            }
+
+            @Override
+            public void received(long from, long to) {
+                ranges.add(from, to);
             }
         };
     }

@@ -6,16 +6,17 @@ import io.netty.channel.ChannelHandlerContext;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Objects;
-import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.protocol.FtpReply;
+import org.ferry.mover.server.dtp.LocalDtp;
 import org.ferry.mover.storage.StorageException;
 import org.ferry.mover.storage.StorageInterface;
 import org.ferry.mover.storage.VirtualPaths;
 
 /**
- * What a command handler may use: the session state, the storage interface, the data transfer
- * process, the server configuration and the control channel for replies. One per session; used
- * from the session's command worker thread.
+ * What a command handler may use: the session state, the storage interface, the session's transfer
+ * runner (which drives the data transfer processes), the server configuration and the control
+ * channel for replies. One per session; used from the session's command worker thread or its
+ * event loop, one command at a time.
  */
 public final class CommandContext {
 
@@ -27,16 +28,16 @@ public final class CommandContext {
 
     private final ControlSession session;
     private final StorageInterface storage;
-    private final DataChannels dataChannels;
+    private final LocalDtp local;
     private final GridFtpServerConfig config;
     private final CommandRegistry registry;
     private final Channel channel;
-    private volatile DataChannels homed;
+    private volatile TransferRunner transfers;
 
     /**
      * @param session the session state
      * @param storage file system access, confined to the root
-     * @param dataChannels the data transfer process
+     * @param local the data transfer process in the server's process, which runs the plain transfers
      * @param config server settings
      * @param registry the command table (for FEAT and HELP)
      * @param channel the control channel
@@ -44,13 +45,13 @@ public final class CommandContext {
     public CommandContext(
             ControlSession session,
             StorageInterface storage,
-            DataChannels dataChannels,
+            LocalDtp local,
             GridFtpServerConfig config,
             CommandRegistry registry,
             Channel channel) {
         this.session = Objects.requireNonNull(session, "session");
         this.storage = Objects.requireNonNull(storage, "storage");
-        this.dataChannels = Objects.requireNonNull(dataChannels, "dataChannels");
+        this.local = Objects.requireNonNull(local, "local");
         this.config = Objects.requireNonNull(config, "config");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.channel = Objects.requireNonNull(channel, "channel");
@@ -67,33 +68,30 @@ public final class CommandContext {
     }
 
     /**
-     * @return the data transfer process, its connections on this control channel's event loop
-     *     ({@link DataChannels#homedOn}), with the TCP buffer sizes this session asked for (SBUF,
-     *     SITE buffer commands) applied to new data connections and listeners, securing new data
-     *     connections as this session's DCAU and PROT say (GFD.020 "DCAU", RFC 2228 section 3 (PROT); plain under DCAU N)
-     * @throws IllegalStateException if DCAU A/S is in force but TLS cannot be set up
+     * @return this session's transfer runner: the data transfers of its commands, on the server's
+     *     own DTP homed on this control channel's event loop, or striped over the server's DTPs
      */
-    public DataChannels dataChannels() {
-        DataChannels homed = this.homed;
-        if (homed == null) {
-            homed = dataChannels.homedOn(channel.eventLoop());
-            this.homed = homed; // the loop never changes: one view per session, not one per transfer
+    public TransferRunner transfers() {
+        TransferRunner runner = transfers;
+        if (runner == null) {
+            // the loop is known once the channel is registered, and never changes: one per session
+            runner = new TransferRunner(this, local.homedOn(channel.eventLoop()));
+            transfers = runner;
         }
-        return homed.withSocketBuffers(session.sendBufferBytes(), session.receiveBufferBytes())
-                .secured(session.dataProtection().security(session));
+        return runner;
     }
 
     /**
      * Whether this server accepts data connections on a local TCP port, in any session ({@link
-     * DataChannels#acceptsOn}, asked of the server's own data transfer process, not of this
-     * session's view: no view is made and nothing can fail).
+     * LocalDtp#acceptsOn}, asked of the server's own data transfer process: nothing is made and
+     * nothing can fail).
      *
      * @param port a TCP port, 0..65535
      * @return true while one of the server's passive listeners, or a connection one accepted, is
      *     open on {@code port}
      */
     public boolean acceptsDataOn(int port) {
-        return dataChannels.acceptsOn(port);
+        return local.acceptsOn(port);
     }
 
     /** @return the server configuration */
@@ -130,7 +128,7 @@ public final class CommandContext {
      * the payload finds it running; sent with the 226 after the data, it arrives after the client
      * has woken for the data. Only when the control client receives the data itself (a
      * third-party client reads no data and would wake twice): see
-     * {@code org.ferry.mover.server.transfer.PreliminaryReplyTiming}. Ordered with {@link #reply}
+     * {@link PreliminaryReplyTiming}. Ordered with {@link #reply}
      * like any reply.
      *
      * @param reply the reply

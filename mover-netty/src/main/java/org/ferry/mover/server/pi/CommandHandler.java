@@ -54,7 +54,7 @@ public interface CommandHandler {
      * @param argument the text after the verb (after the sub-verb for compound verbs); may be empty
      * @throws FtpException to send a specific failure reply
      * @throws IOException on a storage failure ({@link org.ferry.mover.storage.StorageException}
-     *     is mapped by {@link org.ferry.mover.server.pi.ErrorReplies}; others give 451)
+     *     is mapped by {@link org.ferry.mover.server.dtp.ErrorReplies}; others give 451)
      */
     void handle(CommandContext ctx, String argument) throws FtpException, IOException;
 

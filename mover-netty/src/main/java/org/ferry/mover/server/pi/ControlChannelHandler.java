@@ -12,6 +12,7 @@ import java.util.function.Function;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.protocol.FtpCommand;
 import org.ferry.mover.protocol.FtpReply;
+import org.ferry.mover.server.dtp.ErrorReplies;
 import org.ferry.mover.storage.StorageException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package org.ferry.mover.server.transfer;
+package org.ferry.mover.server.pi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,11 +23,9 @@ import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.PassiveListener;
 import org.ferry.mover.protocol.FtpReply;
-import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.CommandRegistry;
-import org.ferry.mover.server.pi.ControlSession;
-import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.ferry.mover.server.dtp.LocalDtp;
 import org.ferry.mover.storage.PosixStorage;
+import org.ferry.mover.stripe.StripeSends;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -205,10 +203,11 @@ class PreliminaryReplyTest {
                         CommandContext.FLUSH_CONSOLIDATION,
                         new FlushConsolidationHandler(
                                 FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+        PosixStorage storage = new PosixStorage(root);
         return new CommandContext(
                 new ControlSession(),
-                new PosixStorage(root),
-                dataChannels,
+                storage,
+                new LocalDtp("local", dataChannels, new StripeSends(group), storage),
                 GridFtpServerConfig.loopback(root),
                 CommandRegistry.of(List.of()),
                 channel);

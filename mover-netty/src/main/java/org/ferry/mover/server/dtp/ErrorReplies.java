@@ -1,10 +1,11 @@
-package org.ferry.mover.server.pi;
+package org.ferry.mover.server.dtp;
 
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.storage.StorageException;
 
 /**
- * Maps storage failures to reply codes the way globus-gridftp-server does (RFC 959 section 4.2: ENOENT/EACCES/ENOTDIR/EISDIR 550, ENOSPC 552, EEXIST 553, others 451).
+ * Maps storage failures, the DTP's and those of the PI's own file commands, to reply codes the way
+ * globus-gridftp-server does (RFC 959 section 4.2: ENOENT/EACCES/ENOTDIR/EISDIR 550, ENOSPC 552, EEXIST 553, others 451).
  */
 public final class ErrorReplies {
 

@@ -1,9 +1,8 @@
-package org.ferry.mover.server.transfer;
+package org.ferry.mover.server.pi;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
-import org.ferry.mover.server.pi.ControlSession;
 
 /**
  * The start of a data transfer that an {@code ABOR} may interrupt at any moment (RFC 959 section

@@ -1,4 +1,4 @@
-package org.ferry.mover.server.transfer;
+package org.ferry.mover.server.pi;
 
 import java.util.List;
 import java.util.function.LongFunction;

@@ -1,4 +1,4 @@
-package org.ferry.mover.server.transfer;
+package org.ferry.mover.server.pi;
 
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayList;
@@ -13,10 +13,6 @@ import java.util.function.Supplier;
 import org.ferry.mover.protocol.FtpReply;
 import org.ferry.mover.protocol.Markers;
 import org.ferry.mover.server.dtp.DtpException;
-import org.ferry.mover.server.pi.CommandContext;
-import org.ferry.mover.server.pi.ControlSession;
-import org.ferry.mover.server.pi.FtpException;
-import org.ferry.mover.server.pi.TransferMode;
 
 /**
  * One started data transfer and the replies around it (RFC 959 section 4.2): the ABOR placeholder

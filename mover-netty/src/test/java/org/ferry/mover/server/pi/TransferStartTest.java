@@ -1,4 +1,4 @@
-package org.ferry.mover.server.transfer;
+package org.ferry.mover.server.pi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
-import org.ferry.mover.server.pi.ControlSession;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,9 +1,8 @@
-package org.ferry.mover.server.transfer;
+package org.ferry.mover.server.pi;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import org.ferry.mover.data.DataEndpoint;
-import org.ferry.mover.server.pi.CommandContext;
 
 /**
  * When a sending transfer's preliminary reply (150/125, RFC 959 section 4.2) leaves: at once,
