@@ -46,7 +46,7 @@ class RestApiTest {
     AccessTokenService tokens;
 
     @Autowired
-    org.ferry.scheduler.state.TaskRows taskRows;
+    org.ferry.api.store.TaskStore taskRows;
 
     @Autowired
     org.ferry.scheduler.drive.TaskEnding ending;

@@ -1,12 +1,21 @@
 package org.ferry.it.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -196,5 +205,58 @@ class ArchitectureTest {
                 .dependOnClassesThat()
                 .resideInAnyPackage("org.ferry.api.web..", "org.ferry.api.repository..", "org.ferry.scheduler..")
                 .check(ferry);
+    }
+
+    /**
+     * One owner of task state (issue 30): the repositories of the task, its items, events and file
+     * rows are read-only (no save, no update), so that every write goes through the store.
+     */
+    @Test
+    void theTaskRepositoriesAreReadOnly() {
+        noClasses()
+                .that()
+                .resideInAPackage("org.ferry.api.repository..")
+                .and()
+                .haveSimpleNameStartingWith("Task")
+                .or()
+                .haveSimpleNameStartingWith("TransferFile")
+                .or()
+                .haveSimpleNameStartingWith("TransferItem")
+                .or()
+                .haveSimpleNameStartingWith("DeleteItem")
+                .should()
+                .beAssignableTo(org.springframework.data.repository.CrudRepository.class)
+                .orShould()
+                .beAssignableTo(org.springframework.data.jpa.repository.JpaRepository.class)
+                .check(ferry);
+    }
+
+    /** Tables whose rows only {@code org.ferry.api.store} writes. */
+    private static final Pattern TASK_TABLE_WRITE = Pattern.compile(
+            "(?i)\\b(insert\\s+into|update|delete\\s+from)\\s+(task|task_event|transfer_item|delete_item|transfer_file|chunk)\\b");
+
+    /**
+     * One owner of task state (issue 30): no main class outside the store holds SQL that writes the
+     * task, item, event, file or chunk tables (JPQL and SQL alike; the class files do not show
+     * their strings, so the sources are read).
+     */
+    @Test
+    void onlyTheStoreWritesTaskFileAndChunkRows() throws IOException {
+        Path root = Path.of(System.getProperty("ferry.repo.root", "..")).toAbsolutePath().normalize();
+        Path store = root.resolve("transfer-api/src/main/java/org/ferry/api/store");
+        List<String> writers = new ArrayList<>();
+        for (String module : List.of("transfer-api", "scheduler", "webapp", "mover-netty", "cli")) {
+            Path sources = root.resolve(module).resolve("src/main/java");
+            try (Stream<Path> files = Files.walk(sources)) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".java") && !f.startsWith(store))
+                        .toList()) {
+                    Matcher write = TASK_TABLE_WRITE.matcher(Files.readString(file));
+                    while (write.find()) {
+                        writers.add(root.relativize(file) + ": " + write.group());
+                    }
+                }
+            }
+        }
+        assertThat(writers).as("writes of task state outside org.ferry.api.store").isEmpty();
     }
 }

@@ -19,6 +19,7 @@ import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskStatus;
+import org.ferry.api.domain.TaskType;
 import org.ferry.api.lifecycle.DeleteSubmittedEvent;
 import org.ferry.api.lifecycle.EndpointActivatedEvent;
 import org.ferry.api.lifecycle.EndpointDeactivatedEvent;
@@ -27,6 +28,7 @@ import org.ferry.api.lifecycle.TaskDeadlineChangedEvent;
 import org.ferry.api.repository.DeleteItemRepository;
 import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.repository.TaskRepository;
+import org.ferry.api.store.TaskStore;
 import org.ferry.mover.access.CredentialExpiredException;
 import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.access.EndpointSessions;
@@ -36,7 +38,6 @@ import org.ferry.mover.runner.Faults;
 import org.ferry.mover.runner.MoverFault;
 import org.ferry.scheduler.TransferProperties;
 import org.ferry.scheduler.drive.Activations;
-import org.ferry.scheduler.state.TaskRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -63,7 +64,7 @@ public class DeleteTaskRunner implements SmartLifecycle {
     private final TaskRepository tasks;
     private final DeleteItemRepository items;
     private final EndpointRepository endpoints;
-    private final TaskRows taskRows;
+    private final TaskStore taskRows;
     private final TransactionTemplate transactions;
     private final EndpointAccessService accesses;
     private final EndpointSessions sessions;
@@ -88,7 +89,7 @@ public class DeleteTaskRunner implements SmartLifecycle {
             TaskRepository tasks,
             DeleteItemRepository items,
             EndpointRepository endpoints,
-            TaskRows taskRows,
+            TaskStore taskRows,
             TransactionTemplate transactions,
             EndpointAccessService accesses,
             EndpointSessions sessions,
@@ -155,10 +156,11 @@ public class DeleteTaskRunner implements SmartLifecycle {
     /** Resumes delete tasks a previous run of the server left ACTIVE. */
     @EventListener(ApplicationReadyEvent.class)
     public void resumeActiveTasks() {
-        tasks.findByStatusAndTypeOrderByRequestTime(TaskStatus.ACTIVE, Task.TYPE_DELETE)
-                .forEach(task -> schedule(task.getId()));
-        tasks.findByStatusAndTypeOrderByRequestTime(TaskStatus.INACTIVE, Task.TYPE_DELETE)
-                .forEach(task -> resumeIfUsable(task, "The endpoint is usable again: the task resumes"));
+        taskRows.inStatus(TaskType.DELETE, TaskStatus.ACTIVE).forEach(this::schedule);
+        for (UUID taskId : taskRows.inStatus(TaskType.DELETE, TaskStatus.INACTIVE)) {
+            tasks.findById(taskId)
+                    .ifPresent(task -> resumeIfUsable(task, "The endpoint is usable again: the task resumes"));
+        }
     }
 
     /**
@@ -168,8 +170,8 @@ public class DeleteTaskRunner implements SmartLifecycle {
     @TransactionalEventListener(fallbackExecution = true)
     public void onEndpointActivated(EndpointActivatedEvent event) {
         async(() -> {
-            for (Task task : tasks.findUsingEndpoint(TaskStatus.INACTIVE, event.ownerName(), event.endpointId())) {
-                if (Task.TYPE_DELETE.equals(task.getType())) {
+            for (Task task : using(TaskStatus.INACTIVE, event.ownerName(), event.endpointId())) {
+                if (task.getType() == TaskType.DELETE) {
                     resumeIfUsable(
                             task, "Endpoint " + task.getSourceEndpoint() + " was activated again: the task resumes");
                 }
@@ -181,8 +183,8 @@ public class DeleteTaskRunner implements SmartLifecycle {
     @TransactionalEventListener(fallbackExecution = true)
     public void onEndpointDeactivated(EndpointDeactivatedEvent event) {
         async(() -> {
-            for (Task task : tasks.findUsingEndpoint(TaskStatus.ACTIVE, event.ownerName(), event.endpointId())) {
-                if (!Task.TYPE_DELETE.equals(task.getType())) {
+            for (Task task : using(TaskStatus.ACTIVE, event.ownerName(), event.endpointId())) {
+                if (task.getType() != TaskType.DELETE) {
                     continue;
                 }
                 String why = "Endpoint " + task.getSourceEndpoint() + " was deactivated: its credential is gone";
@@ -193,6 +195,13 @@ public class DeleteTaskRunner implements SmartLifecycle {
                 }
             }
         });
+    }
+
+    private List<Task> using(TaskStatus status, String owner, UUID endpointId) {
+        return taskRows.usingEndpoint(status, owner, endpointId).stream()
+                .map(tasks::findById)
+                .flatMap(java.util.Optional::stream)
+                .toList();
     }
 
     private void resumeIfUsable(Task task, String why) {
@@ -249,7 +258,7 @@ public class DeleteTaskRunner implements SmartLifecycle {
 
     private void run(UUID taskId) {
         Task task = tasks.findById(taskId).orElse(null);
-        if (task == null || task.getStatus() != TaskStatus.ACTIVE || !Task.TYPE_DELETE.equals(task.getType())) {
+        if (task == null || task.getStatus() != TaskStatus.ACTIVE || task.getType() != TaskType.DELETE) {
             return;
         }
         if (task.getDeadline() != null) {
@@ -334,21 +343,17 @@ public class DeleteTaskRunner implements SmartLifecycle {
         long filesDeleted = files;
         long directoriesDeleted = directories;
         transactions.executeWithoutResult(status -> {
-            tasks.recordPlan(taskId, filesDeleted, directoriesDeleted, filesDeleted, 0, 0);
-            if (tasks.finish(taskId, TaskStatus.SUCCEEDED, null, null, Instant.now()) > 0) {
-                taskRows.insertEvent(
-                        taskId,
-                        EventCode.SUCCEEDED,
-                        "The task completed successfully",
-                        "{\"files_deleted\":" + filesDeleted + ",\"directories_deleted\":" + directoriesDeleted + "}",
-                        Instant.now());
-            }
+            taskRows.recordDeleted(taskId, filesDeleted, directoriesDeleted);
+            taskRows.succeed(
+                    taskId,
+                    "{\"files_deleted\":" + filesDeleted + ",\"directories_deleted\":" + directoriesDeleted + "}",
+                    Instant.now());
         });
     }
 
     /** Ends the task FAILED with its end event (a cancel that came first is kept). */
     private void fail(UUID taskId, String code, String description) {
-        transactions.executeWithoutResult(status -> taskRows.finish(taskId, code, description, Instant.now()));
+        transactions.executeWithoutResult(status -> taskRows.fail(taskId, code, description, Instant.now()));
     }
 
     private boolean stopped(UUID taskId) {

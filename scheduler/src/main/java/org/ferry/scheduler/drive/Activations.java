@@ -12,15 +12,16 @@ import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskStatus;
+import org.ferry.api.domain.TaskType;
 import org.ferry.api.lifecycle.EndpointActivatedEvent;
 import org.ferry.api.lifecycle.EndpointDeactivatedEvent;
 import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.service.EndpointService;
+import org.ferry.api.store.TaskStore;
 import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.scheduler.plan.PlanningException;
-import org.ferry.scheduler.state.TaskRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -53,7 +54,7 @@ public class Activations implements DisposableBean {
     private final EndpointRepository endpoints;
     private final EndpointAccessService accesses;
     private final EndpointService endpointService;
-    private final TaskRows tasks;
+    private final TaskStore tasks;
     private final TransactionTemplate transactions;
     private final TaskEnding ending;
     private final Wakeup wakeup;
@@ -80,7 +81,7 @@ public class Activations implements DisposableBean {
             EndpointRepository endpoints,
             EndpointAccessService accesses,
             EndpointService endpointService,
-            TaskRows tasks,
+            TaskStore tasks,
             TransactionTemplate transactions,
             TaskEnding ending,
             Wakeup wakeup) {
@@ -241,7 +242,7 @@ public class Activations implements DisposableBean {
                     .orElse(event.endpointId().toString());
             for (UUID taskId : tasks.usingEndpoint(TaskStatus.ACTIVE, event.ownerName(), event.endpointId())) {
                 Task task = taskRepository.findById(taskId).orElse(null);
-                if (task != null && Task.TYPE_TRANSFER.equals(task.getType())) {
+                if (task != null && task.getType() == TaskType.TRANSFER) {
                     suspend(taskId, "Endpoint " + name + " was deactivated: its credential is gone");
                 }
             }
@@ -252,7 +253,7 @@ public class Activations implements DisposableBean {
     @EventListener(ApplicationReadyEvent.class)
     public void resumeUsable() {
         async(() -> {
-            for (UUID taskId : tasks.inactive(Task.TYPE_TRANSFER)) {
+            for (UUID taskId : tasks.inStatus(TaskType.TRANSFER, TaskStatus.INACTIVE)) {
                 resumeIfUsable(taskId, "Both endpoints are usable again: the task resumes");
             }
         });
@@ -260,7 +261,7 @@ public class Activations implements DisposableBean {
 
     private void resumeIfUsable(UUID taskId, String why) {
         Task task = taskRepository.findById(taskId).orElse(null);
-        if (task == null || !Task.TYPE_TRANSFER.equals(task.getType()) || !usable(task)) {
+        if (task == null || task.getType() != TaskType.TRANSFER || !usable(task)) {
             return; // delete tasks are DeleteTaskRunner's; or the other endpoint still waits
         }
         if (Boolean.TRUE.equals(transactions.execute(status -> tasks.resume(taskId, why, Instant.now())))) {

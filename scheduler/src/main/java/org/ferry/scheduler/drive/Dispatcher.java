@@ -12,6 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.ferry.api.credential.ActivationRequiredException;
 import org.ferry.api.domain.Task;
 import org.ferry.api.repository.TaskRepository;
+import org.ferry.api.store.FileStore;
+import org.ferry.api.store.LeasedTask;
 import org.ferry.mover.queue.ChunkMessage;
 import org.ferry.mover.queue.MessageCodec;
 import org.ferry.mover.runner.ChunkTuning;
@@ -20,8 +22,6 @@ import org.ferry.scheduler.TransferProperties;
 import org.ferry.scheduler.plan.Chunker;
 import org.ferry.scheduler.plan.PlanningException;
 import org.ferry.scheduler.queue.WorkQueue;
-import org.ferry.scheduler.state.FileRows;
-import org.ferry.scheduler.state.LeasedTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -40,7 +40,7 @@ public class Dispatcher {
 
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
 
-    private final FileRows files;
+    private final FileStore files;
     private final TaskRepository taskRepository;
     private final TransactionTemplate transactions;
     private final WorkQueue queue;
@@ -60,7 +60,7 @@ public class Dispatcher {
      * @param properties limits and chunk size
      */
     public Dispatcher(
-            FileRows files,
+            FileStore files,
             TaskRepository taskRepository,
             TransactionTemplate transactions,
             WorkQueue queue,

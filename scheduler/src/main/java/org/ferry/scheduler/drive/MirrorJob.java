@@ -6,18 +6,20 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import org.ferry.api.domain.EventCode;
+import org.ferry.api.domain.MirrorState;
+import org.ferry.api.domain.PlanState;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferItemRepository;
+import org.ferry.api.store.FileStore;
+import org.ferry.api.store.TaskStore;
 import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.runner.Faults;
 import org.ferry.mover.runner.MoverFault;
 import org.ferry.scheduler.TransferProperties;
 import org.ferry.scheduler.plan.MirrorWalk;
-import org.ferry.scheduler.state.FileRows;
-import org.ferry.scheduler.state.TaskRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -35,18 +37,13 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 public class MirrorJob {
 
-    /** {@code mirror_state} after the deletion. */
-    static final String DONE = "DONE";
-    /** {@code mirror_state} after a deletion skipped for source errors. */
-    static final String SKIPPED = "SKIPPED";
-
     private static final Logger log = LoggerFactory.getLogger(MirrorJob.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final TaskRepository taskRepository;
     private final TransferItemRepository items;
-    private final TaskRows tasks;
-    private final FileRows files;
+    private final TaskStore tasks;
+    private final FileStore files;
     private final TransactionTemplate transactions;
     private final TaskEnding ending;
     private final EndpointSessions sessions;
@@ -67,8 +64,8 @@ public class MirrorJob {
     public MirrorJob(
             TaskRepository taskRepository,
             TransferItemRepository items,
-            TaskRows tasks,
-            FileRows files,
+            TaskStore tasks,
+            FileStore files,
             TransactionTemplate transactions,
             TaskEnding ending,
             EndpointSessions sessions,
@@ -95,7 +92,7 @@ public class MirrorJob {
         Task task = taskRepository.findById(taskId).orElse(null);
         if (task == null
                 || task.getStatus() != TaskStatus.ACTIVE
-                || !Task.PLAN_PLANNED.equals(task.getPlanState())
+                || task.getPlanState() != PlanState.PLANNED
                 || !tasks.mirrorPending(taskId)
                 || files.hasOpenFiles(taskId)
                 || files.firstFailure(taskId) != null) {
@@ -110,7 +107,7 @@ public class MirrorJob {
                         "Destination extras were not deleted: " + task.getSubtasksSkippedErrors()
                                 + " source path(s) were skipped for errors",
                         null)) {
-                    tasks.markMirrored(taskId, SKIPPED);
+                    tasks.markMirrored(taskId, MirrorState.SKIPPED);
                 }
             });
             ending.finishIfDone(taskId);
@@ -135,7 +132,7 @@ public class MirrorJob {
                         }
                     });
             long deleted = walk.mirror(items.findByTaskIdOrderByItemIndex(taskId));
-            Boolean marked = transactions.execute(status -> tasks.markMirrored(taskId, DONE));
+            Boolean marked = transactions.execute(status -> tasks.markMirrored(taskId, MirrorState.DONE));
             log.info("Task {}: {} destination extra(s) deleted", taskId, deleted);
             if (Boolean.TRUE.equals(marked)) {
                 ending.finishIfDone(taskId);

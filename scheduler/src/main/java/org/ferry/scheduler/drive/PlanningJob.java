@@ -7,10 +7,14 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import org.ferry.api.domain.EventCode;
+import org.ferry.api.domain.PlanState;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferItemRepository;
+import org.ferry.api.store.FileStore;
+import org.ferry.api.store.PlannedFile;
+import org.ferry.api.store.TaskStore;
 import org.ferry.mover.access.CredentialExpiredException;
 import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
@@ -20,9 +24,6 @@ import org.ferry.scheduler.TransferProperties;
 import org.ferry.scheduler.plan.PlanTotals;
 import org.ferry.scheduler.plan.PlanningException;
 import org.ferry.scheduler.plan.TaskPlanner;
-import org.ferry.scheduler.state.FileRows;
-import org.ferry.scheduler.state.PlannedFile;
-import org.ferry.scheduler.state.TaskRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -46,8 +47,8 @@ public class PlanningJob {
 
     private final TaskRepository taskRepository;
     private final TransferItemRepository items;
-    private final TaskRows tasks;
-    private final FileRows files;
+    private final TaskStore tasks;
+    private final FileStore files;
     private final TransactionTemplate transactions;
     private final TaskEnding ending;
     private final EndpointSessions sessions;
@@ -68,8 +69,8 @@ public class PlanningJob {
     public PlanningJob(
             TaskRepository taskRepository,
             TransferItemRepository items,
-            TaskRows tasks,
-            FileRows files,
+            TaskStore tasks,
+            FileStore files,
             TransactionTemplate transactions,
             TaskEnding ending,
             EndpointSessions sessions,
@@ -94,7 +95,7 @@ public class PlanningJob {
      */
     public boolean plan(UUID taskId) {
         Task task = taskRepository.findById(taskId).orElse(null);
-        if (task == null || task.getStatus() != TaskStatus.ACTIVE || Task.PLAN_PLANNED.equals(task.getPlanState())) {
+        if (task == null || task.getStatus() != TaskStatus.ACTIVE || task.getPlanState() == PlanState.PLANNED) {
             return false;
         }
         Boolean started = transactions.execute(status -> tasks.markStarted(taskId, Instant.now()));
@@ -119,12 +120,7 @@ public class PlanningJob {
             PlanTotals totals = planner.plan(items.findByTaskIdOrderByItemIndex(taskId));
             flush(taskId, batch);
             Boolean recorded = transactions.execute(status -> tasks.recordPlan(
-                    taskId,
-                    totals.files(),
-                    totals.directories(),
-                    totals.filesSkipped(),
-                    totals.skippedErrors(),
-                    totals.toMove()));
+                    taskId, totals.files(), totals.directories(), totals.filesSkipped(), totals.skippedErrors()));
             if (!Boolean.TRUE.equals(recorded)) {
                 return false;
             }

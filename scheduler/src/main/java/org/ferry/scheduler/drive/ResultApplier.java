@@ -1,6 +1,5 @@
 package org.ferry.scheduler.drive;
 
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,18 +13,22 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.ferry.api.domain.EventCode;
-import org.ferry.api.domain.FileState;
+import org.ferry.api.store.ChunkProgress;
+import org.ferry.api.store.ChunkTransition;
+import org.ferry.api.store.FileArrival;
+import org.ferry.api.store.FileFault;
+import org.ferry.api.store.FileMarker;
+import org.ferry.api.store.FileStore;
+import org.ferry.api.store.FileTransition;
+import org.ferry.api.store.TaskStore;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.queue.ResultMessage;
 import org.ferry.mover.runner.FaultCode;
 import org.ferry.scheduler.TransferProperties;
-import org.ferry.scheduler.state.FileRows;
-import org.ferry.scheduler.state.TaskRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -51,9 +54,8 @@ public class ResultApplier implements SmartLifecycle {
     private static final Set<String> SKIPPABLE =
             Set.of(FaultCode.FILE_NOT_FOUND.name(), FaultCode.PERMISSION_DENIED.name(), FaultCode.NOT_A_FILE.name());
 
-    private final JdbcTemplate jdbc;
-    private final TaskRows tasks;
-    private final FileRows files;
+    private final TaskStore tasks;
+    private final FileStore files;
     private final TransactionTemplate transactions;
     private final TaskEnding ending;
     private final ObjectProvider<Activations> activations;
@@ -64,7 +66,6 @@ public class ResultApplier implements SmartLifecycle {
     private volatile boolean running;
 
     /**
-     * @param jdbc the database
      * @param tasks task rows
      * @param files file rows
      * @param transactions transactions
@@ -74,15 +75,13 @@ public class ResultApplier implements SmartLifecycle {
      * @param properties back-off and batch size
      */
     public ResultApplier(
-            JdbcTemplate jdbc,
-            TaskRows tasks,
-            FileRows files,
+            TaskStore tasks,
+            FileStore files,
             TransactionTemplate transactions,
             TaskEnding ending,
             ObjectProvider<Activations> activations,
             Wakeup wakeup,
             TransferProperties properties) {
-        this.jdbc = jdbc;
         this.tasks = tasks;
         this.files = files;
         this.transactions = transactions;
@@ -214,40 +213,17 @@ public class ResultApplier implements SmartLifecycle {
             }
         }
         // any result is a heartbeat of its chunk
-        jdbc.batchUpdate(
-                "update chunk set heartbeat_time = ? where id = ? and state = 'ACTIVE'",
-                new ArrayList<>(heardFrom.keySet()),
-                500,
-                (ps, chunkId) -> {
-                    ps.setTimestamp(1, Timestamp.from(now));
-                    ps.setLong(2, chunkId);
-                });
+        files.heartbeats(new ArrayList<>(heardFrom.keySet()), now);
         if (!progress.isEmpty()) {
-            jdbc.batchUpdate(
-                    "update chunk set bytes_in_flight = ?, mover = ? where id = ? and state = 'ACTIVE'",
-                    new ArrayList<>(progress.values()),
-                    500,
-                    (ps, result) -> {
-                        ps.setLong(1, result.bytes());
-                        ps.setString(2, result.mover());
-                        ps.setLong(3, result.chunkId());
-                    });
+            files.progress(progress.values().stream()
+                    .map(p -> new ChunkProgress(p.chunkId(), p.bytes(), p.mover()))
+                    .toList());
             progress.values().stream().map(ResultMessage::taskId).distinct().forEach(tasks::refreshBytesInFlight);
         }
         if (!markers.isEmpty()) {
-            jdbc.batchUpdate(
-                    "update transfer_file set acknowledged = ?, bytes_acknowledged = ?"
-                            + " where id = ? and chunk_id = ? and state = 'ACTIVE' and bytes_acknowledged <= ?",
-                    new ArrayList<>(markers.values()),
-                    500,
-                    (ps, result) -> {
-                        long bytes = bytes(result);
-                        ps.setString(1, ranges(result.acknowledged()));
-                        ps.setLong(2, bytes);
-                        ps.setLong(3, result.fileId());
-                        ps.setLong(4, result.chunkId());
-                        ps.setLong(5, bytes);
-                    });
+            files.markers(markers.values().stream()
+                    .map(m -> new FileMarker(m.fileId(), m.chunkId(), ranges(m.acknowledged()), bytes(m)))
+                    .toList());
         }
         if (!arrived.isEmpty()) {
             applyArrived(arrived, now, outcome);
@@ -262,28 +238,18 @@ public class ResultApplier implements SmartLifecycle {
     }
 
     private void applyArrived(List<ResultMessage> arrived, Instant now, Outcome outcome) {
-        int[][] counts = jdbc.batchUpdate(
-                "update transfer_file set state = ?, completion_time = ?, acknowledged = null, bytes_acknowledged = 0,"
-                        + " checksum = ? where id = ? and chunk_id = ? and state = 'ACTIVE'",
-                arrived,
-                500,
-                (ps, result) -> {
-                    ps.setString(1, FileState.SUCCEEDED.name());
-                    ps.setTimestamp(2, Timestamp.from(now));
-                    ps.setString(3, cut(result.checksum(), 128));
-                    ps.setLong(4, result.fileId());
-                    ps.setLong(5, result.chunkId());
-                });
+        boolean[] moved = files.arrived(
+                arrived.stream()
+                        .map(r -> new FileArrival(r.fileId(), r.chunkId(), r.taskId(), r.bytes(), r.checksum()))
+                        .toList(),
+                now);
         Map<UUID, long[]> perTask = new LinkedHashMap<>();
-        int index = 0;
-        for (int[] batch : counts) {
-            for (int count : batch) {
-                ResultMessage result = arrived.get(index++);
-                if (count > 0) {
-                    long[] sums = perTask.computeIfAbsent(result.taskId(), id -> new long[2]);
-                    sums[0]++;
-                    sums[1] += result.bytes();
-                }
+        for (int i = 0; i < moved.length; i++) {
+            if (moved[i]) {
+                ResultMessage result = arrived.get(i);
+                long[] sums = perTask.computeIfAbsent(result.taskId(), id -> new long[2]);
+                sums[0]++;
+                sums[1] += result.bytes();
             }
         }
         perTask.forEach((taskId, sums) -> {
@@ -294,38 +260,33 @@ public class ResultApplier implements SmartLifecycle {
 
     private void applyFault(ResultMessage fault, Instant now, Outcome outcome) {
         UUID taskId = fault.taskId();
-        String state;
+        FileTransition transition;
         Instant nextAttempt = null;
         boolean skip = false;
         if (fault.willRetry()) {
-            state = FileState.ACTIVE.name();
+            transition = FileTransition.RETRY_IN_CHUNK;
         } else if (fault.permanent()) {
-            skip = fault.onSource() && SKIPPABLE.contains(fault.code()) && skipsSourceErrors(taskId);
-            state = skip ? FileState.SKIPPED.name() : FileState.FAILED.name();
+            skip = fault.onSource() && SKIPPABLE.contains(fault.code()) && tasks.skipsSourceErrors(taskId);
+            transition = skip ? FileTransition.SKIP : FileTransition.FAIL;
         } else {
-            state = FileState.PENDING.name();
+            transition = FileTransition.GIVE_BACK;
             nextAttempt = now.plus(properties.backoff(
                     fault.attempt(), ThreadLocalRandom.current().nextDouble()));
         }
         boolean ends = !fault.willRetry();
-        String acknowledged = ranges(fault.acknowledged());
-        int changed = jdbc.update(
-                "update transfer_file set attempts = ?, fault_code = ?, fault_description = ?, acknowledged = ?,"
-                        + " bytes_acknowledged = ?, state = ?, chunk_id = ?, next_attempt_time = ?, completion_time = ?"
-                        + " where id = ? and chunk_id = ? and state = 'ACTIVE' and attempts < ?",
-                fault.attempt(),
-                fault.code(),
-                cut(fault.description(), 2000),
-                acknowledged,
-                bytes(fault),
-                state,
-                ends ? null : fault.chunkId(),
-                nextAttempt == null ? null : Timestamp.from(nextAttempt),
-                ends && fault.permanent() ? Timestamp.from(now) : null,
-                fault.fileId(),
-                fault.chunkId(),
-                fault.attempt());
-        if (changed == 0) {
+        boolean changed = files.fault(
+                new FileFault(
+                        fault.fileId(),
+                        fault.chunkId(),
+                        fault.attempt(),
+                        fault.code(),
+                        fault.description(),
+                        ranges(fault.acknowledged()),
+                        bytes(fault)),
+                transition,
+                nextAttempt,
+                now);
+        if (!changed) {
             return; // applied before, or the file left this chunk
         }
         boolean active = tasks.addFaults(taskId, 1, fault.code());
@@ -352,7 +313,7 @@ public class ResultApplier implements SmartLifecycle {
     }
 
     private void applyChunkDone(ResultMessage done, Instant now, Outcome outcome) {
-        UUID taskId = files.endChunk(done.chunkId(), "DONE", null);
+        UUID taskId = files.endChunk(done.chunkId(), ChunkTransition.FINISH, null);
         if (taskId == null) {
             return; // ended before (a repeated message, or taken as lost)
         }
@@ -372,12 +333,6 @@ public class ResultApplier implements SmartLifecycle {
                     properties.backoff(consecutive, ThreadLocalRandom.current().nextDouble()));
             tasks.backOff(taskId, done.code(), retryAfter);
         }
-    }
-
-    private boolean skipsSourceErrors(UUID taskId) {
-        List<Boolean> skip =
-                jdbc.queryForList("select skip_source_errors from task where id = ?", Boolean.class, taskId);
-        return !skip.isEmpty() && Boolean.TRUE.equals(skip.get(0));
     }
 
     private static EventCode eventCode(String code) {
@@ -410,10 +365,6 @@ public class ResultApplier implements SmartLifecycle {
         }
         String cut = text.substring(0, 4000);
         return cut.substring(0, cut.lastIndexOf(','));
-    }
-
-    private static String cut(String text, int max) {
-        return text == null || text.length() <= max ? text : text.substring(0, max);
     }
 
     /** Runs before the work queue stops and after it starts: results keep flowing while movers end. */

@@ -16,11 +16,12 @@ import org.ferry.api.domain.EventCode;
 import org.ferry.api.lifecycle.TaskCancelRequestedEvent;
 import org.ferry.api.lifecycle.TaskDeadlineChangedEvent;
 import org.ferry.api.lifecycle.TaskSubmittedEvent;
+import org.ferry.api.store.ChunkTransition;
+import org.ferry.api.store.FileStore;
+import org.ferry.api.store.LeasedTask;
+import org.ferry.api.store.TaskStore;
 import org.ferry.scheduler.TransferProperties;
 import org.ferry.scheduler.queue.WorkQueue;
-import org.ferry.scheduler.state.FileRows;
-import org.ferry.scheduler.state.LeasedTask;
-import org.ferry.scheduler.state.TaskRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -46,8 +47,8 @@ public class TaskDriver implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(TaskDriver.class);
 
-    private final TaskRows tasks;
-    private final FileRows files;
+    private final TaskStore tasks;
+    private final FileStore files;
     private final TransactionTemplate transactions;
     private final PlanningJob planning;
     private final MirrorJob mirrors;
@@ -86,8 +87,8 @@ public class TaskDriver implements SmartLifecycle {
      * @param ferryHome the state directory
      */
     public TaskDriver(
-            TaskRows tasks,
-            FileRows files,
+            TaskStore tasks,
+            FileStore files,
             TransactionTemplate transactions,
             PlanningJob planning,
             MirrorJob mirrors,
@@ -231,7 +232,8 @@ public class TaskDriver implements SmartLifecycle {
                 // an earlier run of this instance moved these chunks in its own JVM: they are gone
                 for (LeasedTask task : leased) {
                     for (long chunkId : files.activeChunkIds(task.id())) {
-                        transactions.executeWithoutResult(status -> files.endChunk(chunkId, "LOST", null));
+                        transactions.executeWithoutResult(
+                                status -> files.endChunk(chunkId, ChunkTransition.LOSE, null));
                     }
                 }
             }
@@ -304,7 +306,7 @@ public class TaskDriver implements SmartLifecycle {
             return; // the transport itself was down lately: silence proves nothing about the movers
         }
         for (long chunkId : files.silentChunks(instance, silentSince)) {
-            UUID taskId = transactions.execute(status -> files.endChunk(chunkId, "LOST", null));
+            UUID taskId = transactions.execute(status -> files.endChunk(chunkId, ChunkTransition.LOSE, null));
             queue.cancelChunk(chunkId); // should its mover be alive after all, it stops
             if (taskId != null) {
                 log.warn(

@@ -2,9 +2,10 @@ package org.ferry.scheduler.drive;
 
 import java.time.Instant;
 import java.util.UUID;
+import org.ferry.api.store.ChunkTransition;
+import org.ferry.api.store.FileStore;
+import org.ferry.api.store.TaskStore;
 import org.ferry.scheduler.queue.WorkQueue;
-import org.ferry.scheduler.state.FileRows;
-import org.ferry.scheduler.state.TaskRows;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -18,8 +19,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class TaskEnding {
 
-    private final TaskRows tasks;
-    private final FileRows files;
+    private final TaskStore tasks;
+    private final FileStore files;
     private final TransactionTemplate transactions;
     private final ObjectProvider<WorkQueue> queue;
     private final Wakeup wakeup;
@@ -32,8 +33,8 @@ public class TaskEnding {
      * @param wakeup wakes the scheduler (to delete a mirror's extras before the task ends)
      */
     public TaskEnding(
-            TaskRows tasks,
-            FileRows files,
+            TaskStore tasks,
+            FileStore files,
             TransactionTemplate transactions,
             ObjectProvider<WorkQueue> queue,
             Wakeup wakeup) {
@@ -66,9 +67,9 @@ public class TaskEnding {
                 return false;
             }
             if (failure == null) {
-                done = tasks.finish(taskId, null, null, Instant.now());
+                done = tasks.succeed(taskId, null, Instant.now());
             } else {
-                done = tasks.finish(taskId, failure[0], failure[1], Instant.now());
+                done = tasks.fail(taskId, failure[0], failure[1], Instant.now());
                 failed[0] = failure[0];
             }
             if (done) {
@@ -92,7 +93,7 @@ public class TaskEnding {
      */
     public boolean fail(UUID taskId, String code, String description) {
         Boolean ended = transactions.execute(status -> {
-            boolean done = tasks.finish(taskId, code, description, Instant.now());
+            boolean done = tasks.fail(taskId, code, description, Instant.now());
             if (done) {
                 files.endChunksOf(taskId);
             }
@@ -116,7 +117,7 @@ public class TaskEnding {
                 return false;
             }
             for (long chunkId : files.activeChunkIds(taskId)) {
-                files.endChunk(chunkId, "DONE", null);
+                files.endChunk(chunkId, ChunkTransition.FINISH, null);
             }
             return true;
         });

@@ -11,9 +11,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.ferry.api.domain.EventCode;
+import org.ferry.api.store.TaskStore;
 import org.ferry.scheduler.state.NotificationRows;
 import org.ferry.scheduler.state.NotificationRows.Claimed;
-import org.ferry.scheduler.state.TaskRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -46,7 +46,7 @@ public class Notifier implements SmartLifecycle {
 
     private final NotificationRows outbox;
     private final TaskReports reports;
-    private final TaskRows tasks;
+    private final TaskStore tasks;
     private final TransactionTemplate transactions;
     private final ObjectProvider<JavaMailSender> senders;
     private final String from;
@@ -75,7 +75,7 @@ public class Notifier implements SmartLifecycle {
     public Notifier(
             NotificationRows outbox,
             TaskReports reports,
-            TaskRows tasks,
+            TaskStore tasks,
             TransactionTemplate transactions,
             ObjectProvider<JavaMailSender> senders,
             @Value("${ferry.mail.from:ferry@localhost}") String from,

@@ -1,6 +1,6 @@
 package org.ferry.scheduler.plan;
 
-import org.ferry.scheduler.state.PlannedFile;
+import org.ferry.api.store.PlannedFile;
 
 /** Where the planner writes the files it finds, one at a time (the sink batches them into the database). */
 @FunctionalInterface

@@ -11,12 +11,12 @@ import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.FilterRules;
 import org.ferry.api.domain.SyncLevel;
 import org.ferry.api.domain.TransferItem;
+import org.ferry.api.store.PlannedFile;
 import org.ferry.mover.client.GridFtpReplyException;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.protocol.FileInfo;
 import org.ferry.mover.runner.FaultCode;
 import org.ferry.mover.runner.Faults;
-import org.ferry.scheduler.state.PlannedFile;
 
 /**
  * Turns a task's transfer items into file rows: crawls recursive items on the source with MLSD

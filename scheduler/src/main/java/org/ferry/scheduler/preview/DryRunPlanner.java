@@ -14,6 +14,7 @@ import org.ferry.api.error.EndpointException;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.error.NotFoundException;
 import org.ferry.api.service.TransferPreview;
+import org.ferry.api.store.PlannedFile;
 import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
@@ -23,7 +24,6 @@ import org.ferry.scheduler.plan.PlanSink;
 import org.ferry.scheduler.plan.PlanTotals;
 import org.ferry.scheduler.plan.PlanningException;
 import org.ferry.scheduler.plan.TaskPlanner;
-import org.ferry.scheduler.state.PlannedFile;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 

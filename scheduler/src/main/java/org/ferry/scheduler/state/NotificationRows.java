@@ -4,12 +4,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.ferry.api.store.Sql;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
  * The e-mail outbox ({@code task_notification}): one row per task and kind (SUCCEEDED, FAILED,
- * INACTIVE), queued by {@link TaskRows} in the transaction that ends or suspends the task. A row
+ * INACTIVE), queued by {@link TaskStore} in the transaction that ends or suspends the task. A row
  * is claimed with an {@code UPDATE ... WHERE} that only one instance can win, so that two
  * ferry-server instances on one database never send the same message twice at once; the claim
  * expires, so that a crash while sending only delays the message.

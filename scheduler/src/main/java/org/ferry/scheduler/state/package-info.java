@@ -1,7 +1,6 @@
 /**
- * The scheduler's durable task state in SQL (H2 and PostgreSQL alike): leases, counters, events,
- * file (subtask) rows and chunks. Every change is a conditional single-statement update guarded by
- * the row's state (and chunk, attempt), so that results delivered twice, a cancel racing a mover,
- * or two ferry-server instances cannot undo each other.
+ * The scheduler's own rows beside the task store: the e-mail outbox ({@code task_notification})
+ * and the timers' ticks ({@code timer}, {@code timer_run}), in SQL (H2 and PostgreSQL alike).
+ * Task, file and chunk state belongs to {@code org.ferry.api.store}.
  */
 package org.ferry.scheduler.state;

@@ -129,7 +129,7 @@ public class TimerRunner {
         TransferRequest request = json.treeToValue(body, TransferRequest.class);
         Submission submission = transfers.submit(
                 new Caller(account.getId(), timer.ownerName(), account.getRole() == Role.ADMIN), request);
-        UUID taskId = submission.task().getId();
+        UUID taskId = submission.taskId();
         rows.record(timerId, scheduled, TimerRun.SUBMITTED, taskId, null);
         int runs = timer.numberOfRuns() + 1;
         log.info("Timer {}: tick at {} submitted task {} (run {})", timerId, scheduled, taskId, runs);

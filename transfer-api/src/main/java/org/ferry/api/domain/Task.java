@@ -8,24 +8,19 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.util.UUID;
+import org.hibernate.annotations.Immutable;
 
 /**
- * A transfer task: what was asked (endpoints, options) and how far it got (counters, status).
- * Counters are changed by atomic SQL increments in {@link org.ferry.api.repository.TaskRepository}
- * because several mover threads report on one task at once; this entity is read-mostly.
+ * A task (a transfer or a delete): what was asked (endpoints, options) and how far it got
+ * (counters, status). A read-only view for the API's queries: every write goes through
+ * {@link org.ferry.api.store.TaskStore}, as conditional SQL updates, because several movers
+ * report on one task at once and its status changes only as the transition table says.
  */
 @Entity
+@Immutable
 @Table(name = "task")
 public class Task {
 
-    /** A transfer between two endpoints. */
-    public static final String TYPE_TRANSFER = "TRANSFER";
-    /** Deleting paths on one endpoint. */
-    public static final String TYPE_DELETE = "DELETE";
-    /** {@code plan_state} of a task whose items are not crawled yet. */
-    public static final String PLAN_NEW = "NEW";
-    /** {@code plan_state} of a task whose file rows are complete (never crawled again). */
-    public static final String PLAN_PLANNED = "PLANNED";
     /** {@code nice_status} of a task waiting for its first chunk. */
     public static final String NICE_QUEUED = "Queued";
     /** {@code nice_status} of a task that is working without recent faults. */
@@ -40,8 +35,9 @@ public class Task {
     @Column(name = "owner_name", nullable = false)
     private String ownerName;
 
+    @Enumerated(EnumType.STRING)
     @Column(nullable = false)
-    private String type;
+    private TaskType type;
 
     @Enumerated(EnumType.STRING)
     @Column(nullable = false)
@@ -126,8 +122,9 @@ public class Task {
     @Column(name = "subtasks_skipped_errors", nullable = false)
     private long subtasksSkippedErrors;
 
+    @Enumerated(EnumType.STRING)
     @Column(name = "plan_state", nullable = false)
-    private String planState;
+    private PlanState planState;
 
     @Column(name = "lease_owner")
     private String leaseOwner;
@@ -172,90 +169,6 @@ public class Task {
     /** For JPA. */
     protected Task() {}
 
-    /**
-     * A new ACTIVE, queued transfer task with zero counters.
-     *
-     * @param submissionId the client's submission id (unique: a re-post is a duplicate)
-     * @param ownerName the submitting user
-     * @param label optional label
-     * @param deadline optional deadline
-     * @param source source endpoint
-     * @param destination destination endpoint
-     * @param syncLevel optional sync level
-     * @param verifyChecksum compare MD5 checksums after each file
-     * @param skipSourceErrors skip source paths that are missing or unreadable instead of failing
-     * @param encryptData PROT P on every data channel of the task
-     */
-    public Task(
-            String submissionId,
-            String ownerName,
-            String label,
-            Instant deadline,
-            Endpoint source,
-            Endpoint destination,
-            SyncLevel syncLevel,
-            boolean verifyChecksum,
-            boolean skipSourceErrors,
-            boolean encryptData) {
-        this.id = UUID.randomUUID();
-        this.submissionId = submissionId;
-        this.ownerName = ownerName;
-        this.type = TYPE_TRANSFER;
-        this.status = TaskStatus.ACTIVE;
-        this.niceStatus = NICE_QUEUED;
-        this.label = label;
-        this.requestTime = Instant.now();
-        this.deadline = deadline;
-        this.sourceEndpointId = source.getId();
-        this.sourceEndpoint = source.getCanonicalName();
-        this.destinationEndpointId = destination.getId();
-        this.destinationEndpoint = destination.getCanonicalName();
-        this.syncLevel = syncLevel == null ? null : syncLevel.level();
-        this.verifyChecksum = verifyChecksum;
-        this.skipSourceErrors = skipSourceErrors;
-        this.planState = PLAN_NEW;
-        this.encryptData = encryptData;
-    }
-
-    /**
-     * A new ACTIVE, queued DELETE task on one endpoint.
-     *
-     * @param submissionId the client's submission id
-     * @param ownerName the submitting user
-     * @param label optional label
-     * @param deadline the deadline (delete tasks always have one)
-     * @param endpoint the endpoint to delete on
-     * @param recursive whether directories are deleted with their contents
-     * @param ignoreMissing whether a missing path is no error
-     * @return the task
-     */
-    public static Task delete(
-            String submissionId,
-            String ownerName,
-            String label,
-            Instant deadline,
-            Endpoint endpoint,
-            boolean recursive,
-            boolean ignoreMissing) {
-        Task task = new Task();
-        task.id = UUID.randomUUID();
-        task.submissionId = submissionId;
-        task.ownerName = ownerName;
-        task.type = TYPE_DELETE;
-        task.status = TaskStatus.ACTIVE;
-        task.niceStatus = NICE_QUEUED;
-        task.planState = PLAN_NEW; // never leased by the transfer scheduler: DELETE tasks run on their own
-        task.label = label;
-        task.requestTime = Instant.now();
-        task.deadline = deadline;
-        task.sourceEndpointId = endpoint.getId();
-        task.sourceEndpoint = endpoint.getCanonicalName();
-        task.deleteRecursive = recursive;
-        task.ignoreMissing = ignoreMissing;
-        task.notifyOn(false, false, false);
-        return task;
-    }
-
     /** @return the task id */
     public UUID getId() {
         return id;
@@ -271,8 +184,8 @@ public class Task {
         return ownerName;
     }
 
-    /** @return {@code TRANSFER} or {@code DELETE} */
-    public String getType() {
+    /** @return TRANSFER or DELETE */
+    public TaskType getType() {
         return type;
     }
 
@@ -396,16 +309,6 @@ public class Task {
         return skipSourceErrors;
     }
 
-    /**
-     * Sets the e-mail choices: whether the owner hears when the task ends SUCCEEDED, ends FAILED,
-     * or goes INACTIVE (the owner needs an address; see {@code ferry_user.email}).
-     */
-    public void notifyOn(boolean succeeded, boolean failed, boolean inactive) {
-        this.notifyOnSucceeded = succeeded;
-        this.notifyOnFailed = failed;
-        this.notifyOnInactive = inactive;
-    }
-
     /** @return whether a SUCCEEDED end sends the owner a message */
     public boolean isNotifyOnSucceeded() {
         return notifyOnSucceeded;
@@ -419,27 +322,6 @@ public class Task {
     /** @return whether going INACTIVE sends the owner a message */
     public boolean isNotifyOnInactive() {
         return notifyOnInactive;
-    }
-
-    /**
-     * Sets the mirror and filter options of a new transfer task (before it is first saved).
-     *
-     * @param deleteDestinationExtra delete what the destination has under a recursive item and
-     *     the source does not, after every file arrived
-     * @param filterRules the rules, or null for none
-     */
-    public void mirrorAndFilters(boolean deleteDestinationExtra, FilterRules filterRules) {
-        this.deleteDestinationExtra = deleteDestinationExtra;
-        this.filterRules = filterRules == null || filterRules.isEmpty() ? null : filterRules.toJson();
-    }
-
-    /**
-     * Sets {@code preserve_timestamp} of a new transfer task (before it is first saved).
-     *
-     * @param preserveTimestamp give each destination file its source's modification time
-     */
-    public void preserveTimestamp(boolean preserveTimestamp) {
-        this.preserveTimestamp = preserveTimestamp;
     }
 
     /** @return whether each destination file gets its source's modification time */
@@ -462,8 +344,8 @@ public class Task {
         return subtasksSkippedErrors;
     }
 
-    /** @return {@link #PLAN_NEW} or {@link #PLAN_PLANNED} */
-    public String getPlanState() {
+    /** @return whether its file rows are complete */
+    public PlanState getPlanState() {
         return planState;
     }
 

@@ -6,10 +6,10 @@ import java.util.UUID;
 import org.ferry.api.domain.TaskEvent;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.Pageable;
-import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.repository.Repository;
 
-/** Task events. */
-public interface TaskEventRepository extends JpaRepository<TaskEvent, Long> {
+/** Task events, for reading; {@link org.ferry.api.store.TaskStore} writes them. */
+public interface TaskEventRepository extends Repository<TaskEvent, Long> {
 
     /** @return one page of a task's events */
     Page<TaskEvent> findByTaskId(UUID taskId, Pageable page);
@@ -32,7 +32,4 @@ public interface TaskEventRepository extends JpaRepository<TaskEvent, Long> {
      * @return the task's events after {@code afterId}, oldest first
      */
     List<TaskEvent> findByTaskIdAndIdGreaterThanOrderByIdAsc(UUID taskId, long afterId);
-
-    /** @return whether the task has an event with this code (e.g. STARTED is written once) */
-    boolean existsByTaskIdAndCode(UUID taskId, String code);
 }

@@ -6,13 +6,14 @@ import java.util.UUID;
 import org.ferry.api.domain.FileState;
 import org.ferry.api.domain.TransferFile;
 import org.springframework.data.domain.Pageable;
-import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.repository.Repository;
 
 /**
  * A task's file rows, for reading: {@code successful_transfers} (SUCCEEDED) and
  * {@code skipped_errors} (SKIPPED) page by id ({@code marker} = the last id of the page before).
+ * {@link org.ferry.api.store.FileStore} writes them.
  */
-public interface TransferFileRepository extends JpaRepository<TransferFile, Long> {
+public interface TransferFileRepository extends Repository<TransferFile, Long> {
 
     /**
      * @param taskId the task
@@ -31,7 +32,4 @@ public interface TransferFileRepository extends JpaRepository<TransferFile, Long
      * @return the task's first rows in those states, by id
      */
     List<TransferFile> findByTaskIdAndStateInOrderById(UUID taskId, Collection<FileState> states, Pageable page);
-
-    /** @return how many of the task's files are in the state */
-    long countByTaskIdAndState(UUID taskId, FileState state);
 }

@@ -5,16 +5,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import org.ferry.api.document.DeleteRequest;
-import org.ferry.api.domain.DeleteItem;
 import org.ferry.api.domain.Endpoint;
-import org.ferry.api.domain.Task;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.error.NotSupportedException;
 import org.ferry.api.identity.Caller;
 import org.ferry.api.lifecycle.DeleteSubmittedEvent;
-import org.ferry.api.repository.DeleteItemRepository;
-import org.ferry.api.repository.TaskRepository;
+import org.ferry.api.store.NewTask;
+import org.ferry.api.store.TaskStore;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -30,30 +29,26 @@ public class DeleteService {
     /** The deadline of a delete task that names none. */
     public static final Duration DEFAULT_DEADLINE = Duration.ofHours(24);
 
-    private final TaskRepository tasks;
-    private final DeleteItemRepository items;
+    private final TaskStore store;
     private final EndpointService endpoints;
     private final SubmissionIds submissionIds;
     private final ApiLimits limits;
     private final ApplicationEventPublisher publisher;
 
     /**
-     * @param tasks task store
-     * @param items delete item store
+     * @param store where the task is stored
      * @param endpoints endpoint lookup
      * @param submissionIds duplicate detection
      * @param limits items per task
      * @param publisher where lifecycle events go
      */
     public DeleteService(
-            TaskRepository tasks,
-            DeleteItemRepository items,
+            TaskStore store,
             EndpointService endpoints,
             SubmissionIds submissionIds,
             ApiLimits limits,
             ApplicationEventPublisher publisher) {
-        this.tasks = tasks;
-        this.items = items;
+        this.store = store;
         this.endpoints = endpoints;
         this.submissionIds = submissionIds;
         this.limits = limits;
@@ -101,21 +96,19 @@ public class DeleteService {
             return earlier.get();
         }
         Endpoint endpoint = endpoints.resolve(caller, request.endpoint(), "endpoint");
-        Task task = tasks.saveAndFlush(Task.delete(
+        Instant now = Instant.now();
+        UUID taskId = store.create(NewTask.delete(
                 submissionId,
                 caller.name(),
                 label,
-                deadline != null ? deadline : Instant.now().plus(DEFAULT_DEADLINE),
+                now,
+                deadline != null ? deadline : now.plus(DEFAULT_DEADLINE),
                 endpoint,
                 Boolean.TRUE.equals(request.recursive()),
-                Boolean.TRUE.equals(request.ignoreMissing())));
-        List<DeleteItem> rows = new ArrayList<>(paths.size());
-        for (int i = 0; i < paths.size(); i++) {
-            rows.add(new DeleteItem(task.getId(), i, paths.get(i)));
-        }
-        items.saveAll(rows);
-        publisher.publishEvent(new DeleteSubmittedEvent(task.getId()));
-        return new Submission(task, false);
+                Boolean.TRUE.equals(request.ignoreMissing()),
+                paths));
+        publisher.publishEvent(new DeleteSubmittedEvent(taskId));
+        return new Submission(taskId, submissionId, false);
     }
 
     private List<String> paths(List<DeleteRequest.DeleteItem> data) {

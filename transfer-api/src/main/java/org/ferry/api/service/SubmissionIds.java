@@ -53,6 +53,6 @@ public class SubmissionIds {
         if (existing.isPresent() && !caller.owns(existing.get().getOwnerName())) {
             throw new ConflictException("submission_id", "submission_id is already in use");
         }
-        return existing.map(t -> new Submission(t, true));
+        return existing.map(t -> new Submission(t.getId(), t.getSubmissionId(), true));
     }
 }

@@ -14,6 +14,7 @@ import org.ferry.api.domain.FileState;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
 import org.ferry.api.domain.TaskStatus;
+import org.ferry.api.domain.TaskType;
 import org.ferry.api.domain.TransferFile;
 import org.ferry.api.error.ConflictException;
 import org.ferry.api.error.InvalidRequestException;
@@ -24,6 +25,7 @@ import org.ferry.api.lifecycle.TaskDeadlineChangedEvent;
 import org.ferry.api.repository.TaskEventRepository;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferFileRepository;
+import org.ferry.api.store.TaskStore;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.PageRequest;
@@ -48,13 +50,15 @@ public class TaskService {
     public static final String CANCELED_BY_ADMIN_DESCRIPTION = "The task was cancelled by an administrator";
 
     private final TaskRepository tasks;
+    private final TaskStore store;
     private final TaskEventRepository events;
     private final TransferFileRepository transferFiles;
     private final ApplicationEventPublisher publisher;
     private final int markerPageSize;
 
     /**
-     * @param tasks task store
+     * @param tasks the tasks, for reading
+     * @param store changes tasks
      * @param events event store
      * @param transferFiles the tasks' file rows
      * @param publisher where lifecycle events go
@@ -62,11 +66,13 @@ public class TaskService {
      */
     public TaskService(
             TaskRepository tasks,
+            TaskStore store,
             TaskEventRepository events,
             TransferFileRepository transferFiles,
             ApplicationEventPublisher publisher,
             ApiLimits limits) {
         this.tasks = tasks;
+        this.store = store;
         this.events = events;
         this.transferFiles = transferFiles;
         this.publisher = publisher;
@@ -142,13 +148,15 @@ public class TaskService {
                         statuses.isEmpty() ? b.disjunction() : r.get("status").in(statuses);
             }
             case "type" -> {
+                Set<TaskType> types = EnumSet.noneOf(TaskType.class);
                 for (String v : values) {
-                    if (!v.trim().equals(Task.TYPE_TRANSFER) && !v.trim().equals(Task.TYPE_DELETE)) {
+                    try {
+                        types.add(TaskType.valueOf(v.trim()));
+                    } catch (IllegalArgumentException e) {
                         throw new InvalidRequestException("filter", "Unknown type '" + v + "'");
                     }
                 }
-                return (r, q, b) ->
-                        r.get("type").in(values.stream().map(String::trim).toList());
+                return (r, q, b) -> r.get("type").in(types);
             }
             case "task_id" -> {
                 List<UUID> ids = new ArrayList<>();
@@ -252,12 +260,11 @@ public class TaskService {
      * @param caller the user
      * @param taskId the task
      * @param request the new values (null keeps a value)
-     * @return the updated task
      * @throws ConflictException if the task has ended
      * @throws InvalidRequestException naming the field for an invalid value
      */
     @Transactional
-    public Task update(Caller caller, String taskId, TaskUpdateRequest request) {
+    public void update(Caller caller, String taskId, TaskUpdateRequest request) {
         Task task = get(caller, taskId);
         if (request == null) {
             throw new InvalidRequestException(null, "Request body must be a task document with label and/or deadline");
@@ -268,14 +275,13 @@ public class TaskService {
         String label = request.label() == null ? task.getLabel() : Labels.check(request.label());
         Instant deadline =
                 request.deadline() == null ? task.getDeadline() : TimeValues.parse("deadline", request.deadline());
-        if (!task.isOpen() || tasks.updateLabelAndDeadline(task.getId(), label, deadline) == 0) {
+        if (!task.isOpen() || !store.updateLabelAndDeadline(task.getId(), label, deadline)) {
             throw new ConflictException(
                     "task_id", "Task " + taskId + " has ended; only ACTIVE and INACTIVE tasks can be updated");
         }
         if (request.deadline() != null) {
             publisher.publishEvent(new TaskDeadlineChangedEvent(task.getId(), deadline));
         }
-        return tasks.findById(task.getId()).orElseThrow();
     }
 
     /**
@@ -291,15 +297,9 @@ public class TaskService {
         Task task = get(caller, taskId);
         boolean byAdmin = !caller.owns(task.getOwnerName());
         String description = byAdmin ? CANCELED_BY_ADMIN_DESCRIPTION : CANCELED_DESCRIPTION;
-        int changed = tasks.end(task.getId(), TaskStatus.FAILED, EventCode.CANCELED.name(), description, Instant.now());
-        if (changed == 0) {
+        if (!store.cancel(task.getId(), description, byAdmin ? caller.name() : null, Instant.now())) {
             return false;
         }
-        if (byAdmin) {
-            tasks.markCanceledByAdmin(task.getId());
-        }
-        events.save(
-                new TaskEvent(task.getId(), EventCode.CANCELED, description, byAdmin ? "by " + caller.name() : null));
         publisher.publishEvent(new TaskCancelRequestedEvent(task.getId()));
         return true;
     }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.UUID;
 import org.ferry.api.credential.ActivationRequiredException;
 import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.document.DryRunDocument;
@@ -13,7 +14,6 @@ import org.ferry.api.document.TransferRequest;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.FilterRules;
 import org.ferry.api.domain.SyncLevel;
-import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TransferItem;
 import org.ferry.api.error.ConflictException;
 import org.ferry.api.error.InvalidRequestException;
@@ -21,8 +21,8 @@ import org.ferry.api.error.NotFoundException;
 import org.ferry.api.error.NotSupportedException;
 import org.ferry.api.identity.Caller;
 import org.ferry.api.lifecycle.TaskSubmittedEvent;
-import org.ferry.api.repository.TaskRepository;
-import org.ferry.api.repository.TransferItemRepository;
+import org.ferry.api.store.NewTask;
+import org.ferry.api.store.TaskStore;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationEventPublisher;
@@ -38,8 +38,7 @@ import org.springframework.transaction.annotation.Transactional;
 @Service
 public class TransferService {
 
-    private final TaskRepository tasks;
-    private final TransferItemRepository items;
+    private final TaskStore store;
     private final EndpointService endpoints;
     private final EndpointAccessService accesses;
     private final SubmissionIds submissionIds;
@@ -52,8 +51,7 @@ public class TransferService {
     static final int MAX_FILTER_RULES = 100;
 
     /**
-     * @param tasks task store
-     * @param items transfer item store
+     * @param store where the task is stored
      * @param endpoints endpoint lookup
      * @param accesses the submitter's activation of each endpoint
      * @param submissionIds duplicate detection
@@ -65,8 +63,7 @@ public class TransferService {
      * @param preview the scheduler's dry-run planner (absent in an API-only context)
      */
     public TransferService(
-            TaskRepository tasks,
-            TransferItemRepository items,
+            TaskStore store,
             EndpointService endpoints,
             EndpointAccessService accesses,
             SubmissionIds submissionIds,
@@ -74,8 +71,7 @@ public class TransferService {
             ApplicationEventPublisher publisher,
             @Value("${ferry.transfer.default-deadline:24h}") Duration defaultDeadline,
             ObjectProvider<TransferPreview> preview) {
-        this.tasks = tasks;
-        this.items = items;
+        this.store = store;
         this.endpoints = endpoints;
         this.accesses = accesses;
         this.submissionIds = submissionIds;
@@ -133,37 +129,33 @@ public class TransferService {
             checkActivated(caller, source, "source_endpoint");
             checkActivated(caller, destination, "destination_endpoint");
         }
-        Task task = new Task(
+        Instant now = Instant.now();
+        List<NewTask.Item> items = checked.items().stream()
+                .map(item -> new NewTask.Item(item.getSourcePath(), item.getDestinationPath(), item.isRecursive()))
+                .toList();
+        UUID taskId = store.create(NewTask.transfer(
                 submissionId,
                 caller.name(),
                 checked.label(),
-                checked.deadline() != null ? checked.deadline() : Instant.now().plus(defaultDeadline),
+                now,
+                checked.deadline() != null ? checked.deadline() : now.plus(defaultDeadline),
                 source,
                 destination,
-                checked.syncLevel(),
-                checked.verifyChecksum(),
-                checked.skipSourceErrors(),
-                encryptData);
-        task.mirrorAndFilters(checked.deleteDestinationExtra(), checked.filterRules());
-        task.preserveTimestamp(checked.preserveTimestamp());
-        // Globus: each notify_on_* is true when omitted
-        task.notifyOn(
-                !Boolean.FALSE.equals(request.notifyOnSucceeded()),
-                !Boolean.FALSE.equals(request.notifyOnFailed()),
-                !Boolean.FALSE.equals(request.notifyOnInactive()));
-        task = tasks.saveAndFlush(task);
-        List<TransferItem> stored = new ArrayList<>(checked.items().size());
-        for (TransferItem row : checked.items()) {
-            stored.add(new TransferItem(
-                    task.getId(),
-                    row.getItemIndex(),
-                    row.getSourcePath(),
-                    row.getDestinationPath(),
-                    row.isRecursive()));
-        }
-        items.saveAll(stored);
-        publisher.publishEvent(new TaskSubmittedEvent(task.getId()));
-        return new Submission(task, false);
+                new NewTask.TransferOptions(
+                        checked.syncLevel(),
+                        checked.verifyChecksum(),
+                        encryptData,
+                        checked.preserveTimestamp(),
+                        checked.skipSourceErrors(),
+                        checked.deleteDestinationExtra(),
+                        checked.filterRules(),
+                        // Globus: each notify_on_* is true when omitted
+                        !Boolean.FALSE.equals(request.notifyOnSucceeded()),
+                        !Boolean.FALSE.equals(request.notifyOnFailed()),
+                        !Boolean.FALSE.equals(request.notifyOnInactive())),
+                items));
+        publisher.publishEvent(new TaskSubmittedEvent(taskId));
+        return new Submission(taskId, submissionId, false);
     }
 
     private void checkActivated(Caller caller, Endpoint endpoint, String field) {

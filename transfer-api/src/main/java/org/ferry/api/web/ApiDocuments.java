@@ -21,6 +21,7 @@ import org.ferry.api.domain.SyncLevel;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
 import org.ferry.api.domain.TaskStatus;
+import org.ferry.api.domain.TaskType;
 import org.ferry.api.domain.TransferFile;
 import org.ferry.api.service.FileListings;
 import org.ferry.mover.protocol.FileInfo;
@@ -96,11 +97,11 @@ public final class ApiDocuments {
                         - task.getSubtasksFailed()
                         - task.getSubtasksSkippedErrors());
         SyncLevel syncLevel = task.getSyncLevel();
-        boolean transfer = Task.TYPE_TRANSFER.equals(task.getType());
+        boolean transfer = task.getType() == TaskType.TRANSFER;
         return new TaskDocument(
                 "task",
                 task.getId().toString(),
-                task.getType(),
+                task.getType().name(),
                 task.getStatus().name(),
                 task.getNiceStatus(),
                 active ? task.isOk() : null,

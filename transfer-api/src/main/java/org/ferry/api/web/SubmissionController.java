@@ -93,7 +93,7 @@ public class SubmissionController {
 
     private static ResponseEntity<SubmissionResultDocument> accepted(
             Submission submission, String what, HttpServletRequest request) {
-        String taskId = submission.task().getId().toString();
+        String taskId = submission.taskId().toString();
         String code = submission.duplicate() ? "Duplicate" : "Accepted";
         String message = submission.duplicate()
                 ? "A " + what + " with this submission_id was already accepted"
@@ -104,7 +104,7 @@ public class SubmissionController {
                         code,
                         message,
                         taskId,
-                        submission.task().getSubmissionId(),
+                        submission.submissionId(),
                         new LinkDocument("link", "task/" + taskId + "?format=json", "related", "task", "related task"),
                         RequestIds.resource(request),
                         RequestIds.of(request)));

@@ -230,7 +230,7 @@ public class FileManagerPages {
         Submission submission = transfers.submit(caller, request);
         redirect.addFlashAttribute(
                 "notice", "Transfer request submitted: " + items.size() + (items.size() == 1 ? " item." : " items."));
-        redirect.addFlashAttribute("taskId", submission.task().getId().toString());
+        redirect.addFlashAttribute("taskId", submission.taskId().toString());
     }
 
     private void delete(
@@ -251,7 +251,7 @@ public class FileManagerPages {
                         items));
         redirect.addFlashAttribute(
                 "notice", "Delete request submitted: " + items.size() + (items.size() == 1 ? " item." : " items."));
-        redirect.addFlashAttribute("taskId", submission.task().getId().toString());
+        redirect.addFlashAttribute("taskId", submission.taskId().toString());
     }
 
     private void rename(

@@ -1,4 +1,4 @@
-package org.ferry.scheduler.state;
+package org.ferry.api.store;
 
 import java.time.Instant;
 import java.util.UUID;

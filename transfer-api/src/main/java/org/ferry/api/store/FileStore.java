@@ -1,4 +1,4 @@
-package org.ferry.scheduler.state;
+package org.ferry.api.store;
 
 import java.sql.PreparedStatement;
 import java.sql.Timestamp;
@@ -16,12 +16,16 @@ import org.springframework.jdbc.support.KeyHolder;
 import org.springframework.stereotype.Component;
 
 /**
- * The file (subtask) rows of tasks and the chunks they are dispatched in. Written in batches
- * (planning inserts, dispatch updates) so that a task of a million files never sits in memory.
- * Callers hold the transaction.
+ * The file (subtask) rows of tasks and the chunks they are dispatched in: every write of the
+ * {@code transfer_file} and {@code chunk} tables. A file's state changes only by a
+ * {@link FileTransition} and a chunk's by a {@link ChunkTransition}, each a conditional update on
+ * the row's state (and, for a mover's result, its chunk and attempt), so that a result applied
+ * twice, late, or from a chunk taken from a lost mover changes nothing. Written in batches
+ * (planning inserts, dispatch and result updates) so that a task of a million files never sits in
+ * memory. Callers hold the transaction.
  */
 @Component
-public class FileRows {
+public class FileStore {
 
     private static final String PENDING = FileState.PENDING.name();
     private static final String ACTIVE = FileState.ACTIVE.name();
@@ -31,7 +35,7 @@ public class FileRows {
     private final JdbcTemplate jdbc;
 
     /** @param jdbc the database */
-    public FileRows(JdbcTemplate jdbc) {
+    public FileStore(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
@@ -133,7 +137,7 @@ public class FileRows {
     }
 
     /**
-     * Creates a chunk and moves its files from PENDING to ACTIVE in it.
+     * Creates an ACTIVE chunk and moves its files into it ({@link FileTransition#DISPATCH}).
      *
      * @return the chunk id
      * @throws IllegalStateException if another instance took some of the files first (the caller's
@@ -166,9 +170,9 @@ public class FileRows {
         for (int from = 0; from < files.size(); from += IDS_PER_STATEMENT) {
             List<ChunkMessage.File> group = files.subList(from, Math.min(files.size(), from + IDS_PER_STATEMENT));
             List<Object> arguments = new ArrayList<>(group.size() + 3);
-            arguments.add(ACTIVE);
+            arguments.add(FileTransition.DISPATCH.to().name());
             arguments.add(chunkId);
-            arguments.add(PENDING);
+            arguments.add(FileTransition.DISPATCH.from().name());
             group.forEach(file -> arguments.add(file.id()));
             int updated = jdbc.update(
                     // by primary key (ids are the task's: ready() read them); the state guards against
@@ -222,35 +226,43 @@ public class FileRows {
     }
 
     /**
-     * Ends a chunk: DONE (its mover finished) or LOST (its mover went silent). Its files without a
-     * final result go back to PENDING, keeping their acknowledged ranges, not before
+     * Ends a chunk ({@link ChunkTransition#FINISH}: its mover finished; {@link
+     * ChunkTransition#LOSE}: its mover went silent). Its files without a final result go back to
+     * PENDING ({@link FileTransition#GIVE_BACK}), keeping their acknowledged ranges, not before
      * {@code notBefore}.
      *
      * @return the chunk's task, or null if the chunk had ended already (nothing changed)
      */
-    public UUID endChunk(long chunkId, String state, Instant notBefore) {
+    public UUID endChunk(long chunkId, ChunkTransition end, Instant notBefore) {
         if (jdbc.update(
-                        "update chunk set state = ?, bytes_in_flight = 0 where id = ? and state = 'ACTIVE'",
-                        state,
-                        chunkId)
+                        "update chunk set state = ?, bytes_in_flight = 0 where id = ? and state = ?",
+                        end.to().name(),
+                        chunkId,
+                        end.from().name())
                 == 0) {
             return null;
         }
         jdbc.update(
                 "update transfer_file set state = ?, chunk_id = null, next_attempt_time = ?"
                         + " where chunk_id = ? and state = ?",
-                PENDING,
+                FileTransition.GIVE_BACK.to().name(),
                 Sql.time(notBefore),
                 chunkId,
-                ACTIVE);
+                FileTransition.GIVE_BACK.from().name());
         List<UUID> task = jdbc.queryForList("select task_id from chunk where id = ?", UUID.class, chunkId);
         return task.isEmpty() ? null : task.get(0);
     }
 
-    /** Ends the active chunks of a task that ended (their files stay as they are). */
+    /**
+     * Ends the active chunks of a task that ended ({@link ChunkTransition#FINISH}); their files
+     * stay as they are.
+     */
     public void endChunksOf(UUID taskId) {
         jdbc.update(
-                "update chunk set state = 'DONE', bytes_in_flight = 0 where task_id = ? and state = 'ACTIVE'", taskId);
+                "update chunk set state = ?, bytes_in_flight = 0 where task_id = ? and state = ?",
+                ChunkTransition.FINISH.to().name(),
+                taskId,
+                ChunkTransition.FINISH.from().name());
     }
 
     /** @return ids of the task's active chunks */
@@ -262,5 +274,128 @@ public class FileRows {
     public List<Long> activeFiles(long chunkId) {
         return new ArrayList<>(jdbc.queryForList(
                 "select id from transfer_file where chunk_id = ? and state = ?", Long.class, chunkId, ACTIVE));
+    }
+
+    // ---- the movers' results --------------------------------------------------------------------
+
+    /**
+     * Any result is a heartbeat of its chunk: an ACTIVE chunk's {@code heartbeat_time} becomes
+     * {@code now}.
+     *
+     * @param chunkIds the chunks heard from
+     */
+    public void heartbeats(List<Long> chunkIds, Instant now) {
+        jdbc.batchUpdate(
+                "update chunk set heartbeat_time = ? where id = ? and state = 'ACTIVE'",
+                chunkIds,
+                500,
+                (ps, chunkId) -> {
+                    ps.setTimestamp(1, Sql.time(now));
+                    ps.setLong(2, chunkId);
+                });
+    }
+
+    /**
+     * A mover's progress: the bytes of the files it moves now, per ACTIVE chunk.
+     *
+     * @param progress one report per chunk
+     */
+    public void progress(List<ChunkProgress> progress) {
+        jdbc.batchUpdate(
+                "update chunk set bytes_in_flight = ?, mover = ? where id = ? and state = 'ACTIVE'",
+                progress,
+                500,
+                (ps, report) -> {
+                    ps.setLong(1, report.bytesInFlight());
+                    ps.setString(2, report.mover());
+                    ps.setLong(3, report.chunkId());
+                });
+    }
+
+    /**
+     * Restart markers: the ranges the destination acknowledged, kept on an ACTIVE file of the
+     * marker's chunk unless it already holds more.
+     *
+     * @param markers one marker per file (the largest)
+     */
+    public void markers(List<FileMarker> markers) {
+        jdbc.batchUpdate(
+                "update transfer_file set acknowledged = ?, bytes_acknowledged = ?"
+                        + " where id = ? and chunk_id = ? and state = 'ACTIVE' and bytes_acknowledged <= ?",
+                markers,
+                500,
+                (ps, marker) -> {
+                    ps.setString(1, marker.acknowledged());
+                    ps.setLong(2, marker.bytesAcknowledged());
+                    ps.setLong(3, marker.fileId());
+                    ps.setLong(4, marker.chunkId());
+                    ps.setLong(5, marker.bytesAcknowledged());
+                });
+    }
+
+    /**
+     * {@link FileTransition#ARRIVE}: files the destination confirmed whole (its acknowledged ranges
+     * cleared, the verified checksum kept).
+     *
+     * @param arrivals the files
+     * @return per arrival, whether this call moved it (false: applied before, or the file left
+     *     that chunk)
+     */
+    public boolean[] arrived(List<FileArrival> arrivals, Instant now) {
+        int[][] counts = jdbc.batchUpdate(
+                "update transfer_file set state = ?, completion_time = ?, acknowledged = null, bytes_acknowledged = 0,"
+                        + " checksum = ? where id = ? and chunk_id = ? and state = ?",
+                arrivals,
+                500,
+                (ps, arrival) -> {
+                    ps.setString(1, FileTransition.ARRIVE.to().name());
+                    ps.setTimestamp(2, Sql.time(now));
+                    ps.setString(3, Sql.cut(arrival.checksum(), 128));
+                    ps.setLong(4, arrival.fileId());
+                    ps.setLong(5, arrival.chunkId());
+                    ps.setString(6, FileTransition.ARRIVE.from().name());
+                });
+        boolean[] moved = new boolean[arrivals.size()];
+        int index = 0;
+        for (int[] batch : counts) {
+            for (int count : batch) {
+                moved[index++] = count > 0;
+            }
+        }
+        return moved;
+    }
+
+    /**
+     * A fault of one attempt at a file: {@link FileTransition#RETRY_IN_CHUNK} (the mover tries
+     * again), {@link FileTransition#GIVE_BACK} (after {@code nextAttempt}),
+     * {@link FileTransition#FAIL} or {@link FileTransition#SKIP}. Applied only to the attempt's
+     * ACTIVE file in the fault's chunk, and only once per attempt.
+     *
+     * @param fault the attempt and its fault
+     * @param transition what becomes of the file
+     * @param nextAttempt for GIVE_BACK: not before this time; else null
+     * @return true if this call changed the file
+     */
+    public boolean fault(FileFault fault, FileTransition transition, Instant nextAttempt, Instant now) {
+        boolean ends = transition != FileTransition.RETRY_IN_CHUNK;
+        boolean final_ = transition == FileTransition.FAIL || transition == FileTransition.SKIP;
+        return jdbc.update(
+                        "update transfer_file set attempts = ?, fault_code = ?, fault_description = ?, acknowledged = ?,"
+                                + " bytes_acknowledged = ?, state = ?, chunk_id = ?, next_attempt_time = ?,"
+                                + " completion_time = ? where id = ? and chunk_id = ? and state = ? and attempts < ?",
+                        fault.attempt(),
+                        fault.code(),
+                        Sql.cut(fault.description(), 2000),
+                        fault.acknowledged(),
+                        fault.bytesAcknowledged(),
+                        transition.to().name(),
+                        ends ? null : fault.chunkId(),
+                        Sql.time(nextAttempt),
+                        final_ ? Sql.time(now) : null,
+                        fault.fileId(),
+                        fault.chunkId(),
+                        transition.from().name(),
+                        fault.attempt())
+                > 0;
     }
 }

@@ -1,0 +1,598 @@
+package org.ferry.api.store;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.ferry.api.domain.EventCode;
+import org.ferry.api.domain.MirrorState;
+import org.ferry.api.domain.PlanState;
+import org.ferry.api.domain.Task;
+import org.ferry.api.domain.TaskStatus;
+import org.ferry.api.domain.TaskType;
+import org.ferry.api.lifecycle.TaskChangedEvent;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The task rows, their items and their events: every write of the {@code task},
+ * {@code transfer_item}, {@code delete_item} and {@code task_event} tables. A status changes only
+ * by a {@link TaskTransition}, as a conditional update on the transition's {@code from} states, so
+ * the first end of a task wins and a transition out of any other state changes nothing. Events of
+ * a task are written only while it is ACTIVE, under its row lock (an update of the row comes
+ * first in the same transaction), so that nothing is newer than the end event of a cancelled or
+ * expired task. Every change publishes a {@link TaskChangedEvent} (heard after the commit by live
+ * views). Callers hold the transaction.
+ */
+@Component
+public class TaskStore {
+
+    private static final String ACTIVE = TaskStatus.ACTIVE.name();
+
+    private final JdbcTemplate jdbc;
+    private final ApplicationEventPublisher publisher;
+
+    /**
+     * @param jdbc the database
+     * @param publisher tells live views (the web app's task page) that a task changed: a
+     *     {@link TaskChangedEvent}, heard after the caller's transaction commits
+     */
+    public TaskStore(JdbcTemplate jdbc, ApplicationEventPublisher publisher) {
+        this.jdbc = jdbc;
+        this.publisher = publisher;
+    }
+
+    private void changed(UUID taskId) {
+        publisher.publishEvent(new TaskChangedEvent(taskId));
+    }
+
+    // ---- creation -------------------------------------------------------------------------------
+
+    /**
+     * Stores a new ACTIVE, queued task (plan state NEW, zero counters) and its items.
+     *
+     * @param task what was asked
+     * @return the new task's id
+     * @throws org.springframework.dao.DataIntegrityViolationException if its submission id was
+     *     used before (a concurrent submission committed first)
+     */
+    public UUID create(NewTask task) {
+        UUID id = UUID.randomUUID();
+        jdbc.update(
+                "insert into task (id, submission_id, owner_name, type, status, nice_status, label, request_time,"
+                        + " deadline, source_endpoint_id, source_endpoint, destination_endpoint_id,"
+                        + " destination_endpoint, sync_level, verify_checksum, encrypt_data, preserve_timestamp,"
+                        + " skip_source_errors, delete_destination_extra, filter_rules, delete_recursive,"
+                        + " ignore_missing, notify_on_succeeded, notify_on_failed, notify_on_inactive, plan_state,"
+                        + " files, directories, files_transferred, files_skipped, bytes_transferred, faults,"
+                        + " subtasks_total, subtasks_succeeded, subtasks_failed)"
+                        + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                        + " 0, 0, 0, 0, 0, 0, 0, 0, 0)",
+                id,
+                task.submissionId(),
+                task.ownerName(),
+                task.type().name(),
+                ACTIVE,
+                Task.NICE_QUEUED,
+                task.label(),
+                Sql.time(task.requestTime()),
+                Sql.time(task.deadline()),
+                task.sourceEndpointId(),
+                task.sourceEndpoint(),
+                task.destinationEndpointId(),
+                task.destinationEndpoint(),
+                task.syncLevel() == null ? null : task.syncLevel().level(),
+                task.verifyChecksum(),
+                task.encryptData(),
+                task.preserveTimestamp(),
+                task.skipSourceErrors(),
+                task.deleteDestinationExtra(),
+                task.filterRules() == null || task.filterRules().isEmpty()
+                        ? null
+                        : task.filterRules().toJson(),
+                task.deleteRecursive(),
+                task.ignoreMissing(),
+                task.notifyOnSucceeded(),
+                task.notifyOnFailed(),
+                task.notifyOnInactive(),
+                PlanState.NEW.name());
+        if (task.type() == TaskType.TRANSFER) {
+            List<Object[]> rows = new ArrayList<>(task.transferItems().size());
+            for (int i = 0; i < task.transferItems().size(); i++) {
+                NewTask.Item item = task.transferItems().get(i);
+                rows.add(new Object[] {
+                    UUID.randomUUID(), id, i, item.sourcePath(), item.destinationPath(), item.recursive()
+                });
+            }
+            jdbc.batchUpdate(
+                    "insert into transfer_item (id, task_id, item_index, source_path, destination_path, recursive)"
+                            + " values (?, ?, ?, ?, ?, ?)",
+                    rows);
+        } else {
+            List<Object[]> rows = new ArrayList<>(task.deletePaths().size());
+            for (int i = 0; i < task.deletePaths().size(); i++) {
+                rows.add(new Object[] {
+                    UUID.randomUUID(), id, i, task.deletePaths().get(i)
+                });
+            }
+            jdbc.batchUpdate("insert into delete_item (id, task_id, item_index, path) values (?, ?, ?, ?)", rows);
+        }
+        return id;
+    }
+
+    // ---- leases ---------------------------------------------------------------------------------
+
+    /**
+     * Takes the lease of every ACTIVE task that has no live lease, and renews this instance's: the
+     * lease decides which ferry-server instance drives a task (one at a time); an instance that
+     * stops renewing loses its tasks to another when the lease runs out.
+     *
+     * @param me this instance's name
+     * @param now the time
+     * @param expires the new end of the leases
+     * @return the tasks this instance drives now, oldest first
+     */
+    public List<LeasedTask> renewLeases(String me, Instant now, Instant expires) {
+        jdbc.update(
+                "update task set lease_owner = ?, lease_expires = ? where status = ? and type = ?"
+                        + " and (lease_owner is null or lease_owner = ? or lease_expires < ?)",
+                me,
+                Sql.time(expires),
+                ACTIVE,
+                TaskType.TRANSFER.name(),
+                me,
+                Sql.time(now));
+        return jdbc.query(
+                "select id, owner_name, plan_state, deadline, retry_after, source_endpoint_id,"
+                        + " destination_endpoint_id, bytes_transferred + bytes_in_flight, files_transferred,"
+                        + " delete_destination_extra, mirror_state"
+                        + " from task where status = ? and type = ? and lease_owner = ? order by request_time",
+                (rs, n) -> new LeasedTask(
+                        rs.getObject(1, UUID.class),
+                        rs.getString(2),
+                        PlanState.PLANNED.name().equals(rs.getString(3)),
+                        Sql.instant(rs.getTimestamp(4)),
+                        Sql.instant(rs.getTimestamp(5)),
+                        rs.getObject(6, UUID.class),
+                        rs.getObject(7, UUID.class),
+                        rs.getLong(8),
+                        rs.getLong(9),
+                        rs.getBoolean(10) && rs.getString(11) == null),
+                ACTIVE,
+                TaskType.TRANSFER.name(),
+                me);
+    }
+
+    // ---- work on an ACTIVE task -----------------------------------------------------------------
+
+    /**
+     * Marks work as begun: the start time (first time only), {@code nice_status = OK}, and the
+     * STARTED event unless an earlier run wrote it.
+     *
+     * @return false if the task is no longer ACTIVE
+     */
+    public boolean markStarted(UUID taskId, Instant now) {
+        int changed = jdbc.update(
+                "update task set start_time = coalesce(start_time, ?), nice_status = ? where id = ? and status = ?",
+                Sql.time(now),
+                Task.NICE_OK,
+                taskId,
+                ACTIVE);
+        if (changed == 0) {
+            return false;
+        }
+        Integer started = jdbc.queryForObject(
+                "select count(*) from task_event where task_id = ? and code = ?",
+                Integer.class,
+                taskId,
+                EventCode.STARTED.name());
+        if (started == null || started == 0) {
+            insertEvent(taskId, EventCode.STARTED, "Starting the transfer", null, now);
+        }
+        return true;
+    }
+
+    /**
+     * Records a transfer's plan totals and marks it PLANNED ({@link PlanState}): from now on its
+     * file rows are the truth and it is never crawled again.
+     *
+     * @return false if the task is no longer ACTIVE
+     */
+    public boolean recordPlan(UUID taskId, long files, long directories, long filesSkipped, long skippedErrors) {
+        changed(taskId);
+        return jdbc.update(
+                        "update task set files = ?, directories = ?, subtasks_total = ?, files_skipped = ?,"
+                                + " subtasks_succeeded = ?, subtasks_skipped_errors = ?, files_transferred = 0,"
+                                + " bytes_transferred = 0, subtasks_failed = 0, plan_state = ?, retry_after = null,"
+                                + " consecutive_faults = 0 where id = ? and status = ?",
+                        files,
+                        directories,
+                        files,
+                        filesSkipped,
+                        filesSkipped,
+                        skippedErrors,
+                        PlanState.PLANNED.name(),
+                        taskId,
+                        ACTIVE)
+                > 0;
+    }
+
+    /**
+     * Records what a delete task removed: files and directories (every deleted file counts as a
+     * subtask that succeeded).
+     *
+     * @return false if the task is no longer ACTIVE
+     */
+    public boolean recordDeleted(UUID taskId, long files, long directories) {
+        changed(taskId);
+        return jdbc.update(
+                        "update task set files = ?, directories = ?, subtasks_total = ?, files_transferred = ?,"
+                                + " subtasks_succeeded = ?, bytes_transferred = 0, files_skipped = 0,"
+                                + " subtasks_failed = 0 where id = ? and status = ?",
+                        files,
+                        directories,
+                        files,
+                        files,
+                        files,
+                        taskId,
+                        ACTIVE)
+                > 0;
+    }
+
+    /**
+     * A transient fault stopped work on the task (planning, or a chunk whose endpoint is down):
+     * {@code nice_status} shows the code, the fault counter grows, and nothing is dispatched
+     * before {@code retryAfter}.
+     *
+     * @return the consecutive faults now (0 if the task is not ACTIVE)
+     */
+    public int backOff(UUID taskId, String code, Instant retryAfter) {
+        changed(taskId);
+        int changed = jdbc.update(
+                "update task set nice_status = ?, retry_after = ?, consecutive_faults = consecutive_faults + 1"
+                        + " where id = ? and status = ?",
+                code,
+                Sql.time(retryAfter),
+                taskId,
+                ACTIVE);
+        if (changed == 0) {
+            return 0;
+        }
+        Integer faults = jdbc.queryForObject("select consecutive_faults from task where id = ?", Integer.class, taskId);
+        return faults == null ? 0 : faults;
+    }
+
+    /** @return the consecutive transient faults of the task so far */
+    public int consecutiveFaults(UUID taskId) {
+        List<Integer> faults =
+                jdbc.queryForList("select consecutive_faults from task where id = ?", Integer.class, taskId);
+        return faults.isEmpty() ? 0 : faults.get(0);
+    }
+
+    /**
+     * Adds faults to the counter and shows the latest code in {@code nice_status}.
+     *
+     * @return true if the task is ACTIVE (its row is now locked: events may follow)
+     */
+    public boolean addFaults(UUID taskId, long faults, String niceStatus) {
+        changed(taskId);
+        return jdbc.update(
+                        "update task set faults = faults + ?, nice_status = ? where id = ? and status = ?",
+                        faults,
+                        niceStatus,
+                        taskId,
+                        ACTIVE)
+                > 0;
+    }
+
+    /**
+     * Counts arrived files; the task is working again ({@code nice_status = OK}, back-off cleared).
+     */
+    public void addArrived(UUID taskId, long files, long bytes) {
+        changed(taskId);
+        jdbc.update(
+                "update task set files_transferred = files_transferred + ?, bytes_transferred = bytes_transferred + ?,"
+                        + " subtasks_succeeded = subtasks_succeeded + ? where id = ?",
+                files,
+                bytes,
+                files,
+                taskId);
+        jdbc.update(
+                "update task set nice_status = ?, retry_after = null, consecutive_faults = 0"
+                        + " where id = ? and status = ? and (consecutive_faults <> 0 or nice_status <> ?)",
+                Task.NICE_OK,
+                taskId,
+                ACTIVE,
+                Task.NICE_OK);
+    }
+
+    /** Counts failed and skipped subtasks. */
+    public void addFailedAndSkipped(UUID taskId, long failed, long skipped) {
+        changed(taskId);
+        jdbc.update(
+                "update task set subtasks_failed = subtasks_failed + ?,"
+                        + " subtasks_skipped_errors = subtasks_skipped_errors + ? where id = ?",
+                failed,
+                skipped,
+                taskId);
+    }
+
+    /** Sets the bytes in flight to the sum over the task's active chunks. */
+    public void refreshBytesInFlight(UUID taskId) {
+        changed(taskId);
+        jdbc.update(
+                "update task set bytes_in_flight = (select coalesce(sum(c.bytes_in_flight), 0) from chunk c"
+                        + " where c.task_id = ? and c.state = 'ACTIVE') where id = ?",
+                taskId,
+                taskId);
+    }
+
+    /** @return whether the task asked for {@code skip_source_errors} */
+    public boolean skipsSourceErrors(UUID taskId) {
+        List<Boolean> skip =
+                jdbc.queryForList("select skip_source_errors from task where id = ?", Boolean.class, taskId);
+        return !skip.isEmpty() && Boolean.TRUE.equals(skip.get(0));
+    }
+
+    /**
+     * @return true if the task asks for {@code delete_destination_extra} and the extras are not
+     *     deleted yet (the task must not end before)
+     */
+    public boolean mirrorPending(UUID taskId) {
+        Integer pending = jdbc.queryForObject(
+                "select count(*) from task where id = ? and delete_destination_extra = TRUE and mirror_state is null",
+                Integer.class,
+                taskId);
+        return pending != null && pending > 0;
+    }
+
+    /**
+     * Records that the destination extras were deleted (or their deletion skipped), so the task
+     * may end.
+     *
+     * @return false if the task is no longer ACTIVE
+     */
+    public boolean markMirrored(UUID taskId, MirrorState state) {
+        return jdbc.update("update task set mirror_state = ? where id = ? and status = ?", state.name(), taskId, ACTIVE)
+                > 0;
+    }
+
+    /**
+     * Sets the label and the deadline of an open (ACTIVE or INACTIVE) task.
+     *
+     * @return false if the task has ended
+     */
+    public boolean updateLabelAndDeadline(UUID taskId, String label, Instant deadline) {
+        changed(taskId);
+        return jdbc.update(
+                        "update task set label = ?, deadline = ? where id = ? and status in ("
+                                + TaskTransition.CANCEL.fromSql() + ")",
+                        label,
+                        Sql.time(deadline),
+                        taskId)
+                > 0;
+    }
+
+    // ---- events ---------------------------------------------------------------------------------
+
+    /**
+     * Records an event if the task is ACTIVE, under its row lock.
+     *
+     * @return false if the task had ended and nothing was written
+     */
+    public boolean eventIfActive(UUID taskId, EventCode code, String description, String details) {
+        if (jdbc.update("update task set nice_status = nice_status where id = ? and status = ?", taskId, ACTIVE) == 0) {
+            return false;
+        }
+        insertEvent(taskId, code, description, details, Instant.now());
+        return true;
+    }
+
+    /** Writes an event (the caller holds the task's row lock, or the task has just ended). */
+    public void insertEvent(UUID taskId, EventCode code, String description, String details, Instant time) {
+        changed(taskId);
+        jdbc.update(
+                "insert into task_event (task_id, code, is_error, description, details, event_time)"
+                        + " values (?, ?, ?, ?, ?, ?)",
+                taskId,
+                code.name(),
+                code.isError(),
+                Sql.cut(description, 1024),
+                Sql.cut(details, 8000),
+                Sql.time(time));
+    }
+
+    // ---- status transitions ---------------------------------------------------------------------
+
+    /**
+     * {@link TaskTransition#SUSPEND}: an ACTIVE task waits until an endpoint is activated again
+     * (Globus: "credentials expire" makes a task INACTIVE): {@code nice_status = NO_CREDENTIALS},
+     * no lease and no back-off (no instance drives it until it resumes), and a
+     * {@code NO_CREDENTIALS} event saying which endpoint and what to do. Its file rows stay as they
+     * are.
+     *
+     * @param description the event's text
+     * @return true if this call suspended the task (false if it was not ACTIVE)
+     */
+    public boolean suspend(UUID taskId, String description, Instant now) {
+        changed(taskId);
+        int changed = jdbc.update(
+                "update task set status = ?, nice_status = ?, lease_owner = null, lease_expires = null,"
+                        + " retry_after = null, consecutive_faults = 0, bytes_in_flight = 0"
+                        + " where id = ? and status in (" + TaskTransition.SUSPEND.fromSql() + ")",
+                TaskTransition.SUSPEND.to().name(),
+                EventCode.NO_CREDENTIALS.name(),
+                taskId);
+        if (changed == 0) {
+            return false;
+        }
+        insertEvent(taskId, EventCode.NO_CREDENTIALS, description, null, now);
+        queueNotification(taskId, TaskStatus.INACTIVE, now);
+        return true;
+    }
+
+    /**
+     * {@link TaskTransition#RESUME}: an INACTIVE task is ACTIVE again ({@code nice_status =
+     * Queued}) with a RESUMED event; the next tick leases, plans or dispatches it.
+     *
+     * @param description the event's text
+     * @return true if this call resumed the task (false if it was not INACTIVE)
+     */
+    public boolean resume(UUID taskId, String description, Instant now) {
+        changed(taskId);
+        int changed = jdbc.update(
+                "update task set status = ?, nice_status = ?, retry_after = null, consecutive_faults = 0"
+                        + " where id = ? and status in (" + TaskTransition.RESUME.fromSql() + ")",
+                TaskTransition.RESUME.to().name(),
+                Task.NICE_QUEUED,
+                taskId);
+        if (changed == 0) {
+            return false;
+        }
+        insertEvent(taskId, EventCode.RESUMED, description, null, now);
+        return true;
+    }
+
+    /**
+     * {@link TaskTransition#SUCCEED}: ends an ACTIVE task SUCCEEDED with its SUCCEEDED event (the
+     * counters, or the given details) and the owner's e-mail in the outbox.
+     *
+     * @param details the event's details (JSON), or null for the transfer counters
+     * @return true if this call ended the task
+     */
+    public boolean succeed(UUID taskId, String details, Instant now) {
+        if (!end(taskId, TaskTransition.SUCCEED, null, null, now)) {
+            return false;
+        }
+        String eventDetails = details != null
+                ? details
+                : jdbc.queryForObject(
+                        "select bytes_transferred, files_transferred from task where id = ?",
+                        (rs, n) -> "{\"bytes_transferred\":" + rs.getLong(1) + ",\"files_transferred\":" + rs.getLong(2)
+                                + "}",
+                        taskId);
+        insertEvent(taskId, EventCode.SUCCEEDED, "The task completed successfully", eventDetails, now);
+        queueNotification(taskId, TaskStatus.SUCCEEDED, now);
+        return true;
+    }
+
+    /**
+     * {@link TaskTransition#FAIL}: ends an ACTIVE or INACTIVE task FAILED with the fatal fault (a
+     * permanent fault, the deadline), its event and the owner's e-mail in the outbox. The first end
+     * wins: a cancel that came first is kept.
+     *
+     * @param code the fatal error's code (an {@link EventCode} name; others are written UNKNOWN)
+     * @param description the fatal error's description
+     * @return true if this call ended the task
+     */
+    public boolean fail(UUID taskId, String code, String description, Instant now) {
+        if (!end(taskId, TaskTransition.FAIL, code, description, now)) {
+            return false;
+        }
+        EventCode event;
+        try {
+            event = EventCode.valueOf(code);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            event = EventCode.UNKNOWN;
+        }
+        insertEvent(taskId, event, description, null, now);
+        queueNotification(taskId, TaskStatus.FAILED, now);
+        return true;
+    }
+
+    /**
+     * {@link TaskTransition#CANCEL}: ends an ACTIVE or INACTIVE task FAILED with
+     * {@code fatal_error.code = CANCELED} and a CANCELED event (no e-mail: the user asked).
+     *
+     * @param description the fatal error's description
+     * @param admin the admin who cancelled another user's task, or null for the owner
+     * @return true if this call ended the task
+     */
+    public boolean cancel(UUID taskId, String description, String admin, Instant now) {
+        if (!end(taskId, TaskTransition.CANCEL, EventCode.CANCELED.name(), description, now)) {
+            return false;
+        }
+        if (admin != null) {
+            jdbc.update("update task set canceled_by_admin = TRUE where id = ?", taskId);
+        }
+        insertEvent(taskId, EventCode.CANCELED, description, admin == null ? null : "by " + admin, now);
+        return true;
+    }
+
+    private boolean end(UUID taskId, TaskTransition transition, String code, String description, Instant now) {
+        changed(taskId);
+        return jdbc.update(
+                        "update task set status = ?, nice_status = null, completion_time = ?, fatal_error_code = ?,"
+                                + " fatal_error_description = ?, bytes_in_flight = 0, lease_owner = null,"
+                                + " lease_expires = null where id = ? and status in (" + transition.fromSql() + ")",
+                        transition.to().name(),
+                        Sql.time(now),
+                        code,
+                        Sql.cut(description, 4000),
+                        taskId)
+                > 0;
+    }
+
+    /**
+     * Puts the owner's e-mail about the task's new status in the outbox ({@code task_notification}),
+     * in the caller's transaction: only if the task's {@code notify_on_*} flag for it is set, the
+     * owner has an address, and no message of that kind was queued for the task before (one per
+     * task and kind). {@code org.ferry.scheduler.notify} sends it after the commit.
+     *
+     * @param kind SUCCEEDED, FAILED or INACTIVE
+     */
+    private void queueNotification(UUID taskId, TaskStatus kind, Instant now) {
+        String flag = switch (kind) {
+            case SUCCEEDED -> "notify_on_succeeded";
+            case FAILED -> "notify_on_failed";
+            case INACTIVE -> "notify_on_inactive";
+            default -> throw new IllegalArgumentException("No notification for " + kind);
+        };
+        jdbc.update(
+                "insert into task_notification (task_id, kind, created_time, attempts, next_attempt)"
+                        + " select t.id, ?, ?, 0, ? from task t join ferry_user u on u.name = t.owner_name"
+                        + " where t.id = ? and t." + flag + " = true and u.email is not null"
+                        + " and not exists (select 1 from task_notification n where n.task_id = t.id and n.kind = ?)",
+                kind.name(),
+                Sql.time(now),
+                Sql.time(now),
+                taskId,
+                kind.name());
+    }
+
+    // ---- queries of the engine ------------------------------------------------------------------
+
+    /** @return INACTIVE tasks (of both types) whose deadline has passed */
+    public List<UUID> inactivePastDeadline(Instant now) {
+        return jdbc.queryForList(
+                "select id from task where status = ? and deadline <= ?",
+                UUID.class,
+                TaskStatus.INACTIVE.name(),
+                Sql.time(now));
+    }
+
+    /** @return the tasks of the type in the status, oldest first */
+    public List<UUID> inStatus(TaskType type, TaskStatus status) {
+        return jdbc.queryForList(
+                "select id from task where status = ? and type = ? order by request_time",
+                UUID.class,
+                status.name(),
+                type.name());
+    }
+
+    /**
+     * @return the owner's tasks in the status that use the endpoint (as source or destination),
+     *     oldest first
+     */
+    public List<UUID> usingEndpoint(TaskStatus status, String owner, UUID endpointId) {
+        return jdbc.queryForList(
+                "select id from task where status = ? and owner_name = ?"
+                        + " and (source_endpoint_id = ? or destination_endpoint_id = ?) order by request_time",
+                UUID.class,
+                status.name(),
+                owner,
+                endpointId,
+                endpointId);
+    }
+}
