@@ -1,8 +1,8 @@
 package org.ferry.it.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static org.assertj.core.api.Assertions.assertThat;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -242,7 +242,9 @@ class ArchitectureTest {
      */
     @Test
     void onlyTheStoreWritesTaskFileAndChunkRows() throws IOException {
-        Path root = Path.of(System.getProperty("ferry.repo.root", "..")).toAbsolutePath().normalize();
+        Path root = Path.of(System.getProperty("ferry.repo.root", ".."))
+                .toAbsolutePath()
+                .normalize();
         Path store = root.resolve("transfer-api/src/main/java/org/ferry/api/store");
         List<String> writers = new ArrayList<>();
         for (String module : List.of("transfer-api", "scheduler", "webapp", "mover-netty", "cli")) {
@@ -257,6 +259,8 @@ class ArchitectureTest {
                 }
             }
         }
-        assertThat(writers).as("writes of task state outside org.ferry.api.store").isEmpty();
+        assertThat(writers)
+                .as("writes of task state outside org.ferry.api.store")
+                .isEmpty();
     }
 }
