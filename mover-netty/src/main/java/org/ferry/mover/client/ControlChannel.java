@@ -80,6 +80,11 @@ final class ControlChannel implements AutoCloseable {
         return replyTimeout;
     }
 
+    /** @return whether the connection is still open (false once either side closed it or it failed) */
+    boolean isActive() {
+        return channel.isActive();
+    }
+
     /** @return our end of the connection: the address a server can reach us at (for PORT) */
     InetSocketAddress localAddress() {
         return (InetSocketAddress) channel.localAddress();

@@ -15,6 +15,7 @@ import org.ferry.gsi.context.SecurityContext;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.data.DataEndpoint;
 import org.ferry.mover.data.DataSink;
+import org.ferry.mover.data.DataSource;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.ClientCommands;
@@ -142,7 +143,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
         for (String line : reply.lines().subList(1, reply.lines().size())) {
             if (line.startsWith(" ")) {
                 FileInfo entry = MlsxParser.parse(line.substring(1));
-                return new FileInfo(path, entry.type(), entry.sizeBytes(), entry.modified(), entry.unixMode());
+                return entry.withName(path);
             }
         }
         throw new IOException("MLST reply without an entry line: " + reply);
@@ -195,12 +196,19 @@ final class DefaultGridFtpSession implements GridFtpSession {
         return reply.firstLineText().trim().toLowerCase(Locale.ROOT);
     }
 
-    /**
-     * @param feature a FEAT line's keyword, e.g. {@code TARSTREAM}
-     * @return whether the server lists it; FEAT is asked once per session (RFC 2389)
-     */
-    boolean offers(String feature) throws IOException {
+    @Override
+    public boolean offers(String feature) throws IOException {
         return session.offers(feature);
+    }
+
+    @Override
+    public boolean isOpen() {
+        return !closed && session.channel().isActive();
+    }
+
+    @Override
+    public void changeMode(String path, int mode) throws IOException {
+        session.expectOk(ClientCommands.siteChmod(mode, path));
     }
 
     // ---- two-party transfers ----
@@ -222,6 +230,26 @@ final class DefaultGridFtpSession implements GridFtpSession {
             throws IOException {
         checkWindow(offset, length);
         return new TwoPartyTransfer(session).download(remotePath, localFile, options, listener, offset, length);
+    }
+
+    @Override
+    public long downloadPart(
+            String remotePath,
+            long offset,
+            long length,
+            DataSink sink,
+            TransferOptions options,
+            TransferListener listener)
+            throws IOException {
+        checkWindow(offset, length);
+        return new TwoPartyTransfer(session).receive(remotePath, sink, options, listener, offset, length);
+    }
+
+    @Override
+    public long upload(
+            DataSource source, String remotePath, long offset, TransferOptions options, TransferListener listener)
+            throws IOException {
+        return new TwoPartyTransfer(session).send(source, remotePath, options, listener, offset < 0 ? -1 : offset);
     }
 
     @Override
@@ -403,6 +431,10 @@ final class DefaultGridFtpSession implements GridFtpSession {
         closed = true;
         session.dropData();
         ControlChannel control = session.channel();
+        if (!control.isActive()) {
+            control.close(); // the server closed it (idle timeout, restart): no QUIT to send
+            return;
+        }
         try {
             control.send("QUIT");
             control.poll(1_000);

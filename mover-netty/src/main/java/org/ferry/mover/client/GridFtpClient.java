@@ -3,6 +3,7 @@ package org.ferry.mover.client;
 import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.net.Transport;
@@ -30,9 +31,19 @@ public final class GridFtpClient implements AutoCloseable {
      * @param gsi credential and trust for {@code gsiftp://} URLs (AUTH GSSAPI), or null for none
      */
     public GridFtpClient(Duration replyTimeout, GsiClientSecurity gsi) {
+        this(replyTimeout, gsi, null);
+    }
+
+    /**
+     * @param replyTimeout how long to wait for any one reply before failing with an IOException
+     * @param gsi credential and trust for {@code gsiftp://} URLs (AUTH GSSAPI), or null for none
+     * @param threads makes the event loop's threads (e.g. daemon threads for a library that must not
+     *     keep the JVM alive), or null for Netty's non-daemon ones
+     */
+    public GridFtpClient(Duration replyTimeout, GsiClientSecurity gsi, ThreadFactory threads) {
         this.replyTimeout = replyTimeout;
         this.gsi = gsi;
-        this.group = Transport.preferred().newGroup(0, null);
+        this.group = Transport.preferred().newGroup(0, threads);
         this.dataChannels = new DataChannels(group, DataChannels.DEFAULT_BLOCK_SIZE_BYTES, replyTimeout);
     }
 

@@ -313,6 +313,101 @@ public interface GridFtpSession extends Closeable {
             throws IOException;
 
     /**
+     * Partial download into memory or any other sink (ERET P, GFD.020 "ERET"): bytes
+     * {@code [offset, offset + length)} of the remote file, cut at its end, go to {@code sink} at
+     * offsets counted from {@code offset} (0 for the window's first byte). In MODE E the blocks of
+     * parallel connections arrive in any order; the connections stay cached for the next partial
+     * download of this session.
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}.
+     *
+     * @param remotePath absolute path on the server
+     * @param offset first byte (0..)
+     * @param length bytes (0..)
+     * @param sink where the bytes go; must accept writes from several threads at distinct offsets
+     * @param options mode and parallelism
+     * @param listener progress
+     * @return bytes received
+     * @throws GridFtpReplyException if the server refuses (e.g. 550 for a missing file or a directory)
+     * @throws IOException if a data channel fails, the sink fails, or on the reply timeout
+     * @throws IllegalArgumentException if offset or length is negative
+     */
+    default long downloadPart(
+            String remotePath,
+            long offset,
+            long length,
+            org.ferry.mover.data.DataSink sink,
+            TransferOptions options,
+            TransferListener listener)
+            throws IOException {
+        throw new UnsupportedOperationException(
+                "partial transfers are not supported by " + getClass().getName());
+    }
+
+    /**
+     * Upload from memory or any other source: with {@code offset < 0} a whole new file (STOR, RFC
+     * 959 section 4.1.3: created, or truncated first), else {@code source}'s bytes from
+     * {@code offset} on into the existing file, which is neither created afresh nor truncated (ESTO
+     * A, GFD.020 "ESTO").
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}.
+     *
+     * @param source the bytes to send
+     * @param remotePath absolute path on the server
+     * @param offset where the source's first byte goes, or -1 for STOR
+     * @param options mode and parallelism
+     * @param listener progress
+     * @return bytes sent
+     * @throws GridFtpReplyException if the server refuses (e.g. 553 or 550 for a path it cannot write)
+     * @throws IOException if a data channel fails or on the reply timeout
+     */
+    default long upload(
+            org.ferry.mover.data.DataSource source,
+            String remotePath,
+            long offset,
+            TransferOptions options,
+            TransferListener listener)
+            throws IOException {
+        throw new UnsupportedOperationException(
+                "uploads from a data source are not supported by " + getClass().getName());
+    }
+
+    /**
+     * Sets a file's or directory's permission bits ({@code SITE CHMOD <octal> <path>}, the form
+     * globus-gridftp-server and ferry-gridftp take; RFC 959 section 4.1.3 SITE).
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}.
+     *
+     * @param path absolute path
+     * @param mode permission bits, 0..07777
+     * @throws GridFtpReplyException if the server refuses (550 for a missing path, 500 without SITE CHMOD)
+     * @throws IOException if the connection fails
+     * @throws IllegalArgumentException if {@code mode} is out of range
+     */
+    default void changeMode(String path, int mode) throws IOException {
+        throw new UnsupportedOperationException(
+                "SITE CHMOD is not supported by " + getClass().getName());
+    }
+
+    /**
+     * @param feature a FEAT keyword (RFC 2389), e.g. {@code ESTO}
+     * @return whether the server lists it; FEAT is asked once per session
+     * @throws IOException if the connection fails
+     */
+    default boolean offers(String feature) throws IOException {
+        return false;
+    }
+
+    /**
+     * @return false once the control connection is known to be closed or broken (the server closed
+     *     it, e.g. after an idle timeout or a restart); true does not promise that the next command
+     *     gets through
+     */
+    default boolean isOpen() {
+        return true;
+    }
+
+    /**
      * Third-party transfer of many files from this session's server to the destination's, with
      * pipelining (GridFTP pipelining (Bresnahan et al., TeraGrid 2007)): the next files' STOR/RETR commands are sent
      * before the current file's 226 arrives, up to {@code pipelineDepth} files in flight. In MODE E

@@ -12,7 +12,8 @@ import org.ferry.mover.protocol.FileInfo;
  * Parses MLSD/MLST entries (RFC 3659 section 7): {@code fact=value;fact=value; name}. Fact names
  * are case-insensitive; the name is everything after the first space and may contain spaces. Knows
  * {@code Type} (file, dir, cdir, pdir, slink, {@code OS.unix=slink...}), {@code Size},
- * {@code Modify} ({@code YYYYMMDDHHMMSS[.sss]}, UTC) and {@code UNIX.mode} (octal); ignores others.
+ * {@code Modify} ({@code YYYYMMDDHHMMSS[.sss]}, UTC), {@code UNIX.mode} (octal), {@code Perm},
+ * {@code UNIX.owner}, {@code UNIX.group} and {@code Unique}; ignores others.
  *
  * <p>globus-gridftp-server lists a symbolic link with its target's {@code Type} and facts plus
  * {@code UNIX.slink=<target>} (and omits dangling links); such an entry keeps the target's type
@@ -40,6 +41,10 @@ final class MlsxParser {
         long size = 0;
         Instant modified = null;
         int mode = -1;
+        String perm = null;
+        String owner = null;
+        String group = null;
+        String unique = null;
         for (String fact : entry.substring(0, space).split(";")) {
             int eq = fact.indexOf('=');
             if (eq <= 0) {
@@ -52,10 +57,14 @@ final class MlsxParser {
                 case "size" -> size = parseLong(value);
                 case "modify" -> modified = modify(value);
                 case "unix.mode" -> mode = unixMode(value);
+                case "perm" -> perm = value.toLowerCase(Locale.ROOT);
+                case "unix.owner" -> owner = value;
+                case "unix.group" -> group = value;
+                case "unique" -> unique = value;
                 default -> {}
             }
         }
-        return new FileInfo(name, type, size, modified, mode);
+        return new FileInfo(name, type, size, modified, mode, perm, owner, group, unique);
     }
 
     private static FileInfo.Type type(String value) {

@@ -135,6 +135,18 @@ public final class ClientCommands {
     }
 
     /**
+     * @param mode permission bits, 0..07777
+     * @return {@code SITE CHMOD <octal> path} (globus-gridftp-server's form; RFC 959 section 4.1.3 SITE)
+     * @throws IllegalArgumentException if {@code mode} is out of range or the path holds CR or LF
+     */
+    public static String siteChmod(int mode, String path) {
+        if (mode < 0 || mode > 07777) {
+            throw new IllegalArgumentException("permission bits must be 0..07777, were " + Integer.toOctalString(mode));
+        }
+        return "SITE CHMOD " + String.format("%03o", mode) + " " + path(path);
+    }
+
+    /**
      * @param seconds marker period, 1..86400
      * @return {@code TREV RESTART seconds} (GFD.020 "Restarting": the receiver's 111 markers)
      * @throws IllegalArgumentException outside that range

@@ -12,8 +12,23 @@ import java.util.Objects;
  * @param sizeBytes size in bytes ({@code Size} fact); 0 when the server gave none
  * @param modified last modification time, UTC ({@code Modify} fact); {@code null} when absent
  * @param unixMode permission bits ({@code UNIX.mode} fact, e.g. {@code 0644}); -1 when absent
+ * @param perm what the logged-in user may do with the entry ({@code Perm} fact, RFC 3659 section
+ *     7.5.5: letters of {@code acdeflmprw}, lower case); null when absent
+ * @param owner the owning account's name ({@code UNIX.owner} fact); null when absent
+ * @param group the owning group's name ({@code UNIX.group} fact); null when absent
+ * @param unique the server's identifier of the file ({@code Unique} fact, RFC 3659 section 7.5.2),
+ *     the same for every name of one file; null when absent
  */
-public record FileInfo(String name, Type type, long sizeBytes, Instant modified, int unixMode) {
+public record FileInfo(
+        String name,
+        Type type,
+        long sizeBytes,
+        Instant modified,
+        int unixMode,
+        String perm,
+        String owner,
+        String group,
+        String unique) {
 
     /** Entry types of the MLSx {@code Type} fact. */
     public enum Type {
@@ -35,6 +50,24 @@ public record FileInfo(String name, Type type, long sizeBytes, Instant modified,
     public FileInfo {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(type, "type");
+    }
+
+    /**
+     * An entry without the {@code Perm}, {@code UNIX.owner}, {@code UNIX.group} and {@code Unique}
+     * facts.
+     *
+     * @throws NullPointerException if name or type is null
+     */
+    public FileInfo(String name, Type type, long sizeBytes, Instant modified, int unixMode) {
+        this(name, type, sizeBytes, modified, unixMode, null, null, null, null);
+    }
+
+    /**
+     * @param newName the name the entry gets
+     * @return this entry with another name (e.g. the path an MLST asked for)
+     */
+    public FileInfo withName(String newName) {
+        return new FileInfo(newName, type, sizeBytes, modified, unixMode, perm, owner, group, unique);
     }
 
     /** @return true for a regular file */

@@ -15,7 +15,15 @@ class MlsxParserTest {
                 + "UNIX.owner=gsuser;Unique=fe00-9840d2; héllo wörld.txt");
         assertThat(info)
                 .isEqualTo(new FileInfo(
-                        "héllo wörld.txt", FileInfo.Type.FILE, 3, Instant.parse("2026-11-22T02:38:45Z"), 0644));
+                        "héllo wörld.txt",
+                        FileInfo.Type.FILE,
+                        3,
+                        Instant.parse("2026-11-22T02:38:45Z"),
+                        0644,
+                        "awr",
+                        "gsuser",
+                        null,
+                        "fe00-9840d2"));
     }
 
     @Test

@@ -247,7 +247,7 @@ class ReplyParsingFuzzTest {
                             .format(m)
                     + ";"
                     + fact("UNIX.mode", c) + "=0" + Integer.toOctalString(u) + ";" + fact("Perm", c) + "=r; " + n;
-            return new Entry(line, new FileInfo(n, FileInfo.Type.valueOf(t[1]), s, m, u));
+            return new Entry(line, new FileInfo(n, FileInfo.Type.valueOf(t[1]), s, m, u, "r", null, null, null));
         });
     }
 
