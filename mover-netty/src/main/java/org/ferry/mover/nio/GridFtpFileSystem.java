@@ -36,6 +36,7 @@ public final class GridFtpFileSystem extends FileSystem {
     private final GridFtpFileStore store;
     private final Set<Closeable> openChannels = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    private volatile Boolean dropsNonAscii; // null until a name needing it is first sent
 
     GridFtpFileSystem(
             GridFtpFileSystemProvider provider,
@@ -129,6 +130,45 @@ public final class GridFtpFileSystem extends FileSystem {
      */
     static boolean isReply(IOException e) {
         return e instanceof GridFtpReplyException || e instanceof java.nio.file.FileSystemException;
+    }
+
+    /**
+     * Refuses a path the server would receive as another name. globus-gridftp-server reads its
+     * clear-text control channel through a telnet driver that drops every byte outside printable
+     * ASCII (GCT {@code xio/src/builtins/telnet/globus_xio_telnet.c}), so {@code /data/ü.h5} would
+     * reach it as {@code /data/.h5}, another file; under GSI the commands travel wrapped and arrive
+     * whole. The first path with such characters asks the server once: MLST of {@code /ü} naming
+     * the same file as MLST of {@code /} (same {@code Unique} fact) shows the bytes were dropped.
+     *
+     * @param serverPath a path about to be sent in a command
+     * @throws FileSystemException if this server drops bytes of it
+     * @throws IOException if the server cannot be asked
+     */
+    void checkSendable(String serverPath) throws IOException {
+        if (serverPath.chars().allMatch(c -> c >= 32 && c <= 126)) {
+            return;
+        }
+        Boolean drops = dropsNonAscii;
+        if (drops == null) {
+            drops = query(session -> {
+                String rootKey = session.stat("/").unique();
+                try {
+                    return rootKey != null
+                            && rootKey.equals(session.stat("/\u00fc").unique());
+                } catch (java.nio.file.NoSuchFileException e) {
+                    return false;
+                }
+            });
+            dropsNonAscii = drops;
+        }
+        if (drops) {
+            throw new java.nio.file.FileSystemException(
+                    serverPath,
+                    null,
+                    "the server drops bytes outside printable ASCII from its commands (as globus-gridftp-server's"
+                            + " clear-text control channel does), so it would act on another name; use gsiftp://"
+                            + " or a name in ASCII");
+        }
     }
 
     void register(Closeable channel) {

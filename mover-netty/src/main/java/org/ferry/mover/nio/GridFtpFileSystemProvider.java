@@ -261,6 +261,17 @@ public abstract class GridFtpFileSystemProvider extends FileSystemProvider {
         return p;
     }
 
+    /**
+     * @return the absolute, normalized path to send in a command
+     * @throws FileSystemException if the server would receive another name
+     *     ({@link GridFtpFileSystem#checkSendable})
+     */
+    private static String commandPath(GridFtpPath path) throws IOException {
+        String server = path.absoluteServerPath();
+        path.getFileSystem().checkSendable(server);
+        return server;
+    }
+
     // ---- attributes ----
 
     /**
@@ -275,7 +286,7 @@ public abstract class GridFtpFileSystemProvider extends FileSystemProvider {
                 return attributes;
             }
         }
-        String server = path.absoluteServerPath();
+        String server = commandPath(path);
         try {
             FileInfo info = path.getFileSystem().query(session -> session.stat(server));
             return new GridFtpFileAttributes(info);
@@ -371,7 +382,7 @@ public abstract class GridFtpFileSystemProvider extends FileSystemProvider {
     }
 
     void setModifiedTime(GridFtpPath path, FileTime time) throws IOException {
-        String server = path.absoluteServerPath();
+        String server = commandPath(path);
         GridFtpReplyException[] refused = path.getFileSystem()
                 .withSession(session -> session.setModifiedTimes(List.of(server), List.of(time.toInstant())));
         if (refused[0] != null) {
@@ -380,7 +391,7 @@ public abstract class GridFtpFileSystemProvider extends FileSystemProvider {
     }
 
     void setPermissions(GridFtpPath path, Set<PosixFilePermission> permissions) throws IOException {
-        String server = path.absoluteServerPath();
+        String server = commandPath(path);
         int mode = GridFtpFileAttributes.mode(permissions);
         try {
             path.getFileSystem().withSession(session -> {
@@ -536,7 +547,7 @@ public abstract class GridFtpFileSystemProvider extends FileSystemProvider {
 
     private SeekableByteChannel openForReading(GridFtpPath path, boolean sequential) throws IOException {
         GridFtpFileSystem fileSystem = path.getFileSystem();
-        String server = path.absoluteServerPath();
+        String server = commandPath(path);
         Opened opened = leaseAndStat(fileSystem, server);
         SessionPool.Lease lease = opened.lease();
         try {
@@ -571,7 +582,7 @@ public abstract class GridFtpFileSystemProvider extends FileSystemProvider {
             throw new IllegalArgumentException("APPEND and TRUNCATE_EXISTING together");
         }
         GridFtpFileSystem fileSystem = path.getFileSystem();
-        String server = path.absoluteServerPath();
+        String server = commandPath(path);
         Opened opened = leaseAndStat(fileSystem, server);
         SessionPool.Lease lease = opened.lease();
         try {
@@ -667,7 +678,15 @@ public abstract class GridFtpFileSystemProvider extends FileSystemProvider {
     public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter)
             throws IOException {
         GridFtpPath remote = remote(dir);
-        String server = remote.absoluteServerPath();
+        String server = commandPath(remote);
+        if (!remote.listedAsDirectory()) {
+            // a server may list a file as itself (globus-gridftp-server's MLSD does): ask first
+            GridFtpFileAttributes attributes = stat(remote, false);
+            if (!attributes.isDirectory()) {
+                throw new ReplyErrors.NotADirectory(
+                        remote.toString(), "MLST says " + attributes.fileInfo().type());
+            }
+        }
         try {
             List<FileInfo> entries = remote.getFileSystem().query(session -> session.list(server));
             return new GridFtpDirectoryStream(remote, entries, filter);
@@ -694,7 +713,7 @@ public abstract class GridFtpFileSystemProvider extends FileSystemProvider {
     @Override
     public void createDirectory(Path dir, FileAttribute<?>... attrs) throws IOException {
         GridFtpPath remote = remote(dir);
-        String server = remote.absoluteServerPath();
+        String server = commandPath(remote);
         try {
             remote.getFileSystem().withSession(session -> {
                 session.makeDirectory(server);
@@ -725,7 +744,7 @@ public abstract class GridFtpFileSystemProvider extends FileSystemProvider {
     @Override
     public void delete(Path path) throws IOException {
         GridFtpPath remote = remote(path);
-        String server = remote.absoluteServerPath();
+        String server = commandPath(remote);
         if (server.equals("/")) {
             throw new FileSystemException("/", null, "the root cannot be deleted");
         }
@@ -777,7 +796,7 @@ public abstract class GridFtpFileSystemProvider extends FileSystemProvider {
             throw new UnsupportedOperationException("ATOMIC_MOVE is an option of move, not copy");
         }
         GridFtpFileAttributes attributes = stat(from, false);
-        if (isSameFile(from, to)) {
+        if (statIfExists(to) != null && isSameFile(from, to)) {
             return;
         }
         prepareTarget(to, set.contains(StandardCopyOption.REPLACE_EXISTING));
@@ -804,8 +823,8 @@ public abstract class GridFtpFileSystemProvider extends FileSystemProvider {
     private void copyFile(GridFtpPath from, GridFtpPath to) throws IOException {
         GridFtpFileSystem source = from.getFileSystem();
         GridFtpFileSystem destination = to.getFileSystem();
-        String fromServer = from.absoluteServerPath();
-        String toServer = to.absoluteServerPath();
+        String fromServer = commandPath(from);
+        String toServer = commandPath(to);
         try (SessionPool.Lease out = source.sessions().lease();
                 SessionPool.Lease in = destination.sessions().lease()) {
             if (out.session().supportsExtendedBlockMode() && in.session().supportsExtendedBlockMode()) {
@@ -862,8 +881,8 @@ public abstract class GridFtpFileSystemProvider extends FileSystemProvider {
             delete(from);
             return;
         }
-        String fromServer = from.absoluteServerPath();
-        String toServer = to.absoluteServerPath();
+        String fromServer = commandPath(from);
+        String toServer = commandPath(to);
         if (!atomic) {
             stat(from, false);
             if (fromServer.equals(toServer)) {

@@ -36,6 +36,7 @@ public final class GridFtpPath implements Path {
     private final String path;
     private volatile int[] offsets; // start of each name, computed on first use
     private final AtomicReference<GridFtpFileAttributes> listed = new AtomicReference<>();
+    private volatile boolean listedAsDirectory;
 
     GridFtpPath(GridFtpFileSystem fileSystem, String input) {
         this.fileSystem = Objects.requireNonNull(fileSystem, "fileSystem");
@@ -90,6 +91,12 @@ public final class GridFtpPath implements Path {
      */
     void attachListedAttributes(GridFtpFileAttributes attributes) {
         listed.set(attributes);
+        listedAsDirectory = attributes.isDirectory();
+    }
+
+    /** @return whether the listing this path came from said it is a directory (kept, unlike the attributes) */
+    boolean listedAsDirectory() {
+        return listedAsDirectory;
     }
 
     /** @return the attributes from the listing this path came from, once; null afterwards */

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.HashMap;
 import java.util.Map;
+import org.ferry.gsi.context.GsiEngines;
 import org.ferry.gsi.credential.CredentialLoader;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.trust.CanlChainValidator;
@@ -28,9 +29,17 @@ import org.ferry.mover.client.GsiClientSecurity;
  */
 public final class GsiFtpFileSystemProvider extends GridFtpFileSystemProvider {
 
-    /** The provider of the {@code gsiftp} scheme. */
+    /**
+     * The provider of the {@code gsiftp} scheme. Makes this JVM's TLS servers ignore SNI
+     * ({@link GsiEngines#ignoreServerNameIndication}) unless {@code jdk.tls.server.disableExtensions}
+     * is set already: a download's data connections come from the server, and globus-gridftp-server
+     * sends a DN as SNI on them, which the JDK refuses. The setting takes effect only before the
+     * JVM's first TLS handshake as a server; an application that serves TLS itself before it loads
+     * this provider sets it on its command line instead.
+     */
     public GsiFtpFileSystemProvider() {
         super("gsiftp");
+        GsiEngines.ignoreServerNameIndication();
     }
 
     @Override

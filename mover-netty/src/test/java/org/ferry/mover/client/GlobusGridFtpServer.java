@@ -44,11 +44,16 @@ public final class GlobusGridFtpServer implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Path root;
+    private final List<String> command;
+    private final Map<String, String> environment;
 
-    private GlobusGridFtpServer(Process process, int port, Path root) {
+    private GlobusGridFtpServer(
+            Process process, int port, Path root, List<String> command, Map<String, String> environment) {
         this.process = process;
         this.port = port;
         this.root = root;
+        this.command = command;
+        this.environment = environment;
     }
 
     /** @return true if the server binary is installed */
@@ -173,6 +178,16 @@ public final class GlobusGridFtpServer implements AutoCloseable {
 
     private static GlobusGridFtpServer launch(List<String> command, Map<String, String> environment, Path root)
             throws IOException {
+        return launch(command, environment, root, 0);
+    }
+
+    /**
+     * @param fixedPort the port given with {@code -p}, or 0 for an ephemeral one: the server prints
+     *     "Server listening at host:port" only for an ephemeral port, so a fixed one is waited for
+     *     by connecting to it
+     */
+    private static GlobusGridFtpServer launch(
+            List<String> command, Map<String, String> environment, Path root, int fixedPort) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(environment);
         Process process = builder.start();
@@ -198,13 +213,35 @@ public final class GlobusGridFtpServer implements AutoCloseable {
                 "globus-gridftp-server-output");
         reader.setDaemon(true);
         reader.start();
+        if (fixedPort != 0) {
+            port.completeAsync(() -> awaitListening(process, fixedPort));
+        }
         try {
-            return new GlobusGridFtpServer(process, port.get(20, TimeUnit.SECONDS), root);
+            return new GlobusGridFtpServer(process, port.get(20, TimeUnit.SECONDS), root, command, environment);
         } catch (Exception e) {
             process.destroyForcibly();
             deleteTree(root);
             throw new IOException("globus-gridftp-server did not start: " + e, e);
         }
+    }
+
+    /** Connects to {@code port} until it accepts (the process is listening) or the process ends. */
+    private static int awaitListening(Process process, int port) {
+        while (process.isAlive()) {
+            try (java.net.Socket socket = new java.net.Socket()) {
+                socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 1_000);
+                return port;
+            } catch (IOException refused) {
+                try {
+                    Thread.sleep(50); // the next try; the caller's 20 s bound ends the wait
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+            }
+        }
+        throw new java.util.concurrent.CompletionException(
+                new IOException("globus-gridftp-server exited before listening on " + port));
     }
 
     private static void ensureUser() throws IOException {
@@ -289,6 +326,30 @@ public final class GlobusGridFtpServer implements AutoCloseable {
         List<ProcessHandle> sessions = sessions();
         sessions.forEach(ProcessHandle::destroyForcibly);
         return sessions.size();
+    }
+
+    /**
+     * Stops this server as a crash would (SIGKILL to its sessions and to the listener: their
+     * connections drop mid-command) and starts the same command line again on the same port, over
+     * the same {@link #root()}, which is kept.
+     *
+     * @return the new server, listening; close it instead of this one
+     * @throws IOException if it does not start within 20 s
+     */
+    public GlobusGridFtpServer restart() throws IOException {
+        killSessions();
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted stopping globus-gridftp-server", e);
+        }
+        List<String> again = new ArrayList<>(command);
+        int p = again.indexOf("-p");
+        again.set(p + 1, Integer.toString(port));
+        GlobusGridFtpServer restarted = launch(again, environment, root, port);
+        return restarted;
     }
 
     @Override
