@@ -14,6 +14,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.ferry.gsi.PasswordFile;
 import org.ferry.gsi.credential.CredentialLoader;
@@ -22,6 +23,8 @@ import org.ferry.mover.server.dtp.DtpFactory;
 import org.ferry.mover.server.pi.Authenticator;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.ferry.mover.server.pi.GsiServerSecurity;
+import org.ferry.mover.server.popen.PopenAllowList;
+import org.ferry.mover.server.popen.PopenPolicy;
 import org.ferry.mover.stripe.LinkAuth;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -48,7 +51,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         version = "ferry-gridftp 0.1",
         description = "Ferry GridFTP server: serves one directory over GridFTP (clear-text and/or GSI logins).",
-        subcommands = {FerryGridFtpMain.Passwd.class, DataNodeCommand.class})
+        subcommands = {FerryGridFtpMain.Passwd.class, DataNodeCommand.class, EnableSshftpCommand.class})
 public final class FerryGridFtpMain implements Callable<Integer> {
 
     @Spec
@@ -67,9 +70,54 @@ public final class FerryGridFtpMain implements Callable<Integer> {
 
     @Option(
             names = "--bind",
-            defaultValue = "127.0.0.1",
-            description = "Address to listen on and to announce in PASV (default: ${DEFAULT-VALUE}).")
+            description = "Address to listen on and to announce in PASV (default: 127.0.0.1; with --ssh the address"
+                    + " the SSH client reached this host on, from SSH_CONNECTION).")
     private String bind;
+
+    @Option(
+            names = "--ssh",
+            description = "Serve one control connection on standard input and output, its user already"
+                    + " authenticated by sshd (the remote side of sshftp://, as globus-gridftp-server -ssh): any"
+                    + " USER/PASS logs in as the account running this process; --root defaults to /; only"
+                    + " warnings go to standard error.")
+    private boolean ssh;
+
+    @Option(
+            names = {"--inetd", "-i"},
+            description = "Serve one control connection on standard input and output (inetd or xinetd connected"
+                    + " it), with the usual logins.")
+    private boolean inetd;
+
+    @Option(
+            names = "--popen-allow",
+            paramLabel = "[ALIAS:]PROGRAM,...",
+            description = "Programs clients may run on the data path with SITE SETDISKSTACK popen:argv=...,"
+                    + " e.g. tar:/bin/tar,md5dir:/usr/local/bin/md5dir (globus-url-copy -src-pipe/-dst-pipe);"
+                    + " absolute paths; none by default.")
+    private String popenAllow;
+
+    @Option(
+            names = "--popen-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "3600",
+            description = "Longest a popen program may run before it is stopped (default: ${DEFAULT-VALUE}).")
+    private long popenTimeoutSeconds;
+
+    @Option(
+            names = "--popen-spool",
+            paramLabel = "DIR",
+            description = "Where popen programs' output and input wait on disk (default: the JVM's temporary"
+                    + " directory).")
+    private Path popenSpool;
+
+    @Option(
+            names = "--popen-spool-limit",
+            paramLabel = "BYTES",
+            defaultValue = "64G",
+            converter = ByteSizeConverter.class,
+            description = "Most bytes a popen program may write, or a client may send to one; suffixes K, M, G"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private long popenSpoolLimitBytes;
 
     @Option(
             names = {"--anonymous", "-aa"},
@@ -177,6 +225,11 @@ public final class FerryGridFtpMain implements Callable<Integer> {
      * @param args command line
      */
     public static void main(String[] args) {
+        // Standard output is the control channel in these modes: logs (standard error, logback.xml)
+        // go to the client's terminal through ssh, so only warnings. Set before any logger exists.
+        if (java.util.Arrays.asList(args).contains("--ssh") && System.getProperty("ferry.log.level") == null) {
+            System.setProperty("ferry.log.level", "WARN");
+        }
         // Before any TLS: globus peers send a DN as SNI on DCAU data connections (GsiEngines).
         org.ferry.gsi.context.GsiEngines.ignoreServerNameIndication();
         System.exit(new CommandLine(new FerryGridFtpMain()).execute(args));
@@ -185,6 +238,13 @@ public final class FerryGridFtpMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
+        if (ssh && inetd) {
+            err.println("ferry-gridftp: --ssh and --inetd exclude each other");
+            return 2;
+        }
+        if (root == null && ssh) {
+            root = Path.of("/"); // as globus-gridftp-server -ssh: the account's own view of the file system
+        }
         if (root == null) {
             err.println("ferry-gridftp: --root is required");
             return 2;
@@ -195,7 +255,7 @@ public final class FerryGridFtpMain implements Callable<Integer> {
         }
         // Naming any GSI file means the admin wants GSI (globus-gridftp-server has no switch for it at all).
         boolean withGsi = gsi || hostCertificate != null || hostKey != null || caDirectory != null || gridMap != null;
-        if (!anonymous && passwordFile == null && !withGsi) {
+        if (!ssh && !anonymous && passwordFile == null && !withGsi) {
             err.println("ferry-gridftp: give --gsi, --anonymous and/or --password-file, otherwise nobody can log in");
             return 2;
         }
@@ -206,6 +266,13 @@ public final class FerryGridFtpMain implements Callable<Integer> {
         }
         if (busyPollMicros < 0 || busyPollMicros > 1_000_000) {
             err.println("ferry-gridftp: --busy-poll must be 0 to 1000000 microseconds");
+            return 2;
+        }
+        PopenPolicy popen;
+        try {
+            popen = popenPolicy();
+        } catch (IllegalArgumentException e) {
+            err.println("ferry-gridftp: " + e.getMessage());
             return 2;
         }
         Authenticator authenticator = Authenticator.denyAll();
@@ -221,11 +288,24 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             }
             authenticator = file::verify;
         }
+        if (ssh) {
+            // sshd authenticated the user: the session is this process's account, whatever USER says
+            authenticator = (user, password) -> true;
+        }
+        Optional<SshConnection> connection = SshConnection.parse(environment.get("SSH_CONNECTION"));
+        InetAddress bindAddress;
+        if (bind != null) {
+            bindAddress = InetAddress.getByName(bind);
+        } else if (ssh && connection.isPresent()) {
+            bindAddress = connection.get().server().getAddress();
+        } else {
+            bindAddress = InetAddress.getLoopbackAddress();
+        }
         GridFtpServerConfig config = new GridFtpServerConfig(
-                InetAddress.getByName(bind),
+                bindAddress,
                 port,
                 root,
-                anonymous,
+                anonymous || ssh,
                 authenticator,
                 Duration.ofMillis(Math.round(markerIntervalSeconds * 1000)),
                 Duration.ofSeconds(idleTimeoutSeconds),
@@ -268,9 +348,12 @@ public final class FerryGridFtpMain implements Callable<Integer> {
                 return 1;
             }
         }
+        if (ssh || inetd) {
+            return serveStandardStreams(config, security, popen, connection, err);
+        }
         GridFtpServer server;
         try {
-            server = GridFtpServer.start(config, security, dtps);
+            server = GridFtpServer.start(config, security, dtps, popen);
         } catch (IOException e) {
             err.println("ferry-gridftp: " + e.getMessage());
             return 1;
@@ -283,6 +366,56 @@ public final class FerryGridFtpMain implements Callable<Integer> {
         out.flush();
         server.awaitClose();
         return 0;
+    }
+
+    /**
+     * --ssh / --inetd: one session on this process's standard input and output, over when the client
+     * quits or the input ends.
+     */
+    private int serveStandardStreams(
+            GridFtpServerConfig config,
+            GsiServerSecurity security,
+            PopenPolicy popen,
+            Optional<SshConnection> connection,
+            PrintWriter err) {
+        InetSocketAddress local =
+                connection.map(SshConnection::server).orElse(new InetSocketAddress(config.bindAddress(), 0));
+        InetSocketAddress peer = connection.map(SshConnection::client).orElse(null);
+        GridFtpServer server;
+        try {
+            server = GridFtpServer.serveStreams(
+                    config,
+                    security,
+                    popen,
+                    new java.io.FileInputStream(java.io.FileDescriptor.in),
+                    System.out,
+                    local,
+                    peer);
+        } catch (IOException e) {
+            err.println("ferry-gridftp: " + e.getMessage());
+            return 1;
+        }
+        server.awaitClose();
+        server.close();
+        return 0;
+    }
+
+    /** @return the popen settings of the options; disabled without --popen-allow */
+    private PopenPolicy popenPolicy() {
+        if (popenTimeoutSeconds < 1 || popenSpoolLimitBytes < 1) {
+            throw new IllegalArgumentException("--popen-timeout and --popen-spool-limit must be positive");
+        }
+        PopenAllowList allowList = popenAllow == null ? PopenAllowList.none() : PopenAllowList.parse(popenAllow);
+        for (Path program : allowList.programs()) {
+            if (!Files.isRegularFile(program) || !Files.isExecutable(program)) {
+                throw new IllegalArgumentException("--popen-allow: " + program + " is not an executable file");
+            }
+        }
+        Path spool = popenSpool != null ? popenSpool : Path.of(System.getProperty("java.io.tmpdir"));
+        if (!Files.isDirectory(spool)) {
+            throw new IllegalArgumentException("--popen-spool: not a directory: " + spool);
+        }
+        return new PopenPolicy(allowList, Duration.ofSeconds(popenTimeoutSeconds), spool, popenSpoolLimitBytes);
     }
 
     /** {@code ferry-gridftp passwd USER}: prints a password file line for USER. */

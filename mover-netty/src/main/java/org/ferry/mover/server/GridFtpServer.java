@@ -10,6 +10,8 @@ import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.handler.traffic.GlobalTrafficShapingHandler;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,6 +34,7 @@ import org.ferry.mover.server.pi.ControlChannelHandler;
 import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.ferry.mover.server.pi.GsiServerSecurity;
+import org.ferry.mover.server.popen.PopenPolicy;
 import org.ferry.mover.storage.PosixStorage;
 import org.ferry.mover.storage.StorageInterface;
 import org.ferry.mover.stripe.StripeSends;
@@ -65,6 +68,8 @@ public final class GridFtpServer implements AutoCloseable {
     private final DataChannels dataChannels;
     private final Channel serverChannel;
     private final StripedDtp stripedDtp;
+    /** The in-JVM loop of a control channel over standard input and output, or null. */
+    private final EventLoopGroup controlGroup;
 
     private GridFtpServer(
             EventLoopGroup group,
@@ -72,6 +77,17 @@ public final class GridFtpServer implements AutoCloseable {
             DataChannels dataChannels,
             Channel serverChannel,
             StripedDtp stripedDtp) {
+        this(group, worker, dataChannels, serverChannel, stripedDtp, null);
+    }
+
+    private GridFtpServer(
+            EventLoopGroup group,
+            ExecutorService worker,
+            DataChannels dataChannels,
+            Channel serverChannel,
+            StripedDtp stripedDtp,
+            EventLoopGroup controlGroup) {
+        this.controlGroup = controlGroup;
         this.group = group;
         this.worker = worker;
         this.dataChannels = dataChannels;
@@ -129,57 +145,34 @@ public final class GridFtpServer implements AutoCloseable {
      */
     public static GridFtpServer start(GridFtpServerConfig config, GsiServerSecurity gsi, DtpFactory dtps)
             throws IOException {
-        StorageInterface storage = new PosixStorage(config.root());
-        Transport transport = Transport.preferred();
-        BusyPoll busyPoll = new BusyPoll(config.busyPoll(), Runtime.getRuntime().availableProcessors());
-        EventLoopGroup group = transport.newGroup(0, null, busyPoll.strategies());
-        ExecutorService worker = Executors.newCachedThreadPool(daemonThreads("ferry-gridftp-pi"));
-        DataChannels dataChannels = new DataChannels(group).rateLimited(shaper(group, config));
-        LocalDtp local = new LocalDtp("local", dataChannels, new StripeSends(group), storage);
-        StripedDtp stripedDtp = new StripedDtp(dtps.create(group, local));
-        CommandRegistry registry =
-                gsi == null ? StandardCommands.registry(stripedDtp) : GsiCommands.registry(stripedDtp);
-        String banner = (config.bindAddress().isAnyLocalAddress()
-                        ? ""
-                        : config.bindAddress().getHostAddress() + " ") + "Ferry GridFTP Server 0.1 ready.";
+        return start(config, gsi, dtps, PopenPolicy.disabled());
+    }
+
+    /**
+     * Binds the control channel and starts serving, with GSI if {@code gsi} is given, SPAS/SPOR
+     * driving the DTPs {@code dtps} makes, and {@code SITE SETDISKSTACK popen:...} running the
+     * programs {@code popen} allows (the Globus XIO Popen driver's behaviour, seed 003).
+     *
+     * @param config the settings
+     * @param gsi host credential, trust and grid-mapfile for GSI, or null for none
+     * @param dtps makes the DTPs for striped transfers ({@link DtpFactory#local()} or data nodes)
+     * @param popen the programs clients may run on the data path ({@link PopenPolicy#disabled()}: none)
+     * @return the running server
+     * @throws IOException if the root is not a directory or the address cannot be bound
+     */
+    public static GridFtpServer start(
+            GridFtpServerConfig config, GsiServerSecurity gsi, DtpFactory dtps, PopenPolicy popen) throws IOException {
+        Parts parts = Parts.create(config, gsi, dtps, popen);
         ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(group)
-                .channel(transport.serverSocketChannel())
+                .group(parts.group)
+                .channel(parts.transport.serverSocketChannel())
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        busyPoll.track(ch);
-                        ch.pipeline()
-                                // replies come from the command worker or the loop, often several per
-                                // file (markers, 226, a batch's replies): one write syscall for those
-                                // that queue together; a download's 150/125 goes at once
-                                // (CommandContext.replyPromptly, PreliminaryReplyTiming)
-                                .addLast(
-                                        CommandContext.FLUSH_CONSOLIDATION,
-                                        new FlushConsolidationHandler(
-                                                FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true))
-                                .addLast(
-                                        "idle",
-                                        new IdleStateHandler(
-                                                0, 0, config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
-                                .addLast("commandDecoder", new FtpCommandDecoder())
-                                .addLast("replyEncoder", new FtpReplyEncoder())
-                                .addLast(
-                                        "session",
-                                        new ControlChannelHandler(
-                                                channel -> new CommandContext(
-                                                        new ControlSession(gsi),
-                                                        storage.forSession(),
-                                                        local,
-                                                        config,
-                                                        registry,
-                                                        channel),
-                                                registry,
-                                                worker,
-                                                banner,
-                                                busyPoll::expectCommand));
+                        parts.busyPoll.track(ch);
+                        parts.initControlChannel(ch);
                     }
                 });
         try {
@@ -187,16 +180,134 @@ public final class GridFtpServer implements AutoCloseable {
                     .bind(new InetSocketAddress(config.bindAddress(), config.port()))
                     .syncUninterruptibly()
                     .channel();
-            return new GridFtpServer(group, worker, dataChannels, channel, stripedDtp);
+            return new GridFtpServer(parts.group, parts.worker, parts.dataChannels, channel, parts.stripedDtp);
         } catch (RuntimeException e) {
-            stripedDtp.close();
-            dataChannels.close();
-            group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-            worker.shutdownNow();
+            parts.close();
             throw new IOException(
                     "cannot bind " + config.bindAddress().getHostAddress() + ":" + config.port() + ": "
                             + e.getMessage(),
                     e);
+        }
+    }
+
+    /**
+     * Serves one control connection that is already open as a pair of byte streams, with data
+     * channels over TCP: what {@code globus-gridftp-server -i} (inetd) and {@code -ssh} do, where sshd
+     * or inetd connected the client to this process's standard input and output (the remote side of
+     * {@code sshftp://}). {@link #awaitClose()} returns once the session ended (QUIT, end of
+     * {@code in}, idle timeout); the addresses stand in for a socket's: passive data listeners bind
+     * and announce {@code local}'s address unless {@code config} binds a specific one, and logs name
+     * {@code peer}.
+     *
+     * @param config the settings ({@link GridFtpServerConfig#port()} is not used)
+     * @param gsi host credential, trust and grid-mapfile for GSI, or null for none
+     * @param popen the programs clients may run on the data path
+     * @param in the control channel's bytes from the client (standard input); read by a daemon thread
+     * @param out the bytes to the client (standard output); written by a daemon thread
+     * @param local this end's address as the client reached it (e.g. from {@code SSH_CONNECTION})
+     * @param peer the client's address, for logs
+     * @return the running server
+     * @throws IOException if the root is not a directory or the streams cannot be bridged
+     */
+    public static GridFtpServer serveStreams(
+            GridFtpServerConfig config,
+            GsiServerSecurity gsi,
+            PopenPolicy popen,
+            InputStream in,
+            OutputStream out,
+            InetSocketAddress local,
+            InetSocketAddress peer)
+            throws IOException {
+        Parts parts = Parts.create(config, gsi, DtpFactory.local(), popen);
+        EventLoopGroup controlGroup = StreamBridge.newGroup();
+        try {
+            Channel bridge = StreamBridge.open(controlGroup, in, out, local, peer, parts::initControlChannel);
+            return new GridFtpServer(
+                    parts.group, parts.worker, parts.dataChannels, bridge, parts.stripedDtp, controlGroup);
+        } catch (IOException | RuntimeException e) {
+            parts.close();
+            controlGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            throw e instanceof IOException io ? io : new IOException("cannot serve standard input: " + e, e);
+        }
+    }
+
+    /** What every control channel of one server shares: threads, data channels, commands, storage. */
+    private static final class Parts {
+        final Transport transport;
+        final BusyPoll busyPoll;
+        final EventLoopGroup group;
+        final ExecutorService worker;
+        final DataChannels dataChannels;
+        final LocalDtp local;
+        final StripedDtp stripedDtp;
+        final CommandRegistry registry;
+        final StorageInterface storage;
+        final GridFtpServerConfig config;
+        final GsiServerSecurity gsi;
+        final String banner;
+
+        private Parts(GridFtpServerConfig config, GsiServerSecurity gsi, DtpFactory dtps, PopenPolicy popen)
+                throws IOException {
+            this.config = config;
+            this.gsi = gsi;
+            this.storage = new PosixStorage(config.root());
+            this.transport = Transport.preferred();
+            this.busyPoll = new BusyPoll(config.busyPoll(), Runtime.getRuntime().availableProcessors());
+            this.group = transport.newGroup(0, null, busyPoll.strategies());
+            this.worker = Executors.newCachedThreadPool(daemonThreads("ferry-gridftp-pi"));
+            this.dataChannels = new DataChannels(group).rateLimited(shaper(group, config));
+            this.local = new LocalDtp("local", dataChannels, new StripeSends(group), storage);
+            this.stripedDtp = new StripedDtp(dtps.create(group, local));
+            this.registry = gsi == null
+                    ? StandardCommands.registry(stripedDtp, popen)
+                    : GsiCommands.registry(stripedDtp, popen);
+            this.banner = (config.bindAddress().isAnyLocalAddress()
+                            ? ""
+                            : config.bindAddress().getHostAddress() + " ") + "Ferry GridFTP Server 0.1 ready.";
+        }
+
+        static Parts create(GridFtpServerConfig config, GsiServerSecurity gsi, DtpFactory dtps, PopenPolicy popen)
+                throws IOException {
+            return new Parts(config, gsi, dtps, popen);
+        }
+
+        /** The control channel pipeline, the same over a socket or over standard input and output. */
+        void initControlChannel(Channel ch) {
+            ch.pipeline()
+                    // replies come from the command worker or the loop, often several per
+                    // file (markers, 226, a batch's replies): one write syscall for those
+                    // that queue together; a download's 150/125 goes at once
+                    // (CommandContext.replyPromptly, PreliminaryReplyTiming)
+                    .addLast(
+                            CommandContext.FLUSH_CONSOLIDATION,
+                            new FlushConsolidationHandler(
+                                    FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true))
+                    .addLast(
+                            "idle",
+                            new IdleStateHandler(0, 0, config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                    .addLast("commandDecoder", new FtpCommandDecoder())
+                    .addLast("replyEncoder", new FtpReplyEncoder())
+                    .addLast(
+                            "session",
+                            new ControlChannelHandler(
+                                    channel -> new CommandContext(
+                                            new ControlSession(gsi),
+                                            storage.forSession(),
+                                            local,
+                                            config,
+                                            registry,
+                                            channel),
+                                    registry,
+                                    worker,
+                                    banner,
+                                    busyPoll::expectCommand));
+        }
+
+        void close() {
+            stripedDtp.close();
+            dataChannels.close();
+            group.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            worker.shutdownNow();
         }
     }
 
@@ -207,7 +318,10 @@ public final class GridFtpServer implements AutoCloseable {
 
     /** @return the bound control channel address */
     public InetSocketAddress address() {
-        return (InetSocketAddress) serverChannel.localAddress();
+        if (serverChannel.localAddress() instanceof InetSocketAddress socket) {
+            return socket;
+        }
+        return InetSocketAddress.createUnresolved("stdio", 0); // serveStreams: no control port
     }
 
     /**
@@ -225,6 +339,9 @@ public final class GridFtpServer implements AutoCloseable {
      */
     public void awaitClose() {
         serverChannel.closeFuture().awaitUninterruptibly();
+        if (controlGroup != null) {
+            return; // one session served: close() releases the rest
+        }
         group.terminationFuture().awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
     }
 
@@ -238,6 +355,11 @@ public final class GridFtpServer implements AutoCloseable {
         stripedDtp.close();
         dataChannels.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+        if (controlGroup != null) {
+            controlGroup
+                    .shutdownGracefully(0, 2, TimeUnit.SECONDS)
+                    .awaitUninterruptibly(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+        }
         worker.shutdownNow();
     }
 

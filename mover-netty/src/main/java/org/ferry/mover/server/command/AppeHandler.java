@@ -8,6 +8,7 @@ import org.ferry.mover.server.dtp.StripedPassiveListener;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.StorageStage;
 import org.ferry.mover.storage.FileStat;
 import org.ferry.mover.storage.StorageException;
 
@@ -38,6 +39,11 @@ public final class AppeHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
+        StorageStage stage = ctx.session().storageStage();
+        if (stage != null) {
+            stage.receive(ctx, argument); // a program's input has no end to append to: as STOR
+            return;
+        }
         if (handleStriped(ctx, argument)) {
             return;
         }

@@ -5,6 +5,7 @@ import java.util.List;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.CommandRegistry;
+import org.ferry.mover.server.popen.PopenPolicy;
 
 /**
  * The command table of a server with GSI: the standard commands plus AUTH, ADAT, a gridmap-aware
@@ -19,7 +20,16 @@ public final class GsiCommands {
      * @return the standard registry with {@code AUTH}, {@code ADAT} and {@link GsiPassHandler} for PASS
      */
     public static CommandRegistry registry(StripedDtp dtp) {
-        List<CommandHandler> handlers = new ArrayList<>(StandardCommands.all(dtp));
+        return registry(dtp, PopenPolicy.disabled());
+    }
+
+    /**
+     * @param dtp the server's DTPs (one local DTP, or one per data node)
+     * @param popen the programs SITE SETDISKSTACK may run and their limits
+     * @return the standard registry with {@code AUTH}, {@code ADAT} and {@link GsiPassHandler} for PASS
+     */
+    public static CommandRegistry registry(StripedDtp dtp, PopenPolicy popen) {
+        List<CommandHandler> handlers = new ArrayList<>(StandardCommands.all(dtp, popen));
         handlers.add(new AuthHandler());
         handlers.add(new AdatHandler());
         handlers.add(new GsiPassHandler()); // replaces the clear-text PASS (same verb, later wins)

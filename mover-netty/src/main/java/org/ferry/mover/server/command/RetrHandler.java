@@ -17,6 +17,7 @@ import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.StorageStage;
 import org.ferry.mover.server.pi.TransferMode;
 import org.ferry.mover.storage.FileStat;
 import org.ferry.mover.storage.StorageInterface;
@@ -58,7 +59,8 @@ public final class RetrHandler implements CommandHandler {
      */
     @Override
     public boolean runsOnEventLoop(ControlSession session) {
-        return stripedTargets(session) == null
+        return session.storageStage() == null
+                && stripedTargets(session) == null
                 && !session.dataProtection().dcau(session).authenticates();
     }
 
@@ -81,6 +83,11 @@ public final class RetrHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
+        StorageStage stage = ctx.session().storageStage();
+        if (stage != null) {
+            stage.send(ctx, argument); // SITE SETDISKSTACK popen:...: the program's output, not a file
+            return;
+        }
         List<InetSocketAddress> targets = stripedTargets(ctx.session());
         if (targets != null) {
             sendStriped(ctx, argument, targets);

@@ -4,6 +4,7 @@ import java.util.List;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.CommandRegistry;
+import org.ferry.mover.server.popen.PopenPolicy;
 
 /**
  * The handlers of every command Ferry's GridFTP server implements, in FEAT order. RETR, STOR, APPE,
@@ -20,10 +21,19 @@ public final class StandardCommands {
      * @return the command table of a server without GSI
      */
     public static CommandRegistry registry(StripedDtp dtp) {
-        return CommandRegistry.of(all(dtp));
+        return registry(dtp, PopenPolicy.disabled());
     }
 
-    static List<CommandHandler> all(StripedDtp dtp) {
+    /**
+     * @param dtp the server's DTPs (one local DTP, or one per data node)
+     * @param popen the programs SITE SETDISKSTACK may run and their limits
+     * @return the command table of a server without GSI
+     */
+    public static CommandRegistry registry(StripedDtp dtp, PopenPolicy popen) {
+        return CommandRegistry.of(all(dtp, popen));
+    }
+
+    static List<CommandHandler> all(StripedDtp dtp, PopenPolicy popen) {
         return List.of(
                 new UserHandler(),
                 new PassHandler(),
@@ -83,6 +93,8 @@ public final class StandardCommands {
                 new SiteBufferSizeHandler("SBUF", SiteBufferSizeHandler.Buffer.BOTH),
                 new SpasHandler(dtp),
                 new SporHandler(),
-                new SiteStripesHandler(dtp));
+                new SiteStripesHandler(dtp),
+                new SiteSetDiskStackHandler(popen),
+                new SiteSetNetStackHandler());
     }
 }

@@ -14,6 +14,7 @@ import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.server.pi.StorageStage;
 import org.ferry.mover.server.pi.TransferMode;
 
 /**
@@ -50,7 +51,8 @@ public final class StorHandler implements CommandHandler {
      */
     @Override
     public boolean runsOnEventLoop(ControlSession session) {
-        return Stripes.listener(session) == null
+        return session.storageStage() == null
+                && Stripes.listener(session) == null
                 && session.expectedChecksumAlgorithm() == null
                 && !session.dataProtection().dcau(session).authenticates();
     }
@@ -73,6 +75,11 @@ public final class StorHandler implements CommandHandler {
 
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
+        StorageStage stage = ctx.session().storageStage();
+        if (stage != null) {
+            stage.receive(ctx, argument); // SITE SETDISKSTACK popen:...: the program's input, not a file
+            return;
+        }
         if (handleStriped(ctx, argument)) {
             return;
         }

@@ -3,6 +3,7 @@ package org.ferry.mover.server.pi;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.AttributeKey;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Objects;
@@ -25,6 +26,17 @@ public final class CommandContext {
      * pipeline; {@link #replyPromptly} flushes past it.
      */
     public static final String FLUSH_CONSOLIDATION = "flush";
+
+    /**
+     * This end's address as the client reached it, for a control channel that is not a socket (one
+     * served over standard input and output, e.g. under sshd): what a socket's local address would be.
+     */
+    public static final AttributeKey<InetSocketAddress> STANDING_LOCAL_ADDRESS =
+            AttributeKey.valueOf("ferry.control.local");
+
+    /** The client's address for a control channel that is not a socket (e.g. from SSH_CONNECTION). */
+    public static final AttributeKey<InetSocketAddress> STANDING_PEER_ADDRESS =
+            AttributeKey.valueOf("ferry.control.peer");
 
     private final ControlSession session;
     private final StorageInterface storage;
@@ -75,7 +87,13 @@ public final class CommandContext {
         TransferRunner runner = transfers;
         if (runner == null) {
             // the loop is known once the channel is registered, and never changes: one per session
-            runner = new TransferRunner(this, local.homedOn(channel.eventLoop()));
+            // a control channel over standard input and output runs on an in-JVM loop without
+            // sockets: its data connections then spread over the server's loops
+            runner = new TransferRunner(
+                    this,
+                    channel instanceof io.netty.channel.local.LocalChannel
+                            ? local
+                            : local.homedOn(channel.eventLoop()));
             transfers = runner;
         }
         return runner;
@@ -180,6 +198,21 @@ public final class CommandContext {
         if (!bound.isAnyLocalAddress()) {
             return bound;
         }
-        return ((InetSocketAddress) channel.localAddress()).getAddress();
+        if (channel.localAddress() instanceof InetSocketAddress socket) {
+            return socket.getAddress();
+        }
+        InetSocketAddress standing = channel.attr(STANDING_LOCAL_ADDRESS).get();
+        return standing != null ? standing.getAddress() : bound;
+    }
+
+    /**
+     * @return the control client's IP address and port: the socket's peer, or for a control channel
+     *     over standard input and output the address given for it; null when unknown
+     */
+    public InetSocketAddress peerAddress() {
+        if (channel.remoteAddress() instanceof InetSocketAddress socket) {
+            return socket;
+        }
+        return channel.attr(STANDING_PEER_ADDRESS).get();
     }
 }

@@ -45,6 +45,7 @@ public final class ControlSession {
     private final DataProtectionState dataProtection = new DataProtectionState();
     private volatile CompletableFuture<?> activeTransfer;
     private volatile boolean closed;
+    private volatile StorageStage storageStage;
 
     /** A session of a server without GSI. */
     public ControlSession() {
@@ -398,6 +399,27 @@ public final class ControlSession {
         closed = true;
         abortTransfer();
         dataCache.clear();
+        StorageStage stage = storageStage;
+        if (stage != null) {
+            stage.stop();
+        }
+    }
+
+    /**
+     * @return what RETR/STOR/APPE read and write instead of the named file (SITE SETDISKSTACK), or
+     *     null for the file itself
+     */
+    public StorageStage storageStage() {
+        return storageStage;
+    }
+
+    /** @param value the stage for the following transfers, or null for plain files */
+    public void storageStage(StorageStage value) {
+        StorageStage old = storageStage;
+        storageStage = value;
+        if (old != null && old != value) {
+            old.stop();
+        }
     }
 
     private static void closeQuietly(PassiveListener listener) {

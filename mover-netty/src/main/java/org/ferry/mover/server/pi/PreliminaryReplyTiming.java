@@ -32,8 +32,8 @@ final class PreliminaryReplyTiming {
      *     peer's address is not an IP address
      */
     static boolean prompt(CommandContext ctx, DataEndpoint endpoint) {
-        if (!(endpoint instanceof DataEndpoint.Active active)
-                || !(ctx.channel().remoteAddress() instanceof InetSocketAddress control)) {
+        InetSocketAddress control = ctx.peerAddress();
+        if (!(endpoint instanceof DataEndpoint.Active active) || control == null) {
             return false;
         }
         InetAddress dataHost = active.address().getAddress();
