@@ -12,8 +12,10 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.ferry.mover.net.StreamBridge;
 import org.ferry.mover.net.Transport;
 import org.ferry.mover.protocol.FtpCommandEncoder;
 import org.ferry.mover.protocol.FtpReply;
@@ -32,11 +34,22 @@ final class ControlChannel implements AutoCloseable {
     private final Channel channel;
     private final ReplyQueue replies;
     private final Duration replyTimeout;
+    /** Addresses of a control channel that is not a socket (sshftp), else null: the socket's. */
+    private final InetSocketAddress local;
 
-    private ControlChannel(Channel channel, ReplyQueue replies, Duration replyTimeout) {
+    private final InetSocketAddress remote;
+
+    private ControlChannel(
+            Channel channel,
+            ReplyQueue replies,
+            Duration replyTimeout,
+            InetSocketAddress local,
+            InetSocketAddress remote) {
         this.channel = channel;
         this.replies = replies;
         this.replyTimeout = replyTimeout;
+        this.local = local;
+        this.remote = remote;
     }
 
     /**
@@ -72,7 +85,35 @@ final class ControlChannel implements AutoCloseable {
                             + connect.cause().getMessage(),
                     connect.cause());
         }
-        return new ControlChannel(connect.channel(), replies, replyTimeout);
+        return new ControlChannel(connect.channel(), replies, replyTimeout, null, null);
+    }
+
+    /**
+     * A control channel over an SSH exec channel's streams (sshftp): the same pipeline on an in-JVM
+     * channel ({@link StreamBridge}); closing it closes the SSH channel and session too.
+     *
+     * @param localGroup an event loop group of Netty's local transport
+     * @param exec the running remote command
+     * @param replyTimeout the reply timeout
+     * @return the control channel
+     * @throws IOException if the bridge cannot be set up
+     */
+    static ControlChannel overSsh(EventLoopGroup localGroup, SshConnector.Exec exec, Duration replyTimeout)
+            throws IOException {
+        ReplyQueue replies = new ReplyQueue();
+        StreamBridge bridge = StreamBridge.open(
+                localGroup,
+                exec.fromServer(),
+                exec.toServer(),
+                Map.of(),
+                ch -> ch.pipeline()
+                        .addLast(
+                                new LineBasedFrameDecoder(MAX_LINE_BYTES),
+                                new FtpReplyDecoder(),
+                                new FtpCommandEncoder(),
+                                replies));
+        bridge.channel().closeFuture().addListener(f -> exec.close());
+        return new ControlChannel(bridge.channel(), replies, replyTimeout, exec.localAddress(), exec.remoteAddress());
     }
 
     /** @return the reply timeout this channel applies */
@@ -87,12 +128,12 @@ final class ControlChannel implements AutoCloseable {
 
     /** @return our end of the connection: the address a server can reach us at (for PORT) */
     InetSocketAddress localAddress() {
-        return (InetSocketAddress) channel.localAddress();
+        return local != null ? local : (InetSocketAddress) channel.localAddress();
     }
 
     /** @return the server's end of the connection */
     InetSocketAddress remoteAddress() {
-        return (InetSocketAddress) channel.remoteAddress();
+        return remote != null ? remote : (InetSocketAddress) channel.remoteAddress();
     }
 
     /** Sends one command line; a write failure shows up as an IOException on the next read. */

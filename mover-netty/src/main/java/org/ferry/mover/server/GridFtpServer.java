@@ -9,10 +9,13 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.handler.traffic.GlobalTrafficShapingHandler;
+import io.netty.util.AttributeKey;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -20,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.net.BusyPoll;
+import org.ferry.mover.net.StreamBridge;
 import org.ferry.mover.net.Transport;
 import org.ferry.mover.protocol.FtpCommandDecoder;
 import org.ferry.mover.protocol.FtpReplyEncoder;
@@ -221,9 +225,12 @@ public final class GridFtpServer implements AutoCloseable {
         Parts parts = Parts.create(config, gsi, DtpFactory.local(), popen);
         EventLoopGroup controlGroup = StreamBridge.newGroup();
         try {
-            Channel bridge = StreamBridge.open(controlGroup, in, out, local, peer, parts::initControlChannel);
+            Map<AttributeKey<InetSocketAddress>, InetSocketAddress> addresses = new HashMap<>();
+            addresses.put(CommandContext.STANDING_LOCAL_ADDRESS, local);
+            addresses.put(CommandContext.STANDING_PEER_ADDRESS, peer);
+            StreamBridge bridge = StreamBridge.open(controlGroup, in, out, addresses, parts::initControlChannel);
             return new GridFtpServer(
-                    parts.group, parts.worker, parts.dataChannels, bridge, parts.stripedDtp, controlGroup);
+                    parts.group, parts.worker, parts.dataChannels, bridge.done(), parts.stripedDtp, controlGroup);
         } catch (IOException | RuntimeException e) {
             parts.close();
             controlGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS);

@@ -50,6 +50,36 @@ class GsiGlobusInteropTest {
     }
 
     @Test
+    void driverStacksFromDcstackAndFsstackAreAcceptedOrRefusedByName() throws Exception {
+        byte[] data = new byte[200_000];
+        new Random(12).nextBytes(data);
+        Files.write(guc.ferry().root().resolve("stack.bin"), data);
+        Path local = tmp.resolve("stack.out");
+        // -dcstack goes out only for gsiftp://, with gsi added (globus_url_copy.c): what Ferry does anyway
+        GlobusUser.Result tcp = guc.user()
+                .run(
+                        "globus-url-copy",
+                        "-dbg",
+                        "-dcstack",
+                        "tcp",
+                        "-fsstack",
+                        "file",
+                        guc.base() + "/stack.bin",
+                        "file://" + local);
+        assertThat(tcp.exitCode()).as(tcp.output()).isZero();
+        assertThat(tcp.output()).contains("SITE SETNETSTACK tcp,gsi").contains("SITE SETDISKSTACK file");
+        assertThat(Files.readAllBytes(local)).isEqualTo(data);
+        GlobusUser.Result udt = guc.user()
+                .run("globus-url-copy", "-dcstack", "udt", guc.base() + "/stack.bin", "file://" + local + ".udt");
+        assertThat(udt.exitCode()).isNotZero();
+        assertThat(udt.output()).contains("'udt'");
+        GlobusUser.Result popen = guc.user()
+                .run("globus-url-copy", "-src-pipe", "tar#cf#-#/etc", guc.base() + "/x", "file://" + local + ".tar");
+        assertThat(popen.exitCode()).isNotZero();
+        assertThat(popen.output()).contains("popen driver is not enabled");
+    }
+
+    @Test
     void limitedAndLegacyProxiesAreAccepted() throws Exception {
         Files.writeString(guc.ferry().root().resolve("small.txt"), "hello\n");
         // Debian's globus (on OpenSSL 3) cannot verify a chain of legacy proxies itself ("key usage

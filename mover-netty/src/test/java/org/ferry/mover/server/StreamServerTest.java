@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@link GridFtpServer#serveStreams}): the session runs on them, data channels go over TCP to the
  * address given for this end, and the server is done once the client quits or the input ends.
  */
+@org.junit.jupiter.api.Timeout(60)
 class StreamServerTest {
 
     private static final Pattern PASV = Pattern.compile("\\((\\d+),(\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\)");

@@ -13,8 +13,9 @@ import org.ferry.mover.storage.StorageException;
  * CKSM algorithm offset length path (globus syntax, GFD.047 "CKSM"): checksum of
  * {@code length} bytes from {@code offset} ({@code -1} = to the end). {@code 213 <hex>}, lowercase;
  * ADLER32 as exactly 8 hex digits. Algorithms: MD5, ADLER32, SHA1, SHA256, SHA512
- * (case-insensitive); others 504. FEAT {@code CKSM MD5;ADLER32;SHA1;SHA256;SHA512;} (globus adds
- * {@code :10}-style suffixes that globus-url-copy does not parse; Ferry leaves them out).
+ * (case-insensitive); others 504. FEAT {@code CKSM MD5;ADLER32;SHA1;SHA256;SHA512;SHA256-TREE;}
+ * (globus adds {@code :10}-style suffixes that globus-url-copy does not parse; Ferry leaves them
+ * out). {@code CKSM SHA256-TREE 0 -1 dir} digests a whole directory tree ({@link TreeDigest}).
  */
 public final class CksmHandler implements CommandHandler {
 
@@ -25,7 +26,7 @@ public final class CksmHandler implements CommandHandler {
 
     @Override
     public List<String> features() {
-        return List.of("CKSM " + String.join(";", Checksums.ALGORITHMS) + ";");
+        return List.of("CKSM " + String.join(";", Checksums.ALGORITHMS) + ";" + TreeDigest.ALGORITHM + ";");
     }
 
     @Override
@@ -44,6 +45,17 @@ public final class CksmHandler implements CommandHandler {
         }
         if (offset < 0 || length < -1) {
             throw new FtpException(501, "Invalid offset or length.");
+        }
+        if (parts[0].equalsIgnoreCase(TreeDigest.ALGORITHM)) {
+            if (offset != 0 || length != -1) {
+                throw new FtpException(501, "A tree digest covers whole files: offset 0, length -1.");
+            }
+            String directory = ctx.resolve(parts[3]);
+            if (!ctx.storage().stat(directory).isDirectory()) {
+                throw new FtpException(550, directory + ": not a directory.");
+            }
+            ctx.reply(213, TreeDigest.compute(ctx.storage(), directory));
+            return;
         }
         String algorithm = Checksums.canonical(parts[0]);
         if (algorithm == null) {

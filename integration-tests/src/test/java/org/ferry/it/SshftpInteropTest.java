@@ -1,0 +1,224 @@
+package org.ferry.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.ferry.it.infra.SshdServer;
+import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.client.GridFtpUrl;
+import org.ferry.mover.client.SshftpSecurity;
+import org.ferry.mover.client.TransferListener;
+import org.ferry.mover.client.TransferOptions;
+import org.ferry.mover.protocol.FileInfo;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * sshftp:// both ways through a real OpenSSH sshd on loopback (a test user, key authentication):
+ * globus-url-copy to and from ferry-gridftp made the remote side with the one documented line
+ * ({@code ferry-gridftp enable-sshftp}, here {@code --out ~/.globus/sshftp} as the user), single
+ * files, {@code -r}, {@code -p 4}, {@code -pp}; Ferry's client to and from globus-gridftp-server
+ * through the remote command {@code globus-gridftp-server-enable-sshftp} writes, and to
+ * ferry-gridftp; and what must fail: an unknown host key, a key sshd does not know.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SshftpInteropTest {
+
+    private static SshdServer sshd;
+    private static Path data;
+    private static Path launcher;
+    private static Path globusScript;
+
+    @BeforeAll
+    static void start() throws Exception {
+        GlobusTools.assumeInstalled();
+        sshd = SshdServer.start();
+        launcher = Launchers.fromBuild().repoRoot().resolve("bin/ferry-gridftp");
+        data = Files.createDirectories(sshd.directory().resolve("data"));
+        TestTrees.generateAscii(data.resolve("tree"), 40, new long[] {700_000}, 20261128L);
+        Files.write(data.resolve("big.bin"), random(5 << 20, 1));
+        sshd.chown(data);
+        // the one documented line, as the user: ~/.globus/sshftp runs ferry-gridftp --ssh
+        SshdServer.Run enable = sshd.runAsUser(
+                Map.of(),
+                Duration.ofSeconds(60),
+                List.of(launcher.toString(), "enable-sshftp", "--nonroot", "--", "--popen-allow", "tar:/bin/tar"));
+        assertThat(enable.exitCode()).as(enable.output()).isZero();
+        assertThat(sshd.home().resolve(".globus/sshftp")).exists();
+        // globus's own remote command, written where it does not shadow Ferry's
+        globusScript = sshd.home().resolve("globus-sshftp");
+        SshdServer.Run globus = sshd.runAsUser(
+                Map.of(),
+                Duration.ofSeconds(30),
+                List.of("/usr/sbin/globus-gridftp-server-enable-sshftp", "-out", globusScript.toString()));
+        assertThat(globus.exitCode()).as(globus.output()).isZero();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (sshd != null) {
+            sshd.close();
+        }
+    }
+
+    private static byte[] random(int size, long seed) {
+        byte[] bytes = new byte[size];
+        new Random(seed).nextBytes(bytes);
+        return bytes;
+    }
+
+    private static SshdServer.Run urlCopy(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(GlobusTools.GLOBUS_URL_COPY.toString());
+        command.addAll(List.of(args));
+        return sshd.runAsUser(Map.of(), Duration.ofSeconds(120), command);
+    }
+
+    private static Path userDirectory(String name) throws IOException {
+        Path dir = Files.createDirectories(sshd.directory().resolve(name));
+        sshd.chown(dir);
+        return dir;
+    }
+
+    @Test
+    @Order(1)
+    void globusUrlCopyDownloadsAndUploadsSingleFilesThroughFerry() throws Exception {
+        Path out = userDirectory("guc-single");
+        SshdServer.Run get = urlCopy(sshd.sshftpBase() + data.resolve("big.bin"), "file://" + out.resolve("big.bin"));
+        assertThat(get.exitCode()).as(get.output() + sshd.log()).isZero();
+        assertThat(out.resolve("big.bin")).hasSameBinaryContentAs(data.resolve("big.bin"));
+        SshdServer.Run put = urlCopy("file://" + data.resolve("big.bin"), sshd.sshftpBase() + out.resolve("up.bin"));
+        assertThat(put.exitCode()).as(put.output()).isZero();
+        assertThat(out.resolve("up.bin")).hasSameBinaryContentAs(data.resolve("big.bin"));
+        SshdServer.Run parallel =
+                urlCopy("-p", "4", sshd.sshftpBase() + data.resolve("big.bin"), "file://" + out.resolve("big-p4.bin"));
+        assertThat(parallel.exitCode()).as(parallel.output()).isZero();
+        assertThat(out.resolve("big-p4.bin")).hasSameBinaryContentAs(data.resolve("big.bin"));
+    }
+
+    @Test
+    @Order(2)
+    void globusUrlCopyMovesTreesBothWaysWithParallelismAndPipelining() throws Exception {
+        Path out = userDirectory("guc-tree");
+        SshdServer.Run get = urlCopy(
+                "-r",
+                "-cd",
+                "-p",
+                "4",
+                "-pp",
+                sshd.sshftpBase() + data.resolve("tree") + "/",
+                "file://" + out.resolve("down") + "/");
+        assertThat(get.exitCode()).as(get.output()).isZero();
+        assertThat(TreeDigest.of(out.resolve("down"))).isEqualTo(TreeDigest.of(data.resolve("tree")));
+        SshdServer.Run put = urlCopy(
+                "-r",
+                "-cd",
+                "-p",
+                "4",
+                "-pp",
+                "file://" + data.resolve("tree") + "/",
+                sshd.sshftpBase() + out.resolve("up") + "/");
+        assertThat(put.exitCode()).as(put.output()).isZero();
+        assertThat(TreeDigest.of(out.resolve("up"))).isEqualTo(TreeDigest.of(data.resolve("tree")));
+    }
+
+    private static SshftpSecurity security() throws IOException, GeneralSecurityException {
+        return SshftpSecurity.knownHosts(sshd.knownHosts()).withKeyFile(sshd.clientKey(), null);
+    }
+
+    @Test
+    @Order(3)
+    void ferrysClientMovesFilesToAndFromGlobusGridftpServerThroughSshftp() throws Exception {
+        Path out = userDirectory("ferry-client-globus");
+        SshftpSecurity security = security().withRemoteCommand(globusScript.toString());
+        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(60));
+                GridFtpSession session = client.openSsh(GridFtpUrl.parse(sshd.sshftpBase() + "/"), security)) {
+            Path local = Files.createTempFile("sshftp", ".bin");
+            try {
+                long bytes = session.download(
+                        data.resolve("big.bin").toString(), local, TransferOptions.STREAM, TransferListener.NONE);
+                assertThat(bytes).isEqualTo(5 << 20);
+                assertThat(local).hasSameBinaryContentAs(data.resolve("big.bin"));
+                session.upload(
+                        local, out.resolve("up-stream.bin").toString(), TransferOptions.STREAM, TransferListener.NONE);
+                assertThat(out.resolve("up-stream.bin")).hasSameBinaryContentAs(data.resolve("big.bin"));
+                session.upload(
+                        local,
+                        out.resolve("up-p4.bin").toString(),
+                        TransferOptions.extendedBlock(4),
+                        TransferListener.NONE);
+                assertThat(out.resolve("up-p4.bin")).hasSameBinaryContentAs(data.resolve("big.bin"));
+                List<FileInfo> listing = session.list(data.toString());
+                assertThat(listing).extracting(FileInfo::name).contains("big.bin", "tree");
+            } finally {
+                Files.deleteIfExists(local);
+            }
+        }
+    }
+
+    @Test
+    @Order(4)
+    void ferrysClientReachesFerryGridftpThroughTheDocumentedRemoteCommand() throws Exception {
+        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(60));
+                GridFtpSession session = client.openSsh(GridFtpUrl.parse(sshd.sshftpBase() + "/"), security())) {
+            Path local = Files.createTempFile("sshftp", ".bin");
+            try {
+                session.download(
+                        data.resolve("big.bin").toString(),
+                        local,
+                        TransferOptions.extendedBlock(4),
+                        TransferListener.NONE);
+                assertThat(local).hasSameBinaryContentAs(data.resolve("big.bin"));
+            } finally {
+                Files.deleteIfExists(local);
+            }
+        }
+    }
+
+    @Test
+    @Order(5)
+    void anUnknownHostKeyEndsTheConnectionBeforeAnyLogin() throws Exception {
+        Path empty = Files.createTempFile("known_hosts", "");
+        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30))) {
+            SshftpSecurity untrusting = SshftpSecurity.knownHosts(empty).withKeyFile(sshd.clientKey(), null);
+            assertThatThrownBy(() -> client.openSsh(GridFtpUrl.parse(sshd.sshftpBase() + "/"), untrusting))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("is not trusted")
+                    .hasMessageContaining("not in " + empty);
+            assertThat(Files.readString(empty)).isEmpty(); // nothing was added to known_hosts
+        } finally {
+            Files.deleteIfExists(empty);
+        }
+    }
+
+    @Test
+    @Order(6)
+    void aKeySshdDoesNotKnowIsRefused() throws Exception {
+        Path other = Files.createTempDirectory("otherkey").resolve("id");
+        Process keygen = new ProcessBuilder("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", other.toString())
+                .redirectErrorStream(true)
+                .start();
+        assertThat(keygen.waitFor()).isZero();
+        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30))) {
+            SshftpSecurity stranger =
+                    SshftpSecurity.knownHosts(sshd.knownHosts()).withKeyFile(other, null);
+            assertThatThrownBy(() -> client.openSsh(GridFtpUrl.parse(sshd.sshftpBase() + "/"), stranger))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("refused every key");
+        }
+    }
+}

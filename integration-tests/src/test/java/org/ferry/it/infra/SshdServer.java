@@ -1,0 +1,330 @@
+package org.ferry.it.infra;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A real OpenSSH {@code sshd} on 127.0.0.1 for one test run, with a test user made for the run
+ * (Debian's {@code openssh-server}; the recipe of reference/real-parts-recipes.md "OpenSSH, sshftp
+ * and the Popen driver"): its own host key, a free port, key authentication only, no PAM. Nothing
+ * machine-wide is written: the user's home, its {@code ~/.ssh} (client key, {@code known_hosts}
+ * with this sshd's key, a {@code config} for {@code ssh}, which the Globus tools run as that user)
+ * and sshd's files live in a per-run directory under /tmp; the user is deleted and the directory
+ * removed on {@link #close()}, which also ends every process sshd started. Needs root (useradd,
+ * sshd); skips otherwise, fails under {@code CI=true}.
+ */
+public final class SshdServer implements AutoCloseable {
+
+    /** Where Debian installs the server. */
+    public static final Path SSHD = Path.of("/usr/sbin/sshd");
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final Path dir;
+    private final String user;
+    private final Path home;
+    private final int port;
+    private final Process sshd;
+
+    private SshdServer(Path dir, String user, Path home, int port, Process sshd) {
+        this.dir = dir;
+        this.user = user;
+        this.home = home;
+        this.port = port;
+        this.sshd = sshd;
+    }
+
+    /** Skips the calling test without sshd, ssh or root; under {@code CI=true} fails instead. */
+    public static void assumeAvailable() {
+        boolean installed = Files.isExecutable(SSHD) && Files.isExecutable(Path.of("/usr/bin/ssh"));
+        boolean root = "root".equals(System.getProperty("user.name"));
+        if ((!installed || !root) && "true".equals(System.getenv("CI"))) {
+            throw new IllegalStateException("sshd/ssh missing or not root under CI: .ci/run installs openssh-server");
+        }
+        Assumptions.assumeTrue(installed, "sshd/ssh not installed: apt-get install -y openssh-server openssh-client");
+        Assumptions.assumeTrue(root, "a test user and sshd need root");
+    }
+
+    /**
+     * Makes the user and its keys, starts sshd and waits until it accepts connections.
+     *
+     * @return the running server
+     * @throws IOException if a step fails or sshd does not listen within 20 s
+     */
+    public static SshdServer start() throws IOException {
+        assumeAvailable();
+        Path dir = Files.createTempDirectory("ferry-sshd-");
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        String user = "fsx" + Long.toString(Math.abs(RANDOM.nextLong()), 36).substring(0, 8);
+        Path home = dir.resolve("home");
+        Process sshd = null;
+        try {
+            run("useradd", "-M", "-d", home.toString(), "-s", "/bin/sh", user);
+            run("usermod", "-p", "*", user); // a locked password makes sshd without PAM refuse even keys
+            Path ssh = Files.createDirectories(home.resolve(".ssh"));
+            run(
+                    "ssh-keygen",
+                    "-q",
+                    "-t",
+                    "ed25519",
+                    "-N",
+                    "",
+                    "-C",
+                    user,
+                    "-f",
+                    ssh.resolve("id_ed25519").toString());
+            run(
+                    "ssh-keygen",
+                    "-q",
+                    "-t",
+                    "ed25519",
+                    "-N",
+                    "",
+                    "-f",
+                    dir.resolve("host_ed25519").toString());
+            Files.copy(ssh.resolve("id_ed25519.pub"), dir.resolve("authorized_keys"));
+            int port = FreePorts.pick();
+            String hostKey = Files.readString(dir.resolve("host_ed25519.pub")).strip();
+            Files.writeString(ssh.resolve("known_hosts"), "[127.0.0.1]:" + port + " " + hostKey + "\n");
+            Files.writeString(
+                    ssh.resolve("config"),
+                    "Host *\n  StrictHostKeyChecking yes\n  BatchMode yes\n  UserKnownHostsFile "
+                            + ssh.resolve("known_hosts") + "\n  IdentityFile " + ssh.resolve("id_ed25519")
+                            + "\n  IdentitiesOnly yes\n");
+            run("chown", "-R", user + ":" + user, home.toString());
+            Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.createDirectories(Path.of("/run/sshd")); // privilege separation directory
+            List<String> command = new ArrayList<>(List.of(
+                    SSHD.toString(),
+                    "-D",
+                    "-f",
+                    "/dev/null",
+                    "-E",
+                    dir.resolve("sshd.log").toString(),
+                    "-o",
+                    "Port=" + port,
+                    "-o",
+                    "ListenAddress=127.0.0.1",
+                    "-o",
+                    "HostKey=" + dir.resolve("host_ed25519"),
+                    "-o",
+                    "PidFile=" + dir.resolve("sshd.pid"),
+                    "-o",
+                    "AuthorizedKeysFile=" + dir.resolve("authorized_keys"),
+                    "-o",
+                    "PasswordAuthentication=no",
+                    "-o",
+                    "KbdInteractiveAuthentication=no",
+                    "-o",
+                    "UsePAM=no",
+                    "-o",
+                    "StrictModes=no",
+                    "-o",
+                    "AllowUsers=" + user,
+                    "-o",
+                    "MaxStartups=100",
+                    "-o",
+                    "MaxSessions=100"));
+            sshd = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("sshd.out").toFile())
+                    .start();
+            awaitListening(port, sshd, dir);
+            return new SshdServer(dir, user, home, port, sshd);
+        } catch (IOException | RuntimeException e) {
+            if (sshd != null) {
+                sshd.destroyForcibly();
+            }
+            runQuietly("userdel", user);
+            deleteTree(dir);
+            throw e;
+        }
+    }
+
+    private static void awaitListening(int port, Process sshd, Path dir) throws IOException {
+        Instant deadline = Instant.now().plusSeconds(20);
+        long pauseMillis = 5;
+        while (Instant.now().isBefore(deadline)) {
+            if (!sshd.isAlive()) {
+                throw new IOException(
+                        "sshd exited: " + Files.readString(dir.resolve("sshd.log"), StandardCharsets.UTF_8));
+            }
+            try (Socket probe = new Socket()) {
+                probe.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+                return;
+            } catch (IOException notYet) {
+                sleep(pauseMillis);
+                pauseMillis = Math.min(200, pauseMillis * 2);
+            }
+        }
+        throw new IOException("sshd did not listen on " + port + " within 20 s");
+    }
+
+    /** @return the test user's name */
+    public String user() {
+        return user;
+    }
+
+    /** @return the test user's home (per run, world-readable) */
+    public Path home() {
+        return home;
+    }
+
+    /** @return the sshd port on 127.0.0.1 */
+    public int port() {
+        return port;
+    }
+
+    /** @return the client private key (OpenSSH format, unencrypted) */
+    public Path clientKey() {
+        return home.resolve(".ssh/id_ed25519");
+    }
+
+    /** @return a known_hosts file with this sshd's host key under {@code [127.0.0.1]:port} */
+    public Path knownHosts() {
+        return home.resolve(".ssh/known_hosts");
+    }
+
+    /** @return sshd's public host key file */
+    public Path hostPublicKey() {
+        return dir.resolve("host_ed25519.pub");
+    }
+
+    /** @return the per-run directory (world-readable), for the test's own files */
+    public Path directory() {
+        return dir;
+    }
+
+    /** @return {@code sshftp://user@127.0.0.1:port} */
+    public String sshftpBase() {
+        return "sshftp://" + user + "@127.0.0.1:" + port;
+    }
+
+    /** @return what sshd logged (for failure messages) */
+    public String log() {
+        try {
+            return Files.readString(dir.resolve("sshd.log"), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(no sshd log: " + e + ")";
+        }
+    }
+
+    /**
+     * Gives {@code path} to the test user (recursively), so the sessions it runs can write there.
+     *
+     * @param path a file or directory
+     */
+    public void chown(Path path) throws IOException {
+        run("chown", "-R", user + ":" + user, path.toString());
+    }
+
+    /**
+     * What a run printed and returned.
+     *
+     * @param exitCode the exit status
+     * @param output standard output and error, interleaved
+     */
+    public record Run(int exitCode, String output) {}
+
+    /**
+     * Runs a program as the test user ({@code runuser}), with the user's home as HOME and extra
+     * environment variables; standard input empty.
+     *
+     * @param environment variables to add
+     * @param timeout the run is killed after this long
+     * @param command the program and its arguments
+     * @return exit status and output
+     */
+    public Run runAsUser(Map<String, String> environment, Duration timeout, List<String> command)
+            throws IOException, InterruptedException {
+        List<String> full = new ArrayList<>(List.of("runuser", "-u", user, "--", "env", "HOME=" + home));
+        environment.forEach((k, v) -> full.add(k + "=" + v));
+        full.addAll(command);
+        Path output = Files.createTempFile(dir, "run", ".out");
+        Process process = new ProcessBuilder(full)
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                .directory(home.toFile())
+                .start();
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+        int status = process.waitFor();
+        String text = Files.readString(output, StandardCharsets.UTF_8);
+        Files.deleteIfExists(output);
+        return new Run(status, text);
+    }
+
+    /** Ends sshd and every process it started, deletes the user and the directory. */
+    @Override
+    public void close() {
+        List<ProcessHandle> sessions = sshd.descendants().toList();
+        sessions.forEach(ProcessHandle::destroy);
+        sshd.destroy();
+        try {
+            if (!sshd.waitFor(5, TimeUnit.SECONDS)) {
+                sshd.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        sessions.forEach(ProcessHandle::destroyForcibly);
+        runQuietly("userdel", user);
+        deleteTree(dir);
+    }
+
+    private static void run(String... command) throws IOException {
+        try {
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (process.waitFor() != 0) {
+                throw new IOException(String.join(" ", command) + " failed: " + output);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted: " + String.join(" ", command), e);
+        }
+    }
+
+    private static void runQuietly(String... command) {
+        try {
+            run(command);
+        } catch (IOException e) {
+            // best effort while cleaning up
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> all = Files.walk(root)) {
+            all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // best effort
+        }
+    }
+}
