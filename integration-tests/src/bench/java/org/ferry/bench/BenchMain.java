@@ -37,6 +37,7 @@ public final class BenchMain {
                     case "disk" -> new DiskToDiskBench(options, table).run();
                     case "smallfiles" -> new SmallFilesBench(options, table).run();
                     case "fixedclient" -> new FixedClientBench(options, table).run();
+                    case "crosshost" -> new CrossHostBench(options, table).run();
                     case "sessions" -> new SessionsBench(options, table).run();
                     case "secure" -> new SecureThroughputBenchmark(options, table).run();
                     case "service" -> new ServiceBench(options, table).run();

@@ -41,7 +41,7 @@ record BenchOptions(
 
     /** Benchmark names, in run order. */
     static final java.util.List<String> ALL = java.util.List.of(
-            "memory", "disk", "smallfiles", "fixedclient", "sessions", "secure", "service", "million");
+            "memory", "disk", "smallfiles", "fixedclient", "crosshost", "sessions", "secure", "service", "million");
 
     private static final long GIB = 1L << 30;
 

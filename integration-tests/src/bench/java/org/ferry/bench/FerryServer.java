@@ -25,11 +25,13 @@ final class FerryServer implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Path pidFile;
+    private final String host;
 
-    private FerryServer(Process process, int port, Path pidFile) {
+    private FerryServer(Process process, int port, Path pidFile, String host) {
         this.pidFile = pidFile;
         this.process = process;
         this.port = port;
+        this.host = host;
     }
 
     /**
@@ -40,15 +42,35 @@ final class FerryServer implements AutoCloseable {
      * @param log file for the server's output
      */
     static FerryServer start(Path repoRoot, Path root, Path log) throws IOException, InterruptedException {
+        return start(repoRoot, root, log, null);
+    }
+
+    /**
+     * Starts the server on a host of a {@link NamespaceHosts} (bound to its address), or on
+     * 127.0.0.1, and waits until it prints its port.
+     *
+     * @param repoRoot repository root (the jar is {@code mover-netty/target/mover-netty-*-all.jar})
+     * @param root directory to serve
+     * @param log file for the server's output
+     * @param on the host to run on, or null for this one's loopback
+     */
+    static FerryServer start(Path repoRoot, Path root, Path log, NamespaceHosts.Host on)
+            throws IOException, InterruptedException {
         jar(repoRoot); // fails early with what to build
+        String host = on == null ? "127.0.0.1" : on.address();
         // bin/ferry-gridftp, as a site runs it: with the build's class data sharing archive and JIT settings
         List<String> command = new ArrayList<>(List.of(
                 repoRoot.resolve("bin").resolve("ferry-gridftp").toString(),
                 "--port",
                 "0",
+                "--bind",
+                host,
                 "--root",
                 root.toString(),
                 "--anonymous"));
+        if (on != null) {
+            command = on.exec(command);
+        }
         Files.createDirectories(log.getParent());
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -60,7 +82,7 @@ final class FerryServer implements AutoCloseable {
         for (int i = 0; i < 600; i++) {
             Matcher matcher = LISTENING.matcher(Files.readString(log, StandardCharsets.UTF_8));
             if (matcher.find()) {
-                return new FerryServer(process, Integer.parseInt(matcher.group(1)), pidFile);
+                return new FerryServer(process, Integer.parseInt(matcher.group(1)), pidFile, host);
             }
             if (!process.isAlive()) {
                 throw new IllegalStateException("ferry-gridftp exited:\n" + Files.readString(log));
@@ -91,9 +113,9 @@ final class FerryServer implements AutoCloseable {
         return process.pid();
     }
 
-    /** @return {@code ftp://anonymous:bench@127.0.0.1:PORT} */
+    /** @return {@code ftp://anonymous:bench@HOST:PORT}, HOST 127.0.0.1 or the namespace host's address */
     String url() {
-        return "ftp://anonymous:bench@127.0.0.1:" + port;
+        return "ftp://anonymous:bench@" + host + ":" + port;
     }
 
     /** @return true while the process runs */

@@ -15,51 +15,81 @@ final class GlobusServer implements AutoCloseable {
 
     static final String PROGRAM = "/usr/sbin/globus-gridftp-server";
 
+    /** The control port of a server on a namespace host: the namespace has nothing else listening. */
+    private static final int NAMESPACE_PORT = 2811;
+
     private final Path pidFile;
     private final int port;
+    private final String host;
 
-    private GlobusServer(Path pidFile, int port) {
+    private GlobusServer(Path pidFile, int port, String host) {
         this.pidFile = pidFile;
         this.port = port;
+        this.host = host;
     }
 
-    /** Starts the daemon and waits until it accepts connections. */
+    /** Starts the daemon on 127.0.0.1 and waits until it accepts connections. */
     static GlobusServer start(Path pidFile) throws IOException, InterruptedException {
-        int port = FerryServer.freePort();
+        return start(pidFile, null);
+    }
+
+    /**
+     * Starts the daemon on a host of a {@link NamespaceHosts} (control and data on its address,
+     * {@code GLOBUS_HOSTNAME} set to it), or on 127.0.0.1, and waits until it accepts connections.
+     *
+     * @param pidFile where the daemon writes its pid
+     * @param on the host, or null for this one's loopback
+     */
+    static GlobusServer start(Path pidFile, NamespaceHosts.Host on) throws IOException, InterruptedException {
+        String host = on == null ? "127.0.0.1" : on.address();
+        int port = on == null ? FerryServer.freePort() : NAMESPACE_PORT;
         Files.createDirectories(pidFile.getParent());
         Files.deleteIfExists(pidFile);
-        Command.check(
-                List.of(
-                        PROGRAM,
-                        "-aa",
-                        "-anonymous-user",
-                        "gsuser",
-                        "-p",
-                        Integer.toString(port),
-                        "-control-interface",
-                        "127.0.0.1",
-                        "-data-interface",
-                        "127.0.0.1",
-                        "-d",
-                        "error",
-                        "-disable-usage-stats",
-                        "-S",
-                        "-pidfile",
-                        pidFile.toString()),
-                30);
+        List<String> command = List.of(
+                PROGRAM,
+                "-aa",
+                "-anonymous-user",
+                "gsuser",
+                "-p",
+                Integer.toString(port),
+                "-control-interface",
+                host,
+                "-data-interface",
+                host,
+                "-d",
+                "error",
+                "-disable-usage-stats",
+                "-S",
+                "-pidfile",
+                pidFile.toString());
+        Command.check(on == null ? command : on.exec(command), 30);
         for (int i = 0; i < 100; i++) {
-            try (Socket probe = new Socket("127.0.0.1", port)) {
-                return new GlobusServer(pidFile, port);
-            } catch (IOException notYet) {
-                Thread.sleep(100);
+            if (accepts(on, host, port)) {
+                return new GlobusServer(pidFile, port, host);
             }
+            Thread.sleep(100);
         }
-        throw new IllegalStateException("globus-gridftp-server did not listen on " + port);
+        throw new IllegalStateException("globus-gridftp-server did not listen on " + host + ":" + port);
     }
 
-    /** @return {@code ftp://127.0.0.1:PORT} (append an absolute path) */
+    /** @return true if a connection to {@code host:port} succeeds (from inside the host's namespace) */
+    private static boolean accepts(NamespaceHosts.Host on, String host, int port)
+            throws IOException, InterruptedException {
+        if (on == null) {
+            try (Socket probe = new Socket(host, port)) {
+                return true;
+            } catch (IOException notYet) {
+                return false;
+            }
+        }
+        return Command.run(on.exec(List.of("bash", "-c", "exec 3<>/dev/tcp/" + host + "/" + port)), 10)
+                        .exitCode()
+                == 0;
+    }
+
+    /** @return {@code ftp://HOST:PORT} (append an absolute path) */
     String url() {
-        return "ftp://127.0.0.1:" + port;
+        return "ftp://" + host + ":" + port;
     }
 
     @Override
