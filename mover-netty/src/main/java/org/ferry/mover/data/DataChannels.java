@@ -39,6 +39,12 @@ public final class DataChannels implements AutoCloseable {
     /** Default MODE E block size, as globus-gridftp-server's {@code -blocksize} default. */
     public static final int DEFAULT_BLOCK_SIZE_BYTES = 256 * 1024;
 
+    /**
+     * Largest MODE E block sent as a file region (sendfile): such a block costs no memory, and its
+     * header is a segment of its own ({@link ModeEDealer}).
+     */
+    public static final int MAX_REGION_BLOCK_BYTES = 4 << 20;
+
     /** Default for how long a transfer may move no bytes before it fails. */
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
 
@@ -297,7 +303,8 @@ public final class DataChannels implements AutoCloseable {
             transfer.fail(new IOException("parallelism must be 1..64, was " + parallelism));
             return started(transfer);
         }
-        ModeEDealer dealer = new ModeEDealer(source.ranges(), blockSizeBytes, parallelism);
+        ModeEDealer dealer = new ModeEDealer(
+                source.ranges(), blockSizeBytes, regionBlockBytes(source.length(), parallelism), parallelism);
         List<Channel> cached = cache == null ? List.of() : cache.takeAll(ModeECache.Direction.SEND);
         int reused = 0;
         for (Channel channel : cached) {
@@ -316,6 +323,20 @@ public final class DataChannels implements AutoCloseable {
                     () -> new ModeESenderInitializer(new ModeESender(reader, dealer, transfer)));
         }
         return started(transfer);
+    }
+
+    /**
+     * The size of the blocks a MODE E send of {@code length} bytes over {@code parallelism}
+     * connections sends as file regions: large, to spare headers, but at least four per connection,
+     * so that every connection carries a share; never below the block size.
+     *
+     * @param length bytes of the send
+     * @param parallelism its connections
+     * @return the block size for file regions, in bytes
+     */
+    int regionBlockBytes(long length, int parallelism) {
+        long quarterShare = length / (4L * parallelism);
+        return (int) Math.max(blockSizeBytes, Math.min(MAX_REGION_BLOCK_BYTES, quarterShare));
     }
 
     /**

@@ -13,9 +13,10 @@ import java.io.IOException;
  * in the pipeline, and the connection stays open for the next transfer, which this same sender
  * serves ({@link #serve}; GFD.020 "Extended Block Mode", data connection reuse).
  *
- * <p>A file's payloads go as zero-copy regions (sendfile); under PROT S/P, where TLS must see the
- * bytes, they are read into pooled direct buffers instead, and so they are when the receiver runs on
- * this host (loopback, or this host's own address): sendfile leaves the copy out of the page cache
+ * <p>A file's payloads go as zero-copy regions (sendfile), in blocks larger than a buffered one
+ * ({@link ModeEDealer}), except for blocks of at most {@link #FRAMED_MAX_BYTES}; under PROT S/P,
+ * where TLS must see the bytes, they are read into pooled direct buffers instead, and so they are
+ * when the receiver runs on this host (loopback, or this host's own address): sendfile leaves the copy out of the page cache
  * to the receiver, which then reads memory no cache holds, while a copy made here puts bytes in the
  * socket that the receiver copies out while they are still in the shared caches, and splits the
  * work between the two processes (a single-threaded receiver such as globus-url-copy was the
@@ -34,6 +35,15 @@ final class ModeESender extends WritabilityPump {
 
     /** Blocks written but not yet handed to the socket, per connection. */
     static final int MAX_IN_FLIGHT = 4;
+
+    /**
+     * Largest block of a file that goes with its header in one buffer even where file regions could
+     * go (a receiver on another host): one write and one segment instead of a header, a sendfile
+     * and an end header on their own, each a segment under TCP_NODELAY and a wake-up of the
+     * receiver; copying this much costs less than the two system calls saved. A small file is one
+     * such block.
+     */
+    static final int FRAMED_MAX_BYTES = 64 * 1024;
 
     private SourceReader reader;
     private ModeEDealer dealer;
@@ -97,7 +107,8 @@ final class ModeESender extends WritabilityPump {
             return;
         }
         while (canWrite(ctx, MAX_IN_FLIGHT)) {
-            ModeEDealer.Block block = dealer.claimBlock();
+            boolean copying = reader.readsFileIntoBuffers(copies(ctx));
+            ModeEDealer.Block block = dealer.claimBlock(!copying && reader.readsFile());
             if (block == null) {
                 // End only after every block's write completed: listeners of earlier writes may be
                 // notified after later ones (Netty defers deep listener chains, e.g. under SslHandler),
@@ -107,7 +118,7 @@ final class ModeESender extends WritabilityPump {
                 }
                 return;
             }
-            if (reader.readsFileIntoBuffers(copies(ctx))) {
+            if (copying || reader.readsFileIntoBuffers(block.length() <= FRAMED_MAX_BYTES)) {
                 writeFramed(ctx, block);
                 if (endQueued) {
                     return; // the end went with that block: nothing more to claim

@@ -41,6 +41,11 @@ final class SourceReader {
         return buffers || (copyForLocalPeers && DataConnections.peerOnThisHost(channel));
     }
 
+    /** @return true for a file source (not bytes in memory) */
+    boolean readsFile() {
+        return source.fileChannel() != null;
+    }
+
     /** @return true if {@link #read} returns buffers even for a file source */
     boolean readsBuffers() {
         return buffers;

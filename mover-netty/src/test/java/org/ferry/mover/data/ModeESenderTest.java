@@ -18,7 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What a {@link ModeESender} writes on one connection (GFD.020 "Extended Block Mode"), on an
  * {@link EmbeddedChannel} that records each write: a block read into a buffer goes with its header
- * in one write, and the connection's last block with the end header too.
+ * in one write, and the connection's last block with the end header too. Toward a receiver on
+ * another host (the embedded channel's peer is no address of this host) the file goes as regions
+ * for sendfile, in the dealer's larger blocks, but a small block still goes framed in one write.
  */
 class ModeESenderTest {
 
@@ -111,6 +113,70 @@ class ModeESenderTest {
             writes.forEach(ByteBuf::release);
         }
         assertThat(transfer.result()).isCompletedWithValue(1000L);
+    }
+
+    @Test
+    void aSmallFileToAnotherHostIsOneWriteOfHeaderPayloadAndEndToo() throws IOException {
+        DataTransfer transfer = new DataTransfer(null);
+        try (FileChannel file = file(1000)) {
+            DataSource source = DataSource.ofWholeFile(file);
+            EmbeddedChannel ch = new EmbeddedChannel();
+            transfer.register(ch);
+            ch.pipeline()
+                    .addLast(new ModeESenderInitializer(new ModeESender(
+                            new SourceReader(source, false, true),
+                            new ModeEDealer(source.ranges(), 64 * 1024, 4 << 20, 1),
+                            transfer)));
+            ch.runPendingTasks();
+
+            List<ByteBuf> writes = writes(ch);
+            assertThat(writes).hasSize(1);
+            ByteBuf only = writes.get(0);
+            assertHeader(only, 0, 1000, 0);
+            assertPayload(only, 0, 1000);
+            assertHeader(only, ModeEHeader.EOF | ModeEHeader.EOD | ModeEHeader.CLOSE, 0, 1);
+            only.release();
+        }
+        assertThat(transfer.result()).isCompletedWithValue(1000L);
+    }
+
+    @Test
+    void aBigFileToAnotherHostGoesAsRegionsOfTheRegionBlockSize() throws IOException {
+        DataTransfer transfer = new DataTransfer(null);
+        try (FileChannel file = file(500_000)) {
+            DataSource source = DataSource.ofWholeFile(file);
+            EmbeddedChannel ch = new EmbeddedChannel();
+            transfer.register(ch);
+            ch.pipeline()
+                    .addLast(new ModeESenderInitializer(new ModeESender(
+                            new SourceReader(source, false, true),
+                            new ModeEDealer(source.ranges(), 64 * 1024, 200_000, 1),
+                            transfer)));
+            ch.runPendingTasks();
+
+            List<Object> writes = new ArrayList<>();
+            for (Object message = ch.readOutbound(); message != null; message = ch.readOutbound()) {
+                writes.add(message);
+            }
+            // header, region; header, region; header, region (the rest); end
+            assertThat(writes).hasSize(7);
+            long offset = 0;
+            for (int block = 0; block < 3; block++) {
+                int length = block < 2 ? 200_000 : 100_000;
+                ByteBuf header = (ByteBuf) writes.get(2 * block);
+                assertHeader(header, 0, length, offset);
+                header.release();
+                FileRangeRegion region = (FileRangeRegion) writes.get(2 * block + 1);
+                assertThat(region.position()).isEqualTo(offset);
+                assertThat(region.count()).isEqualTo(length);
+                region.release();
+                offset += length;
+            }
+            ByteBuf end = (ByteBuf) writes.get(6);
+            assertHeader(end, ModeEHeader.EOF | ModeEHeader.EOD | ModeEHeader.CLOSE, 0, 1);
+            end.release();
+        }
+        assertThat(transfer.result()).isCompletedWithValue(500_000L);
     }
 
     @Test
