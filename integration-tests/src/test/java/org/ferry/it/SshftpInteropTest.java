@@ -191,6 +191,68 @@ class SshftpInteropTest {
 
     @Test
     @Order(5)
+    void keysComeFromTheAgentOrFromAnEncryptedFileWhosePassphraseIsNeverShown() throws Exception {
+        Path keys = Files.createTempDirectory("sshftp-keys");
+        Path encrypted = keys.resolve("id_encrypted");
+        String passphrase = "correct horse " + System.nanoTime();
+        // the user's own key, encrypted under a passphrase (ssh-keygen -p rewrites a copy)
+        Files.copy(sshd.clientKey(), encrypted);
+        Files.setPosixFilePermissions(encrypted, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        run("ssh-keygen", "-q", "-p", "-N", passphrase, "-f", encrypted.toString());
+        Path socket = keys.resolve("agent.sock");
+        Process agent = new ProcessBuilder("ssh-agent", "-D", "-a", socket.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(keys.resolve("agent.out").toFile())
+                .start();
+        try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30))) {
+            SshftpSecurity withFile =
+                    SshftpSecurity.knownHosts(sshd.knownHosts()).withKeyFile(encrypted, passphrase.toCharArray());
+            try (GridFtpSession session = client.openSsh(GridFtpUrl.parse(sshd.sshftpBase() + "/"), withFile)) {
+                assertThat(session.list(data.toString()))
+                        .extracting(FileInfo::name)
+                        .contains("big.bin");
+            }
+            String wrong = "wrong " + passphrase;
+            assertThatThrownBy(() ->
+                            SshftpSecurity.knownHosts(sshd.knownHosts()).withKeyFile(encrypted, wrong.toCharArray()))
+                    .isInstanceOf(GeneralSecurityException.class)
+                    .satisfies(e -> assertThat(String.valueOf(e.getMessage())).doesNotContain(wrong));
+            // the agent: wait for its socket (an event of the agent's), then hand it the key
+            for (long pause = 5; !Files.exists(socket); pause = Math.min(200, pause * 2)) {
+                assertThat(agent.isAlive())
+                        .as(Files.readString(keys.resolve("agent.out")))
+                        .isTrue();
+                Thread.sleep(pause);
+            }
+            ProcessBuilder add = new ProcessBuilder("ssh-add", sshd.clientKey().toString()).redirectErrorStream(true);
+            add.environment().put("SSH_AUTH_SOCK", socket.toString());
+            Process adding = add.start();
+            String added = new String(adding.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(adding.waitFor()).as(added).isZero();
+            SshftpSecurity withAgent =
+                    SshftpSecurity.knownHosts(sshd.knownHosts()).withAgent(socket);
+            try (GridFtpSession session = client.openSsh(GridFtpUrl.parse(sshd.sshftpBase() + "/"), withAgent)) {
+                assertThat(session.list(data.toString()))
+                        .extracting(FileInfo::name)
+                        .contains("big.bin");
+            }
+        } finally {
+            agent.destroy();
+            agent.waitFor();
+            org.ferry.mover.client.GlobusGridFtpServer.deleteTree(keys);
+        }
+    }
+
+    private static void run(String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor())
+                .as(String.join(" ", command) + ": " + output)
+                .isZero();
+    }
+
+    @Test
+    @Order(6)
     void anUnknownHostKeyEndsTheConnectionBeforeAnyLogin() throws Exception {
         Path empty = Files.createTempFile("known_hosts", "");
         try (GridFtpClient client = new GridFtpClient(Duration.ofSeconds(30))) {
@@ -206,7 +268,7 @@ class SshftpInteropTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void aKeySshdDoesNotKnowIsRefused() throws Exception {
         Path other = Files.createTempDirectory("otherkey").resolve("id");
         Process keygen = new ProcessBuilder("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", other.toString())

@@ -1,5 +1,6 @@
 package org.ferry.mover.client;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -124,18 +125,24 @@ public final class SshftpSecurity {
      * @param passphrase its passphrase, or null for an unencrypted key; used only to decode it
      * @return these settings with the file's keys added
      * @throws IOException if the file cannot be read
-     * @throws GeneralSecurityException if it is no key, or the passphrase is wrong or missing
+     * @throws GeneralSecurityException if it is no key, or the passphrase is wrong or missing (the
+     *     message names the file, never the passphrase)
      */
     public SshftpSecurity withKeyFile(Path keyFile, char[] passphrase) throws IOException, GeneralSecurityException {
         FilePasswordProvider password =
                 passphrase == null ? FilePasswordProvider.EMPTY : FilePasswordProvider.of(new String(passphrase));
+        byte[] bytes = Files.readAllBytes(keyFile);
         List<KeyPair> loaded = new ArrayList<>();
-        try (InputStream in = Files.newInputStream(keyFile)) {
+        try (InputStream in = new ByteArrayInputStream(bytes)) {
             Iterable<KeyPair> pairs =
                     SecurityUtils.loadKeyPairIdentities(null, NamedResource.ofName(keyFile.toString()), in, password);
             if (pairs != null) {
                 pairs.forEach(loaded::add);
             }
+        } catch (IOException e) {
+            // a wrong passphrase shows as a corrupt key; the message names the file, never the passphrase
+            throw new GeneralSecurityException("cannot decode the private key in " + keyFile
+                    + (passphrase == null ? " (encrypted? give its passphrase)" : " (wrong passphrase?)"));
         }
         if (loaded.isEmpty()) {
             throw new GeneralSecurityException("no private key in " + keyFile);
