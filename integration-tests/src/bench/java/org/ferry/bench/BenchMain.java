@@ -42,6 +42,7 @@ public final class BenchMain {
                     case "secure" -> new SecureThroughputBenchmark(options, table).run();
                     case "service" -> new ServiceBench(options, table).run();
                     case "million" -> new MillionFilesBench(options, table).run();
+                    case "files-api" -> new FilesApiBench(options, table).run();
                     default -> throw new IllegalStateException(name);
                 }
                 table.print(name, System.out);

@@ -8,7 +8,7 @@ import java.util.Set;
  *
  * @param only benchmark names to run (empty: all of {@link #ALL})
  * @param memoryBytes bytes moved per memory-to-memory run (8 GiB; 1 GiB with --quick)
- * @param diskFileBytes size of the disk-to-disk file (4 GiB; 1 GiB with --quick)
+ * @param diskFileBytes size of the disk-to-disk file and of the files-api file (4 GiB; 1 GiB with --quick)
  * @param smallFileCount number of small files (5,000; 500 with --quick)
  * @param smallFileBytes size of each small file (50 KiB)
  * @param sessionCount concurrent control sessions (2,000 in both forms: they are cheap)
@@ -41,7 +41,16 @@ record BenchOptions(
 
     /** Benchmark names, in run order. */
     static final java.util.List<String> ALL = java.util.List.of(
-            "memory", "disk", "smallfiles", "fixedclient", "crosshost", "sessions", "secure", "service", "million");
+            "memory",
+            "disk",
+            "smallfiles",
+            "fixedclient",
+            "crosshost",
+            "sessions",
+            "secure",
+            "service",
+            "million",
+            "files-api");
 
     private static final long GIB = 1L << 30;
 

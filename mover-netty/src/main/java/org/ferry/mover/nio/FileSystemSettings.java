@@ -55,7 +55,7 @@ record FileSystemSettings(
         int parallelism = integer(env, GridFtpFileSystemProvider.PARALLELISM, DEFAULT_PARALLELISM, 1, 64);
         int maxSessions = integer(env, GridFtpFileSystemProvider.MAX_SESSIONS, 8, 2, 10_000);
         int timeoutSeconds = integer(env, GridFtpFileSystemProvider.REPLY_TIMEOUT_SECONDS, 120, 1, 86_400);
-        int window = integer(env, GridFtpFileSystemProvider.READ_WINDOW_BYTES, 16 << 20, 64 << 10, 1 << 30);
+        int window = integer(env, GridFtpFileSystemProvider.READ_WINDOW_BYTES, 32 << 20, 64 << 10, 1 << 30);
         int ahead = integer(env, GridFtpFileSystemProvider.READ_AHEAD_WINDOWS, 2, 0, 16);
         int writeBuffer = integer(env, GridFtpFileSystemProvider.WRITE_BUFFER_BYTES, 8 << 20, 64 << 10, 1 << 30);
         Object gsi = env.get(GridFtpFileSystemProvider.GSI);

@@ -96,7 +96,7 @@ public abstract class GridFtpFileSystemProvider extends FileSystemProvider {
     public static final String MAX_SESSIONS = "maxSessions";
     /** {@code env} key: seconds to wait for a reply, a free session or a silent data channel (default 120). */
     public static final String REPLY_TIMEOUT_SECONDS = "replyTimeoutSeconds";
-    /** {@code env} key: the largest window one partial retrieve fetches, bytes (default 16 MiB). */
+    /** {@code env} key: the largest window one partial retrieve fetches, bytes (default 32 MiB). */
     public static final String READ_WINDOW_BYTES = "readWindowBytes";
     /** {@code env} key: windows fetched ahead of a sequential reader, 0..16 (default 2). */
     public static final String READ_AHEAD_WINDOWS = "readAheadWindows";

@@ -17,20 +17,22 @@ import org.ferry.mover.client.TransferOptions;
 
 /**
  * A remote file open for reading: every read the channel cannot answer from memory becomes a
- * partial retrieve ({@code ERET P offset length}, GFD.020 "ERET") over MODE E with the file
- * system's parallelism, on one session of the pool that this channel holds from open to close (its
- * MODE E data connections stay cached between windows, so a window costs one command and no
- * connection set-up).
+ * partial retrieve ({@code ERET P offset length}, GFD.020 "ERET") over MODE E, on a session of the
+ * pool that this channel holds from open to close (its MODE E data connections stay cached between
+ * windows, so a window costs one command and no connection set-up).
  *
  * <p>How much one retrieve fetches: a read at a new place fetches what it asks for (at least 64
  * KiB); a read that continues where the last window ended fetches four times as much as the last
  * window, up to the file system's {@code readWindowBytes}, and keeps {@code readAheadWindows} more
- * windows coming in the background, one after the other on the channel's session, while the reader
- * copies out of the current one. An input stream ({@code Files.newInputStream}) reads ahead from
- * its first byte. A seek away from the windows coming discards them.
+ * windows coming in the background while the reader copies out of the current one. Windows read
+ * ahead alternate between the channel's session and a second one (taken from the pool if one is
+ * free, never waited for), half the file system's parallelism each: while one session's window
+ * ends and the next command starts (milliseconds on globus-gridftp-server), the other's data flow.
+ * An input stream ({@code Files.newInputStream}) reads ahead from its first byte. A seek away from
+ * the windows coming discards them.
  *
  * <p>The size is the file's size when the channel was opened (MLST); a read at or past it gives -1.
- * A failure of the session (the server restarted, a data channel broke, a reply timed out) fails
+ * A failure of a session (the server restarted, a data channel broke, a reply timed out) fails
  * this read and every later one with an {@link IOException} naming the first cause; the channel
  * must be closed. Not safe for concurrent use by several threads (as the JDK allows for
  * {@link SeekableByteChannel}s): one reader at a time.
@@ -41,16 +43,19 @@ final class GridFtpReadChannel implements SeekableByteChannel {
 
     private final GridFtpFileSystem fileSystem;
     private final String path;
-    private final SessionPool.Lease lease;
     private final TransferOptions options;
+    private final TransferOptions halfOptions; // each of two sessions' share of the parallelism
     private final long size;
     private final int maxWindowBytes;
     private final int aheadWindows;
-    private final ExecutorService fetcher;
+    private final Fetcher primary;
     private final Deque<Ahead> ahead = new ArrayDeque<>();
     private final Deque<byte[]> spare = new ArrayDeque<>();
     private volatile IOException failure;
 
+    private Fetcher secondary; // a second session for windows read ahead, once the reader is sequential
+    private boolean secondaryTried;
+    private long aheadCount; // windows asked for ahead: every other one goes to the second session
     private boolean open = true;
     private long position;
     private Window current;
@@ -72,6 +77,57 @@ final class GridFtpReadChannel implements SeekableByteChannel {
     private record Ahead(long offset, int length, CompletableFuture<Window> result) {}
 
     /**
+     * One session of this channel and the thread that uses it: its fetches run one after the other
+     * (one command at a time on a control channel). The second one leases its session on its own
+     * thread, without waiting for one: when the pool has none free, its fetches fail with
+     * {@link NoSecondSession} and the reader fetches on the first.
+     */
+    private final class Fetcher {
+        private final ExecutorService executor;
+        private SessionPool.Lease lease; // used on the executor's thread only
+
+        Fetcher(SessionPool.Lease lease, String name) {
+            this.lease = lease;
+            this.executor = Executors.newSingleThreadExecutor(runnable -> {
+                Thread thread =
+                        new Thread(runnable, name + " " + fileSystem.key().host() + path);
+                thread.setDaemon(true);
+                return thread;
+            });
+        }
+
+        /** Leases this fetcher's session on its own thread, if the pool has one free. */
+        void leaseLater() {
+            executor.execute(() -> {
+                try {
+                    lease = fileSystem.sessions().tryLease();
+                } catch (IOException | RuntimeException e) {
+                    lease = null; // its fetches say so, and the reader turns to the first session
+                }
+            });
+        }
+
+        /** Gives the session back once the fetches already queued have run. */
+        void close() {
+            executor.execute(() -> {
+                if (lease != null) {
+                    lease.close();
+                }
+            });
+            executor.shutdown();
+        }
+    }
+
+    /** A fetch on a second session that could not be had: the reader fetches on the first instead. */
+    private static final class NoSecondSession extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NoSecondSession() {
+            super("no second session free", null, false, false);
+        }
+    }
+
+    /**
      * @param sequential whether the reader will read from the start to the end (an input stream):
      *     read ahead from the first read
      * @param size the file's size in bytes, as MLST said
@@ -80,22 +136,17 @@ final class GridFtpReadChannel implements SeekableByteChannel {
             GridFtpFileSystem fileSystem, String path, SessionPool.Lease lease, long size, boolean sequential) {
         this.fileSystem = fileSystem;
         this.path = path;
-        this.lease = lease;
         this.size = size;
         FileSystemSettings settings = fileSystem.settings();
         this.options = settings.transferOptions();
+        this.halfOptions = TransferOptions.extendedBlock(Math.max(1, settings.parallelism() / 2));
         this.maxWindowBytes = settings.readWindowBytes();
         this.aheadWindows = settings.readAheadWindows();
         this.nextWindowBytes = sequential ? maxWindowBytes : MIN_WINDOW_BYTES;
         if (sequential) {
             lastEnd = 0;
         }
-        this.fetcher = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread =
-                    new Thread(runnable, "gridftp-read " + fileSystem.key().host() + path);
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.primary = new Fetcher(lease, "gridftp-read");
         fileSystem.register(this);
     }
 
@@ -130,7 +181,14 @@ final class GridFtpReadChannel implements SeekableByteChannel {
             if (at >= head.offset() && at < headEnd) {
                 ahead.pollFirst();
                 readAhead(headEnd); // keep the pipeline full before waiting
-                Window window = await(head.result());
+                Window window = awaitOrNull(head.result());
+                if (window == null) { // its session could not be had: one session from now on
+                    secondary.close();
+                    secondary = null;
+                    discardAhead();
+                    window = await(fetch(head.offset(), head.length(), primary));
+                    readAhead(window.end());
+                }
                 lastEnd = window.end();
                 return window;
             }
@@ -151,7 +209,7 @@ final class GridFtpReadChannel implements SeekableByteChannel {
             nextWindowBytes = (int) Math.min(maxWindowBytes, 4L * length);
         }
         length = (int) Math.min(Math.min(length, maxWindowBytes), size - at);
-        CompletableFuture<Window> fetched = fetch(at, length);
+        CompletableFuture<Window> fetched = fetch(at, length, primary);
         if (sequential) {
             readAhead(at + length);
         }
@@ -160,14 +218,23 @@ final class GridFtpReadChannel implements SeekableByteChannel {
         return window;
     }
 
-    /** Keeps {@code aheadWindows} windows coming after {@code end} (or after the last one coming). */
+    /**
+     * Keeps {@code aheadWindows} windows coming after {@code end} (or after the last one coming),
+     * every other one on a second session once more than two windows of the file are left.
+     */
     private void readAhead(long end) {
         long next = ahead.isEmpty()
                 ? end
                 : ahead.peekLast().offset() + ahead.peekLast().length();
+        if (!secondaryTried && aheadWindows > 1 && size - next > 2L * maxWindowBytes) {
+            secondaryTried = true;
+            secondary = new Fetcher(null, "gridftp-read-ahead");
+            secondary.leaseLater();
+        }
         while (ahead.size() < aheadWindows && next < size) {
             int length = (int) Math.min(maxWindowBytes, size - next);
-            ahead.addLast(new Ahead(next, length, fetch(next, length)));
+            Fetcher on = secondary != null && aheadCount++ % 2 == 1 ? secondary : primary;
+            ahead.addLast(new Ahead(next, length, fetch(next, length, on)));
             next += length;
         }
     }
@@ -176,13 +243,21 @@ final class GridFtpReadChannel implements SeekableByteChannel {
         ahead.clear(); // fetches still queued run and land in buffers nobody reads
     }
 
-    private CompletableFuture<Window> fetch(long offset, int length) {
-        byte[] buffer = length == maxWindowBytes && !spare.isEmpty() ? spare.pollFirst() : new byte[length];
+    private CompletableFuture<Window> fetch(long offset, int length, Fetcher on) {
+        // big windows take an array of the largest size, used again once read (a new one costs zeroing)
+        byte[] buffer = length > maxWindowBytes / 4
+                ? (spare.isEmpty() ? new byte[maxWindowBytes] : spare.pollFirst())
+                : new byte[length];
+        TransferOptions transfer = secondary != null ? halfOptions : options;
         return CompletableFuture.supplyAsync(
                 () -> {
                     IOException earlier = failure;
                     if (earlier != null) {
                         throw new FetchFailure(earlier);
+                    }
+                    SessionPool.Lease lease = on.lease;
+                    if (lease == null) {
+                        throw new NoSecondSession();
                     }
                     try {
                         long received = lease.session()
@@ -191,7 +266,7 @@ final class GridFtpReadChannel implements SeekableByteChannel {
                                         offset,
                                         length,
                                         new WindowSink(buffer, length),
-                                        options,
+                                        transfer,
                                         TransferListener.NONE);
                         return new Window(offset, buffer, (int) Math.min(received, length));
                     } catch (IOException e) {
@@ -199,6 +274,7 @@ final class GridFtpReadChannel implements SeekableByteChannel {
                         IOException translated = ReplyErrors.translate(e, path);
                         if (!GridFtpFileSystem.isReply(e)) {
                             failure = translated;
+                            fileSystem.sessions().dropIdle(); // most likely they lead to the same dead end
                         }
                         throw new FetchFailure(translated);
                     } catch (RuntimeException e) {
@@ -207,7 +283,7 @@ final class GridFtpReadChannel implements SeekableByteChannel {
                         throw e;
                     }
                 },
-                fetcher);
+                on.executor);
     }
 
     /** Carries a fetch's IOException through the future. */
@@ -219,6 +295,21 @@ final class GridFtpReadChannel implements SeekableByteChannel {
         }
     }
 
+    /** @return the window, or null if it was to come on a second session that could not be had */
+    private Window awaitOrNull(CompletableFuture<Window> future) throws IOException {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof NoSecondSession) {
+                return null;
+            }
+            throw failureOf(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted reading " + path);
+        }
+    }
+
     private Window await(CompletableFuture<Window> future) throws IOException {
         try {
             return future.get();
@@ -226,21 +317,24 @@ final class GridFtpReadChannel implements SeekableByteChannel {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted reading " + path);
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof FetchFailure f) {
-                IOException io = (IOException) f.getCause();
-                if (io instanceof java.nio.file.FileSystemException) {
-                    throw io; // the JDK's exception for the server's reply, e.g. NoSuchFileException
-                }
-                throw new IOException(
-                        "reading " + path + " on " + fileSystem.key() + " failed: " + io.getMessage(), io);
-            }
-            throw new IOException("reading " + path + " failed: " + cause, cause);
+            throw failureOf(e);
         }
     }
 
+    private IOException failureOf(ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof FetchFailure f) {
+            IOException io = (IOException) f.getCause();
+            if (io instanceof java.nio.file.FileSystemException) {
+                return io; // the JDK's exception for the server's reply, e.g. NoSuchFileException
+            }
+            return new IOException("reading " + path + " on " + fileSystem.key() + " failed: " + io.getMessage(), io);
+        }
+        return new IOException("reading " + path + " failed: " + cause, cause);
+    }
+
     private void recycle(Window window) {
-        if (window != null && window.bytes().length == maxWindowBytes && spare.isEmpty()) {
+        if (window != null && window.bytes().length == maxWindowBytes && spare.size() <= aheadWindows) {
             spare.addFirst(window.bytes());
         }
     }
@@ -303,8 +397,8 @@ final class GridFtpReadChannel implements SeekableByteChannel {
     }
 
     /**
-     * Closes the channel at once; the session goes back to the pool once a fetch still under way
-     * has ended.
+     * Closes the channel at once; its sessions go back to the pool once the fetches still under way
+     * have ended.
      */
     @Override
     public void close() {
@@ -316,7 +410,9 @@ final class GridFtpReadChannel implements SeekableByteChannel {
         current = null;
         spare.clear();
         fileSystem.unregister(this);
-        fetcher.execute(lease::close);
-        fetcher.shutdown();
+        primary.close();
+        if (secondary != null) {
+            secondary.close();
+        }
     }
 }

@@ -145,6 +145,9 @@ final class GridFtpWriteChannel implements SeekableByteChannel {
                     } catch (IOException e) {
                         lease.failed(e);
                         failure = ReplyErrors.translate(e, path);
+                        if (!GridFtpFileSystem.isReply(e)) {
+                            fileSystem.sessions().dropIdle(); // most likely they lead to the same dead end
+                        }
                     } catch (RuntimeException e) {
                         lease.failed(e);
                         failure = new IOException("writing " + path + " failed: " + e, e);

@@ -61,6 +61,10 @@ final class SessionPool implements Closeable {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted waiting for a session to " + what);
         }
+        return leaseWithPermit();
+    }
+
+    private Lease leaseWithPermit() throws IOException {
         try {
             GridFtpSession session;
             while ((session = takeIdle()) != null) {
@@ -74,6 +78,19 @@ final class SessionPool implements Closeable {
             permits.release();
             throw e;
         }
+    }
+
+    /**
+     * As {@link #lease()}, but only if a session can be had without waiting for one to come free.
+     *
+     * @return the lease, or null when every session is leased
+     * @throws IOException if the pool is closed or a new session cannot be opened
+     */
+    Lease tryLease() throws IOException {
+        if (!permits.tryAcquire()) {
+            return null;
+        }
+        return leaseWithPermit();
     }
 
     private synchronized GridFtpSession takeIdle() throws IOException {

@@ -36,7 +36,9 @@ public abstract class RemoteFileSystemContract extends FileSystemContract {
         Map<String, Object> env = new HashMap<>(more);
         env.put(GridFtpFileSystemProvider.READ_WINDOW_BYTES, 256 << 10);
         env.put(GridFtpFileSystemProvider.WRITE_BUFFER_BYTES, 128 << 10);
-        env.put(GridFtpFileSystemProvider.REPLY_TIMEOUT_SECONDS, 20);
+        // short, so that a session to a server that went away without closing its connection (the
+        // in-JVM ferry-gridftp's close can leave one open) costs the restart case little
+        env.put(GridFtpFileSystemProvider.REPLY_TIMEOUT_SECONDS, 8);
         return env;
     }
 
