@@ -272,6 +272,19 @@ public final class SshdServer implements AutoCloseable {
         return new Run(status, text);
     }
 
+    /**
+     * Kills every process sshd started (the users' sessions and the GridFTP servers their remote
+     * commands run) with SIGKILL, as a crash would: their connections drop. sshd itself stays, so a
+     * client can log in again.
+     *
+     * @return how many were killed
+     */
+    public int killSessions() {
+        List<ProcessHandle> sessions = sshd.descendants().toList();
+        sessions.forEach(ProcessHandle::destroyForcibly);
+        return sessions.size();
+    }
+
     /** Ends sshd and every process it started, deletes the user and the directory. */
     @Override
     public void close() {

@@ -13,8 +13,8 @@ import org.ferry.mover.client.GridFtpUrl;
  * @param user the account asked for at login, or null for the scheme's default ({@code anonymous}
  *     for {@code ftp://}, the grid-mapfile's choice for {@code gsiftp://})
  * @param host the server's host name or address, lower case
- * @param port the control port (2811 when the URI names none, the GridFTP convention
- *     {@link GridFtpUrl#DEFAULT_PORT})
+ * @param port the control port (when the URI names none: 2811, the GridFTP convention
+ *     {@link GridFtpUrl#DEFAULT_PORT}; for {@code sshftp://} the SSH port, 22)
  */
 public record FileSystemKey(String scheme, String user, String host, int port) {
 
@@ -43,8 +43,10 @@ public record FileSystemKey(String scheme, String user, String host, int port) {
             int colon = userInfo.indexOf(':');
             user = colon < 0 ? userInfo : userInfo.substring(0, colon);
         }
-        return new FileSystemKey(
-                uri.getScheme(), user, uri.getHost(), uri.getPort() < 0 ? GridFtpUrl.DEFAULT_PORT : uri.getPort());
+        int port = uri.getPort() >= 0
+                ? uri.getPort()
+                : uri.getScheme().equalsIgnoreCase("sshftp") ? GridFtpUrl.SSH_PORT : GridFtpUrl.DEFAULT_PORT;
+        return new FileSystemKey(uri.getScheme(), user, uri.getHost(), port);
     }
 
     /** @return {@code scheme://[user@]host:port}, for messages */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.ferry.mover.client.GsiClientSecurity;
+import org.ferry.mover.client.SshftpSecurity;
 import org.ferry.mover.client.TransferOptions;
 
 /**
@@ -24,6 +25,8 @@ import org.ferry.mover.client.TransferOptions;
  * @param writeBufferBytes bytes a writing channel gathers before it sends them, 64 KiB .. 1 GiB
  * @param gsi the GSI credential and trust for {@code gsiftp://}, or null to take them from the
  *     environment as the Globus tools do
+ * @param ssh host keys, login keys and remote command for {@code sshftp://}, or null for what the
+ *     {@code ssh} command would use
  * @param environment variables that override the process environment for finding GSI material
  *     ({@code X509_USER_PROXY}, {@code X509_CERT_DIR})
  */
@@ -37,6 +40,7 @@ record FileSystemSettings(
         int readAheadWindows,
         int writeBufferBytes,
         GsiClientSecurity gsi,
+        SshftpSecurity ssh,
         Map<String, String> environment) {
 
     /** Default MODE E parallelism: what globus-url-copy users ask with {@code -p 4}. */
@@ -64,6 +68,11 @@ record FileSystemSettings(
                     GridFtpFileSystemProvider.GSI + " must be a " + GsiClientSecurity.class.getName() + ", was "
                             + gsi.getClass().getName());
         }
+        Object ssh = env.get(GridFtpFileSystemProvider.SSH);
+        if (ssh != null && !(ssh instanceof SshftpSecurity)) {
+            throw new IllegalArgumentException(GridFtpFileSystemProvider.SSH + " must be a "
+                    + SshftpSecurity.class.getName() + ", was " + ssh.getClass().getName());
+        }
         Map<String, String> environment = new HashMap<>();
         for (String name : new String[] {"X509_USER_PROXY", "X509_CERT_DIR"}) {
             String value = string(env, name, null);
@@ -81,6 +90,7 @@ record FileSystemSettings(
                 ahead,
                 writeBuffer,
                 (GsiClientSecurity) gsi,
+                (SshftpSecurity) ssh,
                 Map.copyOf(environment));
     }
 

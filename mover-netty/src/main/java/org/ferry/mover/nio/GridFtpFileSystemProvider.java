@@ -55,7 +55,8 @@ import org.ferry.mover.protocol.FileInfo;
  * The JDK's {@code Files} API over GridFTP (seed 004, the Globus XIO GridFTP driver: file-like
  * access with partial transfers, parallel streams and cached connections underneath). One provider
  * per URI scheme, installed through {@code META-INF/services}: {@link FtpFileSystemProvider}
- * ({@code ftp://}, USER/PASS), {@link GsiFtpFileSystemProvider} ({@code gsiftp://}, GSI); a scheme
+ * ({@code ftp://}, USER/PASS), {@link GsiFtpFileSystemProvider} ({@code gsiftp://}, GSI),
+ * {@link SshFtpFileSystemProvider} ({@code sshftp://}, the control channel over SSH); a scheme
  * plugs in by subclassing with its {@link SessionFactory}. So
  * {@code Path.of(URI.create("gsiftp://host:2811/data/run1/x.h5"))} is a path every {@code Files}
  * method takes; its file system is made on first use with the settings from the environment, or
@@ -109,6 +110,11 @@ public abstract class GridFtpFileSystemProvider extends FileSystemProvider {
      * map may name both under those keys).
      */
     public static final String GSI = "gsi";
+    /**
+     * {@code env} key: an {@link org.ferry.mover.client.SshftpSecurity} for {@code sshftp://} (host
+     * keys, login keys, remote command); without it, what the {@code ssh} command would use.
+     */
+    public static final String SSH = "ssh";
 
     private final String scheme;
     private final Map<FileSystemKey, GridFtpFileSystem> fileSystems = new HashMap<>();
