@@ -9,7 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.ferry.it.infra.KafkaBroker;
+import org.ferry.it.infra.KafkaContainers;
+import org.testcontainers.kafka.KafkaContainer;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -54,11 +55,11 @@ final class ServiceBench {
                 FerryServer destination =
                         FerryServer.start(options.repoRoot(), destinationRoot, logs.resolve("svc-destination.log"))) {
             requestOverhead("embedded", source, destination, base, List.of());
-            Scratch.deleteTree(base.resolve("kafka")); // a fresh broker: formatting refuses an old log directory
-            try (KafkaBroker kafka = KafkaBroker.start(options.repoRoot(), base.resolve("kafka"))) {
+            try (KafkaContainer kafka = KafkaContainers.create()) { // a fresh broker in a container
+                kafka.start();
                 List<String> kafkaArguments = List.of(
                         "--ferry.queue.type=kafka",
-                        "--ferry.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
+                        "--ferry.kafka.bootstrap-servers=" + kafka.getBootstrapServers(),
                         "--ferry.kafka.chunk-partitions=6",
                         "--ferry.transfer.max-active-chunks=6");
                 try (ServiceProcess mover = mover(kafka, "bench-mover-1")) {
@@ -88,11 +89,11 @@ final class ServiceBench {
         smallFiles(base);
     }
 
-    private ServiceProcess mover(KafkaBroker kafka, String name) throws IOException, InterruptedException {
+    private ServiceProcess mover(KafkaContainer kafka, String name) throws IOException, InterruptedException {
         return ServiceProcess.mover(
                 options.repoRoot(),
                 logs.resolve(name + ".log"),
-                List.of("--bootstrap-servers", kafka.bootstrapServers(), "--name", name, "--chunks", "2"));
+                List.of("--bootstrap-servers", kafka.getBootstrapServers(), "--name", name, "--chunks", "2"));
     }
 
     private void requestOverhead(

@@ -10,15 +10,22 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import tools.jackson.databind.JsonNode;
 
 /**
  * A ferry-server process for the fault tests, on the database and work queue its arguments name,
- * with a REST client, kill -9 and restart, and the waits the tests need. Waits poll the API for an
- * event the test controls (a state, a counter); the time limits only bound a broken run.
+ * with a REST client, kill -9 and restart, and the waits the tests need. Waits poll (Awaitility)
+ * for an event the test controls (a state, a counter); the time limits only bound a broken run.
  */
 final class FaultHarness implements AutoCloseable {
+
+    /** Bounds a broken run's waits; every wait ends as soon as its event comes. */
+    static final Duration END = Duration.ofSeconds(180);
 
     private final Launchers launchers = Launchers.fromBuild();
     private final Path home;
@@ -35,6 +42,23 @@ final class FaultHarness implements AutoCloseable {
         this.home = Files.createDirectories(work.resolve("home"));
         this.log = work.resolve("ferry-server.log");
         this.arguments = List.copyOf(arguments);
+    }
+
+    /**
+     * A server on a PostgreSQL database, retrying a failed transfer after 0.5 s, doubling up to
+     * 3 s: short back-off, so that a fault test's retries come soon after its fault ends.
+     *
+     * @param work the test's directory
+     * @param jdbcUrl the database
+     * @param more further Spring arguments
+     */
+    static FaultHarness onPostgres(Path work, String jdbcUrl, String... more) throws IOException {
+        List<String> arguments = new ArrayList<>(List.of(
+                "--spring.datasource.url=" + jdbcUrl,
+                "--ferry.transfer.retry-initial-backoff=500ms",
+                "--ferry.transfer.retry-max-backoff=3s"));
+        arguments.addAll(List.of(more));
+        return new FaultHarness(work, arguments);
     }
 
     /** Starts (or starts again) the server. */
@@ -63,6 +87,12 @@ final class FaultHarness implements AutoCloseable {
     /** Registers an anonymous endpoint. */
     void endpoint(String name, int port) throws IOException, InterruptedException {
         api.post("/v0.10/endpoint", Map.of("canonical_name", name, "url", "ftp://127.0.0.1:" + port));
+    }
+
+    /** Registers the sites' servers as the anonymous endpoints {@code admin#src} and {@code admin#dst}. */
+    void endpoints(FaultSites sites) throws IOException, InterruptedException {
+        endpoint("admin#src", sites.sourcePort());
+        endpoint("admin#dst", sites.destinationPort());
     }
 
     /** @return a transfer document of one recursive item */
@@ -103,45 +133,39 @@ final class FaultHarness implements AutoCloseable {
     }
 
     /**
-     * Polls the task until {@code condition} holds.
+     * Polls the task until {@code condition} holds (a server that does not answer, restarting, is
+     * asked again).
      *
      * @return the task document that satisfied it
      * @throws AssertionError with the last document and the events after {@code limit}
      */
     JsonNode await(String taskId, Predicate<JsonNode> condition, Duration limit) throws Exception {
-        long deadline = System.nanoTime() + limit.toNanos();
-        JsonNode task = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                task = task(taskId);
-                if (condition.test(task)) {
-                    return task;
-                }
-            } catch (IOException e) {
-                // the server is restarting: try again
-            }
-            Thread.sleep(200);
+        AtomicReference<JsonNode> last = new AtomicReference<>();
+        try {
+            return Awaitility.await("task " + taskId)
+                    .atMost(limit)
+                    .pollInterval(Duration.ofMillis(200))
+                    .ignoreException(IOException.class)
+                    .until(
+                            () -> {
+                                last.set(task(taskId));
+                                return last.get();
+                            },
+                            condition);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("condition not reached in " + limit + ": " + last.get() + "\nevents: "
+                    + (api == null ? "" : events(taskId)) + "\nserver log tail:\n" + tail(output()));
         }
-        throw new AssertionError("condition not reached in " + limit + ": " + task + "\nevents: "
-                + (api == null ? "" : events(taskId)) + "\nserver log tail:\n" + tail(output()));
     }
 
     /** @return the ended task */
-    JsonNode awaitEnd(String taskId, Duration limit) throws Exception {
-        return await(taskId, t -> !"ACTIVE".equals(t.get("status").asString()), limit);
+    JsonNode awaitEnd(String taskId) throws Exception {
+        return await(taskId, t -> !"ACTIVE".equals(t.get("status").asString()), END);
     }
 
-    /** Waits until {@code condition} holds on the file system (a partial file appears, ...). */
-    static void awaitTrue(String what, java.util.function.BooleanSupplier condition, Duration limit)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError(what + " not seen in " + limit);
+    /** Waits until {@code condition} holds (a partial file appears, a log line, ...); at most {@link #END}. */
+    static void awaitTrue(String what, Callable<Boolean> condition) {
+        Awaitility.await(what).atMost(END).pollInterval(Duration.ofMillis(50)).until(condition);
     }
 
     /** Asserts that every file of {@code expected} is in {@code actual} with the same bytes, and nothing more. */

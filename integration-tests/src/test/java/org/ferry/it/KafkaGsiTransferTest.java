@@ -14,13 +14,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.credential.PemFiles;
 import org.ferry.gsi.proxy.ProxyRequest;
-import org.ferry.it.infra.KafkaBroker;
+import org.ferry.it.infra.KafkaContainers;
 import org.ferry.mover.testing.GsiTestPki;
+import org.ferry.testing.RequiresContainers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -29,21 +33,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.kafka.KafkaContainer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
  * GSI endpoints on the Kafka path: a ferry-server with {@code ferry.queue.type=kafka} and no
- * embedded mover, a real Kafka broker, a {@code ferry-mover} process given the installation's
+ * embedded mover, a real Kafka broker (a container), a {@code ferry-mover} process given the installation's
  * credential key, and two {@code ferry-gridftp --gsi} servers activated through the CLI with
  * delegated proxies. The chunk messages carry the delegated credentials sealed; the mover opens
  * the GSI sessions with them (no database). An encrypted transfer arrives byte-identical; a
  * credential that expires mid-task stops the mover's chunk, the task goes INACTIVE and resumes
  * after a new activation.
  */
+@RequiresContainers
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KafkaGsiTransferTest {
+
+    @Container
+    static final KafkaContainer KAFKA = KafkaContainers.create();
 
     private static final Pattern STARTED = Pattern.compile("ferry-mover \\S+ started");
     private static final String USER_CN = "Kafka User";
@@ -92,7 +102,6 @@ class KafkaGsiTransferTest {
                 hostKey,
                 pki.trustDirectory(),
                 gridMap));
-        KafkaBroker kafka = started(KafkaBroker.start(launchers.repoRoot(), work.resolve("kafka")));
         Path home = Files.createDirectories(work.resolve("home"));
         server = started(FerryServerProcess.start(
                 launchers,
@@ -100,14 +109,14 @@ class KafkaGsiTransferTest {
                 work.resolve("server.log"),
                 List.of(
                         "--ferry.queue.type=kafka",
-                        "--ferry.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
+                        "--ferry.kafka.bootstrap-servers=" + KAFKA.getBootstrapServers(),
                         "--ferry.kafka.chunk-partitions=2",
                         "--ferry.gsi.ca-dir=" + pki.trustDirectory())));
         // the mover: the server's credential key (made on its first start) and the site's CAs
         List<String> mover = new ArrayList<>(launchers.ferryMover());
         mover.addAll(List.of(
                 "--bootstrap-servers",
-                kafka.bootstrapServers(),
+                KAFKA.getBootstrapServers(),
                 "--name",
                 "gsi-mover",
                 "--credential-key-file",
@@ -203,17 +212,21 @@ class KafkaGsiTransferTest {
     }
 
     private JsonNode awaitTask(String taskId, Predicate<JsonNode> condition, String what) throws Exception {
-        long end = System.nanoTime() + Duration.ofSeconds(240).toNanos();
-        JsonNode task = null;
-        while (System.nanoTime() < end) {
-            task = api("/v0.10/task/" + taskId);
-            if (condition.test(task)) {
-                return task;
-            }
-            Thread.sleep(200);
+        AtomicReference<JsonNode> task = new AtomicReference<>();
+        try {
+            return Awaitility.await("task " + taskId + ": " + what)
+                    .atMost(Duration.ofSeconds(240))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(
+                            () -> {
+                                task.set(api("/v0.10/task/" + taskId));
+                                return task.get();
+                            },
+                            condition);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("task " + taskId + " never reached " + what + ": " + task.get() + "\nevents:\n"
+                    + cli.run(60, "events", taskId).stdout());
         }
-        throw new AssertionError("task " + taskId + " never reached " + what + ": " + task + "\nevents:\n"
-                + cli.run(60, "events", taskId).stdout());
     }
 
     private List<JsonNode> events(String taskId) throws Exception {

@@ -2,6 +2,7 @@ package org.ferry.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,45 +12,57 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.regex.Pattern;
+import org.ferry.it.infra.ContainerFaults;
 import org.ferry.it.infra.FtpFaultProxy;
-import org.ferry.it.infra.KafkaBroker;
-import org.ferry.it.infra.PostgresServer;
-import org.ferry.mover.server.GridFtpServer;
-import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.ferry.it.infra.KafkaContainers;
+import org.ferry.testing.PostgresContainers;
+import org.ferry.testing.RequiresContainers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.kafka.KafkaContainer;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Fault tests of the distributed form: ferry-server on PostgreSQL with the Kafka work queue, a real
- * Kafka broker process, and two {@code ferry-mover} processes in one consumer group. A mover killed
- * (kill -9) mid-file: its chunk goes to the other mover, which resumes from the recorded restart
- * markers; the Kafka broker stopped and started mid-task; a cancel and a deadline moved into the
- * past reaching the movers through the control topic and stopping the data flow; permanent faults
- * with and without {@code skip_source_errors}; verified checksums kept and listed. Each asserts the
- * task's final state and byte-identical destination files (a stopped task: the partial file is
- * shorter than its source).
+ * Kafka broker in a container of this class's own, and two {@code ferry-mover} processes in one
+ * consumer group. A mover killed (kill -9) mid-file: its chunk goes to the other mover, which
+ * resumes from the recorded restart markers (the source sends the file once and a bit, not twice);
+ * the Kafka broker killed (SIGKILL), frozen (paused) and cut off the network mid-task, through the
+ * container engine; a cancel and a deadline moved into the past reaching the movers through the
+ * control topic and stopping the data flow; permanent faults with and without
+ * {@code skip_source_errors}; verified checksums kept and listed. Each asserts the task's final
+ * state and byte-identical destination files (a stopped task: the partial file is shorter than
+ * its source).
  */
+@RequiresContainers
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class KafkaMoverFaultTest {
 
     private static final long RATE = 16L << 20;
-    private static final Duration END = Duration.ofSeconds(180);
     private static final Pattern STARTED = Pattern.compile("ferry-mover \\S+ started");
+    /** The broker's log line each time it is ready to serve (KafkaContainer waits for it too). */
+    private static final Pattern BROKER_READY = Pattern.compile("Transitioning from RECOVERY to RUNNING");
+    /** A mover's Kafka client finding the broker's port closed. */
+    private static final Pattern BROKER_REFUSED = Pattern.compile("could not be established");
+    /** A mover fencing itself: its results unacknowledged for the fence time. */
+    private static final Pattern MOVER_FENCED = Pattern.compile("No result acknowledged by Kafka");
+
+    @Container
+    static final KafkaContainer KAFKA = KafkaContainers.create();
 
     private Path work;
-    private Path sourceRoot;
-    private Path destinationRoot;
-    private PostgresServer postgres;
-    private KafkaBroker kafka;
-    private GridFtpServer source;
-    private GridFtpServer destination;
+    private String jdbcUrl;
+    private FaultSites sites;
     private FtpFaultProxy proxy;
     private FaultHarness ferry;
     private final List<ManagedProcess> movers = new ArrayList<>();
@@ -57,45 +70,31 @@ class KafkaMoverFaultTest {
     @BeforeAll
     void start(@TempDir Path classWork) throws Exception {
         work = classWork;
-        Launchers launchers = Launchers.fromBuild();
-        sourceRoot = Files.createDirectories(work.resolve("source"));
-        destinationRoot = Files.createDirectories(work.resolve("destination"));
-        postgres = PostgresServer.start(work.resolve("postgres"));
-        kafka = KafkaBroker.start(launchers.repoRoot(), work.resolve("kafka"));
-        source = GridFtpServer.start(GridFtpServerConfig.loopback(sourceRoot)
-                .withAnonymousAllowed(true)
-                .withMarkerInterval(Duration.ofMillis(200))
-                .withDataRateLimit(RATE));
-        destination = GridFtpServer.start(GridFtpServerConfig.loopback(destinationRoot)
-                .withAnonymousAllowed(true)
-                .withMarkerInterval(Duration.ofMillis(200)));
-        ferry = new FaultHarness(
+        jdbcUrl = PostgresContainers.createDatabase(PostgresContainers.shared(), "kafka_faults");
+        sites = FaultSites.start(work, RATE);
+        ferry = FaultHarness.onPostgres(
                         work,
-                        List.of(
-                                "--spring.datasource.url=" + postgres.jdbcUrl(),
-                                "--ferry.queue.type=kafka",
-                                "--ferry.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
-                                "--ferry.kafka.chunk-partitions=4",
-                                "--ferry.transfer.chunk-timeout=8s",
-                                "--ferry.transfer.retry-initial-backoff=500ms",
-                                "--ferry.transfer.retry-max-backoff=3s",
-                                "--ferry.transfer.max-active-chunks=4",
-                                "--ferry.transfer.chunk-max-files=50"))
+                        jdbcUrl,
+                        "--ferry.queue.type=kafka",
+                        "--ferry.kafka.bootstrap-servers=" + KAFKA.getBootstrapServers(),
+                        "--ferry.kafka.chunk-partitions=4",
+                        "--ferry.transfer.chunk-timeout=8s",
+                        "--ferry.transfer.max-active-chunks=4",
+                        "--ferry.transfer.chunk-max-files=50")
                 .start();
-        ferry.endpoint("admin#src", source.port());
-        ferry.endpoint("admin#dst", destination.port());
-        proxy = new FtpFaultProxy(destination.port()); // carries the data connections of admin#dstp
+        ferry.endpoints(sites);
+        proxy = new FtpFaultProxy(sites.destinationPort()); // carries the data connections of admin#dstp
         ferry.endpoint("admin#dstp", proxy.port());
         for (int i = 1; i <= 2; i++) {
-            startMover(launchers, "mover-" + i);
+            startMover("mover-" + i);
         }
     }
 
-    private ManagedProcess startMover(Launchers launchers, String name) throws Exception {
-        List<String> command = new ArrayList<>(launchers.ferryMover());
+    private ManagedProcess startMover(String name) throws Exception {
+        List<String> command = new ArrayList<>(Launchers.fromBuild().ferryMover());
         command.addAll(List.of(
                 "--bootstrap-servers",
-                kafka.bootstrapServers(),
+                KAFKA.getBootstrapServers(),
                 "--name",
                 name,
                 "--fence-seconds",
@@ -113,28 +112,15 @@ class KafkaMoverFaultTest {
         for (ManagedProcess mover : movers) {
             mover.close();
         }
-        if (ferry != null) {
-            ferry.close();
-        }
-        if (kafka != null) {
-            kafka.close();
-        }
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (source != null) {
-            source.close();
-        }
-        if (destination != null) {
-            destination.close();
-        }
-        if (postgres != null) {
-            postgres.close();
+        for (AutoCloseable part : new AutoCloseable[] {ferry, proxy, sites}) {
+            if (part != null) {
+                part.close();
+            }
         }
     }
 
     private Path bigFile(String name, int mebibytes, long seed) throws Exception {
-        Path root = Files.createDirectories(sourceRoot.resolve(name));
+        Path root = Files.createDirectories(sites.sourceRoot().resolve(name));
         byte[] data = new byte[mebibytes << 20];
         new Random(seed).nextBytes(data);
         Files.write(root.resolve("big.bin"), data);
@@ -143,7 +129,7 @@ class KafkaMoverFaultTest {
 
     /** @return the mover running the task's active chunk, from the database; null while none reported */
     private String activeMover(String taskId) throws Exception {
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl());
+        try (Connection connection = DriverManager.getConnection(jdbcUrl);
                 Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("select mover from chunk where state = 'ACTIVE' and task_id = '"
                         + taskId + "' and mover is not null")) {
@@ -153,7 +139,7 @@ class KafkaMoverFaultTest {
 
     /** @return bytes the destination acknowledged for the task's files, from the database */
     private long acknowledged(String taskId) throws Exception {
-        try (Connection connection = DriverManager.getConnection(postgres.jdbcUrl());
+        try (Connection connection = DriverManager.getConnection(jdbcUrl);
                 Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery(
                         "select coalesce(sum(bytes_acknowledged), 0) from transfer_file where task_id = '" + taskId
@@ -164,30 +150,40 @@ class KafkaMoverFaultTest {
     }
 
     @Test
-    void aMoverKilledMidFileLosesNothing() throws Exception {
-        Path original = bigFile("mover-kill", 96, 1);
-        Path copy = destinationRoot.resolve("mover-kill");
-        String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#dst", "/mover-kill", "/mover-kill"));
-        long[] marked = {0};
-        FaultHarness.awaitTrue(
-                "restart markers recorded",
-                () -> {
-                    try {
-                        marked[0] = acknowledged(taskId);
-                        return marked[0] > (8 << 20) && activeMover(taskId) != null;
-                    } catch (Exception e) {
-                        return false;
-                    }
-                },
-                END);
-        String victim = activeMover(taskId);
-        ManagedProcess killed =
-                movers.stream().filter(m -> victim.equals(m.name())).findFirst().orElseThrow();
-        killed.kill();
-        JsonNode task = ferry.awaitEnd(taskId, END);
+    void aMoverKilledMidFileLosesNothingAndItsSuccessorResumesFromTheMarkers() throws Exception {
+        int mebibytes = 96;
+        long size = (long) mebibytes << 20;
+        Path original = bigFile("mover-kill", mebibytes, 1);
+        long carriedBefore = proxy.dataBytes();
+        // the data stalls at three quarters of the file until the kill: the file cannot end first
+        proxy.holdDataAt(carriedBefore + size * 3 / 4);
+        String taskId;
+        ManagedProcess killed;
+        try {
+            taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#dstp", "/mover-kill", "/mover-kill"));
+            FaultHarness.awaitTrue(
+                    "restart markers past 5/8 of the file",
+                    () -> acknowledged(taskId) > size * 5 / 8 && activeMover(taskId) != null);
+            String victim = activeMover(taskId);
+            killed = movers.stream()
+                    .filter(m -> victim.equals(m.name()))
+                    .findFirst()
+                    .orElseThrow();
+            killed.kill();
+        } finally {
+            proxy.releaseData();
+        }
+        JsonNode task = ferry.awaitEnd(taskId);
         assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
-        FaultHarness.assertIdentical(original, copy);
+        FaultHarness.assertIdentical(original, sites.destinationRoot().resolve("mover-kill"));
         assertThat(ferry.events(taskId)).contains("CONNECTION_BROKEN"); // "a mover went silent"
+        // resumed from the markers, not sent again from byte 0: the source sent less than 1.5 times
+        // the file (from byte 0 it would have been 3/4 + 1 = 1.75 times)
+        long sent = proxy.dataBytes() - carriedBefore;
+        System.out.printf("mover-kill: the source sent %.2f times the file%n", (double) sent / size);
+        assertThat(sent)
+                .as("bytes the source sent, counted on the data connections")
+                .isLessThan(size * 3 / 2);
         String survivor = movers.stream()
                 .filter(m -> m != killed)
                 .findFirst()
@@ -195,45 +191,98 @@ class KafkaMoverFaultTest {
                 .output();
         assertThat(survivor).contains("Chunk");
         movers.remove(killed);
-        startMover(Launchers.fromBuild(), victim); // two movers again for the next test
+        startMover(killed.name()); // two movers again for the next test
     }
 
-    /** @return how often the movers' Kafka clients have logged a lost or refused broker connection */
-    private int brokerLosses() {
-        int losses = 0;
+    /** @return how often the movers have logged a line of {@code pattern} */
+    private int moverLines(Pattern pattern) {
+        int lines = 0;
         for (ManagedProcess mover : movers) {
             try {
-                losses += mover.output().split("disconnected|could not be established", -1).length - 1;
-            } catch (java.io.IOException e) {
+                lines += (int) pattern.matcher(mover.output()).results().count();
+            } catch (IOException e) {
                 // not readable now: counted next time
             }
         }
-        return losses;
+        return lines;
     }
 
-    @Test
-    void theKafkaBrokerStoppedAndStartedMidTask() throws Exception {
-        Path original = bigFile("broker-restart", 64, 2);
-        Path copy = destinationRoot.resolve("broker-restart");
-        String taskId =
-                ferry.submit(FaultHarness.recursive("admin#src", "admin#dst", "/broker-restart", "/broker-restart"));
-        FaultHarness.awaitTrue("bytes arriving", () -> FaultHarness.size(copy.resolve("big.bin")) > (8 << 20), END);
-        int felt = brokerLosses();
-        kafka.stop();
-        try {
-            // down until the movers' Kafka clients have lost the broker (not for a fixed time)
-            FaultHarness.awaitTrue("the movers losing the broker", () -> brokerLosses() > felt, END);
-        } finally {
-            kafka.start();
+    /** What happens to the broker, through the container engine, and how it comes back. */
+    enum BrokerFault {
+        /** SIGKILL; started again on its log directory, the controller fences the old registration. */
+        KILLED(BROKER_REFUSED) {
+            @Override
+            void strike(ContainerFaults broker) {
+                broker.kill();
+            }
+
+            @Override
+            void heal(ContainerFaults broker) {
+                broker.restart();
+            }
+        },
+        /** Frozen with its connections open: nothing is acknowledged, the movers fence themselves. */
+        PAUSED(MOVER_FENCED) {
+            @Override
+            void strike(ContainerFaults broker) {
+                broker.pause();
+            }
+
+            @Override
+            void heal(ContainerFaults broker) {
+                broker.unpause();
+            }
+        },
+        /** Disconnected from its network: connections broken and refused, the broker runs on. */
+        CUT_OFF(BROKER_REFUSED) {
+            @Override
+            void strike(ContainerFaults broker) {
+                broker.cutNetwork();
+            }
+
+            @Override
+            void heal(ContainerFaults broker) {
+                broker.restoreNetwork();
+            }
+        };
+
+        /** The movers' log line that shows they met the fault. */
+        final Pattern felt;
+
+        BrokerFault(Pattern felt) {
+            this.felt = felt;
         }
-        JsonNode task = ferry.awaitEnd(taskId, END);
+
+        abstract void strike(ContainerFaults broker);
+
+        abstract void heal(ContainerFaults broker);
+    }
+
+    @ParameterizedTest(name = "the broker {0} mid-task")
+    @EnumSource(BrokerFault.class)
+    void theBrokerFailingMidTaskLosesNothing(BrokerFault fault) throws Exception {
+        String name = "broker-" + fault.name().toLowerCase(Locale.ROOT);
+        Path original = bigFile(name, 64, 2 + fault.ordinal());
+        Path copy = sites.destinationRoot().resolve(name);
+        String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#dst", "/" + name, "/" + name));
+        FaultHarness.awaitTrue("bytes arriving", () -> FaultHarness.size(copy.resolve("big.bin")) > (8 << 20));
+        ContainerFaults broker = new ContainerFaults(KAFKA, BROKER_READY);
+        int before = moverLines(fault.felt);
+        fault.strike(broker);
+        try {
+            // down until the movers have met the outage (not for a fixed time)
+            FaultHarness.awaitTrue("the movers meeting the outage", () -> moverLines(fault.felt) > before);
+        } finally {
+            fault.heal(broker);
+        }
+        JsonNode task = ferry.awaitEnd(taskId);
         assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
         FaultHarness.assertIdentical(original, copy);
     }
 
     @Test
     void manyFilesInManyChunks() throws Exception {
-        Path root = Files.createDirectories(sourceRoot.resolve("many"));
+        Path root = Files.createDirectories(sites.sourceRoot().resolve("many"));
         Random random = new Random(9);
         for (int i = 0; i < 300; i++) {
             byte[] data = new byte[2000 + random.nextInt(30_000)];
@@ -243,10 +292,10 @@ class KafkaMoverFaultTest {
         Map<String, Object> transfer = FaultHarness.recursive("admin#src", "admin#dst", "/many", "/many");
         transfer.put("verify_checksum", true);
         String taskId = ferry.submit(transfer);
-        JsonNode task = ferry.awaitEnd(taskId, END);
+        JsonNode task = ferry.awaitEnd(taskId);
         assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
         assertThat(task.get("files_transferred").asLong()).isEqualTo(300);
-        FaultHarness.assertIdentical(root, destinationRoot.resolve("many"));
+        FaultHarness.assertIdentical(root, sites.destinationRoot().resolve("many"));
         // each file's MD5, verified by the mover at both ends, kept in its row and listed
         JsonNode arrived = ferry.api()
                 .get("/v0.10/task/" + taskId + "/successful_transfers")
@@ -263,7 +312,7 @@ class KafkaMoverFaultTest {
 
     /** A sparse file of {@code mebibytes} (zeros): at 16 MiB/s its transfer outlasts each test's stop. */
     private Path sparseFile(String name, int mebibytes) throws Exception {
-        Path root = Files.createDirectories(sourceRoot.resolve(name));
+        Path root = Files.createDirectories(sites.sourceRoot().resolve(name));
         try (java.io.RandomAccessFile file =
                 new java.io.RandomAccessFile(root.resolve("big.bin").toFile(), "rw")) {
             file.setLength((long) mebibytes << 20);
@@ -272,38 +321,40 @@ class KafkaMoverFaultTest {
     }
 
     /**
-     * Starts a 512 MiB transfer through the proxy (32 s at the source's rate), waits until 8 MiB
-     * went through, runs {@code stop}, and returns how long until the proxy saw no data connection
-     * open: the movers stopped the data flow. Without the control topic the transfer would run
-     * on for about half a minute (the chunk's own deadline is not the one changed, and no fencing
-     * applies while the broker is up).
+     * Starts a 512 MiB transfer through the proxy, lets 8 MiB through and holds the data at 64 MiB
+     * (the transfer stalls there and cannot end by itself), runs {@code stop}, and waits until the
+     * proxy sees no data connection open: the movers stopped the data flow. Nothing but a
+     * message from the scheduler reaches a mover whose broker is up (no fencing applies), so the
+     * connections closing at all shows the control topic at work; the time it took is printed.
      *
      * @return the ended task and the milliseconds from the request to the last data connection's close
      */
     private Stopped stopsTheDataFlow(String name, StopAction stop) throws Exception {
-        Path root = sparseFile(name, 512);
-        String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#dstp", "/" + name, "/" + name));
+        sparseFile(name, 512);
         long before = proxy.dataBytes();
-        FaultHarness.awaitTrue("data flowing through the proxy", () -> proxy.dataBytes() > before + (8 << 20), END);
-        assertThat(proxy.openDataConnections()).isPositive();
-        long start = System.nanoTime();
-        stop.run(taskId);
-        FaultHarness.awaitTrue(
-                "the movers closing the data connections",
-                () -> proxy.openDataConnections() == 0,
-                Duration.ofSeconds(20));
-        long millis = (System.nanoTime() - start) / 1_000_000;
-        System.out.printf("%s: data connections closed %d ms after the request%n", name, millis);
-        long stoppedAt = proxy.dataBytes();
-        JsonNode task = ferry.awaitEnd(taskId, END);
-        assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("FAILED");
-        assertThat(FaultHarness.size(destinationRoot.resolve(name + "/big.bin")))
-                .as("the partial file stays short: the data flow stopped")
-                .isLessThan(512L << 20);
-        // no mover went on with the task: no data connection opened after the stop
-        assertThat(proxy.openDataConnections()).isZero();
-        assertThat(proxy.dataBytes() - stoppedAt).isZero();
-        return new Stopped(task, millis);
+        proxy.holdDataAt(before + (64 << 20));
+        try {
+            String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#dstp", "/" + name, "/" + name));
+            FaultHarness.awaitTrue("data flowing through the proxy", () -> proxy.dataBytes() > before + (8 << 20));
+            assertThat(proxy.openDataConnections()).isPositive();
+            long start = System.nanoTime();
+            stop.run(taskId);
+            FaultHarness.awaitTrue("the movers closing the data connections", () -> proxy.openDataConnections() == 0);
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            System.out.printf("%s: data connections closed %d ms after the request%n", name, millis);
+            long stoppedAt = proxy.dataBytes();
+            JsonNode task = ferry.awaitEnd(taskId);
+            assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("FAILED");
+            assertThat(FaultHarness.size(sites.destinationRoot().resolve(name + "/big.bin")))
+                    .as("the partial file stays short: the data flow stopped")
+                    .isLessThan(512L << 20);
+            // no mover went on with the task: no data connection opened after the stop
+            assertThat(proxy.openDataConnections()).isZero();
+            assertThat(proxy.dataBytes() - stoppedAt).isZero();
+            return new Stopped(task, millis);
+        } finally {
+            proxy.releaseData();
+        }
     }
 
     private record Stopped(JsonNode task, long millis) {}
@@ -318,9 +369,6 @@ class KafkaMoverFaultTest {
         Stopped stopped = stopsTheDataFlow(
                 "cancel-flow", taskId -> ferry.api().post("/v0.10/task/" + taskId + "/cancel", Map.of()));
         assertThat(stopped.task().get("fatal_error").get("code").asString()).isEqualTo("CANCELED");
-        // the target is a second; the bound leaves room for a loaded machine and still fails if
-        // only the end of the file (about half a minute away) stopped the flow
-        assertThat(stopped.millis()).isLessThan(10_000);
     }
 
     @Test
@@ -338,11 +386,10 @@ class KafkaMoverFaultTest {
                                                 .minusSeconds(1)
                                                 .toString())));
         assertThat(stopped.task().get("fatal_error").get("code").asString()).isEqualTo("EXPIRED");
-        assertThat(stopped.millis()).isLessThan(10_000);
     }
 
     private Map<String, Object> withAMissingItem(String name) throws Exception {
-        Path root = Files.createDirectories(sourceRoot.resolve(name));
+        Path root = Files.createDirectories(sites.sourceRoot().resolve(name));
         Random random = new Random(name.hashCode());
         for (int i = 0; i < 5; i++) {
             byte[] data = new byte[5000 + random.nextInt(50_000)];
@@ -365,12 +412,12 @@ class KafkaMoverFaultTest {
     @Test
     void aPermanentFaultFailsTheTaskAtOnceNamingTheFile() throws Exception {
         String taskId = ferry.submit(withAMissingItem("permanent"));
-        JsonNode task = ferry.awaitEnd(taskId, END);
+        JsonNode task = ferry.awaitEnd(taskId);
         assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("FAILED");
         assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("FILE_NOT_FOUND");
         assertThat(task.get("fatal_error").get("description").asString()).contains("/permanent-gone.bin");
         assertThat(task.get("faults").asLong()).as("not retried").isLessThanOrEqualTo(1);
-        assertThat(destinationRoot.resolve("permanent-gone.bin")).doesNotExist();
+        assertThat(sites.destinationRoot().resolve("permanent-gone.bin")).doesNotExist();
     }
 
     @Test
@@ -378,16 +425,16 @@ class KafkaMoverFaultTest {
         Map<String, Object> transfer = withAMissingItem("skipping");
         transfer.put("skip_source_errors", true);
         String taskId = ferry.submit(transfer);
-        JsonNode task = ferry.awaitEnd(taskId, END);
+        JsonNode task = ferry.awaitEnd(taskId);
         assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
         assertThat(task.get("subtasks_skipped_errors").asLong()).isEqualTo(1);
         assertThat(task.get("files_transferred").asLong()).isEqualTo(5);
-        FaultHarness.assertIdentical(sourceRoot.resolve("skipping"), destinationRoot.resolve("skipping"));
+        sites.assertCopied("skipping");
         JsonNode skipped =
                 ferry.api().get("/v0.10/task/" + taskId + "/skipped_errors").get("DATA");
         assertThat(skipped.size()).isEqualTo(1);
         assertThat(skipped.get(0).get("source_path").asString()).isEqualTo("/skipping-gone.bin");
         assertThat(skipped.get(0).get("error_code").asString()).isEqualTo("FILE_NOT_FOUND");
-        assertThat(destinationRoot.resolve("skipping-gone.bin")).doesNotExist();
+        assertThat(sites.destinationRoot().resolve("skipping-gone.bin")).doesNotExist();
     }
 }

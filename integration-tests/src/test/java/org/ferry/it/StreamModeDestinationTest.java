@@ -30,7 +30,6 @@ import tools.jackson.databind.JsonNode;
 class StreamModeDestinationTest {
 
     private static final long RATE = 16L << 20;
-    private static final Duration END = Duration.ofSeconds(180);
 
     private Path sourceRoot;
     private Path destinationRoot;
@@ -79,7 +78,7 @@ class StreamModeDestinationTest {
             Files.write((i % 3 == 0 ? tree : tree.getParent()).resolve("f" + i), data);
         }
         String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#plain", "/small", "/small"));
-        JsonNode task = ferry.awaitEnd(taskId, END);
+        JsonNode task = ferry.awaitEnd(taskId);
         assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
         assertThat(task.get("files_transferred").asLong()).isEqualTo(150);
         FaultHarness.assertIdentical(sourceRoot.resolve("small"), destinationRoot.resolve("small"));
@@ -102,7 +101,7 @@ class StreamModeDestinationTest {
         proxy.holdPreliminaryReplies(Duration.ofSeconds(2));
         try {
             String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#plain", "/ordered", "/ordered"));
-            JsonNode task = ferry.awaitEnd(taskId, END);
+            JsonNode task = ferry.awaitEnd(taskId);
             assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
             FaultHarness.assertIdentical(tree, destinationRoot.resolve("ordered"));
         } finally {
@@ -122,9 +121,9 @@ class StreamModeDestinationTest {
         Path copy = destinationRoot.resolve("cut/big.bin");
         long before = proxy.dataBytes();
         String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#plain", "/cut", "/cut"));
-        FaultHarness.awaitTrue("16 MiB at the destination", () -> FaultHarness.size(copy) > (16 << 20), END);
+        FaultHarness.awaitTrue("16 MiB at the destination", () -> FaultHarness.size(copy) > (16 << 20));
         proxy.cutDataConnections();
-        JsonNode task = ferry.awaitEnd(taskId, END);
+        JsonNode task = ferry.awaitEnd(taskId);
         assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
         assertThat(proxy.cuts()).isPositive();
         assertThat(ferry.events(taskId)).containsAnyOf("CONNECTION_BROKEN", "ENDPOINT_ERROR"); // 426 or a reset

@@ -1,6 +1,7 @@
 package org.ferry.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,15 +11,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
-import org.ferry.it.infra.PostgresServer;
-import org.ferry.mover.server.GridFtpServer;
-import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.ferry.testing.PostgresContainers;
+import org.ferry.testing.RequiresContainers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,53 +32,31 @@ import tools.jackson.databind.JsonNode;
  * off from a destination that is down is retried by the restarted server and succeeds once the
  * destination is back; a task whose deadline passed while ferry-server was down fails
  * {@code EXPIRED} on the restarted server's first ticks, before it dispatches another chunk, and counts
- * as done only the files that arrived whole. One ferry-server on a real PostgreSQL serves both
- * tests; the source sends at most {@value #RATE} bytes a second, so a transfer is still running
- * when the test strikes.
+ * as done only the files that arrived whole. One ferry-server on a real PostgreSQL (the JVM's
+ * shared container, a database of this class's own) serves both tests; the source sends at most
+ * {@value #RATE} bytes a second, so a transfer is still running when the test strikes.
  */
+@RequiresContainers
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TaskTimersRestartTest {
 
     private static final long RATE = 8L << 20;
-    private static final Duration END = Duration.ofSeconds(180);
 
-    private Path sourceRoot;
-    private Path destinationRoot;
-    private PostgresServer postgres;
-    private GridFtpServer source;
-    private GridFtpServer destination;
-    private GridFtpServerConfig destinationConfig;
+    private String jdbcUrl;
+    private FaultSites sites;
     private FaultHarness ferry;
 
     @BeforeAll
     void start(@TempDir Path work) throws Exception {
-        sourceRoot = Files.createDirectories(work.resolve("source"));
-        destinationRoot = Files.createDirectories(work.resolve("destination"));
-        postgres = PostgresServer.start(work.resolve("postgres"));
-        source = GridFtpServer.start(GridFtpServerConfig.loopback(sourceRoot)
-                .withAnonymousAllowed(true)
-                .withMarkerInterval(Duration.ofMillis(200))
-                .withDataRateLimit(RATE));
-        destinationConfig = GridFtpServerConfig.loopback(destinationRoot)
-                .withAnonymousAllowed(true)
-                .withMarkerInterval(Duration.ofMillis(200));
-        destination = GridFtpServer.start(destinationConfig);
-        // the same port when the destination comes back: the endpoint names it
-        destinationConfig = destinationConfig.withPort(destination.port());
-        ferry = new FaultHarness(
-                        work,
-                        List.of(
-                                "--spring.datasource.url=" + postgres.jdbcUrl(),
-                                "--ferry.transfer.retry-initial-backoff=500ms",
-                                "--ferry.transfer.retry-max-backoff=3s"))
-                .start();
-        ferry.endpoint("admin#src", source.port());
-        ferry.endpoint("admin#dst", destination.port());
+        jdbcUrl = PostgresContainers.createDatabase(PostgresContainers.shared(), "task_timers");
+        sites = FaultSites.start(work, RATE);
+        ferry = FaultHarness.onPostgres(work, jdbcUrl).start();
+        ferry.endpoints(sites);
     }
 
     @AfterAll
     void stop() throws Exception {
-        for (AutoCloseable part : new AutoCloseable[] {ferry, source, destination, postgres}) {
+        for (AutoCloseable part : new AutoCloseable[] {ferry, sites}) {
             if (part != null) {
                 part.close();
             }
@@ -87,44 +64,20 @@ class TaskTimersRestartTest {
     }
 
     /** Three files of 16 MiB and 20 small ones, random bytes: 6 s at the source's rate. */
-    private Path tree(String name, long seed) throws Exception {
-        Path root = Files.createDirectories(sourceRoot.resolve(name));
-        Random random = new Random(seed);
-        for (int i = 0; i < 3; i++) {
-            byte[] big = new byte[16 << 20];
-            random.nextBytes(big);
-            Files.write(root.resolve("big-" + i + ".bin"), big);
-        }
-        Files.createDirectories(root.resolve("small"));
-        for (int i = 0; i < 20; i++) {
-            byte[] small = new byte[1000 + random.nextInt(20_000)];
-            random.nextBytes(small);
-            Files.write(root.resolve("small/s" + i + ".dat"), small);
-        }
-        return root;
-    }
-
-    /** True once some big file of the copy is there but shorter than its source: a transfer in flight. */
-    private static boolean partialFileAt(Path copy, Path original) {
-        for (int i = 0; i < 3; i++) {
-            long there = FaultHarness.size(copy.resolve("big-" + i + ".bin"));
-            if (there > 0 && there < FaultHarness.size(original.resolve("big-" + i + ".bin"))) {
-                return true;
-            }
-        }
-        return false;
+    private String tree(String name, long seed) throws Exception {
+        sites.tree(name, seed, 3, 16, 20);
+        return name;
     }
 
     @Test
     void aTaskInRetryBackOffIsRetriedByTheRestartedServerAndSucceeds() throws Exception {
-        Path original = tree("backoff", 15);
-        Path copy = destinationRoot.resolve("backoff");
+        String tree = tree("backoff", 15);
         String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#dst", "/backoff", "/backoff"));
-        FaultHarness.awaitTrue("a partial destination file", () -> partialFileAt(copy, original), END);
-        destination.close();
+        FaultHarness.awaitTrue("a partial destination file", () -> sites.partialFileAt(tree));
+        sites.stopDestination();
         try {
             JsonNode backingOff = ferry.await(
-                    taskId, t -> !t.get("is_ok").asBoolean() && t.get("faults").asLong() > 0, END);
+                    taskId, t -> !t.get("is_ok").asBoolean() && t.get("faults").asLong() > 0, FaultHarness.END);
             assertThat(backingOff.get("status").asString()).isEqualTo("ACTIVE");
             String fault = backingOff.get("nice_status").asString();
             assertThat(fault).isIn("CONNECT_FAILED", "CONNECTION_BROKEN", "TIMEOUT");
@@ -138,29 +91,29 @@ class TaskTimersRestartTest {
             JsonNode retried = ferry.await(
                     taskId,
                     t -> !"ACTIVE".equals(t.get("status").asString()) || errorEventsOrZero(taskId) > errorsBeforeKill,
-                    END);
+                    FaultHarness.END);
             assertThat(retried.get("status").asString()).isEqualTo("ACTIVE");
             assertThat(retried.get("is_ok").asBoolean()).isFalse();
             assertThat(retried.get("nice_status").asString()).isIn("CONNECT_FAILED", "CONNECTION_BROKEN", "TIMEOUT");
         } finally {
-            destination = GridFtpServer.start(destinationConfig);
+            sites.startDestination();
         }
-        JsonNode task = ferry.awaitEnd(taskId, END);
+        JsonNode task = ferry.awaitEnd(taskId);
         assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
         assertThat(task.get("files_transferred").asLong()).isEqualTo(23);
-        FaultHarness.assertIdentical(original, copy);
+        sites.assertCopied(tree);
     }
 
     @Test
     void aDeadlinePassedWhileTheServerWasDownFailsTheTaskExpiredAtRestart() throws Exception {
-        Path original = tree("deadline", 16);
-        Path copy = destinationRoot.resolve("deadline");
+        String tree = tree("deadline", 16);
+        Path original = sites.sourceRoot().resolve(tree);
+        Path copy = sites.destinationRoot().resolve(tree);
         String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#dst", "/deadline", "/deadline"));
-        FaultHarness.awaitTrue("a partial destination file", () -> partialFileAt(copy, original), END);
-        // The deadline comes a few seconds ahead only now, with the transfer under way, and the
-        // server dies at once: a deadline set at submission would have to outlast the planning
-        // and the first bytes, however slow the machine, before the kill.
-        Instant deadline = Instant.now().plusSeconds(5);
+        FaultHarness.awaitTrue("a partial destination file", () -> sites.partialFileAt(tree));
+        // a deadline set through the API with the transfer under way, an hour ahead: the server
+        // dies long before it
+        Instant deadline = Instant.now().plus(Duration.ofHours(1));
         ferry.api().put("/v0.10/task/" + taskId, Map.of("DATA_TYPE", "task", "deadline", deadline.toString()));
         ferry.kill();
         TaskRow atKill = taskRow(taskId);
@@ -168,11 +121,14 @@ class TaskTimersRestartTest {
                 .as("the task was still running when ferry-server was killed, before its deadline %s", deadline)
                 .isEqualTo("ACTIVE");
         assertThat(atKill.filesTransferred()).isLessThan(23);
+        assertThat(atKill.deadline()).isCloseTo(deadline, within(1, ChronoUnit.SECONDS));
 
-        FaultHarness.awaitTrue("the deadline passing", () -> Instant.now().isAfter(deadline), END);
+        // the hour passes while the server is down: the row's deadline moves into the past, as
+        // the clock would have moved past it, without a test that waits for a clock
+        moveDeadlineIntoThePast(taskId);
         ferry.start();
         JsonNode task =
-                ferry.await(taskId, t -> !"ACTIVE".equals(t.get("status").asString()), Duration.ofSeconds(60));
+                ferry.await(taskId, t -> !"ACTIVE".equals(t.get("status").asString()), FaultHarness.END);
         assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("FAILED");
         assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("EXPIRED");
         assertThat(ferry.events(taskId).get(0)).isEqualTo("EXPIRED");
@@ -190,8 +146,9 @@ class TaskTimersRestartTest {
                 .get("DATA")) {
             String path = file.get("destination_path").asString();
             assertThat(path).startsWith("/deadline/");
-            Path there = destinationRoot.resolve(path.substring(1));
-            Path here = sourceRoot.resolve(file.get("source_path").asString().substring(1));
+            Path there = sites.destinationRoot().resolve(path.substring(1));
+            Path here = sites.sourceRoot()
+                    .resolve(file.get("source_path").asString().substring(1));
             assertThat(Files.mismatch(here, there)).as(path).isEqualTo(-1L);
             done.add(path);
         }
@@ -230,22 +187,38 @@ class TaskTimersRestartTest {
     }
 
     /** The task row as PostgreSQL has it, read while ferry-server may be down. */
-    private record TaskRow(String status, long faults, long filesTransferred, long chunks) {}
+    private record TaskRow(String status, long faults, long filesTransferred, long chunks, Instant deadline) {}
 
     private TaskRow taskRow(String taskId) throws Exception {
-        try (Connection db = DriverManager.getConnection(postgres.jdbcUrl());
+        try (Connection db = DriverManager.getConnection(jdbcUrl);
                 PreparedStatement query = db.prepareStatement("select status, faults, files_transferred,"
-                        + " (select count(*) from chunk where task_id = task.id) from task where id = ?")) {
+                        + " (select count(*) from chunk where task_id = task.id), deadline from task where id = ?")) {
             query.setObject(1, UUID.fromString(taskId));
             try (ResultSet row = query.executeQuery()) {
                 assertThat(row.next()).isTrue();
-                return new TaskRow(row.getString(1), row.getLong(2), row.getLong(3), row.getLong(4));
+                java.sql.Timestamp deadline = row.getTimestamp(5);
+                return new TaskRow(
+                        row.getString(1),
+                        row.getLong(2),
+                        row.getLong(3),
+                        row.getLong(4),
+                        deadline == null ? null : deadline.toInstant());
             }
         }
     }
 
+    /** Sets the task's deadline a second before now, in its row (ferry-server is down). */
+    private void moveDeadlineIntoThePast(String taskId) throws Exception {
+        try (Connection db = DriverManager.getConnection(jdbcUrl);
+                PreparedStatement update =
+                        db.prepareStatement("update task set deadline = now() - interval '1 second' where id = ?")) {
+            update.setObject(1, UUID.fromString(taskId));
+            assertThat(update.executeUpdate()).isEqualTo(1);
+        }
+    }
+
     private int succeededRows(String taskId) throws Exception {
-        try (Connection db = DriverManager.getConnection(postgres.jdbcUrl());
+        try (Connection db = DriverManager.getConnection(jdbcUrl);
                 PreparedStatement query = db.prepareStatement(
                         "select count(*) from transfer_file where task_id = ? and state = 'SUCCEEDED'")) {
             query.setObject(1, UUID.fromString(taskId));

@@ -19,9 +19,11 @@ import java.util.Map;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.ferry.it.infra.PostgresServer;
+import org.awaitility.Awaitility;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.ferry.testing.PostgresContainers;
+import org.ferry.testing.RequiresContainers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -33,8 +35,9 @@ import tools.jackson.databind.JsonNode;
  * fire each tick exactly once between them, and when the one firing the ticks is killed the other
  * takes them over. What is asserted is the run history: one row per tick on
  * {@code start + n x interval}, no gap, and, from the instances' logs, exactly one instance that
- * ran each tick.
+ * ran each tick. Each test has a database of its own on the JVM's shared PostgreSQL container.
  */
+@RequiresContainers
 class TimerClusterTest {
 
     private static final Duration PATIENCE = Duration.ofSeconds(180);
@@ -43,8 +46,8 @@ class TimerClusterTest {
 
     @Test
     void aRestartBetweenTicksLosesNoneAndDoublesNone(@TempDir Path work) throws Exception {
-        try (PostgresServer postgres = PostgresServer.start(work.resolve("postgres"));
-                GridFtpServer source = site(work.resolve("a"));
+        String postgres = PostgresContainers.createDatabase(PostgresContainers.shared(), "timer_restart");
+        try (GridFtpServer source = site(work.resolve("a"));
                 GridFtpServer destination = site(work.resolve("b"))) {
             Files.writeString(Files.createDirectories(work.resolve("a/src")).resolve("f.txt"), "f");
             Path home = Files.createDirectories(work.resolve("home"));
@@ -87,8 +90,8 @@ class TimerClusterTest {
 
     @Test
     void twoInstancesOnOnePostgresFireEachTickOnce(@TempDir Path work) throws Exception {
-        try (PostgresServer postgres = PostgresServer.start(work.resolve("postgres"));
-                GridFtpServer source = site(work.resolve("a"));
+        String postgres = PostgresContainers.createDatabase(PostgresContainers.shared(), "timer_cluster");
+        try (GridFtpServer source = site(work.resolve("a"));
                 GridFtpServer destination = site(work.resolve("b"))) {
             Files.writeString(Files.createDirectories(work.resolve("a/src")).resolve("f.txt"), "f");
             Path homeA = Files.createDirectories(work.resolve("home-a"));
@@ -235,18 +238,15 @@ class TimerClusterTest {
         return found.get(0);
     }
 
-    private static void awaitClusterMembers(PostgresServer postgres, int members) throws Exception {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (clusterMembers(postgres) != members) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Quartz cluster members: " + clusterMembers(postgres) + ", not " + members);
-            }
-            Thread.sleep(250);
-        }
+    private static void awaitClusterMembers(String postgres, int members) {
+        Awaitility.await("Quartz cluster members: " + members)
+                .atMost(PATIENCE)
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> clusterMembers(postgres) == members);
     }
 
-    private static int clusterMembers(PostgresServer postgres) throws Exception {
-        try (Connection db = DriverManager.getConnection(postgres.jdbcUrl());
+    private static int clusterMembers(String postgres) throws Exception {
+        try (Connection db = DriverManager.getConnection(postgres);
                 Statement statement = db.createStatement();
                 ResultSet members = statement.executeQuery(
                         "select count(*) from qrtz_scheduler_state where sched_name = 'ferry-timers'")) {
@@ -270,9 +270,9 @@ class TimerClusterTest {
         return GridFtpServer.start(GridFtpServerConfig.loopback(root).withAnonymousAllowed(true));
     }
 
-    private static List<String> arguments(PostgresServer postgres) {
+    private static List<String> arguments(String postgres) {
         return List.of(
-                "--spring.datasource.url=" + postgres.jdbcUrl(),
+                "--spring.datasource.url=" + postgres,
                 "--ferry.timers.cluster-checkin-interval=2s",
                 "--ferry.transfer.retry-initial-backoff=500ms",
                 "--ferry.transfer.retry-max-backoff=2s");
@@ -315,18 +315,11 @@ class TimerClusterTest {
         return timer.get("job_id").asString();
     }
 
-    private static List<JsonNode> awaitRuns(RestClient api, String timerId, Predicate<List<JsonNode>> done)
-            throws Exception {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        List<JsonNode> runs = List.of();
-        while (System.nanoTime() < deadline) {
-            runs = runs(api, timerId);
-            if (done.test(runs)) {
-                return runs;
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("timer " + timerId + " runs: " + runs);
+    private static List<JsonNode> awaitRuns(RestClient api, String timerId, Predicate<List<JsonNode>> done) {
+        return Awaitility.await("runs of timer " + timerId)
+                .atMost(PATIENCE)
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> runs(api, timerId), done);
     }
 
     private static List<JsonNode> runs(RestClient api, String timerId) throws Exception {

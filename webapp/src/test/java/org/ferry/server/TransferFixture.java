@@ -9,6 +9,7 @@ import java.util.Map;
 import javax.sql.DataSource;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.ferry.testing.ContainerEngine;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -93,6 +94,9 @@ final class TransferFixture implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) throws IOException {
+        if (database == TestDatabase.POSTGRESQL) {
+            ContainerEngine.require(); // PostgreSQL runs in a container
+        }
         serverA = GridFtpServer.start(GridFtpServerConfig.loopback(siteA)
                 .withAuthenticator((user, password) -> "alice".equals(user) && "pw-a".equals(password)));
         serverB = GridFtpServer.start(GridFtpServerConfig.loopback(siteB)

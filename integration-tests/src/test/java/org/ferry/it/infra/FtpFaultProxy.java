@@ -48,6 +48,8 @@ public final class FtpFaultProxy implements AutoCloseable {
     private final AtomicLong dataBytes = new AtomicLong();
     private final AtomicInteger dataBeforePreliminary = new AtomicInteger();
     private volatile Duration preliminaryHold = Duration.ZERO;
+    private final Object gate = new Object();
+    private long dataLimit = Long.MAX_VALUE; // guarded by gate
     private volatile boolean open = true;
 
     /**
@@ -96,6 +98,50 @@ public final class FtpFaultProxy implements AutoCloseable {
     /** @return data connections that arrived before the 125/150 of their transfer was forwarded */
     public int dataBeforePreliminary() {
         return dataBeforePreliminary.get();
+    }
+
+    /**
+     * Stops forwarding data once {@link #dataBytes} reaches {@code total}: the data connections
+     * stay open and their transfers stall (the sender blocks, as behind a stalled network), until
+     * {@link #releaseData}. A connection that its receiving side closes meanwhile is closed as
+     * usual, so {@link #openDataConnections} still sees a transfer given up.
+     *
+     * @param total bytes over all data connections, counted as {@link #dataBytes} counts them
+     */
+    public void holdDataAt(long total) {
+        synchronized (gate) {
+            dataLimit = total;
+        }
+    }
+
+    /** Forwards data again without limit. */
+    public void releaseData() {
+        synchronized (gate) {
+            dataLimit = Long.MAX_VALUE;
+            gate.notifyAll();
+        }
+    }
+
+    /**
+     * Takes up to {@code wanted} bytes of the allowance, waiting while the limit is reached.
+     *
+     * @return the bytes counted and to forward now; -1 if {@code to} was closed while waiting
+     */
+    private int allowance(int wanted, Socket to) throws InterruptedException {
+        synchronized (gate) {
+            while (true) {
+                long room = dataLimit - dataBytes.get();
+                if (room > 0) {
+                    int allowed = (int) Math.min(wanted, room);
+                    dataBytes.addAndGet(allowed);
+                    return allowed;
+                }
+                if (to.isClosed() || !open) {
+                    return -1;
+                }
+                gate.wait(100);
+            }
+        }
     }
 
     /** Breaks every data connection now open (RST-like: both sides see the connection end). */
@@ -240,18 +286,26 @@ public final class FtpFaultProxy implements AutoCloseable {
         }
     }
 
-    /** One direction of a data connection, counted into {@link #dataBytes}. */
+    /** One direction of a data connection, counted into {@link #dataBytes}, held at {@link #holdDataAt}. */
     private void pump(Socket from, Socket to) {
         byte[] buffer = new byte[64 * 1024];
         try (InputStream in = from.getInputStream();
                 OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
-                out.write(buffer, 0, n);
-                dataBytes.addAndGet(n);
+                for (int sent = 0; sent < n; ) {
+                    int allowed = allowance(n - sent, to);
+                    if (allowed < 0) {
+                        return;
+                    }
+                    out.write(buffer, sent, allowed);
+                    sent += allowed;
+                }
             }
         } catch (IOException ignored) {
             // a cut or a close ends the pump
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             closeQuietly(from);
             closeQuietly(to);

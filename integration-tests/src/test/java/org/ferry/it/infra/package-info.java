@@ -1,7 +1,8 @@
 /**
- * Real infrastructure for tests, reusable by any test class: a PostgreSQL server
- * ({@link org.ferry.it.infra.PostgresServer}), a Kafka broker as a separate process that a test
- * can stop, kill -9 and restart ({@link org.ferry.it.infra.KafkaBroker}), and a fault-injecting
+ * Real infrastructure for tests, reusable by any test class: a Kafka broker in a container
+ * ({@link org.ferry.it.infra.KafkaContainers}; PostgreSQL is {@code org.ferry.testing.PostgresContainers}
+ * of webapp's test-jar), faults injected into a running container through the engine
+ * ({@link org.ferry.it.infra.ContainerFaults}: kill, pause, network cut), and a fault-injecting
  * TCP proxy in front of an FTP server that also carries its passive data connections
  * ({@link org.ferry.it.infra.FtpFaultProxy}).
  */
