@@ -1,7 +1,5 @@
 package org.ferry.it;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import org.ferry.testing.Prerequisites;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -45,11 +44,9 @@ final class Browser implements AutoCloseable {
 
     /** Skips the calling test when Chromium or chromedriver is missing, outside CI. */
     static void assumeInstalled() {
-        boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-        if (!installed && "true".equals(System.getenv("CI"))) {
-            throw new IllegalStateException("chromium / chromium-driver missing under CI: .ci/run must install them");
-        }
-        assumeTrue(installed, "chromium and chromium-driver not installed");
+        Prerequisites.require(
+                Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "chromium and chromium-driver not installed");
     }
 
     /**

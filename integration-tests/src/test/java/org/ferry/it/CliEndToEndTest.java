@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
 import org.ferry.cli.CliEnvironment;
 import org.ferry.cli.FerryCli;
 import org.junit.jupiter.api.AfterAll;
@@ -305,15 +306,10 @@ class CliEndToEndTest {
         String id = json(created).get("job_id").asString();
         assertThat(ok(admin("timer", "list")).out()).contains(id, "cli timer", "every 2 s");
         // wait for the timer to end by its run count, asking the CLI
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        String shown = "";
-        while (System.nanoTime() < deadline) {
-            shown = ok(admin("timer", "show", id)).out();
-            if (shown.contains("ended")) {
-                break;
-            }
-            Thread.sleep(250);
-        }
+        String shown = Awaitility.await("timer " + id + " ended")
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> ok(admin("timer", "show", id)).out(), out -> out.contains("ended"));
         assertThat(shown).contains("Status:", "ended", "Runs:", "SUBMITTED");
         assertThat(rootB.resolve("timed/dst/t.txt")).hasContent("timed");
         Run update = admin("timer", "update", id, "--name", "renamed");
@@ -387,13 +383,28 @@ class CliEndToEndTest {
         JsonNode paused = showJson(live);
         assertThat(paused.get("next_run").isNull()).isTrue();
         int runsWhenPaused = paused.get("runs").size();
-        // more than two intervals pass while it is paused, and no tick comes
-        while (Instant.now().isBefore(pausedAt.plusSeconds(5))) {
-            JsonNode now = showJson(live);
-            assertThat(now.get("status").asString()).isEqualTo("inactive");
-            assertThat(now.get("runs").size()).isEqualTo(runsWhenPaused);
-            Thread.sleep(250);
-        }
+        // more than two intervals pass while it is paused, and no tick comes: a probe timer of the
+        // same interval, made after the pause, ticks three times meanwhile (the scheduler's own
+        // clock, however slow the machine)
+        String probe = json(admin(
+                        "-F",
+                        "json",
+                        "timer",
+                        "create",
+                        "-r",
+                        "admin#a:/window/src",
+                        "admin#b:/window/probe",
+                        "--interval",
+                        "2s",
+                        "--name",
+                        "cli probe"))
+                .get("job_id")
+                .asString();
+        awaitTimer(probe, t -> t.get("runs").size() >= 3);
+        JsonNode stillPaused = showJson(live);
+        assertThat(stillPaused.get("status").asString()).isEqualTo("inactive");
+        assertThat(stillPaused.get("runs").size()).isEqualTo(runsWhenPaused);
+        ok(admin("timer", "delete", probe));
         Instant resumedAt = Instant.now();
         Run resume = ok(admin("timer", "resume", live));
         assertThat(resume.out()).contains("Status:", "active");
@@ -415,17 +426,11 @@ class CliEndToEndTest {
         return json(admin("-F", "json", "timer", "show", id));
     }
 
-    private JsonNode awaitTimer(String id, Predicate<JsonNode> done) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        JsonNode timer = showJson(id);
-        while (!done.test(timer)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timer " + id + ": " + timer);
-            }
-            Thread.sleep(250);
-            timer = showJson(id);
-        }
-        return timer;
+    private JsonNode awaitTimer(String id, Predicate<JsonNode> done) {
+        return Awaitility.await("timer " + id)
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> showJson(id), done);
     }
 
     private static Instant instant(JsonNode time) {

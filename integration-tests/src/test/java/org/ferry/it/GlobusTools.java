@@ -1,7 +1,5 @@
 package org.ferry.it;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.ferry.testing.Prerequisites;
 
 /**
  * The Globus Toolkit programs from Debian ({@code globus-gass-copy-progs},
@@ -30,31 +29,23 @@ final class GlobusTools {
 
     /** Skips the calling test when the Globus tools are absent outside CI. */
     static void assumeInstalled() {
-        boolean installed = Files.isExecutable(GLOBUS_URL_COPY) && Files.isExecutable(GLOBUS_GRIDFTP_SERVER);
-        if (!installed && "true".equals(System.getenv("CI"))) {
-            throw new IllegalStateException("Globus tools missing under CI: .ci/run must install them");
-        }
-        assumeTrue(installed, "globus-url-copy / globus-gridftp-server not installed");
+        Prerequisites.require(
+                Files.isExecutable(GLOBUS_URL_COPY) && Files.isExecutable(GLOBUS_GRIDFTP_SERVER),
+                "globus-url-copy / globus-gridftp-server not installed");
     }
 
     /** Skips the calling test when grid-proxy-init or globus-url-copy is absent outside CI. */
     static void assumeGsiInstalled() {
         assumeInstalled();
-        boolean installed = Files.isExecutable(GRID_PROXY_INIT);
-        if (!installed && "true".equals(System.getenv("CI"))) {
-            throw new IllegalStateException("grid-proxy-init missing under CI: .ci/run must install it");
-        }
-        assumeTrue(installed, "grid-proxy-init not installed (globus-proxy-utils)");
+        Prerequisites.require(
+                Files.isExecutable(GRID_PROXY_INIT), "grid-proxy-init not installed (globus-proxy-utils)");
     }
 
     /** Skips the calling test when myproxy-server or myproxy-init is absent outside CI. */
     static void assumeMyProxyInstalled() {
-        boolean installed = Files.isExecutable(MYPROXY_SERVER) && Files.isExecutable(MYPROXY_INIT);
-        if (!installed && "true".equals(System.getenv("CI"))) {
-            throw new IllegalStateException(
-                    "myproxy-server / myproxy-init missing under CI: .ci/run must install them");
-        }
-        assumeTrue(installed, "myproxy-server / myproxy-init not installed (myproxy-server, myproxy)");
+        Prerequisites.require(
+                Files.isExecutable(MYPROXY_SERVER) && Files.isExecutable(MYPROXY_INIT),
+                "myproxy-server / myproxy-init not installed (myproxy-server, myproxy)");
     }
 
     /**

@@ -11,6 +11,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 
 /**
  * A child process started for a test, its output (stdout and stderr together) written to a log
@@ -75,18 +78,22 @@ final class ManagedProcess implements AutoCloseable {
      * @throws IllegalStateException with the log if the process exits or the timeout passes first
      */
     Matcher awaitOutput(Pattern pattern, Duration timeout) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            Matcher matcher = pattern.matcher(output());
-            if (matcher.find()) {
-                return matcher;
-            }
-            if (!process.isAlive()) {
-                throw new IllegalStateException(name + " exited with " + process.exitValue() + ":\n" + output());
-            }
-            Thread.sleep(100);
+        try {
+            return Awaitility.await(name + " printing /" + pattern + "/")
+                    .atMost(timeout)
+                    .pollInterval(Duration.ofMillis(100))
+                    .failFast(
+                            name + " exited",
+                            () -> !process.isAlive()
+                                    && !pattern.matcher(output()).find())
+                    .until(() -> pattern.matcher(output()), Matcher::find);
+        } catch (ConditionTimeoutException | TerminalFailureException e) {
+            throw new IllegalStateException(
+                    process.isAlive()
+                            ? name + " did not print /" + pattern + "/ within " + timeout + ":\n" + output()
+                            : name + " exited with " + process.exitValue() + ":\n" + output(),
+                    e);
         }
-        throw new IllegalStateException(name + " did not print /" + pattern + "/ within " + timeout + ":\n" + output());
     }
 
     /** @return the short name given at the start */

@@ -7,9 +7,11 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A real {@code myproxy-server} on 127.0.0.1 with a host credential, handing out its trust
@@ -71,16 +73,21 @@ final class MyProxyServerProcess implements AutoCloseable {
             throw new IOException("myproxy-server did not start: " + started.output());
         }
         MyProxyServerProcess server = new MyProxyServerProcess(pidFile, port);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-                return server;
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
+        try {
+            Awaitility.await("myproxy-server listening on port " + port)
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
+                    .ignoreException(IOException.class)
+                    .until(() -> {
+                        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                            return true;
+                        }
+                    });
+            return server;
+        } catch (ConditionTimeoutException e) {
+            server.close();
+            throw new IOException("myproxy-server did not listen on port " + port + " within 60 s", e);
         }
-        server.close();
-        throw new IOException("myproxy-server did not listen on port " + port + " within 60 s");
     }
 
     /** @return the port */

@@ -11,14 +11,18 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+import org.awaitility.core.TerminalFailureException;
 import org.ferry.mover.client.GlobusGridFtpServer;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GridFtpSession;
@@ -215,14 +219,14 @@ class RestartInteropTest {
             // globus logs one line per finished transfer (the killed one never finished), written
             // out when the session process ends after QUIT; a STOR after REST is logged as ESTO
             String logged = "FILE=" + target + " ";
-            List<String> stors = List.of();
-            for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                    stors.isEmpty() && System.nanoTime() < deadline;
-                    Thread.sleep(100)) {
-                stors = Files.readAllLines(transferLog).stream()
-                        .filter(l -> l.contains(logged) && l.contains("CODE=226"))
-                        .toList();
-            }
+            List<String> stors = Awaitility.await("globus's transfer log line of the resumed STOR")
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(
+                            () -> Files.readAllLines(transferLog).stream()
+                                    .filter(l -> l.contains(logged) && l.contains("CODE=226"))
+                                    .toList(),
+                            lines -> !lines.isEmpty());
             assertThat(stors)
                     .as("globus transfer log %s", Files.readString(transferLog))
                     .hasSize(1);
@@ -268,19 +272,23 @@ class RestartInteropTest {
         return killed.get() ? markers : null;
     }
 
-    private static void awaitLog(Path log, String text, Process process) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline) {
-            String content = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
-            if (content.contains(text)) {
-                return;
+    private static void awaitLog(Path log, String text, Process process) {
+        Callable<String> content = () -> Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+        try {
+            Awaitility.await("\"" + text + "\" in " + log)
+                    .atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(20))
+                    .failFast(() -> !process.isAlive() && !content.call().contains(text))
+                    .until(content, c -> c.contains(text));
+        } catch (TerminalFailureException e) {
+            String last;
+            try {
+                last = tail(content.call());
+            } catch (Exception unreadable) {
+                last = unreadable.toString();
             }
-            if (!process.isAlive()) {
-                throw new AssertionError("globus-url-copy ended before \"" + text + "\":\n" + tail(content));
-            }
-            Thread.sleep(20);
+            throw new AssertionError("globus-url-copy ended before \"" + text + "\":\n" + last, e);
         }
-        throw new AssertionError("no \"" + text + "\" within 120 s");
     }
 
     /**

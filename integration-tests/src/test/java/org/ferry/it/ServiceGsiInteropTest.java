@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.ferry.cli.gsi.ProxySigner;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.credential.PemFiles;
@@ -608,17 +610,22 @@ class ServiceGsiInteropTest {
     /** Polls the task (through the CLI's JSON) until {@code condition} holds; fails after 180 s. */
     private JsonNode awaitTask(String taskId, java.util.function.Predicate<JsonNode> condition, String what)
             throws Exception {
-        long end = System.nanoTime() + Duration.ofSeconds(180).toNanos();
-        JsonNode task = null;
-        while (System.nanoTime() < end) {
-            task = api("GET", "/v0.10/task/" + taskId, null);
-            if (condition.test(task)) {
-                return task;
-            }
-            Thread.sleep(200);
+        java.util.concurrent.atomic.AtomicReference<JsonNode> task =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        try {
+            return Awaitility.await("task " + taskId + ": " + what)
+                    .atMost(Duration.ofSeconds(180))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(
+                            () -> {
+                                task.set(api("GET", "/v0.10/task/" + taskId, null));
+                                return task.get();
+                            },
+                            condition);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("task " + taskId + " never reached " + what + ": " + task.get() + "\nevents:\n"
+                    + cli.run(60, "events", taskId).stdout());
         }
-        throw new AssertionError("task " + taskId + " never reached " + what + ": " + task + "\nevents:\n"
-                + cli.run(60, "events", taskId).stdout());
     }
 
     private List<JsonNode> events(String taskId) throws Exception {

@@ -10,10 +10,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -114,17 +116,21 @@ final class WebClient {
      */
     JsonNode awaitTaskEnd(String taskId, String authorization, Duration timeout)
             throws IOException, InterruptedException {
-        Instant deadline = Instant.now().plus(timeout);
-        while (true) {
-            JsonNode task = apiOk("GET", "/v0.10/task/" + taskId, authorization, null);
-            String status = task.get("status").asString();
-            if (!status.equals("ACTIVE") && !status.equals("INACTIVE")) {
-                return task;
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("task " + taskId + " still " + status + " after " + timeout + ": " + task);
-            }
-            Thread.sleep(200);
+        java.util.concurrent.atomic.AtomicReference<JsonNode> task =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        try {
+            return Awaitility.await("task " + taskId + " ended")
+                    .atMost(timeout)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(
+                            () -> {
+                                task.set(apiOk("GET", "/v0.10/task/" + taskId, authorization, null));
+                                return task.get();
+                            },
+                            t -> !List.of("ACTIVE", "INACTIVE")
+                                    .contains(t.get("status").asString()));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("task " + taskId + " still running after " + timeout + ": " + task.get());
         }
     }
 

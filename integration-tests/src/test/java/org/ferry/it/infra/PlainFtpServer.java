@@ -8,8 +8,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 
 /**
  * A plain FTP server that speaks only stream mode: pyftpdlib (pinned, from PyPI, in a virtualenv
@@ -52,19 +56,18 @@ public final class PlainFtpServer implements AutoCloseable {
         Path log = work.resolve("pyftpdlib.log");
         Process process =
                 PythonVirtualenv.run(List.of(python.toString(), script.toString(), root.toString()), Map.of(), log);
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            Matcher matcher = LISTENING.matcher(Files.readString(log, StandardCharsets.UTF_8));
-            if (matcher.find()) {
-                return new PlainFtpServer(process, log, Integer.parseInt(matcher.group(1)));
-            }
-            if (!process.isAlive()) {
-                break;
-            }
-            Thread.sleep(50);
+        Callable<Matcher> listening = () -> LISTENING.matcher(Files.readString(log, StandardCharsets.UTF_8));
+        try {
+            Matcher matcher = Awaitility.await("pyftpdlib listening")
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(50))
+                    .failFast(() -> !process.isAlive() && !listening.call().find())
+                    .until(listening, Matcher::find);
+            return new PlainFtpServer(process, log, Integer.parseInt(matcher.group(1)));
+        } catch (ConditionTimeoutException | TerminalFailureException e) {
+            process.destroyForcibly().waitFor();
+            throw new IllegalStateException("pyftpdlib did not start:\n" + Files.readString(log), e);
         }
-        process.destroyForcibly().waitFor();
-        throw new IllegalStateException("pyftpdlib did not start:\n" + Files.readString(log));
     }
 
     /** @return its control port on 127.0.0.1 */

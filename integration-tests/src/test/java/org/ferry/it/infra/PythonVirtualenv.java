@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
+import org.ferry.testing.Prerequisites;
 
 /**
  * A Python virtualenv in {@code integration-tests/target/NAME} with one pinned package from PyPI,
@@ -62,15 +62,7 @@ public final class PythonVirtualenv {
     }
 
     private static void require(boolean available, String what, Path log) throws IOException {
-        String ci = System.getenv("CI");
-        boolean inCi = ci != null && !ci.isBlank() && !ci.equalsIgnoreCase("false") && !ci.equals("0");
-        if (!available) {
-            String message = what + " is not available:\n" + Files.readString(log);
-            if (inCi) {
-                throw new AssertionError(message);
-            }
-            Assumptions.abort(message);
-        }
+        Prerequisites.require(available, available ? null : what + " is not available:\n" + Files.readString(log));
     }
 
     private static boolean succeeds(List<String> command) throws Exception {
