@@ -362,20 +362,7 @@ class CliEndToEndTest {
         ok(admin("timer", "delete", id));
 
         // a live timer, paused and resumed through the CLI
-        String live = json(admin(
-                        "-F",
-                        "json",
-                        "timer",
-                        "create",
-                        "-r",
-                        "admin#a:/window/src",
-                        "admin#b:/window/live",
-                        "--interval",
-                        "2s",
-                        "--name",
-                        "cli live"))
-                .get("job_id")
-                .asString();
+        String live = everyTwoSeconds("/window/live", "cli live");
         awaitTimer(live, t -> t.get("runs").size() >= 1);
         Run pause = ok(admin("timer", "pause", live));
         Instant pausedAt = Instant.now();
@@ -386,20 +373,7 @@ class CliEndToEndTest {
         // more than two intervals pass while it is paused, and no tick comes: a probe timer of the
         // same interval, made after the pause, ticks three times meanwhile (the scheduler's own
         // clock, however slow the machine)
-        String probe = json(admin(
-                        "-F",
-                        "json",
-                        "timer",
-                        "create",
-                        "-r",
-                        "admin#a:/window/src",
-                        "admin#b:/window/probe",
-                        "--interval",
-                        "2s",
-                        "--name",
-                        "cli probe"))
-                .get("job_id")
-                .asString();
+        String probe = everyTwoSeconds("/window/probe", "cli probe");
         awaitTimer(probe, t -> t.get("runs").size() >= 3);
         JsonNode stillPaused = showJson(live);
         assertThat(stillPaused.get("status").asString()).isEqualTo("inactive");
@@ -419,6 +393,24 @@ class CliEndToEndTest {
                     .isTrue();
         }
         assertThat(ok(admin("timer", "delete", live)).out()).contains("deleted");
+    }
+
+    /** @return the id of a new timer copying {@code admin#a:/window/src} to {@code admin#b:DESTINATION} every 2 s */
+    private String everyTwoSeconds(String destination, String name) {
+        return json(admin(
+                        "-F",
+                        "json",
+                        "timer",
+                        "create",
+                        "-r",
+                        "admin#a:/window/src",
+                        "admin#b:" + destination,
+                        "--interval",
+                        "2s",
+                        "--name",
+                        name))
+                .get("job_id")
+                .asString();
     }
 
     /** @return the timer with its runs ({@code ferry -F json timer show}) */

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.regex.Pattern;
 import org.ferry.it.infra.ContainerFaults;
+import org.ferry.it.infra.ContainerFaults.Fault;
 import org.ferry.it.infra.FtpFaultProxy;
 import org.ferry.it.infra.KafkaContainers;
 import org.ferry.testing.PostgresContainers;
@@ -207,71 +208,22 @@ class KafkaMoverFaultTest {
         return lines;
     }
 
-    /** What happens to the broker, through the container engine, and how it comes back. */
-    enum BrokerFault {
-        /** SIGKILL; started again on its log directory, the controller fences the old registration. */
-        KILLED(BROKER_REFUSED) {
-            @Override
-            void strike(ContainerFaults broker) {
-                broker.kill();
-            }
-
-            @Override
-            void heal(ContainerFaults broker) {
-                broker.restart();
-            }
-        },
-        /** Frozen with its connections open: nothing is acknowledged, the movers fence themselves. */
-        PAUSED(MOVER_FENCED) {
-            @Override
-            void strike(ContainerFaults broker) {
-                broker.pause();
-            }
-
-            @Override
-            void heal(ContainerFaults broker) {
-                broker.unpause();
-            }
-        },
-        /** Disconnected from its network: connections broken and refused, the broker runs on. */
-        CUT_OFF(BROKER_REFUSED) {
-            @Override
-            void strike(ContainerFaults broker) {
-                broker.cutNetwork();
-            }
-
-            @Override
-            void heal(ContainerFaults broker) {
-                broker.restoreNetwork();
-            }
-        };
-
-        /** The movers' log line that shows they met the fault. */
-        final Pattern felt;
-
-        BrokerFault(Pattern felt) {
-            this.felt = felt;
-        }
-
-        abstract void strike(ContainerFaults broker);
-
-        abstract void heal(ContainerFaults broker);
-    }
-
     @ParameterizedTest(name = "the broker {0} mid-task")
-    @EnumSource(BrokerFault.class)
-    void theBrokerFailingMidTaskLosesNothing(BrokerFault fault) throws Exception {
+    @EnumSource(Fault.class)
+    void theBrokerFailingMidTaskLosesNothing(Fault fault) throws Exception {
         String name = "broker-" + fault.name().toLowerCase(Locale.ROOT);
         Path original = bigFile(name, 64, 2 + fault.ordinal());
         Path copy = sites.destinationRoot().resolve(name);
         String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#dst", "/" + name, "/" + name));
         FaultHarness.awaitTrue("bytes arriving", () -> FaultHarness.size(copy.resolve("big.bin")) > (8 << 20));
         ContainerFaults broker = new ContainerFaults(KAFKA, BROKER_READY);
-        int before = moverLines(fault.felt);
+        // a frozen broker refuses nothing: the movers fence themselves; otherwise its port refuses
+        Pattern felt = fault == Fault.PAUSED ? MOVER_FENCED : BROKER_REFUSED;
+        int before = moverLines(felt);
         fault.strike(broker);
         try {
             // down until the movers have met the outage (not for a fixed time)
-            FaultHarness.awaitTrue("the movers meeting the outage", () -> moverLines(fault.felt) > before);
+            FaultHarness.awaitTrue("the movers meeting the outage", () -> moverLines(felt) > before);
         } finally {
             fault.heal(broker);
         }

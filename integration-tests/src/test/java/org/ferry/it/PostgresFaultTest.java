@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.regex.Pattern;
 import org.ferry.it.infra.ContainerFaults;
+import org.ferry.it.infra.ContainerFaults.Fault;
 import org.ferry.it.infra.FreePorts;
 import org.ferry.it.infra.FtpFaultProxy;
 import org.ferry.testing.PostgresContainers;
@@ -115,53 +116,9 @@ class PostgresFaultTest {
         assertSucceeded(taskId, tree);
     }
 
-    /** What happens to PostgreSQL, through the container engine, and how it comes back. */
-    enum DatabaseFault {
-        /** SIGKILL to the server's processes; started again, it runs its crash recovery. */
-        KILLED {
-            @Override
-            void strike(ContainerFaults database) {
-                database.kill();
-            }
-
-            @Override
-            void heal(ContainerFaults database) {
-                database.restart();
-            }
-        },
-        /** Every process frozen with its connections open; thawed, it answers what waited. */
-        PAUSED {
-            @Override
-            void strike(ContainerFaults database) {
-                database.pause();
-            }
-
-            @Override
-            void heal(ContainerFaults database) {
-                database.unpause();
-            }
-        },
-        /** Disconnected from its network: new connections refused, open ones broken; it runs on. */
-        CUT_OFF {
-            @Override
-            void strike(ContainerFaults database) {
-                database.cutNetwork();
-            }
-
-            @Override
-            void heal(ContainerFaults database) {
-                database.restoreNetwork();
-            }
-        };
-
-        abstract void strike(ContainerFaults database);
-
-        abstract void heal(ContainerFaults database);
-    }
-
     @ParameterizedTest(name = "PostgreSQL {0} mid-task")
-    @EnumSource(DatabaseFault.class)
-    void theDatabaseFailingMidTaskLosesNothing(DatabaseFault fault) throws Exception {
+    @EnumSource(Fault.class)
+    void theDatabaseFailingMidTaskLosesNothing(Fault fault) throws Exception {
         String tree = "pg-" + fault.name().toLowerCase(Locale.ROOT);
         tree(tree, 41 + fault.ordinal());
         String taskId = submit(tree);
@@ -171,7 +128,7 @@ class PostgresFaultTest {
         long carried = proxy.dataBytes();
         fault.strike(database);
         try {
-            if (fault == DatabaseFault.PAUSED) {
+            if (fault == Fault.PAUSED) {
                 // a frozen database fails no call, it only makes them wait: frozen until the
                 // embedded mover has moved 8 MiB more, its results waiting for the database
                 FaultHarness.awaitTrue(
@@ -183,7 +140,7 @@ class PostgresFaultTest {
         } finally {
             fault.heal(database);
         }
-        if (fault == DatabaseFault.KILLED) {
+        if (fault == Fault.KILLED) {
             assertThat(POSTGRES.getLogs()).as("killed, not shut down").contains("automatic recovery in progress");
         }
         assertSucceeded(taskId, tree);

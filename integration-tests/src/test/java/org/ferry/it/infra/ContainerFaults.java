@@ -85,6 +85,52 @@ public final class ContainerFaults {
                 .exec();
     }
 
+    /** A fault of a part, through the engine, and how the part comes back from it. */
+    public enum Fault {
+        /** SIGKILL to the container's processes; started again, the part recovers from its files. */
+        KILLED {
+            @Override
+            public void strike(ContainerFaults part) {
+                part.kill();
+            }
+
+            @Override
+            public void heal(ContainerFaults part) {
+                part.restart();
+            }
+        },
+        /** Every process frozen with its connections open; thawed, it answers what waited. */
+        PAUSED {
+            @Override
+            public void strike(ContainerFaults part) {
+                part.pause();
+            }
+
+            @Override
+            public void heal(ContainerFaults part) {
+                part.unpause();
+            }
+        },
+        /** Cut off its network: new connections refused, open ones broken; the part runs on. */
+        CUT_OFF {
+            @Override
+            public void strike(ContainerFaults part) {
+                part.cutNetwork();
+            }
+
+            @Override
+            public void heal(ContainerFaults part) {
+                part.restoreNetwork();
+            }
+        };
+
+        /** Injects the fault. */
+        public abstract void strike(ContainerFaults part);
+
+        /** Ends it; after {@link #KILLED}, waits until the part is ready again. */
+        public abstract void heal(ContainerFaults part);
+    }
+
     private int readyLines() {
         Matcher lines = ready.matcher(container.getLogs());
         int count = 0;
