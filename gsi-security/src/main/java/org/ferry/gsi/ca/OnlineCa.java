@@ -1,6 +1,7 @@
 package org.ferry.gsi.ca;
 
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -16,7 +17,10 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.bouncycastle.asn1.x500.RDN;
 import org.bouncycastle.asn1.x500.X500Name;
@@ -156,7 +160,7 @@ public final class OnlineCa {
      * @param serviceName {@code host/<fqdn>} or {@code <service>/<fqdn>}
      * @param setupKey    a key from {@link #newSetupKey()}, not yet used
      * @return the certificate: subject = CA base DN + {@code CN=<serviceName>}, dNSName = fqdn
-     * @throws SetupKeyException        if the key is unknown or already used
+     * @throws SetupKeyException        if the key is unknown, already used, expired or made for another name
      * @throws GeneralSecurityException if the request signature is bad or signing fails
      * @throws IOException              if the CA directory cannot be updated
      */
@@ -167,13 +171,102 @@ public final class OnlineCa {
     }
 
     /**
+     * Makes a one-time setup key bound to the certificate it may fetch (Globus Connect's setup key:
+     * the service makes it when a user adds an endpoint, the endpoint redeems it once with its own
+     * certificate request, {@link #redeemSetupKey}). Only its hash is stored.
+     *
+     * @param serviceName the certificate's name, {@code <service>/<name>} (see {@link #issueHostCertificate})
+     * @param lifetime how long the key may wait to be redeemed
+     * @return the key (32 hex digits); show it to its user once, do not log it
+     * @throws IllegalArgumentException if the name is not of that form or the lifetime not positive
+     * @throws IOException if the key file cannot be written
+     */
+    public String newSetupKey(String serviceName, Duration lifetime) throws IOException {
+        requireServiceName(serviceName);
+        if (lifetime.isNegative() || lifetime.isZero()) {
+            throw new IllegalArgumentException("lifetime must be positive");
+        }
+        return setupKeys.create(serviceName, Instant.now().plus(lifetime));
+    }
+
+    /**
+     * Issues the certificate a key from {@link #newSetupKey(String, Duration)} was made for, to the
+     * key of a PKCS#10 request (made where the key stays: the private key never travels).
+     *
+     * @param csr the request; its signature is checked, its subject ignored
+     * @param setupKey the key, as the user typed it
+     * @return the certificate: subject = CA base DN + {@code CN=<serviceName>}
+     * @throws SetupKeyException        UNKNOWN (also for a key that names no service), USED or EXPIRED
+     * @throws GeneralSecurityException if the request signature is bad or signing fails
+     * @throws IOException              if the CA directory cannot be updated
+     */
+    public X509Certificate redeemSetupKey(PKCS10CertificationRequest csr, String setupKey)
+            throws GeneralSecurityException, IOException {
+        PublicKey key = verifiedKey(csr);
+        SetupKeys.Grant grant = setupKeys.consume(setupKey, Instant.now());
+        if (grant.serviceName() == null) {
+            throw new SetupKeyException(SetupKeyException.Reason.UNKNOWN, "setup key names no endpoint");
+        }
+        return sign(key, grant.serviceName());
+    }
+
+    /**
+     * The newest certificate this CA issued for a name that is neither revoked nor expired.
+     *
+     * @param serviceName {@code <service>/<name>}
+     * @return it, or empty
+     * @throws IOException if the CA directory cannot be read
+     */
+    public synchronized Optional<X509Certificate> currentCertificate(String serviceName) throws IOException {
+        String subject = DistinguishedNames.oneline(subjectFor(serviceName));
+        Set<BigInteger> revoked = revokedSerials();
+        Instant now = Instant.now();
+        X509Certificate newest = null;
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir.resolve("certs"), "*.pem")) {
+            for (Path p : s) {
+                for (X509Certificate c : PemFiles.readCertificates(p)) {
+                    if (!subject.equals(DistinguishedNames.oneline(c.getSubjectX500Principal()))
+                            || revoked.contains(c.getSerialNumber())
+                            || !now.isBefore(c.getNotAfter().toInstant())) {
+                        continue;
+                    }
+                    if (newest == null || c.getNotBefore().after(newest.getNotBefore())) {
+                        newest = c;
+                    }
+                }
+            }
+        }
+        return Optional.ofNullable(newest);
+    }
+
+    /**
+     * @param cert a certificate
+     * @return true if this CA revoked it
+     * @throws IOException if the CA directory cannot be read
+     */
+    public synchronized boolean isRevoked(X509Certificate cert) throws IOException {
+        return revokedSerials().contains(cert.getSerialNumber());
+    }
+
+    private Set<BigInteger> revokedSerials() throws IOException {
+        Set<BigInteger> serials = new HashSet<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir.resolve("revoked"), "*.pem")) {
+            for (Path p : s) {
+                String name = p.getFileName().toString();
+                serials.add(new BigInteger(name.substring(0, name.length() - ".pem".length()), 16));
+            }
+        }
+        return serials;
+    }
+
+    /**
      * Issues a host or service credential with a freshly generated 2048-bit key, consuming the
      * setup key. For setups where the endpoint cannot make its own request.
      *
      * @param serviceName {@code host/<fqdn>} or {@code <service>/<fqdn>}
      * @param setupKey    an unused setup key
      * @return key + certificate (leaf) + CA certificate
-     * @throws SetupKeyException        if the key is unknown or already used
+     * @throws SetupKeyException        if the key is unknown, already used, expired or made for another name
      * @throws GeneralSecurityException if key generation or signing fails
      * @throws IOException              if the CA directory cannot be updated
      */
@@ -201,12 +294,23 @@ public final class OnlineCa {
 
     private X509Certificate issueFor(PublicKey key, String serviceName, String setupKey)
             throws GeneralSecurityException, IOException {
+        requireServiceName(serviceName);
+        SetupKeys.Grant grant = setupKeys.consume(setupKey, Instant.now());
+        if (grant.serviceName() != null && !grant.serviceName().equals(serviceName)) {
+            throw new SetupKeyException(
+                    SetupKeyException.Reason.UNKNOWN, "setup key was made for another name than " + serviceName);
+        }
+        return sign(key, serviceName);
+    }
+
+    private static void requireServiceName(String serviceName) {
         if (!SERVICE_NAME.matcher(serviceName).matches()) {
             throw new IllegalArgumentException("service name must look like host/<fqdn>: " + serviceName);
         }
-        if (!setupKeys.consume(setupKey)) {
-            throw new SetupKeyException("setup key is not valid or has already been used");
-        }
+    }
+
+    private synchronized X509Certificate sign(PublicKey key, String serviceName)
+            throws GeneralSecurityException, IOException {
         String fqdn = serviceName.substring(serviceName.indexOf('/') + 1);
         X500Name subject = withCn(baseName(), serviceName);
         Instant now = Instant.now();

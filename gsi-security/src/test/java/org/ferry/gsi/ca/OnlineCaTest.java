@@ -46,7 +46,7 @@ class OnlineCaTest {
 
         assertThatThrownBy(() -> ca.issueHostCertificate(csr, "host/endpoint.example.org", key))
                 .isInstanceOf(SetupKeyException.class)
-                .hasMessage("setup key is not valid or has already been used");
+                .hasMessageStartingWith("setup key has already been used");
         assertThatThrownBy(() -> ca.issueHostCredential("host/x.example.org", "0123456789abcdef0123456789abcdef"))
                 .isInstanceOf(SetupKeyException.class);
 
