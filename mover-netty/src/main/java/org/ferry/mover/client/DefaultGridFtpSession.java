@@ -132,6 +132,11 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     @Override
+    public boolean dialsOut() throws IOException {
+        return session.offers(org.ferry.mover.protocol.DialOut.FEATURE);
+    }
+
+    @Override
     public FileInfo stat(String path) throws IOException {
         String command = ClientCommands.mlst(path);
         FtpReply reply = session.command(command);

@@ -123,6 +123,17 @@ public interface GridFtpSession extends Closeable {
     boolean supportsExtendedBlockMode() throws IOException;
 
     /**
+     * Whether the server asks to dial its data connections itself (FEAT {@link
+     * org.ferry.mover.protocol.DialOut#FEATURE}: a Ferry Connect agent behind a firewall).
+     *
+     * @return true for such a server; the default false
+     * @throws IOException if the connection fails
+     */
+    default boolean dialsOut() throws IOException {
+        return false;
+    }
+
+    /**
      * Creates one directory with MKD; the parent must exist.
      *
      * @param path absolute directory path

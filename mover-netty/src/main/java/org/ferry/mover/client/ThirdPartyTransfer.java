@@ -62,7 +62,15 @@ final class ThirdPartyTransfer {
         destination.setMode(options.mode());
         source.setMode(options.mode());
         boolean reuse = modeE && cachedBetweenPair();
-        InetSocketAddress destinationAddress = reuse ? null : destination.pasv();
+        // stream mode into a server that dials out (a Ferry Connect agent) from one that does not:
+        // the source listens and the destination connects, so the data does not take the relay
+        boolean sourcePassive = !modeE
+                && destination.offers(org.ferry.mover.protocol.DialOut.FEATURE)
+                && !source.offers(org.ferry.mover.protocol.DialOut.FEATURE);
+        InetSocketAddress destinationAddress = reuse || sourcePassive ? null : destination.pasv();
+        if (sourcePassive) {
+            destination.port(source.pasv());
+        }
         String rest = ClientCommands.rest(done, modeE);
         if (rest != null) {
             destination.rest(rest); // REST goes last, right before the transfer verb, on both sides
@@ -80,7 +88,7 @@ final class ThirdPartyTransfer {
             if (modeE || source.offers("PARALLEL")) { // a plain FTP source knows no OPTS RETR (GFD.020)
                 source.setRetrOptions(SessionControl.parallelism(streams) + "markers=" + SOURCE_MARKER_SECONDS + ";");
             }
-            if (!reuse) {
+            if (!reuse && !sourcePassive) {
                 source.port(destinationAddress);
             }
             if (rest != null) {

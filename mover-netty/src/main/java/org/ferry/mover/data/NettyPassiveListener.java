@@ -20,6 +20,7 @@ final class NettyPassiveListener implements PassiveListener {
     private Consumer<Channel> consumer;
     private BooleanSupplier consumerDone = () -> true;
     private boolean closed;
+    private final java.util.List<Runnable> onClose = new java.util.ArrayList<>();
 
     /** @param address the address the socket is bound to */
     NettyPassiveListener(InetSocketAddress address) {
@@ -103,11 +104,36 @@ final class NettyPassiveListener implements PassiveListener {
     }
 
     @Override
+    public void whenClosed(Runnable action) {
+        synchronized (this) {
+            if (!closed) {
+                onClose.add(action);
+                return;
+            }
+        }
+        runQuietly(action);
+    }
+
+    private static void runQuietly(Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            // a hook of the embedding server: its failure must not keep the listener open
+        }
+    }
+
+    @Override
     public void close() {
         Deque<Channel> queued;
         Channel server;
+        java.util.List<Runnable> hooks;
         synchronized (this) {
+            if (closed) {
+                return;
+            }
             closed = true;
+            hooks = new java.util.ArrayList<>(onClose);
+            onClose.clear();
             queued = new ArrayDeque<>(waiting);
             waiting.clear();
             server = serverChannel;
@@ -116,5 +142,6 @@ final class NettyPassiveListener implements PassiveListener {
             server.close();
         }
         queued.forEach(Channel::close);
+        hooks.forEach(NettyPassiveListener::runQuietly);
     }
 }

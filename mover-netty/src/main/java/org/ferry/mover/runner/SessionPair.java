@@ -58,6 +58,12 @@ final class SessionPair implements AutoCloseable {
      * @throws IOException if a session cannot be opened
      */
     boolean extendedBlockMode() throws IOException {
+        // into a server that dials out (a Ferry Connect agent) from one that can be dialled: stream
+        // mode, whose receiver may be the active side; MODE E's receiver must listen, which such a
+        // server only does through its relay (DialOut)
+        if (destination().dialsOut() && !source().dialsOut()) {
+            return false;
+        }
         return source().supportsExtendedBlockMode() && destination().supportsExtendedBlockMode();
     }
 

@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.ferry.mover.data.DataChannels;
 import org.ferry.mover.net.BusyPoll;
 import org.ferry.mover.net.StreamBridge;
@@ -166,7 +167,43 @@ public final class GridFtpServer implements AutoCloseable {
      */
     public static GridFtpServer start(
             GridFtpServerConfig config, GsiServerSecurity gsi, DtpFactory dtps, PopenPolicy popen) throws IOException {
-        Parts parts = Parts.create(config, gsi, dtps, popen);
+        return start(config, gsi, dtps, popen, new PosixStorage(config.root()), UnaryOperator.identity());
+    }
+
+    /**
+     * Binds the control channel and starts serving another storage than the configuration's root,
+     * with a changed command table: what an embedding server (Ferry Connect's agent: several shared
+     * directories, passive data connections through a relay) adds to the standard one. No programs
+     * on the data path ({@link PopenPolicy#disabled()}).
+     *
+     * @param config the settings; its root is not read
+     * @param gsi host credential, trust and grid-mapfile for GSI, or null for none
+     * @param dtps makes the DTPs for striped transfers ({@link DtpFactory#local()} or data nodes)
+     * @param storage what the sessions read and write
+     * @param commands given the standard command table, returns the one to serve (e.g. {@link
+     *     CommandRegistry#with} replacing handlers)
+     * @return the running server
+     * @throws IOException if the address cannot be bound
+     */
+    public static GridFtpServer start(
+            GridFtpServerConfig config,
+            GsiServerSecurity gsi,
+            DtpFactory dtps,
+            StorageInterface storage,
+            UnaryOperator<CommandRegistry> commands)
+            throws IOException {
+        return start(config, gsi, dtps, PopenPolicy.disabled(), storage, commands);
+    }
+
+    private static GridFtpServer start(
+            GridFtpServerConfig config,
+            GsiServerSecurity gsi,
+            DtpFactory dtps,
+            PopenPolicy popen,
+            StorageInterface storage,
+            UnaryOperator<CommandRegistry> commands)
+            throws IOException {
+        Parts parts = Parts.create(config, gsi, dtps, popen, storage, commands);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(parts.group)
                 .channel(parts.transport.serverSocketChannel())
@@ -222,7 +259,8 @@ public final class GridFtpServer implements AutoCloseable {
             InetSocketAddress local,
             InetSocketAddress peer)
             throws IOException {
-        Parts parts = Parts.create(config, gsi, DtpFactory.local(), popen);
+        Parts parts = Parts.create(
+                config, gsi, DtpFactory.local(), popen, new PosixStorage(config.root()), UnaryOperator.identity());
         EventLoopGroup controlGroup = StreamBridge.newGroup();
         try {
             Map<AttributeKey<InetSocketAddress>, InetSocketAddress> addresses = new HashMap<>();
@@ -253,11 +291,16 @@ public final class GridFtpServer implements AutoCloseable {
         final GsiServerSecurity gsi;
         final String banner;
 
-        private Parts(GridFtpServerConfig config, GsiServerSecurity gsi, DtpFactory dtps, PopenPolicy popen)
-                throws IOException {
+        private Parts(
+                GridFtpServerConfig config,
+                GsiServerSecurity gsi,
+                DtpFactory dtps,
+                PopenPolicy popen,
+                StorageInterface storage,
+                UnaryOperator<CommandRegistry> commands) {
             this.config = config;
             this.gsi = gsi;
-            this.storage = new PosixStorage(config.root());
+            this.storage = storage;
             this.transport = Transport.preferred();
             this.busyPoll = new BusyPoll(config.busyPoll(), Runtime.getRuntime().availableProcessors());
             this.group = transport.newGroup(0, null, busyPoll.strategies());
@@ -265,17 +308,23 @@ public final class GridFtpServer implements AutoCloseable {
             this.dataChannels = new DataChannels(group).rateLimited(shaper(group, config));
             this.local = new LocalDtp("local", dataChannels, new StripeSends(group), storage);
             this.stripedDtp = new StripedDtp(dtps.create(group, local));
-            this.registry = gsi == null
-                    ? StandardCommands.registry(stripedDtp, popen)
-                    : GsiCommands.registry(stripedDtp, popen);
+            this.registry = commands.apply(
+                    gsi == null
+                            ? StandardCommands.registry(stripedDtp, popen)
+                            : GsiCommands.registry(stripedDtp, popen));
             this.banner = (config.bindAddress().isAnyLocalAddress()
                             ? ""
                             : config.bindAddress().getHostAddress() + " ") + "Ferry GridFTP Server 0.1 ready.";
         }
 
-        static Parts create(GridFtpServerConfig config, GsiServerSecurity gsi, DtpFactory dtps, PopenPolicy popen)
-                throws IOException {
-            return new Parts(config, gsi, dtps, popen);
+        static Parts create(
+                GridFtpServerConfig config,
+                GsiServerSecurity gsi,
+                DtpFactory dtps,
+                PopenPolicy popen,
+                StorageInterface storage,
+                UnaryOperator<CommandRegistry> commands) {
+            return new Parts(config, gsi, dtps, popen, storage, commands);
         }
 
         /** The control channel pipeline, the same over a socket or over standard input and output. */
