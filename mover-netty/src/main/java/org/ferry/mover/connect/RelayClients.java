@@ -7,6 +7,8 @@ import java.net.UnknownHostException;
 import java.security.MessageDigest;
 import java.time.Duration;
 import org.apache.sshd.client.SshClient;
+import org.apache.sshd.client.config.hosts.HostConfigEntryResolver;
+import org.apache.sshd.common.keyprovider.KeyIdentityProvider;
 import org.apache.sshd.common.session.Session;
 import org.apache.sshd.common.util.net.SshdSocketAddress;
 import org.apache.sshd.core.CoreModuleProperties;
@@ -26,6 +28,9 @@ final class RelayClients {
      */
     static SshClient start(byte[] fingerprint, Duration heartbeat) {
         SshClient client = SshClient.setUpDefaultClient();
+        // this client's identity and hosts are its own: nothing from the user's ~/.ssh
+        client.setHostConfigEntryResolver(HostConfigEntryResolver.EMPTY);
+        client.setKeyIdentityProvider(KeyIdentityProvider.EMPTY_KEYS_PROVIDER);
         client.setServerKeyVerifier(
                 (session, remote, key) -> MessageDigest.isEqual(fingerprint, SetupKey.fingerprint(key)));
         // what the relay forwards may lead to this machine's loopback only (the agent's own server
