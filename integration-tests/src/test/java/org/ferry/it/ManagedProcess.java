@@ -113,6 +113,20 @@ final class ManagedProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /**
+     * Waits for the process to end by itself.
+     *
+     * @param timeout how long to wait
+     * @return its exit status
+     * @throws IllegalStateException with the log if it still runs after {@code timeout}
+     */
+    int awaitExit(Duration timeout) throws IOException, InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException(name + " still runs after " + timeout + ":\n" + output());
+        }
+        return process.exitValue();
+    }
+
     /** @return true while the process runs */
     boolean isAlive() {
         return process.isAlive();

@@ -182,11 +182,25 @@ public final class OnlineCa {
      * @throws IOException if the key file cannot be written
      */
     public String newSetupKey(String serviceName, Duration lifetime) throws IOException {
-        requireServiceName(serviceName);
         if (lifetime.isNegative() || lifetime.isZero()) {
             throw new IllegalArgumentException("lifetime must be positive");
         }
-        return setupKeys.create(serviceName, Instant.now().plus(lifetime));
+        return newSetupKey(serviceName, Instant.now().plus(lifetime));
+    }
+
+    /**
+     * As {@link #newSetupKey(String, Duration)}, with the end of its validity given.
+     *
+     * @param serviceName the certificate's name, {@code <service>/<name>}
+     * @param expires when the key stops being accepted (a past instant makes a key that is refused
+     *     as expired: for tests and for withdrawing a name's keys)
+     * @return the key (32 hex digits)
+     * @throws IllegalArgumentException if the name is not of that form
+     * @throws IOException if the key file cannot be written
+     */
+    public String newSetupKey(String serviceName, Instant expires) throws IOException {
+        requireServiceName(serviceName);
+        return setupKeys.create(serviceName, expires);
     }
 
     /**

@@ -224,6 +224,12 @@ public final class FerryConnectRelayMain implements Callable<Integer> {
                 description = "How long the key may wait to be used (default: ${DEFAULT-VALUE}).")
         private long lifetimeMinutes;
 
+        @Option(
+                names = "--expires",
+                paramLabel = "INSTANT",
+                description = "When the key stops being accepted, e.g. 2030-01-01T00:00:00Z (instead of --lifetime).")
+        private java.time.Instant expires;
+
         @Override
         public Integer call() throws Exception {
             Path file = parent.dir.resolve("relay.properties");
@@ -240,7 +246,9 @@ public final class FerryConnectRelayMain implements Callable<Integer> {
             }
             Properties settings = load(file);
             CaAgentDirectory directory = parent.directory(settings);
-            CaAgentDirectory.NewAgent agent = directory.newAgent(Duration.ofMinutes(lifetimeMinutes));
+            CaAgentDirectory.NewAgent agent = expires != null
+                    ? directory.newAgent(expires)
+                    : directory.newAgent(Duration.ofMinutes(lifetimeMinutes));
             org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider keys =
                     new org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider(
                             parent.dir.resolve("hostkey"));

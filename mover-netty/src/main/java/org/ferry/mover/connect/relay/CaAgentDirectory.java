@@ -82,6 +82,20 @@ public final class CaAgentDirectory implements AgentDirectory {
      * @throws IOException if no control port is left or the records cannot be written
      */
     public synchronized NewAgent newAgent(Duration lifetime) throws IOException {
+        if (lifetime.isNegative() || lifetime.isZero()) {
+            throw new IllegalArgumentException("lifetime must be positive");
+        }
+        return newAgent(java.time.Instant.now().plus(lifetime));
+    }
+
+    /**
+     * As {@link #newAgent(Duration)}, the key valid until {@code expires}.
+     *
+     * @param expires when the key stops being accepted
+     * @return the agent's id, key secret and control port
+     * @throws IOException if no control port is left or the records cannot be written
+     */
+    public synchronized NewAgent newAgent(java.time.Instant expires) throws IOException {
         byte[] raw = new byte[8];
         random.nextBytes(raw);
         String id = HexFormat.of().formatHex(raw);
@@ -104,7 +118,7 @@ public final class CaAgentDirectory implements AgentDirectory {
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.ISO_8859_1)) {
             record.store(w, "Ferry Connect agent " + id);
         }
-        String secret = ca.newSetupKey(ConnectProtocol.SERVICE_PREFIX + id, lifetime);
+        String secret = ca.newSetupKey(ConnectProtocol.SERVICE_PREFIX + id, expires);
         return new NewAgent(id, secret, port);
     }
 
