@@ -43,6 +43,7 @@ public final class BenchMain {
                     case "service" -> new ServiceBench(options, table).run();
                     case "million" -> new MillionFilesBench(options, table).run();
                     case "files-api" -> new FilesApiBench(options, table).run();
+                    case "connect" -> new ConnectBench(options, table).run();
                     default -> throw new IllegalStateException(name);
                 }
                 table.print(name, System.out);

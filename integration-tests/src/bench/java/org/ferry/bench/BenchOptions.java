@@ -50,7 +50,8 @@ record BenchOptions(
             "secure",
             "service",
             "million",
-            "files-api");
+            "files-api",
+            "connect");
 
     private static final long GIB = 1L << 30;
 

@@ -72,6 +72,7 @@ class ConnectLoopbackTest {
         Path readOnly = Files.createDirectories(tmp.resolve("laptop/papers"));
         Files.write(shared.resolve("big.bin"), bytes(3_000_000, 1));
         Files.writeString(readOnly.resolve("a.txt"), "paper");
+        Files.writeString(Files.createDirectories(shared.resolve("données été")).resolve("naïve café.txt"), "grüße");
         AgentHome home = new AgentHome(tmp.resolve("home"));
         AgentSetup.pair(
                 key,
@@ -147,6 +148,8 @@ class ConnectLoopbackTest {
         try (GridFtpSession s = agentSession()) {
             assertThat(s.list("/")).extracting(f -> f.name()).contains("data", "papers");
             assertThat(s.list("/papers")).extracting(f -> f.name()).containsExactly("a.txt");
+            assertThat(s.list("/data/données été")).extracting(f -> f.name()).containsExactly("naïve café.txt");
+            s.makeDirectory("/data/données été/日本語");
         }
     }
 
