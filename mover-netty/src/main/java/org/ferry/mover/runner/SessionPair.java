@@ -58,13 +58,13 @@ final class SessionPair implements AutoCloseable {
      * @throws IOException if a session cannot be opened
      */
     boolean extendedBlockMode() throws IOException {
+        if (!source().supportsExtendedBlockMode() || !destination().supportsExtendedBlockMode()) {
+            return false;
+        }
         // into a server that dials out (a Ferry Connect agent) from one that can be dialled: stream
         // mode, whose receiver may be the active side; MODE E's receiver must listen, which such a
         // server only does through its relay (DialOut)
-        if (destination().dialsOut() && !source().dialsOut()) {
-            return false;
-        }
-        return source().supportsExtendedBlockMode() && destination().supportsExtendedBlockMode();
+        return !(destination().dialsOut() && !source().dialsOut());
     }
 
     private GridFtpSession opened(GridFtpSession session) {
