@@ -8,10 +8,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
@@ -19,7 +23,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -30,6 +37,7 @@ import tools.jackson.databind.JsonNode;
  * over real HTTP, H2 in a temporary FERRY_HOME, and the personal endpoint.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ExtendWith(OutputCaptureExtension.class)
 class TransferEndToEndTest {
 
     private static final Path HOME = TestHomes.create("ferry-e2e-home");
@@ -131,6 +139,42 @@ class TransferEndToEndTest {
                             "password",
                             "pw-a"));
         }
+    }
+
+    /**
+     * A burst of one-file tasks submitted at once by several clients: every one ends SUCCEEDED,
+     * and the engine never takes a task that has just ended for one another instance drives (it
+     * used to log "driven by another instance now" and cancel the last chunk of such tasks).
+     */
+    @Test
+    void aBurstOfSmallTasksAllSucceedAndNoneIsFencedOffByItsOwnInstance(CapturedOutput output) throws Exception {
+        int tasks = 64;
+        for (int i = 0; i < tasks; i++) {
+            write(SITE_A.resolve("burst/f" + i), ("small file " + i).getBytes(StandardCharsets.UTF_8));
+        }
+        ExecutorService clients = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<String>> submitted = new ArrayList<>();
+            for (int i = 0; i < tasks; i++) {
+                String name = "f" + i;
+                submitted.add(clients.submit(() -> {
+                    ApiClient.Answer accepted =
+                            api.post("/v0.10/transfer", transfer("/burst/" + name, "/burst-copy/" + name, false));
+                    assertThat(accepted.status())
+                            .as(String.valueOf(accepted.body()))
+                            .isEqualTo(202);
+                    return accepted.body().get("task_id").asString();
+                }));
+            }
+            for (Future<String> taskId : submitted) {
+                JsonNode task = runToEndOf(taskId.get());
+                assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+        assertThat(snapshot(SITE_B.resolve("burst-copy"))).isEqualTo(snapshot(SITE_A.resolve("burst")));
+        assertThat(output.getAll()).doesNotContain("driven by another instance");
     }
 
     @Test

@@ -231,6 +231,21 @@ class ArchitectureTest {
                 .check(ferry);
     }
 
+    /**
+     * No bean cycle broken with a lazy lookup in the scheduler (issue 30): the work queue is started
+     * with the port its results go to, so nothing there needs an {@code ObjectProvider}.
+     */
+    @Test
+    void theSchedulerBreaksNoBeanCycleWithAnObjectProvider() {
+        noClasses()
+                .that()
+                .resideInAPackage(SCHEDULER)
+                .should()
+                .dependOnClassesThat()
+                .areAssignableTo(org.springframework.beans.factory.ObjectProvider.class)
+                .check(ferry);
+    }
+
     /** Tables whose rows only {@code org.ferry.api.store} writes. */
     private static final Pattern TASK_TABLE_WRITE = Pattern.compile(
             "(?i)\\b(insert\\s+into|update|delete\\s+from)\\s+(task|task_event|transfer_item|delete_item|transfer_file|chunk)\\b");

@@ -10,7 +10,7 @@ import org.ferry.mover.protocol.FileInfo;
 /**
  * Deletes one path over a GridFTP session: a file or link with DELE (a link is removed, never
  * followed), a directory with its contents depth first (MLSD, DELE, RMD) when recursive.
- * Counts what it removed.
+ * Reports each removal as it happens ({@link Progress}).
  */
 final class DeleteWalk {
 
@@ -23,7 +23,17 @@ final class DeleteWalk {
         }
     }
 
-    /** The task was cancelled or ran past its deadline while walking. */
+    /** Told of every removal, after its reply. */
+    @FunctionalInterface
+    interface Progress {
+        /**
+         * @param directory true for a directory (RMD), false for a file or link (DELE)
+         * @throws StoppedException if the walk must stop now (the task's count was refused)
+         */
+        void removed(boolean directory) throws StoppedException;
+    }
+
+    /** The task was cancelled, suspended, ran past its deadline or is driven elsewhere now. */
     static final class StoppedException extends IOException {
         private static final long serialVersionUID = 1L;
 
@@ -35,18 +45,19 @@ final class DeleteWalk {
     private final GridFtpSession session;
     private final boolean recursive;
     private final BooleanSupplier stopped;
-    private long files;
-    private long directories;
+    private final Progress progress;
 
     /**
      * @param session an open session
      * @param recursive whether directories are removed with their contents
-     * @param stopped true once the walk must stop (cancel, deadline)
+     * @param stopped true once the walk must stop (cancel, deadline), asked before every command
+     * @param progress told of every removal
      */
-    DeleteWalk(GridFtpSession session, boolean recursive, BooleanSupplier stopped) {
+    DeleteWalk(GridFtpSession session, boolean recursive, BooleanSupplier stopped, Progress progress) {
         this.session = session;
         this.recursive = recursive;
         this.stopped = stopped;
+        this.progress = progress;
     }
 
     /**
@@ -76,7 +87,7 @@ final class DeleteWalk {
         } else {
             checkStopped();
             session.delete(path);
-            files++;
+            progress.removed(false);
         }
         return true;
     }
@@ -88,28 +99,19 @@ final class DeleteWalk {
             if (entry.isDirectory()) {
                 removeTree(child);
             } else {
+                checkStopped();
                 session.delete(child);
-                files++;
+                progress.removed(false);
             }
         }
         checkStopped();
         session.removeDirectory(directory);
-        directories++;
+        progress.removed(true);
     }
 
     private void checkStopped() throws StoppedException {
         if (stopped.getAsBoolean()) {
             throw new StoppedException();
         }
-    }
-
-    /** @return files (and links) removed */
-    long files() {
-        return files;
-    }
-
-    /** @return directories removed */
-    long directories() {
-        return directories;
     }
 }

@@ -38,12 +38,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * INACTIVE with a {@code NO_CREDENTIALS} event naming the endpoint and what to do; its file rows
  * keep what moved. It resumes by itself when the owner activates the endpoint again (and the other
  * endpoint is usable too), and fails {@code EXPIRED} at its deadline otherwise ({@link
- * TaskDriver}'s tick).
+ * TaskEngine}'s deadline step).
  *
- * <p>Where a missing credential is found: planning and dispatching ({@link #accessOf}: the access
- * values put in a chunk message come from here), a mover whose chunk outlived its credential
- * ({@code CHUNK_DONE} with {@code NO_CREDENTIALS}, {@link ResultApplier}), and a deactivation.
- * Delete tasks are {@code DeleteTaskRunner}'s.
+ * <p>Where a missing credential is found: planning, dispatching and a delete task's walk
+ * ({@link #accessOf}: the access values put in a chunk message come from here), a mover whose
+ * chunk outlived its credential ({@code CHUNK_DONE} with {@code NO_CREDENTIALS},
+ * {@link ResultApplier}), and a deactivation. Transfer and delete tasks alike (a delete task's one
+ * endpoint is its source).
  */
 @Component
 public class Activations implements DisposableBean {
@@ -115,8 +116,8 @@ public class Activations implements DisposableBean {
     public Optional<TaskAccess> accessOrEnd(Task task) {
         try {
             return Optional.of(new TaskAccess(
-                    accessOf(task, task.getSourceEndpointId(), task.getSourceEndpoint()),
-                    accessOf(task, task.getDestinationEndpointId(), task.getDestinationEndpoint()),
+                    accessOf(task.getOwnerName(), task.getSourceEndpointId(), task.getSourceEndpoint()),
+                    accessOf(task.getOwnerName(), task.getDestinationEndpointId(), task.getDestinationEndpoint()),
                     task.isEncryptData() ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR));
         } catch (PlanningException e) {
             ending.fail(task.getId(), e.code().name(), e.getMessage());
@@ -127,9 +128,9 @@ public class Activations implements DisposableBean {
     }
 
     /**
-     * How the task's owner reaches one of its endpoints now.
+     * How a task's owner reaches one of its endpoints now.
      *
-     * @param task the task
+     * @param owner the task's owner
      * @param endpointId its source or destination endpoint
      * @param name that endpoint's name in the task (for messages)
      * @return the access values (servers, login, the sealed credential or password)
@@ -138,7 +139,7 @@ public class Activations implements DisposableBean {
      * @throws ActivationRequiredException if it is a {@code gsiftp://} endpoint the owner has no
      *     usable credential for (the task is suspended)
      */
-    public EndpointAccess accessOf(Task task, UUID endpointId, String name)
+    public EndpointAccess accessOf(String owner, UUID endpointId, String name)
             throws PlanningException, ActivationRequiredException {
         Endpoint endpoint = endpoints
                 .findById(endpointId)
@@ -150,21 +151,22 @@ public class Activations implements DisposableBean {
                     "Endpoint " + name + " is a clear-text (ftp://) endpoint, which this server no longer allows"
                             + " (ferry.endpoints.allow-clear-text=false)");
         }
-        return accesses.access(task.getOwnerName(), endpoint);
+        return accesses.access(owner, endpoint);
     }
 
     /**
-     * @param task a task
-     * @return when the first of its endpoints' credentials expires, or null when neither has one
+     * @param owner a task's owner
+     * @param endpointIds the task's endpoints
+     * @return when the first of their credentials expires, or null when none has one
      */
-    public Instant credentialsExpire(Task task) {
+    public Instant credentialsExpire(String owner, List<UUID> endpointIds) {
         Instant first = null;
-        for (UUID endpointId : List.of(task.getSourceEndpointId(), task.getDestinationEndpointId())) {
+        for (UUID endpointId : endpointIds) {
             Endpoint endpoint = endpoints.findById(endpointId).orElse(null);
             if (endpoint == null) {
                 continue;
             }
-            Instant expires = accesses.status(task.getOwnerName(), endpoint).expireTime();
+            Instant expires = accesses.status(owner, endpoint).expireTime();
             if (expires != null && (first == null || expires.isBefore(first))) {
                 first = expires;
             }
@@ -218,7 +220,7 @@ public class Activations implements DisposableBean {
                 + " activated again before the deadline.";
     }
 
-    /** An endpoint was activated: the owner's INACTIVE transfer tasks on it resume if they can. */
+    /** An endpoint was activated: the owner's INACTIVE tasks on it resume if they can. */
     @TransactionalEventListener(fallbackExecution = true)
     public void onEndpointActivated(EndpointActivatedEvent event) {
         async(() -> {
@@ -232,7 +234,7 @@ public class Activations implements DisposableBean {
         });
     }
 
-    /** An endpoint was deactivated: the owner's ACTIVE transfer tasks on it stop and go INACTIVE. */
+    /** An endpoint was deactivated: the owner's ACTIVE tasks on it stop and go INACTIVE. */
     @TransactionalEventListener(fallbackExecution = true)
     public void onEndpointDeactivated(EndpointDeactivatedEvent event) {
         async(() -> {
@@ -241,28 +243,28 @@ public class Activations implements DisposableBean {
                     .map(Endpoint::getCanonicalName)
                     .orElse(event.endpointId().toString());
             for (UUID taskId : tasks.usingEndpoint(TaskStatus.ACTIVE, event.ownerName(), event.endpointId())) {
-                Task task = taskRepository.findById(taskId).orElse(null);
-                if (task != null && task.getType() == TaskType.TRANSFER) {
-                    suspend(taskId, "Endpoint " + name + " was deactivated: its credential is gone");
-                }
+                suspend(taskId, "Endpoint " + name + " was deactivated: its credential is gone");
             }
         });
     }
 
-    /** On start: INACTIVE transfer tasks whose endpoints are usable now (an activation a stop cut short) resume. */
+    /** On start: INACTIVE tasks whose endpoints are usable now (an activation a stop cut short) resume. */
     @EventListener(ApplicationReadyEvent.class)
     public void resumeUsable() {
         async(() -> {
             for (UUID taskId : tasks.inStatus(TaskType.TRANSFER, TaskStatus.INACTIVE)) {
                 resumeIfUsable(taskId, "Both endpoints are usable again: the task resumes");
             }
+            for (UUID taskId : tasks.inStatus(TaskType.DELETE, TaskStatus.INACTIVE)) {
+                resumeIfUsable(taskId, "The endpoint is usable again: the task resumes");
+            }
         });
     }
 
     private void resumeIfUsable(UUID taskId, String why) {
         Task task = taskRepository.findById(taskId).orElse(null);
-        if (task == null || task.getType() != TaskType.TRANSFER || !usable(task)) {
-            return; // delete tasks are DeleteTaskRunner's; or the other endpoint still waits
+        if (task == null || !usable(task)) {
+            return; // the other endpoint still waits
         }
         if (Boolean.TRUE.equals(transactions.execute(status -> tasks.resume(taskId, why, Instant.now())))) {
             log.info("Task {} resumes: {}", taskId, why);
@@ -272,7 +274,7 @@ public class Activations implements DisposableBean {
 
     private boolean usable(Task task) {
         try {
-            for (UUID endpointId : List.of(task.getSourceEndpointId(), task.getDestinationEndpointId())) {
+            for (UUID endpointId : endpointIds(task)) {
                 Endpoint endpoint = endpoints.findById(endpointId).orElse(null);
                 if (endpoint != null) {
                     accesses.access(task.getOwnerName(), endpoint);
@@ -282,6 +284,13 @@ public class Activations implements DisposableBean {
         } catch (ActivationRequiredException stillMissing) {
             return false;
         }
+    }
+
+    /** @return the task's endpoints: source and destination, or a delete task's one */
+    private static List<UUID> endpointIds(Task task) {
+        return task.getDestinationEndpointId() == null
+                ? List.of(task.getSourceEndpointId())
+                : List.of(task.getSourceEndpointId(), task.getDestinationEndpointId());
     }
 
     private void async(Runnable work) {

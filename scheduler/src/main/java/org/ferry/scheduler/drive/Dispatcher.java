@@ -10,8 +10,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.ferry.api.credential.ActivationRequiredException;
-import org.ferry.api.domain.Task;
-import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.store.FileStore;
 import org.ferry.api.store.LeasedTask;
 import org.ferry.mover.queue.ChunkMessage;
@@ -36,12 +34,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * files first, at most {@code chunk-max-files}), never from a list in memory.
  */
 @Component
-public class Dispatcher {
+public class Dispatcher implements TickStep {
 
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
 
     private final FileStore files;
-    private final TaskRepository taskRepository;
     private final TransactionTemplate transactions;
     private final WorkQueue queue;
     private final TaskEnding ending;
@@ -51,8 +48,7 @@ public class Dispatcher {
     private final Map<UUID, Long> lastServed = new ConcurrentHashMap<>();
 
     /**
-     * @param files file rows
-     * @param taskRepository tasks
+     * @param files the file store
      * @param transactions transactions
      * @param queue the work queue
      * @param ending ends tasks whose endpoint vanished
@@ -61,14 +57,12 @@ public class Dispatcher {
      */
     public Dispatcher(
             FileStore files,
-            TaskRepository taskRepository,
             TransactionTemplate transactions,
             WorkQueue queue,
             TaskEnding ending,
             Activations activations,
             TransferProperties properties) {
         this.files = files;
-        this.taskRepository = taskRepository;
         this.transactions = transactions;
         this.queue = queue;
         this.ending = ending;
@@ -77,10 +71,21 @@ public class Dispatcher {
         this.chunker = new Chunker(properties.chunkMaxFiles(), properties.chunkMaxBytes());
     }
 
+    @Override
+    public String name() {
+        return "dispatch";
+    }
+
+    @Override
+    public void run(Tick tick) {
+        dispatch(tick.transfers(), tick.now());
+        lastServed.keySet().retainAll(tick.leased().stream().map(LeasedTask::id).toList());
+    }
+
     /**
      * Dispatches chunks of the given tasks while slots are free.
      *
-     * @param leased the planned, ACTIVE tasks this instance drives
+     * @param leased the ACTIVE transfer tasks this instance drives
      * @param now the time
      * @return chunks dispatched
      */
@@ -127,42 +132,34 @@ public class Dispatcher {
         return dispatched;
     }
 
-    /** Forgets what it knew of tasks that ended. */
-    public void forget(UUID taskId) {
-        lastServed.remove(taskId);
-    }
-
     private static boolean within(int count, int limit) {
         return limit <= 0 || count < limit;
     }
 
     /** @return false if the task has no ready file (or cannot run) */
-    private boolean dispatchOne(LeasedTask leased, Instant now) {
-        List<ChunkMessage.File> chunkFiles = chunker.cut(files.ready(leased.id(), now, chunker.maxFiles()));
+    private boolean dispatchOne(LeasedTask task, Instant now) {
+        List<ChunkMessage.File> chunkFiles = chunker.cut(files.ready(task.id(), now, chunker.maxFiles()));
         if (chunkFiles.isEmpty()) {
-            return false;
-        }
-        Task task = taskRepository.findById(leased.id()).orElse(null);
-        if (task == null) {
             return false;
         }
         ChunkMessage.Access source;
         ChunkMessage.Access destination;
         try {
             source = ChunkMessage.Access.of(
-                    activations.accessOf(task, task.getSourceEndpointId(), task.getSourceEndpoint()));
+                    activations.accessOf(task.ownerName(), task.sourceEndpointId(), task.sourceEndpoint()));
             destination = ChunkMessage.Access.of(
-                    activations.accessOf(task, task.getDestinationEndpointId(), task.getDestinationEndpoint()));
+                    activations.accessOf(task.ownerName(), task.destinationEndpointId(), task.destinationEndpoint()));
         } catch (PlanningException e) {
-            ending.fail(task.getId(), e.code().name(), e.getMessage());
+            ending.fail(task.id(), e.code().name(), e.getMessage());
             return false;
         } catch (ActivationRequiredException e) {
-            activations.suspend(task.getId(), e.getMessage());
+            activations.suspend(task.id(), e.getMessage());
             return false;
         }
-        Instant credentialsExpire = activations.credentialsExpire(task);
+        Instant credentialsExpire = activations.credentialsExpire(
+                task.ownerName(), List.of(task.sourceEndpointId(), task.destinationEndpointId()));
         Long chunkId = transactions.execute(
-                status -> files.createChunk(leased.id(), leased.ownerName(), leased.endpointPair(), chunkFiles, now));
+                status -> files.createChunk(task.id(), task.ownerName(), task.endpointPair(), chunkFiles, now));
         if (chunkId == null || chunkId < 0) {
             return false;
         }
@@ -171,17 +168,17 @@ public class Dispatcher {
         queue.submit(new ChunkMessage(
                 MessageCodec.VERSION,
                 chunkId,
-                task.getId(),
+                task.id(),
                 source,
                 destination,
                 ChunkTuning.forFiles(transfers),
-                task.isVerifyChecksum(),
-                task.isEncryptData(),
-                task.isPreserveTimestamp(),
-                task.getDeadline() == null ? null : task.getDeadline().toEpochMilli(),
+                task.options().verifyChecksum(),
+                task.options().encryptData(),
+                task.options().preserveTimestamp(),
+                task.deadline() == null ? null : task.deadline().toEpochMilli(),
                 credentialsExpire == null ? null : credentialsExpire.toEpochMilli(),
                 chunkFiles));
-        log.debug("Dispatched chunk {} of task {}: {} files", chunkId, task.getId(), chunkFiles.size());
+        log.debug("Dispatched chunk {} of task {}: {} files", chunkId, task.id(), chunkFiles.size());
         return true;
     }
 }

@@ -13,7 +13,7 @@ import org.springframework.transaction.event.TransactionalEventListener;
 /**
  * Deletes the activated endpoint credentials ({@code endpoint_credential}) that have expired, so
  * that an expired proxy credential does not sit in the database until its owner happens to
- * activate or deactivate the endpoint again. {@link TaskDriver}'s tick calls {@link #sweepIfDue}:
+ * activate or deactivate the endpoint again. {@link TaskEngine}'s tick calls {@link #sweepIfDue}:
  * it sweeps when the earliest stored credential has reached its end, and at least every
  * {@code ferry.credentials.expired-sweep-interval} (default 1 minute; that catches credentials
  * another ferry-server instance stored). An activation on this instance makes the next tick look
@@ -25,7 +25,7 @@ import org.springframework.transaction.event.TransactionalEventListener;
  * scheduler's view of the endpoint are the same before and after the row goes.
  */
 @Component
-public class ExpiredCredentialSweep {
+public class ExpiredCredentialSweep implements TickStep {
 
     private static final Logger log = LoggerFactory.getLogger(ExpiredCredentialSweep.class);
 
@@ -43,6 +43,16 @@ public class ExpiredCredentialSweep {
             @Value("${ferry.credentials.expired-sweep-interval:60s}") Duration interval) {
         this.credentials = credentials;
         this.interval = interval;
+    }
+
+    @Override
+    public String name() {
+        return "credential-sweep";
+    }
+
+    @Override
+    public void run(Tick tick) {
+        sweepIfDue(tick.now());
     }
 
     /**

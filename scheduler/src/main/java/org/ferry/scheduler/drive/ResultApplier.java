@@ -25,10 +25,9 @@ import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.queue.ResultMessage;
 import org.ferry.mover.runner.FaultCode;
 import org.ferry.scheduler.TransferProperties;
+import org.ferry.scheduler.queue.MoverResults;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -48,7 +47,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * ({@code NO_CREDENTIALS}) makes the task INACTIVE instead ({@link Activations}).
  */
 @Component
-public class ResultApplier implements SmartLifecycle {
+public class ResultApplier implements MoverResults {
 
     private static final Logger log = LoggerFactory.getLogger(ResultApplier.class);
     private static final Set<String> SKIPPABLE =
@@ -58,7 +57,7 @@ public class ResultApplier implements SmartLifecycle {
     private final FileStore files;
     private final TransactionTemplate transactions;
     private final TaskEnding ending;
-    private final ObjectProvider<Activations> activations;
+    private final Activations activations;
     private final Wakeup wakeup;
     private final TransferProperties properties;
     private final LinkedBlockingQueue<ResultMessage> buffer = new LinkedBlockingQueue<>();
@@ -70,7 +69,7 @@ public class ResultApplier implements SmartLifecycle {
      * @param files file rows
      * @param transactions transactions
      * @param ending ends tasks
-     * @param activations suspends tasks whose endpoint credential expired (looked up late)
+     * @param activations suspends tasks whose endpoint credential expired
      * @param wakeup wakes the scheduler when a chunk ends
      * @param properties back-off and batch size
      */
@@ -79,7 +78,7 @@ public class ResultApplier implements SmartLifecycle {
             FileStore files,
             TransactionTemplate transactions,
             TaskEnding ending,
-            ObjectProvider<Activations> activations,
+            Activations activations,
             Wakeup wakeup,
             TransferProperties properties) {
         this.tasks = tasks;
@@ -92,11 +91,12 @@ public class ResultApplier implements SmartLifecycle {
     }
 
     /** Takes a result for the background thread to apply (the embedded mover's sink). */
+    @Override
     public void offer(ResultMessage result) {
         buffer.add(result);
     }
 
-    @Override
+    /** Starts the background thread that applies what {@link #offer} took ({@link TaskEngine} calls it). */
     public synchronized void start() {
         running = true;
         thread = new Thread(this::drain, "ferry-result-applier");
@@ -104,17 +104,12 @@ public class ResultApplier implements SmartLifecycle {
         thread.start();
     }
 
-    @Override
+    /** Stops the background thread. */
     public synchronized void stop() {
         running = false;
         if (thread != null) {
             thread.interrupt();
         }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
     }
 
     private void drain() {
@@ -145,6 +140,7 @@ public class ResultApplier implements SmartLifecycle {
      *
      * @throws InterruptedException if stopped while the database is down
      */
+    @Override
     public void apply(List<ResultMessage> results) throws InterruptedException {
         if (results.isEmpty()) {
             return;
@@ -175,7 +171,7 @@ public class ResultApplier implements SmartLifecycle {
             // after the ends: a chunk whose last file arrived as its credential ran out ends the task
             for (Map.Entry<UUID, String> expired : outcome.credentialExpired.entrySet()) {
                 if (!outcome.fatal.containsKey(expired.getKey())) {
-                    activations.getObject().credentialExpired(expired.getKey(), expired.getValue());
+                    activations.credentialExpired(expired.getKey(), expired.getValue());
                 }
             }
         } catch (RuntimeException e) {
@@ -365,11 +361,5 @@ public class ResultApplier implements SmartLifecycle {
         }
         String cut = text.substring(0, 4000);
         return cut.substring(0, cut.lastIndexOf(','));
-    }
-
-    /** Runs before the work queue stops and after it starts: results keep flowing while movers end. */
-    @Override
-    public int getPhase() {
-        return DEFAULT_PHASE - 100;
     }
 }

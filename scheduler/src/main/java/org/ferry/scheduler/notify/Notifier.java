@@ -16,7 +16,6 @@ import org.ferry.scheduler.state.NotificationRows;
 import org.ferry.scheduler.state.NotificationRows.Claimed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.mail.MailException;
@@ -48,7 +47,7 @@ public class Notifier implements SmartLifecycle {
     private final TaskReports reports;
     private final TaskStore tasks;
     private final TransactionTemplate transactions;
-    private final ObjectProvider<JavaMailSender> senders;
+    private final Optional<JavaMailSender> sender;
     private final String from;
     private final Duration pollInterval;
     private final Duration initialDelay;
@@ -64,7 +63,7 @@ public class Notifier implements SmartLifecycle {
      * @param reports reads what a message tells
      * @param tasks writes the NOTIFICATION_* events
      * @param transactions transactions
-     * @param senders the mail sender (present when {@code spring.mail.host} is set)
+     * @param sender the mail sender (present when {@code spring.mail.host} is set)
      * @param from the sender address ({@code ferry.mail.from})
      * @param pollInterval how often the outbox is read ({@code ferry.mail.poll-interval})
      * @param initialDelay the first retry's delay ({@code ferry.mail.retry.initial-delay}); each
@@ -77,7 +76,7 @@ public class Notifier implements SmartLifecycle {
             TaskReports reports,
             TaskStore tasks,
             TransactionTemplate transactions,
-            ObjectProvider<JavaMailSender> senders,
+            Optional<JavaMailSender> sender,
             @Value("${ferry.mail.from:ferry@localhost}") String from,
             @Value("${ferry.mail.poll-interval:2s}") Duration pollInterval,
             @Value("${ferry.mail.retry.initial-delay:30s}") Duration initialDelay,
@@ -87,7 +86,7 @@ public class Notifier implements SmartLifecycle {
         this.reports = reports;
         this.tasks = tasks;
         this.transactions = transactions;
-        this.senders = senders;
+        this.sender = sender;
         this.from = from;
         this.pollInterval = pollInterval;
         this.initialDelay = initialDelay;
@@ -98,7 +97,7 @@ public class Notifier implements SmartLifecycle {
     @Override
     public synchronized void start() {
         running = true;
-        if (senders.getIfAvailable() == null) {
+        if (sender.isEmpty()) {
             log.info("No mail server configured (spring.mail.host): task notifications wait in the outbox");
             return;
         }
@@ -127,8 +126,8 @@ public class Notifier implements SmartLifecycle {
 
     /** Sends what is due now; public for a test or an admin command that must not wait a poll. */
     public void sendDue() {
-        JavaMailSender sender = senders.getIfAvailable();
-        if (sender == null) {
+        JavaMailSender mail = sender.orElse(null);
+        if (mail == null) {
             return;
         }
         try {
@@ -136,7 +135,7 @@ public class Notifier implements SmartLifecycle {
             List<Claimed> claimed =
                     transactions.execute(status -> outbox.claimDue(instance, now, now.plus(CLAIM), maxAttempts, BATCH));
             for (Claimed row : claimed == null ? List.<Claimed>of() : claimed) {
-                send(sender, row);
+                send(mail, row);
             }
         } catch (RuntimeException e) {
             log.warn("Sending notifications failed: {}", e.toString());

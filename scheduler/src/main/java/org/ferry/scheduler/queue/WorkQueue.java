@@ -1,6 +1,7 @@
 package org.ferry.scheduler.queue;
 
 import java.time.Instant;
+import java.util.Set;
 import java.util.UUID;
 import org.ferry.mover.queue.ChunkMessage;
 
@@ -8,10 +9,20 @@ import org.ferry.mover.queue.ChunkMessage;
  * Where dispatched chunks go to movers, and how stops reach them: the port with two adapters,
  * {@link org.ferry.scheduler.queue.embedded.InProcessWorkQueue} (the embedded default: a mover in this JVM) and
  * {@link org.ferry.scheduler.queue.kafka.KafkaWorkQueue} (ferry-mover processes in a Kafka
- * consumer group). Results come back to the {@link org.ferry.scheduler.drive.ResultApplier}.
- * Delivery is at least once; the applier's guards make a repeated result harmless.
+ * consumer group). The engine starts it with the port its results go to ({@link MoverResults}) and
+ * stops it; delivery is at least once, and applying a result twice changes nothing.
  */
 public interface WorkQueue {
+
+    /**
+     * Starts moving chunks (and taking the movers' results).
+     *
+     * @param results where the movers' results go
+     */
+    void start(MoverResults results);
+
+    /** Stops: chunks moving in this JVM are aborted (their files resume after a restart). */
+    void stop();
 
     /**
      * @param activeChunks chunks ACTIVE in the database now (all instances)
@@ -48,12 +59,12 @@ public interface WorkQueue {
     }
 
     /**
-     * Fencing of an embedded mover: stops the chunks running in this JVM whose task this instance
-     * no longer drives (another instance took its lease), so that two movers never write one file.
-     *
-     * @param leased the tasks this instance drives now
+     * @return the tasks whose chunks run in this JVM now (the embedded mover), for fencing; empty
+     *     when chunks run elsewhere (ferry-mover processes fence themselves)
      */
-    default void keepOnly(java.util.Set<UUID> leased) {}
+    default Set<UUID> runningTasks() {
+        return Set.of();
+    }
 
     /** Fencing of an embedded mover: this instance cannot renew its leases; stop every chunk here. */
     default void stopAll() {}

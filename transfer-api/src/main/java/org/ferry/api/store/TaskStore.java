@@ -2,7 +2,11 @@ package org.ferry.api.store;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.MirrorState;
@@ -124,9 +128,9 @@ public class TaskStore {
     // ---- leases ---------------------------------------------------------------------------------
 
     /**
-     * Takes the lease of every ACTIVE task that has no live lease, and renews this instance's: the
-     * lease decides which ferry-server instance drives a task (one at a time); an instance that
-     * stops renewing loses its tasks to another when the lease runs out.
+     * Takes the lease of every ACTIVE task (transfer and delete) that has no live lease, and renews
+     * this instance's: the lease decides which ferry-server instance drives a task (one at a time);
+     * an instance that stops renewing loses its tasks to another when the lease runs out.
      *
      * @param me this instance's name
      * @param now the time
@@ -135,33 +139,57 @@ public class TaskStore {
      */
     public List<LeasedTask> renewLeases(String me, Instant now, Instant expires) {
         jdbc.update(
-                "update task set lease_owner = ?, lease_expires = ? where status = ? and type = ?"
+                "update task set lease_owner = ?, lease_expires = ? where status = ?"
                         + " and (lease_owner is null or lease_owner = ? or lease_expires < ?)",
                 me,
                 Sql.time(expires),
                 ACTIVE,
-                TaskType.TRANSFER.name(),
                 me,
                 Sql.time(now));
         return jdbc.query(
-                "select id, owner_name, plan_state, deadline, retry_after, source_endpoint_id,"
-                        + " destination_endpoint_id, bytes_transferred + bytes_in_flight, files_transferred,"
-                        + " delete_destination_extra, mirror_state"
-                        + " from task where status = ? and type = ? and lease_owner = ? order by request_time",
+                "select id, type, owner_name, plan_state, deadline, retry_after, source_endpoint_id,"
+                        + " source_endpoint, destination_endpoint_id, destination_endpoint,"
+                        + " bytes_transferred + bytes_in_flight, files_transferred, delete_destination_extra,"
+                        + " mirror_state, verify_checksum, encrypt_data, preserve_timestamp"
+                        + " from task where status = ? and lease_owner = ? order by request_time",
                 (rs, n) -> new LeasedTask(
                         rs.getObject(1, UUID.class),
-                        rs.getString(2),
-                        PlanState.PLANNED.name().equals(rs.getString(3)),
-                        Sql.instant(rs.getTimestamp(4)),
+                        TaskType.valueOf(rs.getString(2)),
+                        rs.getString(3),
+                        PlanState.PLANNED.name().equals(rs.getString(4)),
                         Sql.instant(rs.getTimestamp(5)),
-                        rs.getObject(6, UUID.class),
+                        Sql.instant(rs.getTimestamp(6)),
                         rs.getObject(7, UUID.class),
-                        rs.getLong(8),
-                        rs.getLong(9),
-                        rs.getBoolean(10) && rs.getString(11) == null),
+                        rs.getString(8),
+                        rs.getObject(9, UUID.class),
+                        rs.getString(10),
+                        rs.getLong(11),
+                        rs.getLong(12),
+                        rs.getBoolean(13) && rs.getString(14) == null,
+                        new LeasedTask.ChunkOptions(rs.getBoolean(15), rs.getBoolean(16), rs.getBoolean(17))),
                 ACTIVE,
-                TaskType.TRANSFER.name(),
                 me);
+    }
+
+    /**
+     * @param me this instance's name
+     * @param taskIds tasks whose chunks or jobs run here
+     * @return those that are ACTIVE and leased by another instance now (it drives them: their work
+     *     here must stop); a task that ended or went INACTIVE is not among them
+     */
+    public Set<UUID> leasedElsewhere(String me, Collection<UUID> taskIds) {
+        if (taskIds.isEmpty()) {
+            return Set.of();
+        }
+        List<Object> arguments = new ArrayList<>(taskIds.size() + 2);
+        arguments.add(ACTIVE);
+        arguments.add(me);
+        arguments.addAll(taskIds);
+        return new HashSet<>(jdbc.queryForList(
+                "select id from task where status = ? and lease_owner is not null and lease_owner <> ? and id in ("
+                        + String.join(",", Collections.nCopies(taskIds.size(), "?")) + ")",
+                UUID.class,
+                arguments.toArray()));
     }
 
     // ---- work on an ACTIVE task -----------------------------------------------------------------
@@ -219,25 +247,47 @@ public class TaskStore {
     }
 
     /**
-     * Records what a delete task removed: files and directories (every deleted file counts as a
-     * subtask that succeeded).
+     * Counts what a delete task removed, as it goes: every deleted file is a subtask that
+     * succeeded; the task is working ({@code nice_status = OK}, no fault in a row). Fenced by the
+     * lease: only the instance that drives the task counts.
      *
-     * @return false if the task is no longer ACTIVE
+     * @param me this instance's name
+     * @param files files (and links) removed since the last call
+     * @param directories directories removed since the last call
+     * @return false if the task is no longer ACTIVE or another instance drives it now (its walk
+     *     here must stop)
      */
-    public boolean recordDeleted(UUID taskId, long files, long directories) {
+    public boolean countDeleted(UUID taskId, String me, long files, long directories) {
         changed(taskId);
         return jdbc.update(
-                        "update task set files = ?, directories = ?, subtasks_total = ?, files_transferred = ?,"
-                                + " subtasks_succeeded = ?, bytes_transferred = 0, files_skipped = 0,"
-                                + " subtasks_failed = 0 where id = ? and status = ?",
+                        "update task set files = files + ?, directories = directories + ?,"
+                                + " subtasks_total = subtasks_total + ?, files_transferred = files_transferred + ?,"
+                                + " subtasks_succeeded = subtasks_succeeded + ?, nice_status = ?,"
+                                + " consecutive_faults = 0, retry_after = null"
+                                + " where id = ? and status = ? and lease_owner = ?",
                         files,
                         directories,
                         files,
                         files,
                         files,
+                        Task.NICE_OK,
                         taskId,
-                        ACTIVE)
+                        ACTIVE,
+                        me)
                 > 0;
+    }
+
+    /**
+     * @return whether the task is ACTIVE and this instance drives it (holds its lease)
+     */
+    public boolean drives(UUID taskId, String me) {
+        Integer held = jdbc.queryForObject(
+                "select count(*) from task where id = ? and status = ? and lease_owner = ?",
+                Integer.class,
+                taskId,
+                ACTIVE,
+                me);
+        return held != null && held > 0;
     }
 
     /**
@@ -455,24 +505,23 @@ public class TaskStore {
     }
 
     /**
-     * {@link TaskTransition#SUCCEED}: ends an ACTIVE task SUCCEEDED with its SUCCEEDED event (the
-     * counters, or the given details) and the owner's e-mail in the outbox.
+     * {@link TaskTransition#SUCCEED}: ends an ACTIVE task SUCCEEDED with its SUCCEEDED event (a
+     * transfer's bytes and files, a delete task's files and directories deleted) and the owner's
+     * e-mail in the outbox.
      *
-     * @param details the event's details (JSON), or null for the transfer counters
      * @return true if this call ended the task
      */
-    public boolean succeed(UUID taskId, String details, Instant now) {
+    public boolean succeed(UUID taskId, Instant now) {
         if (!end(taskId, TaskTransition.SUCCEED, null, null, now)) {
             return false;
         }
-        String eventDetails = details != null
-                ? details
-                : jdbc.queryForObject(
-                        "select bytes_transferred, files_transferred from task where id = ?",
-                        (rs, n) -> "{\"bytes_transferred\":" + rs.getLong(1) + ",\"files_transferred\":" + rs.getLong(2)
-                                + "}",
-                        taskId);
-        insertEvent(taskId, EventCode.SUCCEEDED, "The task completed successfully", eventDetails, now);
+        String details = jdbc.queryForObject(
+                "select type, bytes_transferred, files_transferred, files, directories from task where id = ?",
+                (rs, n) -> TaskType.DELETE.name().equals(rs.getString(1))
+                        ? "{\"files_deleted\":" + rs.getLong(4) + ",\"directories_deleted\":" + rs.getLong(5) + "}"
+                        : "{\"bytes_transferred\":" + rs.getLong(2) + ",\"files_transferred\":" + rs.getLong(3) + "}",
+                taskId);
+        insertEvent(taskId, EventCode.SUCCEEDED, "The task completed successfully", details, now);
         queueNotification(taskId, TaskStatus.SUCCEEDED, now);
         return true;
     }

@@ -75,7 +75,7 @@ class TaskStoreTest {
     void anEndedTaskRefusesEveryTransition() {
         UUID task = store.create(transfer("alice"));
         Instant now = Instant.now();
-        assertThat(store.succeed(task, null, now)).isTrue();
+        assertThat(store.succeed(task, now)).isTrue();
         assertThat(store.suspend(task, "no credential", now)).isFalse();
         assertThat(store.resume(task, "activated", now)).isFalse();
         assertThat(store.fail(task, "EXPIRED", "late", now)).isFalse();
@@ -106,7 +106,7 @@ class TaskStoreTest {
         assertThat(store.suspend(task, "Endpoint alice#a has no credential", now))
                 .isTrue();
         assertThat(store.suspend(task, "again", now)).as("already INACTIVE").isFalse();
-        assertThat(store.succeed(task, null, now)).isFalse();
+        assertThat(store.succeed(task, now)).isFalse();
         assertThat(status(task)).isEqualTo("INACTIVE");
         assertThat(store.resume(task, "activated", now)).isTrue();
         assertThat(jdbc.queryForMap("select status, nice_status from task where id = ?", task))
@@ -138,5 +138,62 @@ class TaskStoreTest {
         assertThat(store.renewLeases("a", now.plusSeconds(34), now.plusSeconds(64)))
                 .extracting(LeasedTask::id)
                 .doesNotContain(task);
+    }
+
+    @Test
+    void onlyTasksAnotherInstanceDrivesAreLeasedElsewhere() {
+        UUID driven = store.create(transfer("alice"));
+        UUID ended = store.create(transfer("alice"));
+        UUID mine = store.create(transfer("alice"));
+        Instant now = Instant.now();
+        store.renewLeases("b", now, now.plusSeconds(30)); // b drives all three
+        store.succeed(ended, now); // ...until one ends: no lease any more
+        jdbc.update("update task set lease_owner = 'a' where id = ?", mine);
+        assertThat(store.leasedElsewhere("a", List.of(driven, ended, mine))).containsExactly(driven);
+        assertThat(store.leasedElsewhere("a", List.of())).isEmpty();
+    }
+
+    @Test
+    void aDeleteIsCountedOnlyByTheInstanceThatDrivesIt() {
+        UUID task = store.create(new NewTask(
+                TaskType.DELETE,
+                UUID.randomUUID().toString(),
+                "alice",
+                null,
+                Instant.now(),
+                Instant.now().plus(Duration.ofHours(1)),
+                UUID.randomUUID(),
+                "alice#a",
+                null,
+                null,
+                null,
+                false,
+                false,
+                false,
+                false,
+                false,
+                null,
+                true,
+                false,
+                false,
+                false,
+                false,
+                List.of(),
+                List.of("/tree")));
+        Instant now = Instant.now();
+        assertThat(store.renewLeases("a", now, now.plusSeconds(30)))
+                .extracting(LeasedTask::type)
+                .contains(TaskType.DELETE);
+        assertThat(store.countDeleted(task, "a", 2, 0)).isTrue();
+        assertThat(store.countDeleted(task, "a", 0, 1)).isTrue();
+        assertThat(store.countDeleted(task, "b", 5, 0))
+                .as("b does not hold the lease")
+                .isFalse();
+        assertThat(store.drives(task, "a")).isTrue();
+        assertThat(store.succeed(task, now)).isTrue();
+        assertThat(store.countDeleted(task, "a", 1, 0)).as("ended").isFalse();
+        assertThat(jdbc.queryForObject(
+                        "select details from task_event where task_id = ? and code = 'SUCCEEDED'", String.class, task))
+                .isEqualTo("{\"files_deleted\":2,\"directories_deleted\":1}");
     }
 }

@@ -2,7 +2,9 @@ package org.ferry.scheduler.queue.embedded;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,45 +13,43 @@ import org.ferry.mover.queue.ChunkExecutor;
 import org.ferry.mover.queue.ChunkMessage;
 import org.ferry.mover.runner.RetryPolicy;
 import org.ferry.scheduler.TransferProperties;
-import org.ferry.scheduler.drive.ResultApplier;
+import org.ferry.scheduler.queue.MoverResults;
 import org.ferry.scheduler.queue.WorkQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
  * The embedded work queue and mover ({@code ferry.queue.type=in-process}, the default): {@code
  * ferry.transfer.worker-threads} threads in this JVM run chunk messages with the mover's
- * {@link ChunkExecutor}, and their results go straight to the {@link ResultApplier}. The queue
+ * {@link ChunkExecutor}, and their results go straight to the {@link MoverResults} it was started
+ * with (the scheduler's result applier). The queue
  * holds at most one chunk per free worker, so a chunk never waits behind another in memory (the
  * dispatcher keeps the rest in the database, where fairness decides). Chunks die with the JVM;
  * their files are offered again on the next start and resume from their restart markers.
  */
 @Component
 @ConditionalOnProperty(name = "ferry.queue.type", havingValue = "in-process", matchIfMissing = true)
-public class InProcessWorkQueue implements WorkQueue, SmartLifecycle {
+public class InProcessWorkQueue implements WorkQueue {
 
     private static final Logger log = LoggerFactory.getLogger(InProcessWorkQueue.class);
 
     private final EndpointSessions sessions;
-    private final ResultApplier applier;
     private final TransferProperties properties;
     private final LinkedBlockingQueue<ChunkMessage> chunks = new LinkedBlockingQueue<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final List<Thread> workers = new ArrayList<>();
     private ChunkExecutor executor;
+    private MoverResults results;
     private volatile boolean running;
 
     /**
      * @param sessions opens the movers' sessions with the chunks' endpoint access (sealed secrets)
-     * @param applier where results go
      * @param properties worker threads, attempts, heartbeat interval
      */
-    public InProcessWorkQueue(EndpointSessions sessions, ResultApplier applier, TransferProperties properties) {
+    public InProcessWorkQueue(EndpointSessions sessions, TransferProperties properties) {
         this.sessions = sessions;
-        this.applier = applier;
         this.properties = properties;
     }
 
@@ -96,15 +96,13 @@ public class InProcessWorkQueue implements WorkQueue, SmartLifecycle {
     }
 
     @Override
-    public void keepOnly(java.util.Set<UUID> leased) {
+    public Set<UUID> runningTasks() {
+        Set<UUID> tasks = new HashSet<>();
+        chunks.forEach(chunk -> tasks.add(chunk.taskId()));
         if (executor != null) {
-            for (UUID taskId : executor.runningTaskIds()) {
-                if (!leased.contains(taskId)) {
-                    log.warn("Task {} is driven by another instance now: stopping its chunks here", taskId);
-                    cancelTask(taskId);
-                }
-            }
+            tasks.addAll(executor.runningTaskIds());
         }
+        return tasks;
     }
 
     @Override
@@ -116,7 +114,8 @@ public class InProcessWorkQueue implements WorkQueue, SmartLifecycle {
     }
 
     @Override
-    public synchronized void start() {
+    public synchronized void start(MoverResults results) {
+        this.results = results;
         running = true;
         executor = new ChunkExecutor(
                 "embedded",
@@ -142,17 +141,6 @@ public class InProcessWorkQueue implements WorkQueue, SmartLifecycle {
         workers.clear();
     }
 
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    /** Starts after the result applier, stops before it. */
-    @Override
-    public int getPhase() {
-        return DEFAULT_PHASE - 50;
-    }
-
     private void work() {
         while (running) {
             ChunkMessage chunk;
@@ -162,7 +150,7 @@ public class InProcessWorkQueue implements WorkQueue, SmartLifecycle {
                 return;
             }
             try {
-                executor.run(chunk, applier::offer);
+                executor.run(chunk, results::offer);
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {

@@ -31,20 +31,19 @@ import org.ferry.mover.queue.ControlMessage;
 import org.ferry.mover.queue.MessageCodec;
 import org.ferry.mover.queue.ResultMessage;
 import org.ferry.scheduler.TransferProperties;
-import org.ferry.scheduler.drive.ResultApplier;
+import org.ferry.scheduler.queue.MoverResults;
 import org.ferry.scheduler.queue.WorkQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
  * The Kafka work queue ({@code ferry.queue.type=kafka}): chunks go to the chunks topic keyed by
  * chunk id (ferry-mover processes share them as one consumer group), cancels to the control topic
  * (every mover reads it), and the movers' results come back on the results topic, which this
- * instance reads in the schedulers' consumer group and hands to the {@link ResultApplier}; offsets
+ * instance reads in the schedulers' consumer group and hands to the {@link MoverResults} it was started with; offsets
  * are committed only after the results are in the database (at least once; the applier's guards
  * make a repeat harmless). A PING on the control topic every second tells whether the broker takes
  * messages: while it does not, a mover's silence is not taken as its loss.
@@ -52,7 +51,7 @@ import org.springframework.stereotype.Component;
 @Component
 @ConditionalOnProperty(name = "ferry.queue.type", havingValue = "kafka")
 @EnableConfigurationProperties(KafkaProperties.class)
-public class KafkaWorkQueue implements WorkQueue, SmartLifecycle {
+public class KafkaWorkQueue implements WorkQueue {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaWorkQueue.class);
     private static final long PING_MILLIS = 1000;
@@ -60,7 +59,7 @@ public class KafkaWorkQueue implements WorkQueue, SmartLifecycle {
 
     private final KafkaProperties kafka;
     private final TransferProperties properties;
-    private final ResultApplier applier;
+    private MoverResults applier;
     private final MessageCodec codec = new MessageCodec();
     private KafkaProducer<String, byte[]> producer;
     private KafkaConsumer<String, byte[]> results;
@@ -73,12 +72,10 @@ public class KafkaWorkQueue implements WorkQueue, SmartLifecycle {
     /**
      * @param kafka brokers and topics
      * @param properties how many chunks may move at once
-     * @param applier where results go
      */
-    public KafkaWorkQueue(KafkaProperties kafka, TransferProperties properties, ResultApplier applier) {
+    public KafkaWorkQueue(KafkaProperties kafka, TransferProperties properties) {
         this.kafka = kafka;
         this.properties = properties;
-        this.applier = applier;
     }
 
     @Override
@@ -116,7 +113,8 @@ public class KafkaWorkQueue implements WorkQueue, SmartLifecycle {
     }
 
     @Override
-    public synchronized void start() {
+    public synchronized void start(MoverResults sink) {
+        this.applier = sink;
         running = true;
         producer = new KafkaProducer<>(producerProperties());
         results = new KafkaConsumer<>(consumerProperties());
@@ -148,17 +146,6 @@ public class KafkaWorkQueue implements WorkQueue, SmartLifecycle {
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
         }
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
-    }
-
-    /** Starts after the result applier, stops before it. */
-    @Override
-    public int getPhase() {
-        return DEFAULT_PHASE - 50;
     }
 
     private void consume() {
