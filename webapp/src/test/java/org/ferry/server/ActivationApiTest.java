@@ -1,6 +1,7 @@
 package org.ferry.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -277,16 +278,12 @@ class ActivationApiTest {
         return null;
     }
 
-    private JsonNode awaitStatus(String taskId, String status) throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        JsonNode task = null;
-        while (System.nanoTime() < end) {
-            task = api.get("/v0.10/task/" + taskId).body();
-            if (task.get("status").asString().equals(status)) {
-                return task;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("task " + taskId + " did not become " + status + ": " + task);
+    private JsonNode awaitStatus(String taskId, String status) {
+        return await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .alias("task " + taskId + " " + status)
+                .until(
+                        () -> api.get("/v0.10/task/" + taskId).body(),
+                        task -> task.get("status").asString().equals(status));
     }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 import org.ferry.api.lifecycle.EndpointActivatedEvent;
 import org.ferry.api.lifecycle.EndpointDeactivatedEvent;
 import org.ferry.mover.queue.MessageCodec;
@@ -135,15 +136,10 @@ class InactiveTaskTest {
                 Timestamp.from(Instant.now()),
                 endpoint,
                 endpoint);
-        try {
-            await(
-                    () -> "SUCCEEDED"
-                            .equals(jdbc.queryForObject("select status from task where id = ?", String.class, probe)),
-                    "the scheduler's first tick");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
+        await(
+                () -> "SUCCEEDED"
+                        .equals(jdbc.queryForObject("select status from task where id = ?", String.class, probe)),
+                "the scheduler's first tick");
         firstTickSeen = true;
     }
 
@@ -176,14 +172,12 @@ class InactiveTaskTest {
                 "select description from task_event where task_id = ? and code = ? order by id", taskId, code);
     }
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(50);
-        }
+    private static void await(BooleanSupplier condition, String what) {
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(50))
+                .alias(what)
+                .until(condition::getAsBoolean);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.ferry.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import jakarta.mail.BodyPart;
 import jakarta.mail.Multipart;
@@ -156,18 +157,15 @@ abstract class NotificationEmailScenarios {
                 "/v0.10/transfer", transfer("admin#mail-slow-a", "admin#mail-b", "/bad", "/bad-copy", true, label));
         assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(202);
         String taskId = accepted.body().get("task_id").asString();
-        Instant giveUp = Instant.now().plus(PATIENCE);
-        String vanished = null;
-        while (vanished == null && Instant.now().isBefore(giveUp)) {
-            if (size(siteB.resolve("bad-copy/one.bin")) > 0) {
-                vanished = "two.bin";
-            } else if (size(siteB.resolve("bad-copy/two.bin")) > 0) {
-                vanished = "one.bin";
-            } else {
-                Thread.sleep(20);
-            }
-        }
-        assertThat(vanished).as("a file arriving").isNotNull();
+        // the source of the file that has not started arriving yet goes away
+        String vanished = await().atMost(PATIENCE)
+                .pollInterval(Duration.ofMillis(20))
+                .alias("a file arriving")
+                .until(
+                        () -> size(siteB.resolve("bad-copy/one.bin")) > 0
+                                ? "two.bin"
+                                : size(siteB.resolve("bad-copy/two.bin")) > 0 ? "one.bin" : null,
+                        java.util.Objects::nonNull);
         Files.delete(siteA.resolve("bad/" + vanished));
         JsonNode task = TaskWaits.ended(api, taskId);
         assertThat(task.get("status").asString()).isEqualTo("FAILED");
@@ -404,17 +402,16 @@ abstract class NotificationEmailScenarios {
         return Map.of("timer", timer);
     }
 
-    private MimeMessage awaitMessage(String label) throws Exception {
-        Instant giveUp = Instant.now().plus(PATIENCE);
-        while (Instant.now().isBefore(giveUp)) {
-            for (MimeMessage message : smtp.received()) {
-                if (message.getSubject() != null && message.getSubject().contains(label)) {
-                    return message;
-                }
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no message about '" + label + "' within " + PATIENCE);
+    private MimeMessage awaitMessage(String label) {
+        return await().atMost(PATIENCE)
+                .pollInterval(Duration.ofMillis(100))
+                .alias("a message about '" + label + "'")
+                .until(
+                        () -> java.util.Arrays.stream(smtp.received())
+                                .filter(message -> subject(message).contains(label))
+                                .findFirst(),
+                        java.util.Optional::isPresent)
+                .orElseThrow();
     }
 
     private JsonNode awaitEvent(String taskId, String code) throws InterruptedException {
@@ -422,22 +419,23 @@ abstract class NotificationEmailScenarios {
     }
 
     /** @return the task's first event of this code whose description contains the text */
-    private JsonNode awaitEvent(String taskId, String code, String text) throws InterruptedException {
-        Instant giveUp = Instant.now().plus(PATIENCE);
-        while (Instant.now().isBefore(giveUp)) {
-            for (JsonNode event : api.get("/v0.10/task/" + taskId + "/event_list?limit=1000")
-                    .body()
-                    .get("DATA")) {
-                if (code.equals(event.get("code").asString())
-                        && event.get("description").asString().contains(text)) {
-                    return event;
-                }
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no " + code + " event with '" + text + "' for task " + taskId + " within " + PATIENCE
-                + ": "
-                + api.get("/v0.10/task/" + taskId + "/event_list?limit=1000").body());
+    private JsonNode awaitEvent(String taskId, String code, String text) {
+        return await().atMost(PATIENCE)
+                .pollInterval(Duration.ofMillis(100))
+                .alias("a " + code + " event with '" + text + "' for task " + taskId)
+                .until(
+                        () -> {
+                            for (JsonNode event : api.get("/v0.10/task/" + taskId + "/event_list?limit=1000")
+                                    .body()
+                                    .get("DATA")) {
+                                if (code.equals(event.get("code").asString())
+                                        && event.get("description").asString().contains(text)) {
+                                    return event;
+                                }
+                            }
+                            return null;
+                        },
+                        java.util.Objects::nonNull);
     }
 
     private static String subject(MimeMessage message) {

@@ -118,6 +118,48 @@ class RestApiTest {
         assertThat(gone.body().get("code").asString()).isEqualTo("ClientError.NotFound");
     }
 
+    /**
+     * A server list sent with a new endpoint makes its servers, in order (it used to be dropped:
+     * an endpoint created with three servers got one); an update cannot change it.
+     */
+    @Test
+    void anEndpointCreatedWithThreeServersHasThree() {
+        ApiClient.Answer created = api.post(
+                "/v0.10/endpoint",
+                Map.of(
+                        "canonical_name",
+                        "admin#three",
+                        "DATA",
+                        List.of(
+                                Map.of("DATA_TYPE", "server", "uri", "ftp://127.0.0.1:2001"),
+                                Map.of("DATA_TYPE", "server", "scheme", "ftp", "hostname", "127.0.0.1", "port", 2002),
+                                Map.of("DATA_TYPE", "server", "uri", "ftp://127.0.0.1:2003"))));
+        assertThat(created.status()).as(String.valueOf(created.body())).isEqualTo(201);
+        assertThat(created.body().get("url").asString()).isEqualTo("ftp://127.0.0.1:2001");
+        JsonNode servers =
+                api.get("/v0.10/endpoint/admin%23three/server_list").body().get("DATA");
+        assertThat(servers.findValuesAsString("uri"))
+                .containsExactly("ftp://127.0.0.1:2001", "ftp://127.0.0.1:2002", "ftp://127.0.0.1:2003");
+        assertBadRequest(
+                api.put("/v0.10/endpoint/admin%23three", Map.of("DATA", List.of(Map.of("uri", "ftp://127.0.0.1:9")))),
+                "DATA");
+        assertBadRequest(
+                api.post(
+                        "/v0.10/endpoint",
+                        Map.of(
+                                "canonical_name",
+                                "admin#mixed",
+                                "DATA",
+                                List.of(
+                                        Map.of("uri", "ftp://127.0.0.1:2001"),
+                                        Map.of("uri", "gsiftp://127.0.0.1:2002")))),
+                "DATA[1].scheme");
+        assertBadRequest(
+                api.post(
+                        "/v0.10/endpoint", Map.of("canonical_name", "admin#ro", "url", "ftp://127.0.0.1:1", "id", "x")),
+                "id");
+    }
+
     @Test
     void endpointOfAnotherOwnerIsRejectedNamingTheField() {
         ApiClient.Answer answer = api.post("/v0.10/endpoint", ApiClient.endpointDoc("bob#x", "ftp://127.0.0.1:1"));
@@ -164,6 +206,24 @@ class RestApiTest {
         badLabel.put("label", "x".repeat(129));
         assertBadRequest(api.post("/v0.10/transfer", badLabel), "label");
         assertBadRequest(api.postRaw("/v0.10/transfer", "not json"), null);
+        // accepted before, failing later: a deadline that has passed, a path above the root
+        Map<String, Object> late = new java.util.HashMap<>(transfer("admin#v-src", "admin#v-dst", null, "/a", "/b"));
+        late.put("deadline", "2001-01-01T00:00:00Z");
+        assertBadRequest(api.post("/v0.10/transfer", late), "deadline");
+        assertBadRequest(
+                api.post("/v0.10/transfer", transfer("admin#v-src", "admin#v-dst", null, "/a/../../etc", "/b")),
+                "DATA[0].source_path");
+        assertBadRequest(
+                api.post(
+                        "/v0.10/delete",
+                        Map.of(
+                                "endpoint",
+                                "admin#v-src",
+                                "deadline",
+                                "2001-01-01T00:00:00Z",
+                                "DATA",
+                                List.of(Map.of("path", "/x")))),
+                "deadline");
 
         ApiClient.Answer unknown = api.post("/v0.10/transfer", transfer("admin#v-src", "admin#none", null, "/a", "/b"));
         assertThat(unknown.status()).isEqualTo(404);

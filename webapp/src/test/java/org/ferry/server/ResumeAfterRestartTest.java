@@ -6,11 +6,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.Test;
@@ -112,20 +112,10 @@ class ResumeAfterRestartTest {
     }
 
     private static JsonNode await(ApiClient api, String taskId, Predicate<JsonNode> condition) {
-        Instant giveUp = Instant.now().plus(Duration.ofSeconds(60));
-        JsonNode task = null;
-        while (Instant.now().isBefore(giveUp)) {
-            task = api.get("/v0.10/task/" + taskId).body();
-            if (condition.test(task)) {
-                return task;
-            }
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new AssertionError("condition not reached: " + task);
+        return Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
+                .alias("task " + taskId)
+                .until(() -> api.get("/v0.10/task/" + taskId).body(), condition);
     }
 }

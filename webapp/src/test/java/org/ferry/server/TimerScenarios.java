@@ -1,6 +1,7 @@
 package org.ferry.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -404,14 +405,11 @@ abstract class TimerScenarios {
     }
 
     /** Waits until a session of the service waits for a row lock (the test's own holds it). */
-    private void awaitLockWaiter() throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (jdbc.queryForObject(fixture.database().lockWaitersQuery(), Integer.class) == 0) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("nothing waited for the timer row's lock within " + PATIENCE);
-            }
-            Thread.sleep(50);
-        }
+    private void awaitLockWaiter() {
+        await().atMost(PATIENCE)
+                .pollInterval(Duration.ofMillis(50))
+                .alias("a session waiting for the timer row's lock")
+                .until(() -> jdbc.queryForObject(fixture.database().lockWaitersQuery(), Integer.class), n -> n > 0);
     }
 
     private int quartzTriggers(String timerId) {
@@ -453,17 +451,11 @@ abstract class TimerScenarios {
         assertThat(answer.body().get("field").asString()).isEqualTo(field);
     }
 
-    private JsonNode awaitTimer(String id, Predicate<JsonNode> done) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (System.nanoTime() < deadline) {
-            JsonNode timer = api.get("/v0.10/timer/" + id).body();
-            if (done.test(timer)) {
-                return timer;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError(
-                "timer " + id + ": " + api.get("/v0.10/timer/" + id).body());
+    private JsonNode awaitTimer(String id, Predicate<JsonNode> done) {
+        return await().atMost(PATIENCE)
+                .pollInterval(Duration.ofMillis(200))
+                .alias("timer " + id)
+                .until(() -> api.get("/v0.10/timer/" + id).body(), done);
     }
 
     private static List<JsonNode> list(JsonNode array) {

@@ -1,6 +1,7 @@
 package org.ferry.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -310,11 +311,14 @@ class TransferEndToEndTest {
         Map<String, Object> big = transfer("/many", "/many-copy", true);
         big.put("source_endpoint", "admin#crawl-a");
         String bigId = api.post("/v0.10/transfer", big).body().get("task_id").asString();
-        Instant giveUp = Instant.now().plus(Duration.ofSeconds(60));
-        while (api.get("/v0.10/task/" + bigId).body().get("files_transferred").asLong() == 0
-                && Instant.now().isBefore(giveUp)) {
-            sleepMillis(20);
-        }
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(20))
+                .alias("a file of the big task arriving")
+                .until(() -> api.get("/v0.10/task/" + bigId)
+                                .body()
+                                .get("files_transferred")
+                                .asLong()
+                        > 0);
         JsonNode small = runToEnd(transfer("/one/file.bin", "/one-copy/file.bin", false));
         assertThat(small.get("status").asString()).isEqualTo("SUCCEEDED");
         JsonNode bigNow = api.get("/v0.10/task/" + bigId).body();
@@ -342,11 +346,10 @@ class TransferEndToEndTest {
             ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer);
             String taskId = accepted.body().get("task_id").asString();
             Path copy = SITE_B.resolve("big-copy/sparse.bin");
-            Instant giveUp = Instant.now().plus(Duration.ofSeconds(60));
-            while (sizeOf(copy) == 0 && Instant.now().isBefore(giveUp)) {
-                sleep();
-            }
-            assertThat(sizeOf(copy)).as("bytes arriving before the cancel").isPositive();
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(250))
+                    .alias("bytes arriving before the cancel")
+                    .until(() -> sizeOf(copy) > 0);
             ApiClient.Answer canceled = api.post("/v0.10/task/" + taskId + "/cancel", Map.of());
             assertThat(canceled.body().get("code").asString()).isEqualTo("Canceled");
             JsonNode task = api.get("/v0.10/task/" + taskId).body();
@@ -449,17 +452,12 @@ class TransferEndToEndTest {
     }
 
     private JsonNode runToEndOf(String taskId) {
-        Instant giveUp = Instant.now().plus(Duration.ofSeconds(90));
-        while (Instant.now().isBefore(giveUp)) {
-            JsonNode task = api.get("/v0.10/task/" + taskId).body();
-            if (!task.get("status").asString().equals("ACTIVE")) {
-                return task;
-            }
-            sleep();
-        }
-        throw new AssertionError("task " + taskId + " still ACTIVE: "
-                + api.get("/v0.10/task/" + taskId).body() + " events "
-                + api.get("/v0.10/task/" + taskId + "/event_list").body());
+        return await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(250))
+                .alias("task " + taskId + " leaves ACTIVE")
+                .until(
+                        () -> api.get("/v0.10/task/" + taskId).body(),
+                        task -> !task.get("status").asString().equals("ACTIVE"));
     }
 
     private List<String> eventCodes(JsonNode task) {
@@ -521,10 +519,6 @@ class TransferEndToEndTest {
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static void sleep() {
-        sleepMillis(250);
     }
 
     private static void sleepMillis(long millis) {

@@ -1,6 +1,7 @@
 package org.ferry.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.ServerSocket;
 import java.net.URI;
@@ -189,13 +190,10 @@ class TransferMetricsTest {
         }
     }
 
-    private static void waitFor(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("waited " + PATIENCE.toSeconds() + " s for " + what);
-            }
-            Thread.sleep(100);
-        }
+    private static void waitFor(java.util.function.BooleanSupplier condition, String what) {
+        await().atMost(PATIENCE)
+                .pollInterval(Duration.ofMillis(100))
+                .alias(what)
+                .until(condition::getAsBoolean);
     }
 }

@@ -232,6 +232,21 @@ class ArchitectureTest {
     }
 
     /**
+     * Wire documents stop at the controllers (issue 30): services and the scheduler take and return
+     * domain records ({@code org.ferry.api.command}), never a {@code /v0.10} JSON shape.
+     */
+    @Test
+    void noServiceOrSchedulerClassSeesAWireDocument() {
+        noClasses()
+                .that()
+                .resideInAnyPackage("org.ferry.api.service..", SCHEDULER)
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.ferry.api.document..")
+                .check(ferry);
+    }
+
+    /**
      * No bean cycle broken with a lazy lookup in the scheduler (issue 30): the work queue is started
      * with the port its results go to, so nothing there needs an {@code ObjectProvider}.
      */

@@ -2,6 +2,7 @@ package org.ferry.scheduler.drive;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import org.ferry.api.lifecycle.DeleteSubmittedEvent;
@@ -61,6 +62,7 @@ public class TaskEngine implements SmartLifecycle {
     private final Wakeup wakeup;
     private final TransferProperties properties;
     private final List<TickStep> steps;
+    private final Clock clock;
     private final String instance;
 
     private volatile long lastRenewMillis = System.currentTimeMillis();
@@ -88,6 +90,8 @@ public class TaskEngine implements SmartLifecycle {
      * @param dispatch step 7
      * @param progress step 8
      * @param credentialSweep step 9
+     * @param clock the time a pass runs at (the application's clock, which endpoint credentials
+     *     are judged by too)
      * @param instanceId this instance's lease name ({@code ferry.scheduler.instance-id}; default:
      *     host name and FERRY_HOME, so that a restarted server takes its own leases back at once)
      * @param ferryHome the state directory
@@ -111,6 +115,7 @@ public class TaskEngine implements SmartLifecycle {
             Dispatcher dispatch,
             ProgressStep progress,
             ExpiredCredentialSweep credentialSweep,
+            Clock clock,
             @Value("${ferry.scheduler.instance-id:}") String instanceId,
             @Value("${ferry.home:.}") String ferryHome) {
         this.tasks = tasks;
@@ -123,6 +128,7 @@ public class TaskEngine implements SmartLifecycle {
         this.wakeup = wakeup;
         this.properties = properties;
         this.steps = List.of(fence, deadlines, plan, delete, finish, lostChunks, dispatch, progress, credentialSweep);
+        this.clock = clock;
         this.instance = instanceId.isBlank() ? hostName() + ":" + ferryHome : instanceId;
     }
 
@@ -233,7 +239,7 @@ public class TaskEngine implements SmartLifecycle {
     }
 
     private void tick() {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         List<LeasedTask> leased =
                 transactions.execute(status -> tasks.renewLeases(instance, now, now.plus(properties.lease())));
         if (leased == null) {

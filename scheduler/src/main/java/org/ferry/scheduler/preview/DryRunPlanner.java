@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.List;
+import org.ferry.api.command.DryRun;
+import org.ferry.api.command.TransferSubmission;
 import org.ferry.api.credential.ActivationRequiredException;
 import org.ferry.api.credential.EndpointAccessService;
-import org.ferry.api.document.DryRunDocument;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EventCode;
+import org.ferry.api.domain.TransferItem;
 import org.ferry.api.error.ConflictException;
 import org.ferry.api.error.EndpointException;
 import org.ferry.api.error.InvalidRequestException;
@@ -57,22 +59,27 @@ public class DryRunPlanner implements TransferPreview {
     }
 
     @Override
-    public DryRunDocument preview(Plan plan) {
+    public DryRun preview(Plan plan) {
         EndpointAccess source = access(plan.user(), plan.source(), "source_endpoint");
         EndpointAccess destination = access(plan.user(), plan.destination(), "destination_endpoint");
+        TransferSubmission.Options options = plan.transfer().options();
+        List<TransferItem> items = new ArrayList<>();
+        for (TransferSubmission.Item item : plan.transfer().items()) {
+            items.add(
+                    new TransferItem(null, items.size(), item.sourcePath(), item.destinationPath(), item.recursive()));
+        }
         Collector collector = new Collector();
         try (GridFtpSession from = sessions.open(source, ProtectionLevel.CLEAR);
                 GridFtpSession to = sessions.open(destination, ProtectionLevel.CLEAR)) {
             TaskPlanner planner = new TaskPlanner(
-                    from, to, plan.syncLevel(), plan.skipSourceErrors(), plan.filterRules(), true, collector);
-            PlanTotals totals = planner.plan(plan.items());
+                    from, to, options.syncLevel(), options.skipSourceErrors(), options.filterRules(), true, collector);
+            PlanTotals totals = planner.plan(items);
             long deletions = 0;
-            if (plan.deleteDestinationExtra() && totals.skippedErrors() == 0) {
-                deletions = new MirrorWalk(from, to, plan.filterRules(), true, () -> false, collector::deleted)
-                        .mirror(plan.items());
+            if (options.deleteDestinationExtra() && totals.skippedErrors() == 0) {
+                deletions = new MirrorWalk(from, to, options.filterRules(), true, () -> false, collector::deleted)
+                        .mirror(items);
             }
-            return new DryRunDocument(
-                    "transfer_dry_run",
+            return new DryRun(
                     plan.source().getCanonicalName(),
                     plan.destination().getCanonicalName(),
                     totals.toMove(),
@@ -107,7 +114,7 @@ public class DryRunPlanner implements TransferPreview {
 
     /** Gathers the entries, up to the limit. */
     private final class Collector implements PlanSink {
-        final List<DryRunDocument.Entry> entries = new ArrayList<>();
+        final List<DryRun.Entry> entries = new ArrayList<>();
         long bytesToCopy;
         boolean truncated;
 
@@ -140,7 +147,7 @@ public class DryRunPlanner implements TransferPreview {
                 truncated = true;
                 return;
             }
-            entries.add(new DryRunDocument.Entry("dry_run_entry", action, type, sourcePath, destinationPath, size));
+            entries.add(new DryRun.Entry(action, type, sourcePath, destinationPath, size));
         }
     }
 }

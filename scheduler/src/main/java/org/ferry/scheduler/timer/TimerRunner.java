@@ -3,7 +3,7 @@ package org.ferry.scheduler.timer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.UUID;
-import org.ferry.api.document.TransferRequest;
+import org.ferry.api.command.TransferSubmission;
 import org.ferry.api.domain.Role;
 import org.ferry.api.domain.Timer;
 import org.ferry.api.domain.TimerRun;
@@ -12,6 +12,7 @@ import org.ferry.api.identity.Caller;
 import org.ferry.api.repository.UserAccountRepository;
 import org.ferry.api.service.Submission;
 import org.ferry.api.service.TimerSchedule;
+import org.ferry.api.service.TransferBodies;
 import org.ferry.api.service.TransferService;
 import org.ferry.scheduler.state.TimerRows;
 import org.slf4j.Logger;
@@ -20,8 +21,6 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One tick of a timer, under the timer row's lock: a tick already recorded does nothing (one row
@@ -42,7 +41,7 @@ public class TimerRunner {
     private final TransferService transfers;
     private final UserAccountRepository accounts;
     private final TimerSchedule schedule;
-    private final JsonMapper json;
+    private final TransferBodies bodies;
 
     /**
      * @param rows timer rows
@@ -50,7 +49,7 @@ public class TimerRunner {
      * @param transfers submits the runs
      * @param accounts the owners
      * @param schedule unschedules ended timers
-     * @param json reads the stored transfer document
+     * @param bodies reads the stored transfer document, checked as {@code POST /transfer} checks one
      */
     public TimerRunner(
             TimerRows rows,
@@ -58,14 +57,14 @@ public class TimerRunner {
             TransferService transfers,
             UserAccountRepository accounts,
             TimerSchedule schedule,
-            JsonMapper json) {
+            TransferBodies bodies) {
         this.rows = rows;
         this.transactions = new TransactionTemplate(transactionManager);
         this.transactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
         this.transfers = transfers;
         this.accounts = accounts;
         this.schedule = schedule;
-        this.json = json;
+        this.bodies = bodies;
     }
 
     /**
@@ -116,19 +115,23 @@ public class TimerRunner {
                 .filter(a -> !a.isDisabled())
                 .orElseThrow(() ->
                         new IllegalStateException("The timer's owner " + timer.ownerName() + " has no active account"));
-        ObjectNode body = (ObjectNode) json.readTree(timer.body());
-        body.put("submission_id", submissionId(timerId, scheduled).toString());
-        if (!body.hasNonNull("label")) {
-            String name = timer.name();
-            body.put("label", name.length() > 128 ? name.substring(0, 128).strip() : name);
-        }
-        // the timer's notify_on decides the run's mail: a failed or INACTIVE run always needs a person
-        body.put("notify_on_succeeded", Timer.NOTIFY_EVERY_RUN.equals(timer.notifyOn()));
-        body.put("notify_on_failed", true);
-        body.put("notify_on_inactive", true);
-        TransferRequest request = json.treeToValue(body, TransferRequest.class);
-        Submission submission = transfers.submit(
-                new Caller(account.getId(), timer.ownerName(), account.getRole() == Role.ADMIN), request);
+        TransferSubmission body = bodies.read(timer.body());
+        String name = timer.name();
+        TransferSubmission run = new TransferSubmission(
+                submissionId(timerId, scheduled).toString(),
+                body.sourceEndpoint(),
+                body.destinationEndpoint(),
+                body.label() != null
+                        ? body.label()
+                        : name.length() > 128 ? name.substring(0, 128).strip() : name,
+                body.deadline(),
+                body.items(),
+                body.options(),
+                // the timer's notify_on decides the run's mail: a failed or INACTIVE run always needs a person
+                new TransferSubmission.Notify(Timer.NOTIFY_EVERY_RUN.equals(timer.notifyOn()), true, true),
+                body.skipActivationCheck());
+        Submission submission =
+                transfers.submit(new Caller(account.getId(), timer.ownerName(), account.getRole() == Role.ADMIN), run);
         UUID taskId = submission.taskId();
         rows.record(timerId, scheduled, TimerRun.SUBMITTED, taskId, null);
         int runs = timer.numberOfRuns() + 1;

@@ -65,4 +65,19 @@ public class EndpointServerRows {
             }
         }
     }
+
+    /**
+     * Stores the server rows of a new endpoint, in the order they are tried (the first is the
+     * endpoint's {@code url}).
+     *
+     * @param endpoint a stored endpoint without server rows
+     * @param rows its servers
+     */
+    @Transactional
+    public void create(Endpoint endpoint, List<EndpointServer> rows) {
+        if (!servers.findByEndpointIdOrderByPositionAscIdAsc(endpoint.getId()).isEmpty()) {
+            throw new IllegalStateException("endpoint " + endpoint.getCanonicalName() + " has server rows");
+        }
+        servers.saveAll(rows);
+    }
 }

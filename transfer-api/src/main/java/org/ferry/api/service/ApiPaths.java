@@ -13,10 +13,11 @@ public final class ApiPaths {
     /**
      * @param field the JSON field or parameter, for the error
      * @param path the path as sent
-     * @return the path without a trailing slash (except {@code /} itself) and without doubled slashes
+     * @return the path without a trailing slash (except {@code /} itself), doubled slashes,
+     *     {@code .} segments, or {@code ..} segments (each takes the segment before it away)
      * @throws InvalidRequestException naming the field if the path is missing, not absolute,
-     *     longer than {@value #MAX_PATH_CHARS} characters, or holds CR, LF or NUL (which would break
-     *     the GridFTP command line)
+     *     longer than {@value #MAX_PATH_CHARS} characters, holds CR, LF or NUL (which would break
+     *     the GridFTP command line), or climbs above the root with {@code ..}
      */
     public static String absolute(String field, String path) {
         if (path == null || path.isEmpty()) {
@@ -31,11 +32,21 @@ public final class ApiPaths {
         if (path.indexOf('\r') >= 0 || path.indexOf('\n') >= 0 || path.indexOf('\0') >= 0) {
             throw new InvalidRequestException(field, field + " must not contain CR, LF or NUL");
         }
-        String normalized = path.replaceAll("/{2,}", "/");
-        if (normalized.length() > 1 && normalized.endsWith("/")) {
-            normalized = normalized.substring(0, normalized.length() - 1);
+        java.util.ArrayDeque<String> segments = new java.util.ArrayDeque<>();
+        for (String segment : path.split("/")) {
+            if (segment.isEmpty() || segment.equals(".")) {
+                continue;
+            }
+            if (segment.equals("..")) {
+                if (segments.isEmpty()) {
+                    throw new InvalidRequestException(field, field + " climbs above the root with '..': " + path);
+                }
+                segments.removeLast();
+            } else {
+                segments.addLast(segment);
+            }
         }
-        return normalized;
+        return "/" + String.join("/", segments);
     }
 
     /** @return the last component of a normalized absolute path ({@code /} for the root) */

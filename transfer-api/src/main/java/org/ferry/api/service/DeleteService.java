@@ -2,14 +2,14 @@ package org.ferry.api.service;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import org.ferry.api.document.DeleteRequest;
+import org.ferry.api.command.DeleteSubmission;
+import org.ferry.api.credential.ActivationRequiredException;
+import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.domain.Endpoint;
-import org.ferry.api.error.InvalidRequestException;
-import org.ferry.api.error.NotSupportedException;
+import org.ferry.api.error.ConflictException;
+import org.ferry.api.error.NotFoundException;
 import org.ferry.api.identity.Caller;
 import org.ferry.api.lifecycle.DeleteSubmittedEvent;
 import org.ferry.api.store.NewTask;
@@ -19,7 +19,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Validates a delete document, stores a DELETE task and its paths, and publishes
+ * Stores a checked delete task ({@link DeleteSubmission}) and its paths, and publishes
  * {@link DeleteSubmittedEvent}. A delete task's deadline defaults to 24 hours after submission
  * (service-semantics b.4).
  */
@@ -31,110 +31,66 @@ public class DeleteService {
 
     private final TaskStore store;
     private final EndpointService endpoints;
+    private final EndpointAccessService accesses;
     private final SubmissionIds submissionIds;
-    private final ApiLimits limits;
     private final ApplicationEventPublisher publisher;
 
     /**
      * @param store where the task is stored
      * @param endpoints endpoint lookup
+     * @param accesses the submitter's activation of the endpoint
      * @param submissionIds duplicate detection
-     * @param limits items per task
      * @param publisher where lifecycle events go
      */
     public DeleteService(
             TaskStore store,
             EndpointService endpoints,
+            EndpointAccessService accesses,
             SubmissionIds submissionIds,
-            ApiLimits limits,
             ApplicationEventPublisher publisher) {
         this.store = store;
         this.endpoints = endpoints;
+        this.accesses = accesses;
         this.submissionIds = submissionIds;
-        this.limits = limits;
         this.publisher = publisher;
     }
 
     /**
      * @param caller the submitting user
-     * @param request the delete document
-     * @return the task
-     * @throws InvalidRequestException naming the field for an invalid value
-     * @throws NotSupportedException naming the field for an option Ferry does not implement yet
+     * @param delete the checked delete task
+     * @return the task (or the earlier one with the same submission id)
+     * @throws NotFoundException for an endpoint the caller cannot see
+     * @throws ConflictException for another user's submission id; {@code
+     *     ClientError.ActivationRequired} naming {@code endpoint} when a {@code gsiftp://} endpoint
+     *     is not activated (unless {@code skip_activation_check}: the task then waits INACTIVE)
      */
     @Transactional
-    public Submission submit(Caller caller, DeleteRequest request) {
-        if (request == null) {
-            throw new InvalidRequestException(null, "Request body must be a delete document");
-        }
-        if (request.dataType() != null && !"delete".equals(request.dataType())) {
-            throw new InvalidRequestException("DATA_TYPE", "DATA_TYPE must be 'delete'");
-        }
-        String submissionId = SubmissionIds.chosen(request.submissionId());
-        if (Boolean.TRUE.equals(request.interpretGlobs())) {
-            throw new NotSupportedException(
-                    "interpret_globs", "interpret_globs: glob patterns are not implemented yet");
-        }
-        String mail = "a delete task sends no e-mail (transfer tasks do); send false or leave it out";
-        for (var notify : List.of(
-                new Object[] {"notify_on_succeeded", request.notifyOnSucceeded()},
-                new Object[] {"notify_on_failed", request.notifyOnFailed()},
-                new Object[] {"notify_on_inactive", request.notifyOnInactive()})) {
-            if (Boolean.TRUE.equals(notify[1])) {
-                throw new NotSupportedException((String) notify[0], notify[0] + ": " + mail);
-            }
-        }
-        if (request.localUser() != null && !request.localUser().isEmpty()) {
-            throw new NotSupportedException(
-                    "local_user", "local_user: local user mapping is a GCSv5 feature Ferry lacks");
-        }
-        String label = Labels.check(request.label());
-        Instant deadline = TimeValues.parse("deadline", request.deadline());
-        List<String> paths = paths(request.items());
+    public Submission submit(Caller caller, DeleteSubmission delete) {
+        String submissionId = SubmissionIds.chosen(delete.submissionId());
         Optional<Submission> earlier = submissionIds.earlier(caller, submissionId);
         if (earlier.isPresent()) {
             return earlier.get();
         }
-        Endpoint endpoint = endpoints.resolve(caller, request.endpoint(), "endpoint");
+        Endpoint endpoint = endpoints.resolve(caller, delete.endpoint(), "endpoint");
+        if (!delete.skipActivationCheck() && endpoint.isGsi()) {
+            try {
+                accesses.usableCredential(caller.name(), endpoint);
+            } catch (ActivationRequiredException e) {
+                throw new ConflictException(ActivationRequiredException.CODE, "endpoint", e.getMessage());
+            }
+        }
         Instant now = Instant.now();
         UUID taskId = store.create(NewTask.delete(
                 submissionId,
                 caller.name(),
-                label,
+                delete.label(),
                 now,
-                deadline != null ? deadline : now.plus(DEFAULT_DEADLINE),
+                delete.deadline() != null ? delete.deadline() : now.plus(DEFAULT_DEADLINE),
                 endpoint,
-                Boolean.TRUE.equals(request.recursive()),
-                Boolean.TRUE.equals(request.ignoreMissing()),
-                paths));
+                delete.recursive(),
+                delete.ignoreMissing(),
+                delete.paths()));
         publisher.publishEvent(new DeleteSubmittedEvent(taskId));
         return new Submission(taskId, submissionId, false);
-    }
-
-    private List<String> paths(List<DeleteRequest.DeleteItem> data) {
-        if (data == null || data.isEmpty()) {
-            throw new InvalidRequestException("DATA", "DATA must hold at least one delete_item");
-        }
-        if (data.size() > limits.maxItemsPerTask()) {
-            throw new InvalidRequestException(
-                    "DATA", "DATA holds " + data.size() + " items; at most " + limits.maxItemsPerTask() + " per task");
-        }
-        List<String> paths = new ArrayList<>(data.size());
-        for (int i = 0; i < data.size(); i++) {
-            String prefix = "DATA[" + i + "]";
-            DeleteRequest.DeleteItem item = data.get(i);
-            if (item == null) {
-                throw new InvalidRequestException(prefix, prefix + " must be a delete_item object");
-            }
-            if (item.dataType() != null && !"delete_item".equals(item.dataType())) {
-                throw new InvalidRequestException(prefix + ".DATA_TYPE", prefix + ".DATA_TYPE must be 'delete_item'");
-            }
-            String path = ApiPaths.absolute(prefix + ".path", item.path());
-            if (path.equals("/")) {
-                throw new InvalidRequestException(prefix + ".path", prefix + ".path: the root cannot be deleted");
-            }
-            paths.add(path);
-        }
-        return paths;
     }
 }

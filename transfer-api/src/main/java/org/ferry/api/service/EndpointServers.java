@@ -2,8 +2,8 @@ package org.ferry.api.service;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.ferry.api.command.ServerDefinition;
 import org.ferry.api.credential.EndpointServerRows;
-import org.ferry.api.document.ServerRequest;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EndpointServer;
 import org.ferry.api.error.ConflictException;
@@ -89,9 +89,9 @@ public class EndpointServers {
      * @throws ConflictException if the endpoint already has that server
      */
     @Transactional
-    public EndpointServer add(Caller caller, String idOrName, ServerRequest request) {
+    public EndpointServer add(Caller caller, String idOrName, ServerDefinition request) {
         Endpoint endpoint = endpointService.resolveOwned(caller, idOrName);
-        Location location = location(request, null);
+        ServerLocation location = ServerLocation.of(request, null, "");
         List<EndpointServer> existing = new ArrayList<>(of(endpoint));
         checkScheme(endpoint, location.scheme());
         if (existing.stream().anyMatch(s -> s.uri().equals(location.uri()))) {
@@ -122,10 +122,10 @@ public class EndpointServers {
      * @return the changed server
      */
     @Transactional
-    public EndpointServer update(Caller caller, String idOrName, long serverId, ServerRequest request) {
+    public EndpointServer update(Caller caller, String idOrName, long serverId, ServerDefinition request) {
         Endpoint endpoint = endpointService.resolveOwned(caller, idOrName);
         EndpointServer server = find(endpoint, serverId);
-        Location location = location(request, server);
+        ServerLocation location = ServerLocation.of(request, server, "");
         checkScheme(endpoint, location.scheme());
         server.change(location.scheme(), location.hostname(), location.port(), location.subject());
         servers.save(server);
@@ -180,50 +180,5 @@ public class EndpointServers {
                     "Endpoint " + endpoint.getCanonicalName() + " has " + endpointScheme
                             + ":// servers: its servers are all ftp:// or all gsiftp://");
         }
-    }
-
-    private record Location(String scheme, String hostname, int port, String subject) {
-        String uri() {
-            return scheme + "://" + hostname + ":" + port;
-        }
-    }
-
-    private static Location location(ServerRequest request, EndpointServer current) {
-        if (request == null) {
-            throw new InvalidRequestException(null, "Request body must be a server document");
-        }
-        if (request.dataType() != null && !"server".equals(request.dataType())) {
-            throw new InvalidRequestException("DATA_TYPE", "DATA_TYPE must be 'server'");
-        }
-        String subject = request.subject() != null
-                ? (request.subject().isBlank() ? null : request.subject().strip())
-                : current == null ? null : current.getSubject();
-        if (request.uri() != null && !request.uri().isBlank()) {
-            GridFtpUrl url;
-            try {
-                url = GridFtpUrl.parse(request.uri());
-            } catch (IllegalArgumentException e) {
-                throw new InvalidRequestException("uri", e.getMessage());
-            }
-            if (!url.username().equals("anonymous") || !url.path().equals("/")) {
-                throw new InvalidRequestException("uri", "uri must be scheme://hostname[:port], nothing else");
-            }
-            return new Location(url.scheme(), url.host(), url.port(), subject);
-        }
-        String scheme = request.scheme() != null ? request.scheme() : current == null ? "gsiftp" : current.getScheme();
-        if (!scheme.equals("ftp") && !scheme.equals("gsiftp")) {
-            throw new InvalidRequestException("scheme", "scheme must be ftp or gsiftp");
-        }
-        String hostname =
-                request.hostname() != null ? request.hostname() : current == null ? null : current.getHostname();
-        if (hostname == null || hostname.isBlank() || !hostname.matches("[A-Za-z0-9.:\\-\\[\\]]+")) {
-            throw new InvalidRequestException("hostname", "hostname is required: a host name or address");
-        }
-        int port =
-                request.port() != null ? request.port() : current == null ? GridFtpUrl.DEFAULT_PORT : current.getPort();
-        if (port < 1 || port > 65535) {
-            throw new InvalidRequestException("port", "port must be 1-65535");
-        }
-        return new Location(scheme, hostname, port, subject);
     }
 }

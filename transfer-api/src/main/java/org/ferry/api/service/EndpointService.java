@@ -1,5 +1,6 @@
 package org.ferry.api.service;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -7,10 +8,12 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
+import org.ferry.api.command.EndpointDefinition;
+import org.ferry.api.command.ServerDefinition;
 import org.ferry.api.credential.EndpointSecrets;
 import org.ferry.api.credential.EndpointServerRows;
-import org.ferry.api.document.EndpointRequest;
 import org.ferry.api.domain.Endpoint;
+import org.ferry.api.domain.EndpointServer;
 import org.ferry.api.error.ConflictException;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.error.NotFoundException;
@@ -100,21 +103,18 @@ public class EndpointService {
      * Registers an endpoint.
      *
      * @param caller the owner to be
-     * @param body {@code canonical_name} ({@code caller#name}) or {@code display_name}, {@code url},
-     *     optional {@code username} (default {@code anonymous}), {@code password} (default empty;
-     *     stored sealed; not for {@code gsiftp://}, whose users activate the endpoint),
-     *     {@code myproxy_server} and {@code myproxy_dn} (the MyProxy server users activate
-     *     against), {@code description}, {@code public}, {@code default_directory}
+     * @param body {@code canonical_name} ({@code caller#name}) or {@code display_name}, {@code url}
+     *     and/or the servers ({@code DATA}, in the order they are tried; {@code url} is the
+     *     first's), optional {@code username} (default {@code anonymous}), {@code password}
+     *     (default empty; stored sealed; not for {@code gsiftp://}, whose users activate the
+     *     endpoint), {@code myproxy_server} and {@code myproxy_dn} (the MyProxy server users
+     *     activate against), {@code description}, {@code public}, {@code default_directory}
      * @return the stored endpoint
      * @throws InvalidRequestException naming the field for invalid values or another owner
      * @throws ConflictException if the name is taken
      */
     @Transactional
-    public Endpoint create(Caller caller, EndpointRequest body) {
-        if (body == null) {
-            throw new InvalidRequestException(null, "Request body must be an endpoint document");
-        }
-        dataType(body);
+    public Endpoint create(Caller caller, EndpointDefinition body) {
         String name;
         String nameField;
         if (body.canonicalName() != null) {
@@ -141,10 +141,23 @@ public class EndpointService {
             throw new InvalidRequestException("canonical_name", "canonical_name (owner#name) is required");
         }
         checkName(nameField, name);
+        List<ServerLocation> locations = locations(body.servers());
+        String url;
         if (body.url() == null || body.url().isBlank()) {
-            throw new InvalidRequestException("url", "url is required");
+            if (locations.isEmpty()) {
+                throw new InvalidRequestException("url", "url is required (or the servers, DATA)");
+            }
+            url = locations.get(0).uri();
+        } else {
+            url = url(body.url());
+            if (!locations.isEmpty() && !locations.get(0).uri().equals(url)) {
+                throw new InvalidRequestException(
+                        "DATA[0]",
+                        "url " + url + " and the first server "
+                                + locations.get(0).uri()
+                                + " differ: url is the first server's (send one of them, or both alike)");
+            }
         }
-        String url = url(body.url());
         if (endpoints.findByCanonicalName(caller.name() + "#" + name).isPresent()) {
             throw new ConflictException(nameField, "An endpoint named " + caller.name() + "#" + name + " exists");
         }
@@ -158,13 +171,50 @@ public class EndpointService {
                 Boolean.TRUE.equals(body.isPublic()),
                 defaultDirectory(body.defaultDirectory()));
         Endpoint saved = endpoints.save(endpoint);
-        servers.followUrl(saved);
+        if (locations.isEmpty()) {
+            servers.followUrl(saved);
+        } else {
+            List<EndpointServer> rows = new ArrayList<>(locations.size());
+            for (ServerLocation location : locations) {
+                rows.add(new EndpointServer(
+                        saved.getId(),
+                        rows.size(),
+                        location.scheme(),
+                        location.hostname(),
+                        location.port(),
+                        location.subject()));
+            }
+            servers.create(saved, rows);
+        }
         return saved;
     }
 
+    /** @return the servers given, checked (all of one scheme, none twice), or empty for none */
+    private static List<ServerLocation> locations(List<ServerDefinition> given) {
+        if (given == null) {
+            return List.of();
+        }
+        if (given.isEmpty()) {
+            throw new InvalidRequestException("DATA", "DATA must hold at least one server, or be left out");
+        }
+        List<ServerLocation> locations = new ArrayList<>(given.size());
+        for (int i = 0; i < given.size(); i++) {
+            String prefix = "DATA[" + i + "].";
+            ServerLocation location = ServerLocation.of(given.get(i), null, prefix);
+            if (!locations.isEmpty() && !locations.get(0).scheme().equals(location.scheme())) {
+                throw new InvalidRequestException(
+                        prefix + "scheme", "An endpoint's servers are all ftp:// or all gsiftp://");
+            }
+            if (locations.stream().anyMatch(l -> l.uri().equals(location.uri()))) {
+                throw new InvalidRequestException(prefix + "uri", location.uri() + " is in DATA twice");
+            }
+            locations.add(location);
+        }
+        return locations;
+    }
+
     /**
-     * Changes an endpoint: the fields given (not null) replace the stored ones; read-only fields
-     * sent back unchanged are ignored.
+     * Changes an endpoint: the fields given (not null) replace the stored ones.
      *
      * @param caller the owner
      * @param idOrName the endpoint
@@ -176,17 +226,11 @@ public class EndpointService {
      * @throws ConflictException if a new name is taken
      */
     @Transactional
-    public Endpoint update(Caller caller, String idOrName, EndpointRequest body) {
+    public Endpoint update(Caller caller, String idOrName, EndpointDefinition body) {
         Endpoint endpoint = owned(caller, idOrName);
-        if (body == null) {
-            throw new InvalidRequestException(null, "Request body must be an endpoint document");
-        }
-        dataType(body);
-        if (body.id() != null && !body.id().equals(endpoint.getId().toString())) {
-            throw new InvalidRequestException("id", "id cannot change");
-        }
-        if (body.ownerString() != null && !body.ownerString().equals(endpoint.getOwnerName())) {
-            throw new InvalidRequestException("owner_string", "owner_string cannot change");
+        if (body.servers() != null) {
+            throw new InvalidRequestException(
+                    "DATA", "DATA: an endpoint's servers change through /endpoint/{id}/server, not an endpoint update");
         }
         String newName = body.displayName();
         if (body.canonicalName() != null && !body.canonicalName().equals(endpoint.getCanonicalName())) {
@@ -380,12 +424,6 @@ public class EndpointService {
     @Transactional
     public void delete(Caller caller, String idOrName) {
         endpoints.delete(owned(caller, idOrName));
-    }
-
-    private static void dataType(EndpointRequest body) {
-        if (body.dataType() != null && !"endpoint".equals(body.dataType())) {
-            throw new InvalidRequestException("DATA_TYPE", "DATA_TYPE must be 'endpoint'");
-        }
     }
 
     private static void checkName(String field, String name) {

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
-import org.ferry.api.document.TaskUpdateRequest;
+import org.ferry.api.command.TaskChange;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.FileState;
 import org.ferry.api.domain.Task;
@@ -255,31 +255,25 @@ public class TaskService {
     }
 
     /**
-     * Changes the label and/or deadline of an ACTIVE task (the owner's; an admin's too).
+     * Changes the label and/or deadline of an open (ACTIVE or INACTIVE) task (the owner's; an
+     * admin's too). A deadline moved into the past ends the task EXPIRED at once.
      *
      * @param caller the user
      * @param taskId the task
-     * @param request the new values (null keeps a value)
+     * @param change the new values (null keeps a value)
+     * @throws NotFoundException naming {@code task_id} as {@link #get}
      * @throws ConflictException if the task has ended
-     * @throws InvalidRequestException naming the field for an invalid value
      */
     @Transactional
-    public void update(Caller caller, String taskId, TaskUpdateRequest request) {
+    public void update(Caller caller, String taskId, TaskChange change) {
         Task task = get(caller, taskId);
-        if (request == null) {
-            throw new InvalidRequestException(null, "Request body must be a task document with label and/or deadline");
-        }
-        if (request.dataType() != null && !"task".equals(request.dataType())) {
-            throw new InvalidRequestException("DATA_TYPE", "DATA_TYPE must be 'task'");
-        }
-        String label = request.label() == null ? task.getLabel() : Labels.check(request.label());
-        Instant deadline =
-                request.deadline() == null ? task.getDeadline() : TimeValues.parse("deadline", request.deadline());
+        String label = change.label() == null ? task.getLabel() : change.label();
+        Instant deadline = change.deadline() == null ? task.getDeadline() : change.deadline();
         if (!task.isOpen() || !store.updateLabelAndDeadline(task.getId(), label, deadline)) {
             throw new ConflictException(
                     "task_id", "Task " + taskId + " has ended; only ACTIVE and INACTIVE tasks can be updated");
         }
-        if (request.deadline() != null) {
+        if (change.deadline() != null) {
             publisher.publishEvent(new TaskDeadlineChangedEvent(task.getId(), deadline));
         }
     }

@@ -3,28 +3,25 @@ package org.ferry.api.service;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import org.ferry.api.document.TimerRequest;
-import org.ferry.api.document.TransferRequest;
+import org.ferry.api.command.TimerDefinition;
+import org.ferry.api.command.TransferSubmission;
 import org.ferry.api.domain.Timer;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.error.NotFoundException;
-import org.ferry.api.error.NotSupportedException;
 import org.ferry.api.identity.Caller;
 import org.ferry.api.repository.TimerRepository;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Timers (Globus Timers' shape): checks a timer document field by field (errors name e.g.
- * {@code timer.schedule.interval_seconds} or {@code timer.body.DATA[0].source_path}), stores it,
- * and keeps its Quartz trigger in step through {@link TimerSchedule} in the same transaction:
- * active timers have a trigger, paused and ended ones none.
+ * Timers (Globus Timers' shape): checks a timer's schedule by its rules (errors name e.g.
+ * {@code timer.schedule.interval_seconds}) and its transfer's endpoints, stores it with its
+ * transfer document ({@link TransferBodies}), and keeps its Quartz trigger in step through
+ * {@link TimerSchedule} in the same transaction: active timers have a trigger, paused and ended
+ * ones none.
  */
 @Service
 public class TimerService {
@@ -35,34 +32,31 @@ public class TimerService {
     private final TimerRepository timers;
     private final TransferService transfers;
     private final TimerSchedule schedule;
-    private final JsonMapper json;
+    private final TransferBodies bodies;
 
     /**
      * @param timers timer store
-     * @param transfers checks the transfer document
+     * @param transfers checks the transfer's endpoints
      * @param schedule the timers' clock (Quartz)
-     * @param json writes the stored transfer document
+     * @param bodies writes the stored transfer document
      */
-    public TimerService(TimerRepository timers, TransferService transfers, TimerSchedule schedule, JsonMapper json) {
+    public TimerService(
+            TimerRepository timers, TransferService transfers, TimerSchedule schedule, TransferBodies bodies) {
         this.timers = timers;
         this.transfers = transfers;
         this.schedule = schedule;
-        this.json = json;
+        this.bodies = bodies;
     }
 
     /**
      * @param caller the owner-to-be
-     * @param request {@code {"timer": {...}}}
+     * @param fields the timer (schedule and body required)
      * @return the new, active timer
      * @throws InvalidRequestException naming the field
      * @throws NotFoundException for an endpoint the caller cannot see
      */
     @Transactional
-    public Timer create(Caller caller, TimerRequest request) {
-        TimerRequest.TimerFields fields = fields(request);
-        if (fields.timerType() != null && !"transfer".equals(fields.timerType())) {
-            throw new NotSupportedException("timer.timer_type", "timer.timer_type: Ferry's timers run transfers only");
-        }
+    public Timer create(Caller caller, TimerDefinition fields) {
         if (fields.schedule() == null) {
             throw new InvalidRequestException("timer.schedule", "timer.schedule is required");
         }
@@ -133,9 +127,8 @@ public class TimerService {
      * @return the timer
      */
     @Transactional
-    public Timer update(Caller caller, String id, TimerRequest request) {
+    public Timer update(Caller caller, String id, TimerDefinition fields) {
         Timer timer = getForChange(caller, id);
-        TimerRequest.TimerFields fields = fields(request);
         if (fields.name() != null) {
             timer.rename(name(fields.name()));
         }
@@ -191,13 +184,6 @@ public class TimerService {
         timers.delete(timer);
     }
 
-    private static TimerRequest.TimerFields fields(TimerRequest request) {
-        if (request == null || request.timer() == null) {
-            throw new InvalidRequestException("timer", "The body must be {\"timer\": {...}}");
-        }
-        return request.timer();
-    }
-
     private static String name(String name) {
         if (name == null || name.isBlank()) {
             return "Timer created " + Instant.now();
@@ -216,34 +202,23 @@ public class TimerService {
         return value;
     }
 
-    private String body(Caller caller, TransferRequest body) {
+    /** @return the transfer document to store, once the caller can see its endpoints */
+    private String body(Caller caller, TransferSubmission body) {
         try {
-            transfers.checkDocument(caller, body);
-        } catch (NotSupportedException e) {
-            throw new NotSupportedException(prefixed(e.field()), "timer.body: " + e.getMessage());
+            transfers.checkEndpoints(caller, body);
         } catch (InvalidRequestException e) {
             throw new InvalidRequestException(prefixed(e.field()), "timer.body: " + e.getMessage());
         } catch (NotFoundException e) {
             throw new NotFoundException(prefixed(e.field()), "timer.body: " + e.getMessage());
         }
-        ObjectNode node = json.valueToTree(body);
-        node.remove("submission_id"); // each run gets its own, from the timer and the tick
-        node.remove("skip_activation_check");
-        List<String> nulls = new ArrayList<>();
-        node.properties().forEach(field -> {
-            if (field.getValue().isNull()) {
-                nulls.add(field.getKey());
-            }
-        });
-        nulls.forEach(node::remove);
-        return json.writeValueAsString(node);
+        return bodies.write(body); // without a submission id: each run gets its own
     }
 
     private static String prefixed(String field) {
         return field == null ? "timer.body" : "timer.body." + field;
     }
 
-    private void applySchedule(Timer timer, TimerRequest.Schedule given) {
+    private void applySchedule(Timer timer, TimerDefinition.Schedule given) {
         String type = given.type() == null ? "" : given.type().trim().toLowerCase(Locale.ROOT);
         Instant now = Instant.now();
         switch (type) {
@@ -254,7 +229,7 @@ public class TimerService {
                             "timer.schedule.interval_seconds: a whole number of seconds, at least "
                                     + MIN_INTERVAL_SECONDS);
                 }
-                Instant start = time("timer.schedule.start", given.start(), now);
+                Instant start = given.start() != null ? given.start() : now;
                 End end = end(given.end(), start);
                 timer.schedule(Timer.RECURRING, given.intervalSeconds(), null, null, start, end.time, end.runs);
             }
@@ -278,12 +253,12 @@ public class TimerService {
                     throw new InvalidRequestException(
                             "timer.schedule.time_zone", "timer.schedule.time_zone: unknown time zone '" + zone + "'");
                 }
-                Instant start = time("timer.schedule.start", given.start(), now);
+                Instant start = given.start() != null ? given.start() : now;
                 End end = end(given.end(), start);
                 timer.schedule(Timer.CRON, null, given.cronExpression().trim(), zone, start, end.time, end.runs);
             }
             case Timer.ONCE -> {
-                Instant at = time("timer.schedule.datetime", given.datetime(), now);
+                Instant at = given.datetime() != null ? given.datetime() : now;
                 timer.schedule(Timer.ONCE, null, null, null, at, null, 1);
             }
             default ->
@@ -295,13 +270,13 @@ public class TimerService {
 
     private record End(Instant time, Integer runs) {}
 
-    private static End end(TimerRequest.End end, Instant start) {
+    private static End end(TimerDefinition.End end, Instant start) {
         if (end == null || end.condition() == null) {
             return new End(null, null);
         }
         switch (end.condition().trim().toLowerCase(Locale.ROOT)) {
             case "iterations" -> {
-                Integer runs = end.count() != null ? end.count() : end.iterations();
+                Integer runs = end.count();
                 if (runs == null || runs < 1) {
                     throw new InvalidRequestException(
                             "timer.schedule.end.count", "timer.schedule.end.count: the number of runs, at least 1");
@@ -309,7 +284,7 @@ public class TimerService {
                 return new End(null, runs);
             }
             case "time" -> {
-                Instant at = time("timer.schedule.end.datetime", end.datetime(), null);
+                Instant at = end.datetime();
                 if (at == null || !at.isAfter(start)) {
                     throw new InvalidRequestException(
                             "timer.schedule.end.datetime", "timer.schedule.end.datetime must be after the start");
@@ -320,10 +295,5 @@ public class TimerService {
                 throw new InvalidRequestException(
                         "timer.schedule.end.condition", "timer.schedule.end.condition must be iterations or time");
         }
-    }
-
-    private static Instant time(String field, String text, Instant otherwise) {
-        Instant parsed = TimeValues.parse(field, text);
-        return parsed != null ? parsed : otherwise;
     }
 }

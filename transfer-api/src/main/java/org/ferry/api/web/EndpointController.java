@@ -48,19 +48,26 @@ public class EndpointController {
     private final OwnerIds ownerIds;
     private final EndpointAccessService activations;
     private final EndpointServers servers;
+    private final EndpointRequests requests;
 
     /**
      * @param endpoints the endpoint registry
      * @param ownerIds owner account ids
      * @param activations the caller's activation of each endpoint
      * @param servers the endpoints' GridFTP servers
+     * @param requests maps the endpoint and server documents, field by field
      */
     public EndpointController(
-            EndpointService endpoints, OwnerIds ownerIds, EndpointAccessService activations, EndpointServers servers) {
+            EndpointService endpoints,
+            OwnerIds ownerIds,
+            EndpointAccessService activations,
+            EndpointServers servers,
+            EndpointRequests requests) {
         this.endpoints = endpoints;
         this.ownerIds = ownerIds;
         this.activations = activations;
         this.servers = servers;
+        this.requests = requests;
     }
 
     private EndpointDocument document(Caller caller, Endpoint endpoint, String ownerId) {
@@ -77,7 +84,9 @@ public class EndpointController {
     @ResponseStatus(HttpStatus.CREATED)
     public EndpointDocument create(Caller caller, @RequestBody EndpointRequest body) {
         return document(
-                caller, endpoints.create(caller, body), caller.accountId().toString());
+                caller,
+                endpoints.create(caller, requests.create(body)),
+                caller.accountId().toString());
     }
 
     /** {@code GET /endpoint/{id or name}}: the endpoint document. */
@@ -94,7 +103,9 @@ public class EndpointController {
             @PathVariable("endpoint") String endpoint,
             @RequestBody EndpointRequest body,
             HttpServletRequest request) {
-        endpoints.update(caller, endpoint, body);
+        Endpoint current = endpoints.resolve(caller, endpoint, "endpoint_id");
+        EndpointDocument shown = document(caller, current, ownerIds.of(current.getOwnerName()));
+        endpoints.update(caller, endpoint, requests.update(body, shown));
         return result("result", "Updated", "Endpoint updated successfully", request);
     }
 
@@ -132,7 +143,7 @@ public class EndpointController {
             @PathVariable("endpoint") String endpoint,
             @RequestBody ServerRequest body,
             HttpServletRequest request) {
-        EndpointServer added = servers.add(caller, endpoint, body);
+        EndpointServer added = servers.add(caller, endpoint, EndpointRequests.server(body, null));
         return new ServerAddResultDocument(
                 "endpoint_server_add_result",
                 "Created",
@@ -150,7 +161,7 @@ public class EndpointController {
             @PathVariable("server") long server,
             @RequestBody ServerRequest body,
             HttpServletRequest request) {
-        servers.update(caller, endpoint, server, body);
+        servers.update(caller, endpoint, server, EndpointRequests.server(body, server));
         return result("result", "Updated", "Server updated successfully", request);
     }
 

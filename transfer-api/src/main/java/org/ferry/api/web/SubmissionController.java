@@ -4,6 +4,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.ferry.api.command.DeleteSubmission;
+import org.ferry.api.command.TransferSubmission;
 import org.ferry.api.document.DeleteRequest;
 import org.ferry.api.document.DryRunDocument;
 import org.ferry.api.document.LinkDocument;
@@ -33,16 +35,23 @@ public class SubmissionController {
     private final TransferService transfers;
     private final DeleteService deletes;
     private final SubmissionIds submissionIds;
+    private final TransferDocuments documents;
 
     /**
      * @param transfers transfer submission
      * @param deletes delete submission
      * @param submissionIds duplicate detection
+     * @param documents maps the documents to submissions, field by field
      */
-    public SubmissionController(TransferService transfers, DeleteService deletes, SubmissionIds submissionIds) {
+    public SubmissionController(
+            TransferService transfers,
+            DeleteService deletes,
+            SubmissionIds submissionIds,
+            TransferDocuments documents) {
         this.transfers = transfers;
         this.deletes = deletes;
         this.submissionIds = submissionIds;
+        this.documents = documents;
     }
 
     /** {@code GET /submission_id}: a fresh submission id. */
@@ -58,7 +67,8 @@ public class SubmissionController {
     @PostMapping("/transfer")
     public ResponseEntity<SubmissionResultDocument> transfer(
             Caller caller, @RequestBody TransferRequest body, HttpServletRequest request) {
-        Submission submission = once(caller, body.submissionId(), () -> transfers.submit(caller, body));
+        TransferSubmission transfer = documents.submission(body);
+        Submission submission = once(caller, transfer.submissionId(), () -> transfers.submit(caller, transfer));
         return accepted(submission, "transfer", request);
     }
 
@@ -69,14 +79,15 @@ public class SubmissionController {
      */
     @PostMapping("/transfer/dry_run")
     public DryRunDocument dryRun(Caller caller, @RequestBody TransferRequest body) {
-        return transfers.dryRun(caller, body);
+        return TransferDocuments.document(transfers.dryRun(caller, documents.submission(body)));
     }
 
     /** {@code POST /delete}: as {@code /transfer}, for a delete document. */
     @PostMapping("/delete")
     public ResponseEntity<SubmissionResultDocument> delete(
             Caller caller, @RequestBody DeleteRequest body, HttpServletRequest request) {
-        Submission submission = once(caller, body.submissionId(), () -> deletes.submit(caller, body));
+        DeleteSubmission delete = documents.submission(body);
+        Submission submission = once(caller, delete.submissionId(), () -> deletes.submit(caller, delete));
         return accepted(submission, "delete", request);
     }
 

@@ -4,6 +4,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.ferry.api.command.TaskChange;
 import org.ferry.api.document.EventDocument;
 import org.ferry.api.document.MarkerListDocument;
 import org.ferry.api.document.OffsetListDocument;
@@ -16,9 +17,12 @@ import org.ferry.api.document.TaskUpdateRequest;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
 import org.ferry.api.domain.TransferFile;
+import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.identity.Caller;
+import org.ferry.api.service.Labels;
 import org.ferry.api.service.Paging;
 import org.ferry.api.service.TaskService;
+import org.ferry.api.service.TimeValues;
 import org.springframework.data.domain.Page;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -90,7 +94,7 @@ public class TaskController {
             @PathVariable("taskId") String taskId,
             @RequestBody TaskUpdateRequest body,
             HttpServletRequest request) {
-        tasks.update(caller, taskId, body);
+        tasks.update(caller, taskId, change(body));
         return new ResultDocument(
                 "result", "Updated", "Updated successfully", RequestIds.resource(request), RequestIds.of(request));
     }
@@ -162,5 +166,16 @@ public class TaskController {
     public PauseInfoDocument pauseInfo(Caller caller, @PathVariable("taskId") String taskId) {
         tasks.get(caller, taskId);
         return new PauseInfoDocument("pause_info_limited", List.of(), null, null, null, null);
+    }
+
+    /** @return the change a {@code PUT /task/{id}} body asks for, its fields checked by name */
+    private static TaskChange change(TaskUpdateRequest body) {
+        if (body == null) {
+            throw new InvalidRequestException(null, "Request body must be a task document with label and/or deadline");
+        }
+        if (body.dataType() != null && !"task".equals(body.dataType())) {
+            throw new InvalidRequestException("DATA_TYPE", "DATA_TYPE must be 'task'");
+        }
+        return new TaskChange(Labels.check(body.label()), TimeValues.parse("deadline", body.deadline()));
     }
 }

@@ -41,24 +41,33 @@ public class TimerController {
     private final TimerRunRepository runs;
     private final TimerSchedule schedule;
     private final JsonMapper json;
+    private final TimerDocuments documents;
 
     /**
      * @param timers timer service
      * @param runs run history
      * @param schedule next ticks
      * @param json reads stored bodies
+     * @param documents maps timer documents to timer definitions, field by field
      */
-    public TimerController(TimerService timers, TimerRunRepository runs, TimerSchedule schedule, JsonMapper json) {
+    public TimerController(
+            TimerService timers,
+            TimerRunRepository runs,
+            TimerSchedule schedule,
+            JsonMapper json,
+            TimerDocuments documents) {
         this.timers = timers;
         this.runs = runs;
         this.schedule = schedule;
         this.json = json;
+        this.documents = documents;
     }
 
     /** {@code POST /timer}: 201 with the timer document. */
     @PostMapping("/timer")
     public ResponseEntity<TimerDocument> create(Caller caller, @RequestBody TimerRequest body) {
-        return ResponseEntity.status(HttpStatus.CREATED).body(document(timers.create(caller, body)));
+        return ResponseEntity.status(HttpStatus.CREATED)
+                .body(document(timers.create(caller, documents.definition(body))));
     }
 
     /** {@code GET /timer}: the caller's timers. */
@@ -80,7 +89,7 @@ public class TimerController {
     /** {@code PATCH /timer/{id}}: changes the fields given ({@code name}, {@code schedule}, {@code body}). */
     @PatchMapping("/timer/{id}")
     public TimerDocument update(Caller caller, @PathVariable String id, @RequestBody TimerRequest body) {
-        return document(timers.update(caller, id, body));
+        return document(timers.update(caller, id, documents.definition(body)));
     }
 
     /** {@code POST /timer/{id}/pause}. */

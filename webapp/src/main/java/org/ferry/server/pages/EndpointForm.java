@@ -1,6 +1,6 @@
 package org.ferry.server.pages;
 
-import org.ferry.api.document.EndpointRequest;
+import org.ferry.api.command.EndpointDefinition;
 import org.ferry.api.domain.Endpoint;
 
 /**
@@ -46,11 +46,10 @@ public record EndpointForm(
     /**
      * @param creating true for a new endpoint (blank fields are left out and take their
      *     defaults), false for a change (a blank password keeps the stored one)
-     * @return the API's endpoint document
+     * @return the endpoint these fields define
      */
-    public EndpointRequest toRequest(boolean creating) {
-        return new EndpointRequest(
-                null,
+    public EndpointDefinition toDefinition(boolean creating) {
+        return new EndpointDefinition(
                 null,
                 blankToNull(name),
                 description == null ? "" : description,
@@ -61,17 +60,7 @@ public record EndpointForm(
                 creating ? blankToNull(defaultDirectory) : (defaultDirectory == null ? "" : defaultDirectory.trim()),
                 null, // myproxy_server: GSI endpoints are made through the API and the CLI
                 null, // myproxy_dn
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null);
+                null); // one server, the url's
     }
 
     /**

@@ -74,7 +74,7 @@ public class EndpointPages {
     public String create(
             Caller caller, @ModelAttribute("form") EndpointForm form, Model model, RedirectAttributes redirect) {
         try {
-            Endpoint created = endpoints.create(caller, form.toRequest(true));
+            Endpoint created = endpoints.create(caller, form.toDefinition(true));
             redirect.addFlashAttribute("notice", "Endpoint " + created.getCanonicalName() + " was created.");
             return "redirect:/endpoints";
         } catch (FerryException e) {
@@ -101,7 +101,7 @@ public class EndpointPages {
             RedirectAttributes redirect) {
         Endpoint endpoint = owned(caller, id);
         try {
-            Endpoint changed = endpoints.update(caller, id, form.toRequest(false));
+            Endpoint changed = endpoints.update(caller, id, form.toDefinition(false));
             redirect.addFlashAttribute("notice", "Endpoint " + changed.getCanonicalName() + " was saved.");
             return "redirect:/endpoints";
         } catch (FerryException e) {

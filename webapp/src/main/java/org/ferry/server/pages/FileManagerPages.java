@@ -1,13 +1,16 @@
 package org.ferry.server.pages;
 
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import org.ferry.api.document.DeleteRequest;
-import org.ferry.api.document.TransferRequest;
+import org.ferry.api.command.DeleteSubmission;
+import org.ferry.api.command.TransferSubmission;
 import org.ferry.api.domain.Endpoint;
+import org.ferry.api.domain.FilterRules;
+import org.ferry.api.domain.SyncLevel;
 import org.ferry.api.error.FerryException;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.identity.Caller;
@@ -16,6 +19,7 @@ import org.ferry.api.service.DeleteService;
 import org.ferry.api.service.EndpointService;
 import org.ferry.api.service.FileListings;
 import org.ferry.api.service.FileOperationService;
+import org.ferry.api.service.Labels;
 import org.ferry.api.service.Submission;
 import org.ferry.api.service.TransferService;
 import org.ferry.mover.protocol.FileInfo;
@@ -185,48 +189,35 @@ public class FileManagerPages {
         if (destination == null || destination.isBlank()) {
             throw new InvalidRequestException("destination_endpoint", "Choose an endpoint on the other side first.");
         }
-        List<TransferRequest.TransferItem> items = new ArrayList<>();
+        List<TransferSubmission.Item> items = new ArrayList<>();
         for (String name : names) {
             boolean directory = name.endsWith("/");
             String bare = directory ? name.substring(0, name.length() - 1) : name;
-            items.add(new TransferRequest.TransferItem(
-                    "transfer_item",
-                    Pane.join(sourceDirectory, bare),
-                    Pane.join(destinationDirectory, bare),
-                    directory,
-                    null,
-                    null));
+            int index = items.size();
+            items.add(new TransferSubmission.Item(
+                    ApiPaths.absolute("DATA[" + index + "].source_path", Pane.join(sourceDirectory, bare)),
+                    ApiPaths.absolute("DATA[" + index + "].destination_path", Pane.join(destinationDirectory, bare)),
+                    directory));
         }
-        TransferRequest request = new TransferRequest(
-                "transfer",
+        TransferSubmission request = new TransferSubmission(
                 null,
                 source,
                 destination,
-                blankToNull(form.label()),
+                Labels.check(blankToNull(form.label())),
                 deadline(form.deadline(), form.tzOffsetMinutes()),
-                blankToNull(form.syncLevel()),
-                checked(form.verifyChecksum()),
-                null,
-                checked(form.encrypt()),
-                null,
-                null,
-                null,
-                // explicit: the API takes an absent notify_on_* as true (Globus), and an unchecked
-                // box must mean no mail
-                checked(form.notifySucceeded()),
-                checked(form.notifyFailed()),
-                checked(form.notifyInactive()),
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                items);
+                items,
+                new TransferSubmission.Options(
+                        syncLevel(form.syncLevel()),
+                        checked(form.verifyChecksum()),
+                        false,
+                        checked(form.encrypt()),
+                        false,
+                        false,
+                        FilterRules.none()),
+                // an unchecked box means no mail
+                new TransferSubmission.Notify(
+                        checked(form.notifySucceeded()), checked(form.notifyFailed()), checked(form.notifyInactive())),
+                false);
         Submission submission = transfers.submit(caller, request);
         redirect.addFlashAttribute(
                 "notice", "Transfer request submitted: " + items.size() + (items.size() == 1 ? " item." : " items."));
@@ -236,19 +227,21 @@ public class FileManagerPages {
     private void delete(
             Caller caller, String endpoint, String directory, List<String> selected, RedirectAttributes redirect) {
         List<String> names = selection(selected, "Select the files and directories to delete first.");
-        List<DeleteRequest.DeleteItem> items = new ArrayList<>();
+        List<String> items = new ArrayList<>();
         boolean recursive = false;
         for (String name : names) {
             boolean isDirectory = name.endsWith("/");
             recursive |= isDirectory;
-            items.add(new DeleteRequest.DeleteItem(
-                    "delete_item", Pane.join(directory, isDirectory ? name.substring(0, name.length() - 1) : name)));
+            String path = ApiPaths.absolute(
+                    "DATA[" + items.size() + "].path",
+                    Pane.join(directory, isDirectory ? name.substring(0, name.length() - 1) : name));
+            if (path.equals("/")) {
+                throw new InvalidRequestException("DATA", "The root cannot be deleted.");
+            }
+            items.add(path);
         }
         Submission submission = deletes.submit(
-                caller,
-                new DeleteRequest(
-                        "delete", null, endpoint, null, null, recursive, false, null, null, null, null, null, null,
-                        items));
+                caller, new DeleteSubmission(null, endpoint, null, null, items, recursive, false, false));
         redirect.addFlashAttribute(
                 "notice", "Delete request submitted: " + items.size() + (items.size() == 1 ? " item." : " items."));
         redirect.addFlashAttribute("taskId", submission.taskId().toString());
@@ -297,22 +290,45 @@ public class FileManagerPages {
         return trimmed;
     }
 
-    /** The deadline as ISO-8601 UTC, from the browser's local time and offset. */
-    static String deadline(String local, Integer tzOffsetMinutes) {
+    /**
+     * The deadline from the browser's local time and offset: a time to come (one that has passed
+     * would only fail the task later).
+     */
+    static Instant deadline(String local, Integer tzOffsetMinutes) {
         if (local == null || local.isBlank()) {
             return null;
         }
+        Instant deadline;
         try {
             LocalDateTime time = LocalDateTime.parse(local.trim());
             int offset = tzOffsetMinutes == null ? 0 : tzOffsetMinutes;
-            return time.plusMinutes(offset).atOffset(ZoneOffset.UTC).toInstant().toString();
+            deadline = time.plusMinutes(offset).atOffset(ZoneOffset.UTC).toInstant();
         } catch (DateTimeParseException e) {
             throw new InvalidRequestException("deadline", "deadline must be a date and time, e.g. 2030-01-31T18:00");
+        }
+        if (!deadline.isAfter(Instant.now())) {
+            throw new InvalidRequestException(
+                    "deadline", "The deadline has passed: give a time in the future, or none.");
+        }
+        return deadline;
+    }
+
+    /** The sync level the form's list chose: blank (always copy), a name, or 0 to 3. */
+    private static SyncLevel syncLevel(String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String v = value.trim();
+        try {
+            return v.matches("\\d+") ? SyncLevel.ofLevel(Integer.parseInt(v)) : SyncLevel.ofName(v);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException(
+                    "sync_level", "sync_level must be exists, size, mtime or checksum; was '" + value + "'");
         }
     }
 
     /** A checkbox's value: true when checked, false when unchecked (the browser sent nothing). */
-    private static Boolean checked(Boolean box) {
+    private static boolean checked(Boolean box) {
         return Boolean.TRUE.equals(box);
     }
 

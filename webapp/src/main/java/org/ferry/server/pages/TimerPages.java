@@ -4,12 +4,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.ferry.api.document.TimerRequest;
+import org.ferry.api.command.TimerDefinition;
+import org.ferry.api.command.TransferSubmission;
+import org.ferry.api.domain.FilterRules;
+import org.ferry.api.domain.SyncLevel;
 import org.ferry.api.domain.Timer;
 import org.ferry.api.error.FerryException;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.identity.Caller;
+import org.ferry.api.service.ApiPaths;
 import org.ferry.api.service.EndpointService;
+import org.ferry.api.service.Labels;
 import org.ferry.api.service.TimerService;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -18,31 +23,26 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Timers ({@code /timers}): the caller's recurring transfers with their schedule, state and run
  * counts; pause, resume and delete; a form that makes one (a transfer of one path, every N hours
- * or on a cron expression in a time zone). The form is turned into the API's timer document and
- * goes through {@link TimerService}, so the page and {@code POST /timer} check it the same way.
+ * or on a cron expression in a time zone). The form is turned into a {@link TimerDefinition} and
+ * goes through {@link TimerService}, as {@code POST /timer}'s document does.
  */
 @Controller
 public class TimerPages {
 
     private final TimerService timers;
     private final EndpointService endpoints;
-    private final JsonMapper json;
 
     /**
      * @param timers the timer service
      * @param endpoints the endpoints the form offers
-     * @param json turns the form into the API's timer document
      */
-    public TimerPages(TimerService timers, EndpointService endpoints, JsonMapper json) {
+    public TimerPages(TimerService timers, EndpointService endpoints) {
         this.timers = timers;
         this.endpoints = endpoints;
-        this.json = json;
     }
 
     /** The caller's timers and the form for a new one. */
@@ -79,44 +79,32 @@ public class TimerPages {
             @RequestParam(name = "timeZone", defaultValue = "UTC") String timeZone,
             RedirectAttributes redirect) {
         try {
-            Map<String, Object> item = new LinkedHashMap<>();
-            item.put("DATA_TYPE", "transfer_item");
-            item.put("source_path", sourcePath);
-            item.put("destination_path", destinationPath);
-            item.put("recursive", recursive);
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("DATA_TYPE", "transfer");
-            body.put("source_endpoint", source);
-            body.put("destination_endpoint", destination);
-            body.put("label", name);
-            if (!syncLevel.isBlank()) {
-                body.put("sync_level", syncLevel);
+            if (deleteExtra && !recursive) {
+                throw new InvalidRequestException(
+                        "delete_destination_extra", "Deleting the destination's extras needs a recursive path");
             }
-            if (deleteExtra) {
-                body.put("delete_destination_extra", true);
-            }
-            body.put("DATA", List.of(item));
-            Map<String, Object> schedule = new LinkedHashMap<>();
-            if ("cron".equals(scheduleType)) {
-                schedule.put("type", "cron");
-                schedule.put("cron_expression", cron.trim());
-                schedule.put("time_zone", timeZone.trim());
-            } else {
-                schedule.put("type", "recurring");
-                schedule.put("interval_seconds", Math.round(hours(intervalHours) * 3600));
-            }
-            Map<String, Object> fields = new LinkedHashMap<>();
-            fields.put("timer_type", "transfer");
-            fields.put("name", name);
-            fields.put("schedule", schedule);
-            fields.put("body", body);
-            TimerRequest request = json.convertValue(Map.of("timer", fields), TimerRequest.class);
-            Timer created = timers.create(caller, request);
+            TransferSubmission body = new TransferSubmission(
+                    null,
+                    source,
+                    destination,
+                    Labels.check(blankToNull(name)),
+                    null,
+                    List.of(new TransferSubmission.Item(
+                            ApiPaths.absolute("source_path", sourcePath),
+                            ApiPaths.absolute("destination_path", destinationPath),
+                            recursive)),
+                    new TransferSubmission.Options(
+                            syncLevel(syncLevel), false, false, false, false, deleteExtra, FilterRules.none()),
+                    TransferSubmission.Notify.all(),
+                    false);
+            TimerDefinition.Schedule schedule = "cron".equals(scheduleType)
+                    ? new TimerDefinition.Schedule("cron", null, cron.trim(), timeZone.trim(), null, null, null)
+                    : new TimerDefinition.Schedule(
+                            "recurring", Math.round(hours(intervalHours) * 3600), null, null, null, null, null);
+            Timer created = timers.create(caller, new TimerDefinition(name, schedule, body, null));
             redirect.addFlashAttribute("notice", "Timer " + created.getName() + " was created.");
         } catch (FerryException e) {
             redirect.addFlashAttribute("error", e.getMessage() + (e.field() == null ? "" : " (" + e.field() + ")"));
-        } catch (JacksonException e) {
-            redirect.addFlashAttribute("error", "The form could not be read: " + e.getOriginalMessage());
         }
         return "redirect:/timers";
     }
@@ -191,5 +179,23 @@ public class TimerPages {
             return seconds / 60 + " min";
         }
         return seconds + " s";
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    /** The sync level the form's list chose: blank (always copy), a name, or 0 to 3. */
+    private static SyncLevel syncLevel(String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String v = value.trim();
+        try {
+            return v.matches("\\d+") ? SyncLevel.ofLevel(Integer.parseInt(v)) : SyncLevel.ofName(v);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException(
+                    "sync_level", "sync_level must be exists, size, mtime or checksum; was '" + value + "'");
+        }
     }
 }

@@ -1,0 +1,199 @@
+package org.ferry.api.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.ferry.api.command.DeleteSubmission;
+import org.ferry.api.command.TransferSubmission;
+import org.ferry.api.document.DeleteRequest;
+import org.ferry.api.document.TransferRequest;
+import org.ferry.api.domain.SyncLevel;
+import org.ferry.api.error.FerryException;
+import org.ferry.api.error.InvalidRequestException;
+import org.ferry.api.error.NotSupportedException;
+import org.ferry.api.service.ApiLimits;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Every field of a transfer or delete document is honoured or refused by name: a deadline that
+ * has passed and a path that climbs above the root are 400s naming the field (they used to be
+ * accepted and fail later), and a stored timer body reads back as the submission it was.
+ */
+class TransferDocumentsTest {
+
+    static final Instant NOW = Instant.parse("2030-01-01T12:00:00Z");
+
+    final TransferDocuments documents = new TransferDocuments(
+            new ApiLimits(10_000, 1000, 100), JsonMapper.builder().build(), Clock.fixed(NOW, ZoneOffset.UTC));
+
+    static TransferRequest transfer(String deadline, String sourcePath, String destinationPath) {
+        return new TransferRequest(
+                "transfer",
+                null,
+                "a#src",
+                "a#dst",
+                "label",
+                deadline,
+                "mtime",
+                true,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                false,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                List.of(new TransferRequest.TransferItem(
+                        "transfer_item", sourcePath, destinationPath, true, null, null)));
+    }
+
+    private static String field(Runnable mapping) {
+        try {
+            mapping.run();
+        } catch (FerryException e) {
+            return e.field();
+        }
+        throw new AssertionError("accepted");
+    }
+
+    @Test
+    void aDeadlineThatHasPassedIsRefusedByName() {
+        assertThat(field(() -> documents.submission(transfer("2029-12-31T23:59:59Z", "/a", "/b"))))
+                .isEqualTo("deadline");
+        assertThat(field(() -> documents.submission(transfer(NOW.toString(), "/a", "/b"))))
+                .as("now is not to come")
+                .isEqualTo("deadline");
+        assertThat(documents
+                        .submission(transfer("2030-01-02T00:00:00Z", "/a", "/b"))
+                        .deadline())
+                .isEqualTo(Instant.parse("2030-01-02T00:00:00Z"));
+    }
+
+    @Test
+    void aPathClimbingAboveTheRootIsRefusedByNameAndDotsAreResolved() {
+        assertThat(field(() -> documents.submission(transfer(null, "/../etc/passwd", "/b"))))
+                .isEqualTo("DATA[0].source_path");
+        assertThat(field(() -> documents.submission(transfer(null, "/a", "/x/../../b"))))
+                .isEqualTo("DATA[0].destination_path");
+        TransferSubmission.Item item = documents
+                .submission(transfer(null, "/data/./run1/../run2/", "//copy//x/.."))
+                .items()
+                .get(0);
+        assertThat(item.sourcePath()).isEqualTo("/data/run2");
+        assertThat(item.destinationPath()).isEqualTo("/copy");
+    }
+
+    @Test
+    void optionsFerryLacksAreRefusedByName() {
+        TransferRequest quota = new TransferRequest(
+                null,
+                null,
+                "a#src",
+                "a#dst",
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                true,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                List.of(new TransferRequest.TransferItem(null, "/a", "/b", false, null, null)));
+        assertThatThrownBy(() -> documents.submission(quota))
+                .isInstanceOf(NotSupportedException.class)
+                .extracting(e -> ((FerryException) e).field())
+                .isEqualTo("fail_on_quota_errors");
+    }
+
+    @Test
+    void aStoredTimerBodyReadsBackAsTheSubmissionItWas() {
+        TransferSubmission sent = documents.submission(transfer("2030-06-01T00:00:00Z", "/a", "/b"));
+        TransferSubmission stored = documents.read(documents.write(sent));
+        assertThat(stored).isEqualTo(sent);
+        assertThat(stored.options().syncLevel()).isEqualTo(SyncLevel.MTIME);
+        assertThat(stored.notifyOn().onFailed()).isFalse();
+    }
+
+    @Test
+    void aDeleteOfTheRootOrAboveItIsRefusedByName() {
+        DeleteRequest root = new DeleteRequest(
+                "delete",
+                null,
+                "a#e",
+                null,
+                null,
+                true,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                List.of(new DeleteRequest.DeleteItem("delete_item", "/x/..")));
+        assertThat(field(() -> documents.submission(root))).isEqualTo("DATA[0].path");
+        DeleteRequest above = new DeleteRequest(
+                "delete",
+                null,
+                "a#e",
+                null,
+                null,
+                true,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                true,
+                List.of(new DeleteRequest.DeleteItem("delete_item", "/../x")));
+        assertThatThrownBy(() -> documents.submission(above)).isInstanceOf(InvalidRequestException.class);
+        DeleteSubmission fine = documents.submission(new DeleteRequest(
+                "delete",
+                null,
+                "a#e",
+                null,
+                null,
+                true,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                true,
+                List.of(new DeleteRequest.DeleteItem("delete_item", "/x/y"))));
+        assertThat(fine.skipActivationCheck()).as("honoured, not dropped").isTrue();
+        assertThat(fine.paths()).containsExactly("/x/y");
+    }
+}
