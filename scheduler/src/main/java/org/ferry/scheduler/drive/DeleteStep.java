@@ -2,7 +2,6 @@ package org.ferry.scheduler.drive;
 
 import org.ferry.api.domain.TaskType;
 import org.ferry.api.store.LeasedTask;
-import org.ferry.scheduler.delete.DeleteJob;
 import org.springframework.stereotype.Component;
 
 /**

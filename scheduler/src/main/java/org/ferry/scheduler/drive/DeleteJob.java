@@ -1,4 +1,4 @@
-package org.ferry.scheduler.delete;
+package org.ferry.scheduler.drive;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -14,8 +14,7 @@ import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.runner.Faults;
 import org.ferry.mover.runner.MoverFault;
-import org.ferry.scheduler.drive.JobContext;
-import org.ferry.scheduler.drive.TaskJobs;
+import org.ferry.scheduler.plan.DeleteWalk;
 import org.ferry.scheduler.plan.PlanningException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

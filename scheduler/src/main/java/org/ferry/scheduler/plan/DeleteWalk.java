@@ -1,4 +1,4 @@
-package org.ferry.scheduler.delete;
+package org.ferry.scheduler.plan;
 
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -12,10 +12,10 @@ import org.ferry.mover.protocol.FileInfo;
  * followed), a directory with its contents depth first (MLSD, DELE, RMD) when recursive.
  * Reports each removal as it happens ({@link Progress}).
  */
-final class DeleteWalk {
+public final class DeleteWalk {
 
     /** The path is a directory and the task is not recursive. */
-    static final class NotRecursiveException extends IOException {
+    public static final class NotRecursiveException extends IOException {
         private static final long serialVersionUID = 1L;
 
         NotRecursiveException(String path) {
@@ -25,7 +25,7 @@ final class DeleteWalk {
 
     /** Told of every removal, after its reply. */
     @FunctionalInterface
-    interface Progress {
+    public interface Progress {
         /**
          * @param directory true for a directory (RMD), false for a file or link (DELE)
          * @throws StoppedException if the walk must stop now (the task's count was refused)
@@ -34,10 +34,10 @@ final class DeleteWalk {
     }
 
     /** The task was cancelled, suspended, ran past its deadline or is driven elsewhere now. */
-    static final class StoppedException extends IOException {
+    public static final class StoppedException extends IOException {
         private static final long serialVersionUID = 1L;
 
-        StoppedException() {
+        public StoppedException() {
             super("stopped");
         }
     }
@@ -53,7 +53,7 @@ final class DeleteWalk {
      * @param stopped true once the walk must stop (cancel, deadline), asked before every command
      * @param progress told of every removal
      */
-    DeleteWalk(GridFtpSession session, boolean recursive, BooleanSupplier stopped, Progress progress) {
+    public DeleteWalk(GridFtpSession session, boolean recursive, BooleanSupplier stopped, Progress progress) {
         this.session = session;
         this.recursive = recursive;
         this.stopped = stopped;
@@ -67,7 +67,7 @@ final class DeleteWalk {
      * @throws StoppedException when stopped
      * @throws IOException on any other GridFTP failure
      */
-    boolean delete(String path) throws IOException {
+    public boolean delete(String path) throws IOException {
         FileInfo info;
         try {
             info = session.stat(path);
