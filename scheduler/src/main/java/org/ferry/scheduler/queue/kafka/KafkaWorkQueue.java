@@ -1,31 +1,11 @@
 package org.ferry.scheduler.queue.kafka;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.ferry.mover.queue.ChunkMessage;
 import org.ferry.mover.queue.ControlMessage;
 import org.ferry.mover.queue.MessageCodec;
@@ -35,35 +15,45 @@ import org.ferry.scheduler.queue.MoverResults;
 import org.ferry.scheduler.queue.WorkQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.stereotype.Component;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.BatchMessageListener;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.KafkaMessageListenerContainer;
+import org.springframework.util.backoff.FixedBackOff;
 
 /**
- * The Kafka work queue ({@code ferry.queue.type=kafka}): chunks go to the chunks topic keyed by
- * chunk id (ferry-mover processes share them as one consumer group), cancels to the control topic
- * (every mover reads it), and the movers' results come back on the results topic, which this
- * instance reads in the schedulers' consumer group and hands to the {@link MoverResults} it was started with; offsets
- * are committed only after the results are in the database (at least once; the applier's guards
- * make a repeat harmless). A PING on the control topic every second tells whether the broker takes
- * messages: while it does not, a mover's silence is not taken as its loss.
+ * The Kafka work queue ({@code ferry.queue.type=kafka}) on Spring for Apache Kafka: chunks go to
+ * the chunks topic keyed by chunk id (ferry-mover processes share them as one consumer group),
+ * cancels to the control topic (every mover reads it), through a {@link KafkaTemplate}. The
+ * movers' results come back on the results topic to a listener container with a batch listener
+ * in the schedulers' consumer group, which hands each batch to the {@link MoverResults} it was
+ * started with; the batch's offsets are committed only after the results are in the database
+ * (at least once; applying a result twice changes nothing), and a batch that fails is replayed
+ * after half a second by the container's error handler, never skipped. The topics are
+ * {@link NewTopic} beans ({@link KafkaQueueConfiguration}), created (or found) before the
+ * container starts, however long the broker takes to answer. A PING on the control topic every
+ * second tells whether the broker takes messages: while it does not, a mover's silence is not
+ * taken as its loss.
  */
-@Component
-@ConditionalOnProperty(name = "ferry.queue.type", havingValue = "kafka")
-@EnableConfigurationProperties(KafkaProperties.class)
 public class KafkaWorkQueue implements WorkQueue {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaWorkQueue.class);
     private static final long PING_MILLIS = 1000;
     private static final long PING_STALE_MILLIS = 3000;
+    /** How long a failed batch waits before it is applied again. */
+    private static final long REPLAY_MILLIS = 500;
 
     private final KafkaProperties kafka;
     private final TransferProperties properties;
-    private MoverResults applier;
+    private final KafkaTemplate<String, byte[]> template;
+    private final ConsumerFactory<String, byte[]> consumers;
+    private final KafkaAdmin admin;
+    private final List<NewTopic> topics;
     private final MessageCodec codec = new MessageCodec();
-    private KafkaProducer<String, byte[]> producer;
-    private KafkaConsumer<String, byte[]> results;
-    private Thread consumerThread;
+    private KafkaMessageListenerContainer<String, byte[]> results;
     private Thread pingThread;
     private volatile boolean running;
     private volatile long lastPingOk;
@@ -72,10 +62,24 @@ public class KafkaWorkQueue implements WorkQueue {
     /**
      * @param kafka brokers and topics
      * @param properties how many chunks may move at once
+     * @param template sends chunks and control messages
+     * @param consumers the results consumer's factory (the schedulers' group)
+     * @param admin creates the topics
+     * @param topics the chunks, results and control topics
      */
-    public KafkaWorkQueue(KafkaProperties kafka, TransferProperties properties) {
+    public KafkaWorkQueue(
+            KafkaProperties kafka,
+            TransferProperties properties,
+            KafkaTemplate<String, byte[]> template,
+            ConsumerFactory<String, byte[]> consumers,
+            KafkaAdmin admin,
+            List<NewTopic> topics) {
         this.kafka = kafka;
         this.properties = properties;
+        this.template = template;
+        this.consumers = consumers;
+        this.admin = admin;
+        this.topics = List.copyOf(topics);
     }
 
     @Override
@@ -85,7 +89,7 @@ public class KafkaWorkQueue implements WorkQueue {
 
     @Override
     public void submit(ChunkMessage chunk) {
-        producer.send(new ProducerRecord<>(kafka.chunksTopic(), Long.toString(chunk.chunkId()), codec.write(chunk)));
+        template.send(kafka.chunksTopic(), Long.toString(chunk.chunkId()), codec.write(chunk));
     }
 
     @Override
@@ -99,7 +103,7 @@ public class KafkaWorkQueue implements WorkQueue {
     }
 
     private void control(ControlMessage message) {
-        producer.send(new ProducerRecord<>(kafka.controlTopic(), codec.write(message)));
+        template.send(kafka.controlTopic(), codec.write(message));
     }
 
     @Override
@@ -114,129 +118,80 @@ public class KafkaWorkQueue implements WorkQueue {
 
     @Override
     public synchronized void start(MoverResults sink) {
-        this.applier = sink;
         running = true;
-        producer = new KafkaProducer<>(producerProperties());
-        results = new KafkaConsumer<>(consumerProperties());
-        consumerThread = new Thread(this::consume, "ferry-kafka-results");
-        consumerThread.setDaemon(true);
-        consumerThread.start();
-        pingThread = new Thread(this::ping, "ferry-kafka-ping");
+        ContainerProperties container = new ContainerProperties(kafka.resultsTopic());
+        container.setGroupId(kafka.group());
+        container.setAckMode(ContainerProperties.AckMode.BATCH);
+        container.setPollTimeout(500);
+        container.setMessageListener((BatchMessageListener<String, byte[]>) records -> apply(records, sink));
+        results = new KafkaMessageListenerContainer<>(consumers, container);
+        results.setBeanName("ferry-kafka-results");
+        // a batch that fails (the database away longer than the applier waits, a stop) is replayed
+        // from its first record, without end: results are never skipped
+        results.setCommonErrorHandler(
+                new DefaultErrorHandler(new FixedBackOff(REPLAY_MILLIS, FixedBackOff.UNLIMITED_ATTEMPTS)));
+        pingThread = new Thread(this::run, "ferry-kafka-ping");
         pingThread.setDaemon(true);
         pingThread.start();
         log.info("Kafka work queue at {} (topics {}.*)", kafka.bootstrapServers(), kafka.topicPrefix());
     }
 
+    /** Applies one batch; returns once it is in the database, so that its offsets are committed. */
+    private void apply(List<ConsumerRecord<String, byte[]>> records, MoverResults sink) {
+        List<ResultMessage> batch = new ArrayList<>(records.size());
+        for (ConsumerRecord<String, byte[]> record : records) {
+            try {
+                batch.add(codec.result(record.value()));
+            } catch (IllegalArgumentException e) {
+                log.error("Dropping a result this scheduler cannot read: {}", e.getMessage());
+            }
+        }
+        try {
+            sink.apply(batch);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("stopped while applying results: the batch comes again", e);
+        }
+    }
+
     @Override
     public synchronized void stop() {
         running = false;
-        if (results != null) {
-            results.wakeup();
-        }
         if (pingThread != null) {
             pingThread.interrupt();
         }
-        try {
-            if (consumerThread != null) {
-                consumerThread.join(10_000);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (producer != null) {
-            producer.close(Duration.ofSeconds(5));
+        if (results != null && results.isRunning()) {
+            results.stop();
         }
     }
 
-    private void consume() {
-        try {
-            createTopics();
-            results.subscribe(List.of(kafka.resultsTopic()));
-            while (running) {
-                try {
-                    ConsumerRecords<String, byte[]> records = results.poll(Duration.ofMillis(500));
-                    if (records.isEmpty()) {
-                        continue;
-                    }
-                    List<ResultMessage> batch = new ArrayList<>(records.count());
-                    for (ConsumerRecord<String, byte[]> record : records) {
-                        try {
-                            batch.add(codec.result(record.value()));
-                        } catch (IllegalArgumentException e) {
-                            log.error("Dropping a result this scheduler cannot read: {}", e.getMessage());
-                        }
-                    }
-                    applier.apply(batch); // returns once committed to the database
-                    results.commitSync();
-                } catch (WakeupException | InterruptedException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    // e.g. the broker restarts while committing: the results come again, and
-                    // applying them twice changes nothing
-                    log.warn("Kafka results consumer: {}", e.toString());
-                    Thread.sleep(500);
-                }
+    /** Creates (or finds) the topics, starts the results container, then pings the broker. */
+    private void run() {
+        while (running) {
+            try {
+                admin.createOrModifyTopics(topics.toArray(NewTopic[]::new));
+                break;
+            } catch (RuntimeException e) {
+                log.warn("Cannot create the Kafka topics at {} yet: {}", kafka.bootstrapServers(), e.toString());
             }
-        } catch (WakeupException e) {
-            // stopping
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            log.error("Kafka results consumer failed", e);
-        } finally {
-            results.close(Duration.ofSeconds(5));
-        }
-    }
-
-    /** Creates the three topics if missing; waits for the broker as long as it takes. */
-    private void createTopics() throws InterruptedException {
-        Properties admin = new Properties();
-        admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        try (Admin client = Admin.create(admin)) {
-            while (running) {
-                try {
-                    Set<String> existing = client.listTopics().names().get(10, TimeUnit.SECONDS);
-                    List<NewTopic> missing = new ArrayList<>();
-                    if (!existing.contains(kafka.chunksTopic())) {
-                        missing.add(
-                                new NewTopic(kafka.chunksTopic(), kafka.chunkPartitions(), kafka.replicationFactor()));
-                    }
-                    if (!existing.contains(kafka.resultsTopic())) {
-                        missing.add(
-                                new NewTopic(kafka.resultsTopic(), kafka.chunkPartitions(), kafka.replicationFactor()));
-                    }
-                    if (!existing.contains(kafka.controlTopic())) {
-                        missing.add(new NewTopic(kafka.controlTopic(), 1, kafka.replicationFactor()));
-                    }
-                    if (!missing.isEmpty()) {
-                        client.createTopics(missing).all().get(10, TimeUnit.SECONDS);
-                    }
-                    return;
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof TopicExistsException) {
-                        return;
-                    }
-                    log.warn(
-                            "Cannot create the Kafka topics yet: {}",
-                            e.getCause().toString());
-                } catch (TimeoutException e) {
-                    log.warn("Kafka at {} does not answer yet", kafka.bootstrapServers());
-                }
-                Thread.sleep(1000);
+            if (!pause(1000)) {
+                return;
             }
         }
-    }
-
-    private void ping() {
+        synchronized (this) {
+            if (!running) {
+                return;
+            }
+            results.start();
+        }
         while (running) {
             long sent = System.currentTimeMillis();
             try {
-                producer.send(
-                        new ProducerRecord<>(
+                template.send(
                                 kafka.controlTopic(),
                                 codec.write(
-                                        new ControlMessage(MessageCodec.VERSION, ControlMessage.Type.PING, null, 0))),
-                        (metadata, failure) -> {
+                                        new ControlMessage(MessageCodec.VERSION, ControlMessage.Type.PING, null, 0)))
+                        .whenComplete((metadata, failure) -> {
                             if (failure == null) {
                                 if (streakStart < 0 || System.currentTimeMillis() - lastPingOk > PING_STALE_MILLIS) {
                                     streakStart = sent;
@@ -246,39 +201,22 @@ public class KafkaWorkQueue implements WorkQueue {
                                 streakStart = -1;
                             }
                         });
-                Thread.sleep(PING_MILLIS);
-            } catch (InterruptedException e) {
-                return;
             } catch (RuntimeException e) {
                 streakStart = -1;
+            }
+            if (!pause(PING_MILLIS)) {
+                return;
             }
         }
     }
 
-    private Properties producerProperties() {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, "1");
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, "ferry-scheduler");
-        return p;
-    }
-
-    private Properties consumerProperties() {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, kafka.group());
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
-        p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
-        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
-        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "2000");
-        return p;
+    private static boolean pause(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 }
