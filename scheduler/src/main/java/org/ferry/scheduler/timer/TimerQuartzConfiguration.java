@@ -17,7 +17,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * Quartz for timers, on Spring's {@link SchedulerFactoryBean}: the JDBC job store in Ferry's own
- * database (its {@code QRTZ_*} tables come from the Flyway migration {@code V15_2}, one flavour per
+ * database (its {@code QRTZ_*} tables come from the Flyway migration {@code V10}, one flavour per
  * database), joining Spring's transactions, and clustered, so that several ferry-server instances
  * on one PostgreSQL fire each tick on exactly one of them and take over the ticks of an instance
  * that stopped ({@code org.quartz.jobStore.isClustered}; row locks in {@code QRTZ_LOCKS}).

@@ -38,7 +38,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 @JdbcTest(
         properties = {
             "spring.flyway.locations=classpath:db/migration,classpath:db/vendor/{vendor}",
-            "spring.flyway.out-of-order=true",
+            "spring.flyway.out-of-order=false",
             "ferry.transfer.chunk-timeout=20s"
         })
 @Import({

@@ -55,7 +55,7 @@ class SealEndpointPasswordsTest {
         Flyway.configure()
                 .dataSource(url, "sa", "")
                 .locations("classpath:db/migration")
-                .javaMigrations(new V13_2__SealEndpointPasswords(cipher), new V13_5__EndpointServerRows())
+                .javaMigrations(new V4__SealEndpointPasswords(cipher), new V6__EndpointServerRows())
                 .load()
                 .migrate();
         try (Connection c = DriverManager.getConnection(url, "sa", "");

@@ -16,7 +16,7 @@ import org.springframework.context.annotation.Import;
 @JdbcTest(
         properties = {
             "spring.flyway.locations=classpath:db/migration,classpath:db/vendor/{vendor}",
-            "spring.flyway.out-of-order=true"
+            "spring.flyway.out-of-order=false"
         })
 @Import({TaskStore.class, FileStore.class})
 @interface StoreTest {}

@@ -4,8 +4,9 @@ import org.ferry.api.auth.FerryHome;
 import org.ferry.api.credential.CredentialKeyConfiguration;
 import org.ferry.api.identity.AccessTokenService;
 import org.ferry.api.identity.AccountService;
-import org.ferry.api.migration.V13_2__SealEndpointPasswords;
-import org.ferry.api.migration.V13_5__EndpointServerRows;
+import org.ferry.api.migration.LegacyVersions;
+import org.ferry.api.migration.V4__SealEndpointPasswords;
+import org.ferry.api.migration.V6__EndpointServerRows;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.persistence.autoconfigure.EntityScan;
 import org.springframework.context.annotation.Bean;
@@ -32,8 +33,9 @@ import org.springframework.security.crypto.password.PasswordEncoder;
     AccessTokenService.class,
     FerryHome.class,
     CredentialKeyConfiguration.class,
-    V13_2__SealEndpointPasswords.class,
-    V13_5__EndpointServerRows.class
+    V4__SealEndpointPasswords.class,
+    V6__EndpointServerRows.class,
+    LegacyVersions.class
 })
 public class UserAdminApplication {
 
