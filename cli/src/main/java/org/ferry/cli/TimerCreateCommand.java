@@ -1,7 +1,5 @@
 package org.ferry.cli;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.ferry.cli.output.OutputFormat;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -9,7 +7,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -54,28 +51,8 @@ public final class TimerCreateCommand extends ApiCommand {
             description = "SRC is a directory: copy its tree each run.")
     private boolean recursive;
 
-    @Option(
-            names = {"-s", "--sync-level"},
-            paramLabel = "LEVEL",
-            converter = SyncLevel.Converter.class,
-            description = "Skip files already at the destination by: exists, size, mtime, checksum.")
-    private SyncLevel syncLevel;
-
-    @Option(
-            names = "--verify-checksum",
-            negatable = true,
-            defaultValue = "true",
-            fallbackValue = "true",
-            description = "Compare checksums after each file (default: on).")
-    private boolean verifyChecksum;
-
-    @Option(
-            names = "--delete-destination-extra",
-            description = "Mirror: delete destination files the source does not have.")
-    private boolean deleteDestinationExtra;
-
-    @Option(names = "--skip-source-errors", description = "Skip missing or unreadable source paths.")
-    private boolean skipSourceErrors;
+    @Mixin
+    private TransferOptions options;
 
     @Option(
             names = "--notify-on",
@@ -83,18 +60,6 @@ public final class TimerCreateCommand extends ApiCommand {
             description = "E-mail the owner about every_run or only on failure (a FAILED or INACTIVE run;"
                     + " the server's default).")
     private String notifyOn;
-
-    private final List<String[]> filterRules = new ArrayList<>();
-
-    @Option(names = "--include", paramLabel = "GLOB", description = "Include names matching GLOB (in order).")
-    void include(String glob) {
-        filterRules.add(new String[] {"include", glob});
-    }
-
-    @Option(names = "--exclude", paramLabel = "GLOB", description = "Exclude names matching GLOB (in order).")
-    void exclude(String glob) {
-        filterRules.add(new String[] {"exclude", glob});
-    }
 
     /** @return 0 once the timer exists */
     @Override
@@ -118,25 +83,7 @@ public final class TimerCreateCommand extends ApiCommand {
         body.put("DATA_TYPE", "transfer");
         body.put("source_endpoint", source.endpoint());
         body.put("destination_endpoint", destination.endpoint());
-        if (syncLevel != null) {
-            body.put("sync_level", syncLevel.ordinal());
-        }
-        body.put("verify_checksum", verifyChecksum);
-        if (deleteDestinationExtra) {
-            body.put("delete_destination_extra", true);
-        }
-        if (skipSourceErrors) {
-            body.put("skip_source_errors", true);
-        }
-        if (!filterRules.isEmpty()) {
-            ArrayNode rules = body.putArray("filter_rules");
-            for (String[] rule : filterRules) {
-                ObjectNode r = rules.addObject();
-                r.put("DATA_TYPE", "filter_rule");
-                r.put("method", rule[0]);
-                r.put("name", rule[1]);
-            }
-        }
+        options.write(body);
         ObjectNode item = body.putArray("DATA").addObject();
         item.put("DATA_TYPE", "transfer_item");
         item.put("source_path", source.path());

@@ -19,6 +19,7 @@ import org.ferry.cli.output.OutputFormat;
 import org.ferry.cli.output.Table;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import tools.jackson.databind.JsonNode;
@@ -87,55 +88,8 @@ public final class TransferCommand extends ApiCommand {
             description = "SRC is a directory: copy its tree (--no-recursive: a file). Default: ask the endpoint.")
     private Boolean recursive;
 
-    @Option(
-            names = {"-s", "--sync-level"},
-            paramLabel = "LEVEL",
-            converter = SyncLevel.Converter.class,
-            description = "Skip files already at the destination by: exists, size, mtime, checksum (or 0-3).")
-    private SyncLevel syncLevel;
-
-    @Option(
-            names = "--verify-checksum",
-            negatable = true,
-            defaultValue = "true",
-            fallbackValue = "true",
-            description = "Compare source and destination checksums after each file (default: on).")
-    private boolean verifyChecksum;
-
-    @Option(
-            names = {"--preserve-mtime", "--preserve-timestamp"},
-            description = "Give each destination file its source's modification time (whole seconds).")
-    private boolean preserveMtime;
-
-    @Option(
-            names = {"--encrypt", "--encrypt-data"},
-            description = "Encrypt the data channels.")
-    private boolean encrypt;
-
-    private final List<String[]> filterRules = new ArrayList<>();
-
-    @Option(
-            names = "--include",
-            paramLabel = "GLOB",
-            description = "Include names matching GLOB (rules apply in the order given; first match wins).")
-    void include(String glob) {
-        filterRules.add(new String[] {"include", glob});
-    }
-
-    @Option(names = "--exclude", paramLabel = "GLOB", description = "Exclude names matching GLOB.")
-    void exclude(String glob) {
-        filterRules.add(new String[] {"exclude", glob});
-    }
-
-    @Option(
-            names = "--delete-destination-extra",
-            description = "Delete destination files the source does not have (recursive items).")
-    private boolean deleteDestinationExtra;
-
-    @Option(
-            names = "--skip-source-errors",
-            description = "Skip source paths that are missing or unreadable instead of failing.")
-    private boolean skipSourceErrors;
+    @Mixin
+    private TransferOptions options;
 
     @Option(names = "--fail-on-quota-errors", description = "Fail the task when the destination's quota is exceeded.")
     private boolean failOnQuotaErrors;
@@ -250,26 +204,10 @@ public final class TransferCommand extends ApiCommand {
         if (deadline != null) {
             body.put("deadline", deadline);
         }
-        if (syncLevel != null) {
-            body.put("sync_level", syncLevel.ordinal());
-        }
-        body.put("verify_checksum", verifyChecksum);
-        putIfTrue(body, "preserve_timestamp", preserveMtime);
-        putIfTrue(body, "encrypt_data", encrypt);
-        putIfTrue(body, "skip_activation_check", skipActivationCheck);
-        putIfTrue(body, "delete_destination_extra", deleteDestinationExtra);
-        putIfTrue(body, "skip_source_errors", skipSourceErrors);
-        putIfTrue(body, "fail_on_quota_errors", failOnQuotaErrors);
+        options.write(body);
+        TransferOptions.putIfTrue(body, "skip_activation_check", skipActivationCheck);
+        TransferOptions.putIfTrue(body, "fail_on_quota_errors", failOnQuotaErrors);
         notifications(body);
-        if (!filterRules.isEmpty()) {
-            ArrayNode rules = body.putArray("filter_rules");
-            for (String[] rule : filterRules) {
-                ObjectNode r = rules.addObject();
-                r.put("DATA_TYPE", "filter_rule");
-                r.put("method", rule[0]);
-                r.put("name", rule[1]);
-            }
-        }
         ArrayNode items = body.putArray("DATA");
         if (batch == null) {
             boolean isDirectory = recursive != null ? recursive : isDirectory(source);
@@ -278,12 +216,6 @@ public final class TransferCommand extends ApiCommand {
             batchItems(items);
         }
         return body;
-    }
-
-    private static void putIfTrue(ObjectNode body, String field, boolean value) {
-        if (value) {
-            body.put(field, true);
-        }
     }
 
     private void notifications(ObjectNode body) {

@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.ferry.api.domain.Role;
 import org.ferry.api.domain.UserAccount;
@@ -141,22 +142,48 @@ public final class UserCommand implements Runnable {
         return new String(first);
     }
 
-    /** {@code user add NAME [--admin] [--password-stdin | --no-password] [--token] [--email ADDRESS]}. */
-    @Command(
-            name = "add",
-            mixinStandardHelpOptions = true,
-            description = "Create an account; asks for its password.",
-            footer = {"", "Example: ferry-server user add alice --admin"})
-    static final class Add implements Callable<Integer> {
+    /** What every subcommand has: the parent's Spring context, its output, and its services. */
+    abstract static class Subcommand implements Callable<Integer> {
         @ParentCommand
         UserCommand parent;
 
         @Spec
         CommandLine.Model.CommandSpec spec;
 
+        AccountService accounts() {
+            return parent.bean(AccountService.class);
+        }
+
+        AccessTokenService tokens() {
+            return parent.bean(AccessTokenService.class);
+        }
+
+        PrintWriter out() {
+            return spec.commandLine().getOut();
+        }
+
+        PrintWriter err() {
+            return spec.commandLine().getErr();
+        }
+
+        static String role(UserAccount account) {
+            return account.getRole().name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** A subcommand of one account, named by its first parameter. */
+    abstract static class OfOneAccount extends Subcommand {
         @Parameters(index = "0", paramLabel = "NAME", description = "User name (letters, digits, . _ -).")
         String name;
+    }
 
+    /** {@code user add NAME [--admin] [--password-stdin | --no-password] [--token] [--email ADDRESS]}. */
+    @Command(
+            name = "add",
+            mixinStandardHelpOptions = true,
+            description = "Create an account; asks for its password.",
+            footer = {"", "Example: ferry-server user add alice --admin"})
+    static final class Add extends OfOneAccount {
         @Option(names = "--admin", description = "Give it the admin role.")
         boolean admin;
 
@@ -177,19 +204,14 @@ public final class UserCommand implements Runnable {
 
         @Override
         public Integer call() {
-            String password =
-                    noPassword ? null : readPassword(spec.commandLine().getErr(), passwordStdin);
-            UserAccount account =
-                    parent.bean(AccountService.class).create(name, admin ? Role.ADMIN : Role.USER, password);
+            String password = noPassword ? null : readPassword(err(), passwordStdin);
+            UserAccount account = accounts().create(name, admin ? Role.ADMIN : Role.USER, password);
             if (email != null) {
-                account = parent.bean(AccountService.class).setEmail(name, email);
+                account = accounts().setEmail(name, email);
             }
-            PrintWriter out = spec.commandLine().getOut();
-            out.println(
-                    "Created " + account.getRole().name().toLowerCase(java.util.Locale.ROOT) + " " + account.getName());
+            out().println("Created " + role(account) + " " + account.getName());
             if (token) {
-                out.println(parent.bean(AccessTokenService.class)
-                        .create(AccountService.caller(account), "made by ferry-server user add", null)
+                out().println(tokens().create(AccountService.caller(account), "made by ferry-server user add", null)
                         .token());
             }
             return 0;
@@ -202,21 +224,13 @@ public final class UserCommand implements Runnable {
             mixinStandardHelpOptions = true,
             description = "List the accounts: name, role, state.",
             footer = {"", "Example: ferry-server user list"})
-    static final class ListUsers implements Callable<Integer> {
-        @ParentCommand
-        UserCommand parent;
-
-        @Spec
-        CommandLine.Model.CommandSpec spec;
-
+    static final class ListUsers extends Subcommand {
         @Override
         public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            for (UserAccount account : parent.bean(AccountService.class).list()) {
-                out.println(
-                        account.getName() + "\t" + account.getRole().name().toLowerCase(java.util.Locale.ROOT) + "\t"
-                                + (account.isDisabled() ? "disabled" : "enabled")
-                                + (account.getPasswordHash() == null ? "\tno-password" : "\tpassword"));
+            for (UserAccount account : accounts().list()) {
+                out().println(account.getName() + "\t" + role(account) + "\t"
+                        + (account.isDisabled() ? "disabled" : "enabled")
+                        + (account.getPasswordHash() == null ? "\tno-password" : "\tpassword"));
             }
             return 0;
         }
@@ -228,9 +242,12 @@ public final class UserCommand implements Runnable {
             mixinStandardHelpOptions = true,
             description = "Disable an account: its passwords, tokens and certificates stop working.",
             footer = {"", "Example: ferry-server user disable alice"})
-    static final class Disable extends SetDisabled {
-        Disable() {
-            super(true, "Disabled ");
+    static final class Disable extends OfOneAccount {
+        @Override
+        public Integer call() {
+            accounts().update(name, true, null, null);
+            out().println("Disabled " + name);
+            return 0;
         }
     }
 
@@ -240,35 +257,11 @@ public final class UserCommand implements Runnable {
             mixinStandardHelpOptions = true,
             description = "Enable a disabled account again.",
             footer = {"", "Example: ferry-server user enable alice"})
-    static final class Enable extends SetDisabled {
-        Enable() {
-            super(false, "Enabled ");
-        }
-    }
-
-    /** What {@code disable} and {@code enable} share: one account's disabled flag set. */
-    abstract static class SetDisabled implements Callable<Integer> {
-        private final boolean disabled;
-        private final String done;
-
-        @ParentCommand
-        UserCommand parent;
-
-        @Spec
-        CommandLine.Model.CommandSpec spec;
-
-        @Parameters(index = "0", paramLabel = "NAME")
-        String name;
-
-        SetDisabled(boolean disabled, String done) {
-            this.disabled = disabled;
-            this.done = done;
-        }
-
+    static final class Enable extends OfOneAccount {
         @Override
         public Integer call() {
-            parent.bean(AccountService.class).update(name, disabled, null, null);
-            spec.commandLine().getOut().println(done + name);
+            accounts().update(name, false, null, null);
+            out().println("Enabled " + name);
             return 0;
         }
     }
@@ -279,24 +272,14 @@ public final class UserCommand implements Runnable {
             mixinStandardHelpOptions = true,
             description = "Set an account's password.",
             footer = {"", "Example: ferry-server user passwd admin"})
-    static final class Passwd implements Callable<Integer> {
-        @ParentCommand
-        UserCommand parent;
-
-        @Spec
-        CommandLine.Model.CommandSpec spec;
-
-        @Parameters(index = "0", paramLabel = "NAME")
-        String name;
-
+    static final class Passwd extends OfOneAccount {
         @Option(names = "--password-stdin", description = "Read the password from the first line of standard input.")
         boolean passwordStdin;
 
         @Override
         public Integer call() {
-            String password = readPassword(spec.commandLine().getErr(), passwordStdin);
-            parent.bean(AccountService.class).update(name, null, null, password);
-            spec.commandLine().getOut().println("Password of " + name + " changed");
+            accounts().update(name, null, null, readPassword(err(), passwordStdin));
+            out().println("Password of " + name + " changed");
             return 0;
         }
     }
@@ -307,24 +290,12 @@ public final class UserCommand implements Runnable {
             mixinStandardHelpOptions = true,
             description = "Make an access token for an account and print it (it never expires; revoke it over REST).",
             footer = {"", "Example: ferry-server user token admin > ~/.ferry/token"})
-    static final class Token implements Callable<Integer> {
-        @ParentCommand
-        UserCommand parent;
-
-        @Spec
-        CommandLine.Model.CommandSpec spec;
-
-        @Parameters(index = "0", paramLabel = "NAME")
-        String name;
-
+    static final class Token extends OfOneAccount {
         @Override
         public Integer call() {
-            UserAccount account = parent.bean(AccountService.class).get(name);
-            spec.commandLine()
-                    .getOut()
-                    .println(parent.bean(AccessTokenService.class)
-                            .create(AccountService.caller(account), "made by ferry-server user token", null)
-                            .token());
+            UserAccount account = accounts().get(name);
+            out().println(tokens().create(AccountService.caller(account), "made by ferry-server user token", null)
+                    .token());
             return 0;
         }
     }
