@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.ferry.api.command.DeleteSubmission;
 import org.ferry.api.command.TransferSubmission;
 import org.ferry.api.document.DeleteRequest;
@@ -144,55 +145,30 @@ class TransferDocumentsTest {
         assertThat(stored.notifyOn().onFailed()).isFalse();
     }
 
+    private DeleteRequest delete(String path, boolean skipActivationCheck) {
+        return JsonMapper.builder()
+                .build()
+                .convertValue(
+                        Map.of(
+                                "DATA_TYPE",
+                                "delete",
+                                "endpoint",
+                                "a#e",
+                                "recursive",
+                                true,
+                                "skip_activation_check",
+                                skipActivationCheck,
+                                "DATA",
+                                List.of(Map.of("DATA_TYPE", "delete_item", "path", path))),
+                        DeleteRequest.class);
+    }
+
     @Test
     void aDeleteOfTheRootOrAboveItIsRefusedByName() {
-        DeleteRequest root = new DeleteRequest(
-                "delete",
-                null,
-                "a#e",
-                null,
-                null,
-                true,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                List.of(new DeleteRequest.DeleteItem("delete_item", "/x/..")));
-        assertThat(field(() -> documents.submission(root))).isEqualTo("DATA[0].path");
-        DeleteRequest above = new DeleteRequest(
-                "delete",
-                null,
-                "a#e",
-                null,
-                null,
-                true,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                true,
-                List.of(new DeleteRequest.DeleteItem("delete_item", "/../x")));
-        assertThatThrownBy(() -> documents.submission(above)).isInstanceOf(InvalidRequestException.class);
-        DeleteSubmission fine = documents.submission(new DeleteRequest(
-                "delete",
-                null,
-                "a#e",
-                null,
-                null,
-                true,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                true,
-                List.of(new DeleteRequest.DeleteItem("delete_item", "/x/y"))));
+        assertThat(field(() -> documents.submission(delete("/x/..", false)))).isEqualTo("DATA[0].path");
+        assertThatThrownBy(() -> documents.submission(delete("/../x", true)))
+                .isInstanceOf(InvalidRequestException.class);
+        DeleteSubmission fine = documents.submission(delete("/x/y", true));
         assertThat(fine.skipActivationCheck()).as("honoured, not dropped").isTrue();
         assertThat(fine.paths()).containsExactly("/x/y");
     }
