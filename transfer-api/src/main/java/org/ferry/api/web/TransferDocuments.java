@@ -23,6 +23,7 @@ import org.ferry.api.service.Labels;
 import org.ferry.api.service.SubmissionIds;
 import org.ferry.api.service.TimeValues;
 import org.ferry.api.service.TransferBodies;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
@@ -48,6 +49,7 @@ public class TransferDocuments implements TransferBodies {
      * @param limits items per task
      * @param json reads stored documents
      */
+    @Autowired
     public TransferDocuments(ApiLimits limits, JsonMapper json) {
         this(limits, json, Clock.systemUTC());
     }
