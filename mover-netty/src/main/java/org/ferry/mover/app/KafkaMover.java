@@ -175,7 +175,7 @@ public final class KafkaMover implements AutoCloseable {
                         "Chunk {} of task {}: {} files",
                         chunk.chunkId(),
                         chunk.taskId(),
-                        chunk.files().size());
+                        chunk.request().files().size());
                 executor.run(chunk, this::publish);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -90,7 +90,7 @@ public final class ChunkExecutor implements AutoCloseable {
         }
         MoverFault stoppedBy = null;
         try {
-            stoppedBy = runner.run(chunk.toRequest(), execution);
+            stoppedBy = runner.run(chunk.request(), execution);
         } catch (IllegalArgumentException malformed) {
             stoppedBy = new MoverFault(
                     org.ferry.mover.runner.FaultCode.UNKNOWN, "Malformed chunk: " + malformed.getMessage());
@@ -103,8 +103,8 @@ public final class ChunkExecutor implements AutoCloseable {
             stoppedBy = new MoverFault(
                     org.ferry.mover.runner.FaultCode.NO_CREDENTIALS,
                     "The credential an endpoint of the task ("
-                            + chunk.source().endpoint() + " or "
-                            + chunk.destination().endpoint()
+                            + chunk.request().source().endpoint() + " or "
+                            + chunk.request().destination().endpoint()
                             + ") was activated with expired at "
                             + Instant.ofEpochMilli(chunk.credentialsExpireEpochMillis())
                             + ": activate it again");

@@ -1,8 +1,10 @@
 package org.ferry.mover.queue;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import java.nio.charset.StandardCharsets;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -16,13 +18,15 @@ import tools.jackson.databind.json.JsonMapper;
 public final class MessageCodec {
 
     /**
-     * The message version this release writes: 2 since chunk messages carry endpoint logins as
-     * {@link ChunkMessage.Access} with the secret sealed, {@code encryptData} and the credentials'
-     * end (issue 13); 3 since they carry {@code preserveTimestamp} and each file's source
-     * modification time. A mover of version 2 refuses a version 3 chunk instead of ignoring a
-     * {@code preserveTimestamp} it does not know.
+     * The message version this release writes: 2 since chunk messages carry endpoint logins with
+     * the secret sealed, {@code encryptData} and the credentials' end (issue 13); 3 since they
+     * carry {@code preserveTimestamp} and each file's source modification time; 4 since a chunk
+     * message carries the chunk in the one shape the runner takes ({@code request}: a
+     * {@link org.ferry.mover.runner.ChunkRequest} with its {@link org.ferry.mover.runner.FileTransfer}s,
+     * issue 30) inside its envelope. A mover of an older version refuses a newer chunk instead of
+     * misreading it: upgrade the movers before the servers.
      */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     /** The oldest version this release reads: version 2 messages mean what they meant then. */
     public static final int OLDEST_READABLE = 2;
@@ -31,6 +35,8 @@ public final class MessageCodec {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             // an older version lacks the newer fields: a missing boolean reads as false
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            // the records' components only: derived answers (isGsi, isResumed) are not the message
+            .changeDefaultVisibility(visibility -> visibility.withIsGetterVisibility(JsonAutoDetect.Visibility.NONE))
             .build();
 
     /**
@@ -41,10 +47,26 @@ public final class MessageCodec {
         return mapper.writeValueAsBytes(message);
     }
 
-    /** @return the chunk message in {@code json} */
+    /**
+     * @return the chunk message in {@code json} (versions 2 and 3, the flat shape of their time,
+     *     read as this release's)
+     */
     public ChunkMessage chunk(byte[] json) {
-        ChunkMessage message = read(json, ChunkMessage.class);
-        return checked(message.v(), message);
+        JsonNode tree;
+        try {
+            tree = mapper.readTree(json);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("not a ChunkMessage: " + new String(json, StandardCharsets.UTF_8), e);
+        }
+        int version = tree.path("v").asInt(0);
+        checked(version, tree);
+        try {
+            return version < 4
+                    ? mapper.treeToValue(tree, LegacyChunk.class).toMessage()
+                    : mapper.treeToValue(tree, ChunkMessage.class);
+        } catch (JacksonException | NullPointerException e) {
+            throw new IllegalArgumentException("not a ChunkMessage: " + new String(json, StandardCharsets.UTF_8), e);
+        }
     }
 
     /** @return the result message in {@code json} */

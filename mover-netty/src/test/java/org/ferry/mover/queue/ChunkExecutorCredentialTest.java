@@ -20,6 +20,7 @@ import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.runner.ChunkRequest;
 import org.ferry.mover.runner.ChunkTuning;
 import org.ferry.mover.runner.FaultCode;
+import org.ferry.mover.runner.FileTransfer;
 import org.ferry.mover.runner.RetryPolicy;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.Authenticator;
@@ -79,36 +80,36 @@ class ChunkExecutorCredentialTest {
         destination.close();
     }
 
-    private static ChunkMessage.Access access(GridFtpServer server, String name) {
-        return ChunkMessage.Access.of(new EndpointAccess(
+    private static EndpointAccess access(GridFtpServer server, String name) {
+        return new EndpointAccess(
                 name,
                 "ftp://127.0.0.1:" + server.port(),
                 "alice",
                 CIPHER.seal("s3cret-pw", "endpoint-password:" + name),
                 "endpoint-password:" + name,
                 null,
-                Map.of()));
+                Map.of());
     }
 
-    private ChunkMessage chunk(List<ChunkMessage.File> files, Long credentialsExpire) {
+    private ChunkMessage chunk(List<FileTransfer> files, Long credentialsExpire) {
         return new ChunkMessage(
                 MessageCodec.VERSION,
                 7,
                 UUID.randomUUID(),
-                access(source, "alice#src"),
-                access(destination, "alice#dst"),
-                new ChunkTuning(1, 1, 1),
-                false,
-                false,
-                false,
                 null,
                 credentialsExpire,
-                files);
+                new ChunkRequest(
+                        access(source, "alice#src"),
+                        access(destination, "alice#dst"),
+                        files,
+                        new ChunkTuning(1, 1, 1),
+                        false,
+                        ProtectionLevel.CLEAR));
     }
 
     @Test
     void theMessageCarriesTheLoginSealedAndComesBackTheSame() {
-        ChunkMessage message = chunk(List.of(new ChunkMessage.File(1, "/a", "/b", 3, "", 0)), 1234L);
+        ChunkMessage message = chunk(List.of(new FileTransfer(1, "/a", "/b", 3, List.of(), 0)), 1234L);
         MessageCodec codec = new MessageCodec();
         byte[] json = codec.write(message);
         assertThat(new String(json, StandardCharsets.UTF_8))
@@ -117,10 +118,11 @@ class ChunkExecutorCredentialTest {
                 .contains("\"v\":" + MessageCodec.VERSION);
         ChunkMessage read = codec.chunk(json);
         assertThat(read).isEqualTo(message);
-        ChunkRequest request = read.toRequest();
-        assertThat(request.source()).isEqualTo(message.source().toAccess());
+        ChunkRequest request = read.request();
+        assertThat(request.source()).isEqualTo(message.request().source());
         assertThat(request.dataProtection()).isEqualTo(ProtectionLevel.CLEAR);
-        assertThat(read.source().toString()).doesNotContain(message.source().sealedSecret());
+        assertThat(read.request().source().toString())
+                .doesNotContain(message.request().source().sealedSecret());
     }
 
     @Test
@@ -132,7 +134,7 @@ class ChunkExecutorCredentialTest {
 
         // a credential good for the whole chunk: the files arrive
         executor.run(
-                chunk(List.of(new ChunkMessage.File(1, "/small.txt", "/small.txt", small.length, "", 0)), null),
+                chunk(List.of(new FileTransfer(1, "/small.txt", "/small.txt", small.length, List.of(), 0)), null),
                 results::add);
         assertThat(results).anyMatch(r -> r.type() == ResultMessage.Type.FILE_ARRIVED && r.fileId() == 1);
         assertThat(last(results).code()).isNull();
@@ -142,7 +144,7 @@ class ChunkExecutorCredentialTest {
         results.clear();
         long expires = System.currentTimeMillis() + EndpointSessions.EXPIRY_MARGIN.toMillis() + 500;
         executor.run(
-                chunk(List.of(new ChunkMessage.File(2, "/big.bin", "/big.bin", 64 << 20, "", 0)), expires),
+                chunk(List.of(new FileTransfer(2, "/big.bin", "/big.bin", 64 << 20, List.of(), 0)), expires),
                 results::add);
         ResultMessage done = last(results);
         assertThat(done.type()).isEqualTo(ResultMessage.Type.CHUNK_DONE);

@@ -8,15 +8,18 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.ferry.mover.access.EndpointAccess;
+import org.ferry.mover.data.security.ProtectionLevel;
+import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.runner.ChunkRequest;
 import org.ferry.mover.runner.ChunkTuning;
 import org.ferry.mover.runner.FileTransfer;
 import org.junit.jupiter.api.Test;
 
 /**
- * The versioned JSON of the work-queue messages: version 3 carries {@code preserveTimestamp} and
- * each file's source modification time; a chunk a version 2 scheduler queued before an upgrade is
- * still read, meaning what it meant (no times to preserve); versions outside 2..3 are refused.
+ * The versioned JSON of the work-queue messages: version 4 carries the chunk in the runner's own
+ * shape; a chunk a version 2 or 3 scheduler queued before an upgrade is still read, meaning what it
+ * meant (version 2: no times to preserve); versions outside 2..4 are refused.
  */
 class MessageCodecTest {
 
@@ -24,43 +27,73 @@ class MessageCodecTest {
 
     private final MessageCodec codec = new MessageCodec();
 
-    private static ChunkMessage.Access access(String name) {
-        return new ChunkMessage.Access(
+    private static EndpointAccess access(String name, int port) {
+        return new EndpointAccess(
                 name,
-                List.of(new ChunkMessage.Access.Server("ftp://127.0.0.1:2811", null)),
+                List.of(new EndpointAccess.Server("ftp://127.0.0.1:" + port, null)),
                 "alice",
                 null,
                 null,
                 Map.of());
     }
 
+    /** Version 4: the envelope around the chunk in the runner's own shape, files and all. */
     @Test
-    void version3CarriesPreserveTimestampAndEachFilesTime() {
+    void version4CarriesTheChunkInTheRunnersShape() {
         ChunkMessage message = new ChunkMessage(
                 MessageCodec.VERSION,
                 12,
                 TASK,
-                access("alice#src"),
-                access("alice#dst"),
-                new ChunkTuning(2, 4, 10),
-                false,
-                false,
-                true,
+                99L,
                 null,
-                null,
-                List.of(
-                        new ChunkMessage.File(1, "/a", "/b", 3, "", 0, 981_173_106_000L),
-                        new ChunkMessage.File(2, "/c", "/d", 4, "0-2", 1, null)));
+                new ChunkRequest(
+                        access("alice#src", 2811),
+                        access("alice#dst", 2812),
+                        List.of(
+                                new FileTransfer(1, "/a", "/b", 3, List.of(), 0, Instant.parse("2001-02-03T04:05:06Z")),
+                                new FileTransfer(2, "/c", "/d", 4, List.of(new ByteRange(0, 2)), 1, null)),
+                        new ChunkTuning(2, 4, 10),
+                        false,
+                        ProtectionLevel.PRIVATE,
+                        true));
         byte[] json = codec.write(message);
         assertThat(new String(json, StandardCharsets.UTF_8))
-                .contains("\"v\":3", "\"preserveTimestamp\":true", "\"sourceModifiedEpochMillis\":981173106000");
+                .contains("\"v\":4", "\"request\":")
+                .as("derived answers are not part of the message")
+                .doesNotContain("\"gsi\"", "\"resumed\"");
         ChunkMessage read = codec.chunk(json);
         assertThat(read).isEqualTo(message);
-        ChunkRequest request = read.toRequest();
+        assertThat(read.request().files())
+                .extracting(FileTransfer::sourceModified)
+                .containsExactly(Instant.parse("2001-02-03T04:05:06Z"), null);
+    }
+
+    /** A chunk as release 3 wrote it (flat, ranges as text, file times as epoch milliseconds). */
+    @Test
+    void aVersion3ChunkQueuedBeforeTheUpgradeIsRead() {
+        String v3 = "{\"v\":3,\"chunkId\":12,\"taskId\":\"" + TASK + "\","
+                + "\"source\":{\"endpoint\":\"alice#src\",\"servers\":[{\"url\":\"ftp://127.0.0.1:2811\",\"subject\":null}],"
+                + "\"username\":\"alice\",\"sealedSecret\":null,\"secretContext\":null,\"trustRoots\":{}},"
+                + "\"destination\":{\"endpoint\":\"alice#dst\",\"servers\":[{\"url\":\"ftp://127.0.0.1:2812\",\"subject\":null}],"
+                + "\"username\":\"alice\",\"sealedSecret\":null,\"secretContext\":null,\"trustRoots\":{}},"
+                + "\"tuning\":{\"concurrency\":2,\"parallelism\":4,\"pipelining\":10},"
+                + "\"verifyChecksum\":false,\"encryptData\":true,\"preserveTimestamp\":true,"
+                + "\"deadlineEpochMillis\":99,\"credentialsExpireEpochMillis\":null,"
+                + "\"files\":[{\"id\":1,\"sourcePath\":\"/a\",\"destinationPath\":\"/b\",\"sizeBytes\":3,"
+                + "\"acknowledged\":\"\",\"attempts\":0,\"sourceModifiedEpochMillis\":981173106000},"
+                + "{\"id\":2,\"sourcePath\":\"/c\",\"destinationPath\":\"/d\",\"sizeBytes\":4,"
+                + "\"acknowledged\":\"0-2\",\"attempts\":1,\"sourceModifiedEpochMillis\":null}]}";
+        ChunkMessage read = codec.chunk(v3.getBytes(StandardCharsets.UTF_8));
+        assertThat(read.v()).isEqualTo(3);
+        assertThat(read.deadlineEpochMillis()).isEqualTo(99L);
+        ChunkRequest request = read.request();
         assertThat(request.preserveTimestamp()).isTrue();
+        assertThat(request.dataProtection()).isEqualTo(ProtectionLevel.PRIVATE);
+        assertThat(request.source().servers().get(0).url()).isEqualTo("ftp://127.0.0.1:2811");
         assertThat(request.files())
                 .extracting(FileTransfer::sourceModified)
                 .containsExactly(Instant.parse("2001-02-03T04:05:06Z"), null);
+        assertThat(request.files().get(1).acknowledged()).containsExactly(new ByteRange(0, 2));
     }
 
     /** A chunk as release 2 wrote it: no preserveTimestamp, no file times. */
@@ -78,9 +111,8 @@ class MessageCodecTest {
                 + "\"acknowledged\":\"0-4\",\"attempts\":2}]}";
         ChunkMessage read = codec.chunk(v2.getBytes(StandardCharsets.UTF_8));
         assertThat(read.v()).isEqualTo(2);
-        assertThat(read.preserveTimestamp()).isFalse();
         assertThat(read.deadlineEpochMillis()).isEqualTo(1234L);
-        ChunkRequest request = read.toRequest();
+        ChunkRequest request = read.request();
         assertThat(request.preserveTimestamp()).isFalse();
         assertThat(request.verifyChecksum()).isTrue();
         FileTransfer file = request.files().get(0);
@@ -112,14 +144,14 @@ class MessageCodecTest {
     }
 
     @Test
-    void versionsOutsideTwoToThreeAreRefusedLoudly() {
-        for (int version : new int[] {1, 4}) {
+    void versionsOutsideTwoToFourAreRefusedLoudly() {
+        for (int version : new int[] {1, 5}) {
             String json = "{\"v\":" + version + ",\"type\":\"PING\",\"taskId\":null,\"chunkId\":0}";
             assertThatThrownBy(() -> codec.control(json.getBytes(StandardCharsets.UTF_8)))
                     .as("version " + version)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("message version " + version)
-                    .hasMessageContaining("reads 2 to 3");
+                    .hasMessageContaining("reads 2 to 4");
         }
     }
 }

@@ -12,8 +12,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.ferry.api.credential.ActivationRequiredException;
 import org.ferry.api.store.FileStore;
 import org.ferry.api.store.LeasedTask;
+import org.ferry.mover.access.EndpointAccess;
+import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.queue.ChunkMessage;
 import org.ferry.mover.queue.MessageCodec;
+import org.ferry.mover.runner.ChunkRequest;
 import org.ferry.mover.runner.ChunkTuning;
 import org.ferry.mover.runner.FileTransfer;
 import org.ferry.scheduler.TransferProperties;
@@ -138,17 +141,16 @@ public class Dispatcher implements TickStep {
 
     /** @return false if the task has no ready file (or cannot run) */
     private boolean dispatchOne(LeasedTask task, Instant now) {
-        List<ChunkMessage.File> chunkFiles = chunker.cut(files.ready(task.id(), now, chunker.maxFiles()));
+        List<FileTransfer> chunkFiles = chunker.cut(files.ready(task.id(), now, chunker.maxFiles()));
         if (chunkFiles.isEmpty()) {
             return false;
         }
-        ChunkMessage.Access source;
-        ChunkMessage.Access destination;
+        EndpointAccess source;
+        EndpointAccess destination;
         try {
-            source = ChunkMessage.Access.of(
-                    activations.accessOf(task.ownerName(), task.sourceEndpointId(), task.sourceEndpoint()));
-            destination = ChunkMessage.Access.of(
-                    activations.accessOf(task.ownerName(), task.destinationEndpointId(), task.destinationEndpoint()));
+            source = activations.accessOf(task.ownerName(), task.sourceEndpointId(), task.sourceEndpoint());
+            destination =
+                    activations.accessOf(task.ownerName(), task.destinationEndpointId(), task.destinationEndpoint());
         } catch (PlanningException e) {
             ending.fail(task.id(), e.code().name(), e.getMessage());
             return false;
@@ -163,21 +165,20 @@ public class Dispatcher implements TickStep {
         if (chunkId == null || chunkId < 0) {
             return false;
         }
-        List<FileTransfer> transfers =
-                chunkFiles.stream().map(ChunkMessage.File::toTransfer).toList();
         queue.submit(new ChunkMessage(
                 MessageCodec.VERSION,
                 chunkId,
                 task.id(),
-                source,
-                destination,
-                ChunkTuning.forFiles(transfers),
-                task.options().verifyChecksum(),
-                task.options().encryptData(),
-                task.options().preserveTimestamp(),
                 task.deadline() == null ? null : task.deadline().toEpochMilli(),
                 credentialsExpire == null ? null : credentialsExpire.toEpochMilli(),
-                chunkFiles));
+                new ChunkRequest(
+                        source,
+                        destination,
+                        chunkFiles,
+                        ChunkTuning.forFiles(chunkFiles),
+                        task.options().verifyChecksum(),
+                        task.options().encryptData() ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR,
+                        task.options().preserveTimestamp())));
         log.debug("Dispatched chunk {} of task {}: {} files", chunkId, task.id(), chunkFiles.size());
         return true;
     }

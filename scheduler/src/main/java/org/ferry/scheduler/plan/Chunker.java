@@ -2,7 +2,7 @@ package org.ferry.scheduler.plan;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.ferry.mover.queue.ChunkMessage;
+import org.ferry.mover.runner.FileTransfer;
 
 /**
  * Cuts a chunk from a task's ready files (smallest first, as the database hands them out): at
@@ -35,10 +35,10 @@ public final class Chunker {
      * @param ready ready files, in the order to take them
      * @return the files of the next chunk: a prefix of {@code ready}
      */
-    public List<ChunkMessage.File> cut(List<ChunkMessage.File> ready) {
-        List<ChunkMessage.File> chunk = new ArrayList<>();
+    public List<FileTransfer> cut(List<FileTransfer> ready) {
+        List<FileTransfer> chunk = new ArrayList<>();
         long bytes = 0;
-        for (ChunkMessage.File file : ready) {
+        for (FileTransfer file : ready) {
             if (chunk.size() >= maxFiles || (!chunk.isEmpty() && bytes + file.sizeBytes() > maxBytes)) {
                 break;
             }

@@ -20,7 +20,7 @@ import org.ferry.gsi.store.CredentialCipher;
 import org.ferry.gsi.trust.TrustCache;
 import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpClient;
-import org.ferry.mover.queue.ChunkMessage;
+import org.ferry.mover.runner.FileTransfer;
 import org.ferry.scheduler.SchedulerConfiguration;
 import org.ferry.scheduler.queue.embedded.InProcessWorkQueue;
 import org.junit.jupiter.api.Test;
@@ -145,7 +145,7 @@ class EngineStepsTest {
         for (UUID taskId : List.of(mine, theirs)) {
             files.insert(taskId, List.of(PlannedFile.toMove("/a", "/b", 100, null)));
             tasks.recordPlan(taskId, 1, 0, 0, 0);
-            List<ChunkMessage.File> ready = files.ready(taskId, dispatched, 10);
+            List<FileTransfer> ready = files.ready(taskId, dispatched, 10);
             chunks[i++] = files.createChunk(taskId, "alice", "a>b", ready, dispatched);
         }
         jdbc.update("update transfer_file set acknowledged = '0-40', bytes_acknowledged = 40 where task_id = ?", mine);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.ferry.mover.queue.ChunkMessage;
 import org.ferry.mover.runner.ChunkTuning;
 import org.ferry.mover.runner.FileTransfer;
 import org.junit.jupiter.api.Test;
@@ -13,22 +12,22 @@ class ChunkerTest {
 
     private static final long MB = 1_000_000L;
 
-    private static List<ChunkMessage.File> files(long... sizes) {
-        List<ChunkMessage.File> files = new ArrayList<>();
+    private static List<FileTransfer> files(long... sizes) {
+        List<FileTransfer> files = new ArrayList<>();
         for (int i = 0; i < sizes.length; i++) {
-            files.add(new ChunkMessage.File(i + 1, "/s/" + i, "/d/" + i, sizes[i], "", 0));
+            files.add(new FileTransfer(i + 1, "/s/" + i, "/d/" + i, sizes[i], List.of(), 0));
         }
         return files;
     }
 
     @Test
     void cutsAtFileAndByteLimits() {
-        List<ChunkMessage.File> ready = files(10, 20, 30, 40, 50, 60, 70);
+        List<FileTransfer> ready = files(10, 20, 30, 40, 50, 60, 70);
         assertThat(new Chunker(3, 1000).cut(ready))
-                .extracting(ChunkMessage.File::sizeBytes)
+                .extracting(FileTransfer::sizeBytes)
                 .containsExactly(10L, 20L, 30L);
         assertThat(new Chunker(100, 55).cut(ready))
-                .extracting(ChunkMessage.File::sizeBytes)
+                .extracting(FileTransfer::sizeBytes)
                 .containsExactly(10L, 20L);
         // a file larger than the byte limit still gets a chunk of its own
         assertThat(new Chunker(100, 5).cut(ready)).hasSize(1);

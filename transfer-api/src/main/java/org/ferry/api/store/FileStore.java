@@ -1,7 +1,6 @@
 package org.ferry.api.store;
 
 import java.sql.PreparedStatement;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,7 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.ferry.api.domain.FileState;
-import org.ferry.mover.queue.ChunkMessage;
+import org.ferry.mover.protocol.ByteRange;
+import org.ferry.mover.runner.FileTransfer;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.jdbc.support.KeyHolder;
@@ -108,10 +108,11 @@ public class FileStore {
     }
 
     /**
-     * @return up to {@code limit} PENDING files of the task whose back-off is over, smallest first
+     * @return up to {@code limit} PENDING files of the task whose back-off is over, smallest first,
+     *     each in the one shape a file has on its way to a mover (with the ranges it resumes from)
      *     (so that a chunk holds files of similar size and is tuned as one)
      */
-    public List<ChunkMessage.File> ready(UUID taskId, Instant now, int limit) {
+    public List<FileTransfer> ready(UUID taskId, Instant now, int limit) {
         return jdbc.query(
                 "select id, source_path, destination_path, size_bytes, acknowledged, attempts, source_modified"
                         + " from transfer_file"
@@ -119,21 +120,22 @@ public class FileStore {
                         // the index's own order (task_id, state, size_bytes, id): H2 then reads the first
                         // rows of the index instead of sorting every pending row of the task
                         + " order by task_id, state, size_bytes, id fetch first " + limit + " rows only",
-                (rs, n) -> new ChunkMessage.File(
+                (rs, n) -> new FileTransfer(
                         rs.getLong(1),
                         rs.getString(2),
                         rs.getString(3),
                         rs.getLong(4),
-                        rs.getString(5) == null ? "" : rs.getString(5),
+                        ranges(rs.getString(5)),
                         rs.getInt(6),
-                        epochMillis(rs.getTimestamp(7))),
+                        Sql.instant(rs.getTimestamp(7))),
                 taskId,
                 PENDING,
                 Sql.time(now));
     }
 
-    private static Long epochMillis(Timestamp time) {
-        return time == null ? null : time.getTime();
+    /** @return the acknowledged ranges as stored ({@code a-b,c-d}), none for null or blank */
+    private static List<ByteRange> ranges(String stored) {
+        return stored == null || stored.isBlank() ? List.of() : ByteRange.parseList(stored);
     }
 
     /**
@@ -143,9 +145,8 @@ public class FileStore {
      * @throws IllegalStateException if another instance took some of the files first (the caller's
      *     transaction then rolls back: nothing changed)
      */
-    public long createChunk(
-            UUID taskId, String ownerName, String endpointPair, List<ChunkMessage.File> files, Instant now) {
-        long bytes = files.stream().mapToLong(ChunkMessage.File::sizeBytes).sum();
+    public long createChunk(UUID taskId, String ownerName, String endpointPair, List<FileTransfer> files, Instant now) {
+        long bytes = files.stream().mapToLong(FileTransfer::sizeBytes).sum();
         KeyHolder key = new GeneratedKeyHolder();
         jdbc.update(
                 connection -> {
@@ -168,7 +169,7 @@ public class FileStore {
         // one statement per group of ids rather than one per file: the per-row updates were half of
         // the scheduler thread's CPU for chunks of small files
         for (int from = 0; from < files.size(); from += IDS_PER_STATEMENT) {
-            List<ChunkMessage.File> group = files.subList(from, Math.min(files.size(), from + IDS_PER_STATEMENT));
+            List<FileTransfer> group = files.subList(from, Math.min(files.size(), from + IDS_PER_STATEMENT));
             List<Object> arguments = new ArrayList<>(group.size() + 3);
             arguments.add(FileTransition.DISPATCH.to().name());
             arguments.add(chunkId);

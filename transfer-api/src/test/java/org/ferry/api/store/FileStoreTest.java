@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import org.ferry.mover.queue.ChunkMessage;
+import org.ferry.mover.protocol.ByteRange;
+import org.ferry.mover.runner.FileTransfer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -45,8 +46,8 @@ class FileStoreTest {
     }
 
     private long dispatch() {
-        List<ChunkMessage.File> ready = files.ready(task, now, 10);
-        assertThat(ready).extracting(ChunkMessage.File::sourcePath).containsExactly("/a/1", "/a/2");
+        List<FileTransfer> ready = files.ready(task, now, 10);
+        assertThat(ready).extracting(FileTransfer::sourcePath).containsExactly("/a/1", "/a/2");
         return files.createChunk(task, "alice", "a>b", ready, now);
     }
 
@@ -97,11 +98,11 @@ class FileStoreTest {
                         now))
                 .isFalse();
         // offered again in a new chunk, the file resumes from its ranges
-        List<ChunkMessage.File> again = files.ready(task, now, 10);
+        List<FileTransfer> again = files.ready(task, now, 10);
         assertThat(again)
                 .filteredOn(f -> f.sourcePath().equals("/a/2"))
-                .extracting(ChunkMessage.File::acknowledged)
-                .containsExactly("0-150");
+                .extracting(FileTransfer::acknowledged)
+                .containsExactly(List.of(new ByteRange(0, 150)));
     }
 
     @Test
@@ -136,7 +137,7 @@ class FileStoreTest {
 
     @Test
     void aFileTakenByAnotherInstanceIsNotDispatchedTwice() {
-        List<ChunkMessage.File> ready = files.ready(task, now, 10);
+        List<FileTransfer> ready = files.ready(task, now, 10);
         files.createChunk(task, "alice", "a>b", ready, now);
         assertThatThrownBy(() -> files.createChunk(task, "alice", "a>b", ready, now))
                 .isInstanceOf(IllegalStateException.class);
