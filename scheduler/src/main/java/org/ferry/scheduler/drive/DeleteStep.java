@@ -1,5 +1,6 @@
 package org.ferry.scheduler.drive;
 
+import java.util.UUID;
 import org.ferry.api.domain.TaskType;
 import org.ferry.api.store.LeasedTask;
 import org.springframework.stereotype.Component;
@@ -33,8 +34,18 @@ public class DeleteStep implements TickStep {
     public void run(Tick tick) {
         for (LeasedTask task : tick.leased()) {
             if (task.type() == TaskType.DELETE && tick.readyNow(task) && !tick.expired(task)) {
-                jobs.start(task.id(), "delete", job -> deletes.run(task.id(), tick.instance(), job));
+                start(task.id(), tick.instance());
             }
         }
+    }
+
+    /**
+     * Starts the walk of a delete task this instance leases, unless it runs already.
+     *
+     * @param taskId the task
+     * @param instance this instance's lease name
+     */
+    void start(UUID taskId, String instance) {
+        jobs.start(taskId, "delete", job -> deletes.run(taskId, instance, job));
     }
 }

@@ -1,5 +1,6 @@
 package org.ferry.scheduler.drive;
 
+import java.util.UUID;
 import org.ferry.api.store.LeasedTask;
 import org.springframework.stereotype.Component;
 
@@ -31,8 +32,17 @@ public class PlanStep implements TickStep {
     public void run(Tick tick) {
         for (LeasedTask task : tick.transfers()) {
             if (!task.planned() && tick.readyNow(task) && !tick.expired(task)) {
-                jobs.start(task.id(), "planning", job -> planning.plan(task.id()));
+                start(task.id());
             }
         }
+    }
+
+    /**
+     * Starts the planning of a task this instance leases, unless it runs already.
+     *
+     * @param taskId the task
+     */
+    void start(UUID taskId) {
+        jobs.start(taskId, "planning", job -> planning.plan(taskId));
     }
 }

@@ -5,6 +5,7 @@ import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import org.ferry.api.lifecycle.DeleteSubmittedEvent;
 import org.ferry.api.lifecycle.TaskCancelRequestedEvent;
 import org.ferry.api.lifecycle.TaskDeadlineChangedEvent;
@@ -62,6 +63,8 @@ public class TaskEngine implements SmartLifecycle {
     private final Wakeup wakeup;
     private final TransferProperties properties;
     private final List<TickStep> steps;
+    private final PlanStep plan;
+    private final DeleteStep delete;
     private final Clock clock;
     private final String instance;
 
@@ -128,6 +131,8 @@ public class TaskEngine implements SmartLifecycle {
         this.wakeup = wakeup;
         this.properties = properties;
         this.steps = List.of(fence, deadlines, plan, delete, finish, lostChunks, dispatch, progress, credentialSweep);
+        this.plan = plan;
+        this.delete = delete;
         this.clock = clock;
         this.instance = instanceId.isBlank() ? hostName() + ":" + ferryHome : instanceId;
     }
@@ -178,16 +183,39 @@ public class TaskEngine implements SmartLifecycle {
         return running;
     }
 
-    /** A new transfer: plan it now. */
+    /**
+     * A new transfer, just committed: this instance takes its lease and starts its planning at once
+     * (no tick between the submission and the crawl); should the lease be taken already, the
+     * next tick sees to it.
+     */
     @TransactionalEventListener(fallbackExecution = true)
     public void onSubmitted(TaskSubmittedEvent event) {
-        wakeup.wake();
+        if (running && claim(event.taskId())) {
+            plan.start(event.taskId());
+        } else {
+            wakeup.wake();
+        }
     }
 
-    /** A new delete task: run it now. */
+    /** A new delete task, just committed: this instance takes its lease and starts its walk at once. */
     @TransactionalEventListener(fallbackExecution = true)
     public void onDeleteSubmitted(DeleteSubmittedEvent event) {
-        wakeup.wake();
+        if (running && claim(event.taskId())) {
+            delete.start(event.taskId(), instance);
+        } else {
+            wakeup.wake();
+        }
+    }
+
+    private boolean claim(UUID taskId) {
+        try {
+            Instant now = clock.instant();
+            return Boolean.TRUE.equals(transactions.execute(
+                    status -> tasks.claimLease(taskId, instance, now, now.plus(properties.lease()))));
+        } catch (RuntimeException e) {
+            log.debug("Cannot take the lease of task {} at once: {}", taskId, e.toString());
+            return false;
+        }
     }
 
     /** A cancel committed: stop the task's work wherever it runs. */

@@ -172,6 +172,28 @@ public class TaskStore {
     }
 
     /**
+     * Takes the lease of one ACTIVE task that has no live lease (a task just submitted here, whose
+     * work can start at once instead of on the next tick).
+     *
+     * @param me this instance's name
+     * @param now the time
+     * @param expires the lease's end
+     * @return true if this instance holds the task's lease now
+     */
+    public boolean claimLease(UUID taskId, String me, Instant now, Instant expires) {
+        return jdbc.update(
+                        "update task set lease_owner = ?, lease_expires = ? where id = ? and status = ?"
+                                + " and (lease_owner is null or lease_owner = ? or lease_expires < ?)",
+                        me,
+                        Sql.time(expires),
+                        taskId,
+                        ACTIVE,
+                        me,
+                        Sql.time(now))
+                > 0;
+    }
+
+    /**
      * @param me this instance's name
      * @param taskIds tasks whose chunks or jobs run here
      * @return those that are ACTIVE and leased by another instance now (it drives them: their work
