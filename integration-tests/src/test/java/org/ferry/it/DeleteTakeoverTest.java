@@ -25,9 +25,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.ferry.it.infra.PostgresServer;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.ferry.testing.PostgresContainers;
+import org.ferry.testing.RequiresContainers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -39,8 +40,10 @@ import tools.jackson.databind.JsonNode;
  * commands after {@value #HOLD_AFTER} DELEs), then killed with SIGKILL. The other instance takes
  * the task over once the lease runs out, and the task ends SUCCEEDED with the whole tree gone and
  * every file and directory counted once. While the first instance lives and holds the lease, only
- * its control connection deletes anything: two instances never run the task at once.
+ * its control connection deletes anything: two instances never run the task at once. The database
+ * is one of the JVM's shared PostgreSQL container.
  */
+@RequiresContainers
 class DeleteTakeoverTest {
 
     private static final int FILES = 40;
@@ -58,8 +61,8 @@ class DeleteTakeoverTest {
                 Files.writeString(directory.resolve("f" + f), "file " + d + "/" + f);
             }
         }
-        try (PostgresServer postgres = PostgresServer.start(work.resolve("postgres"));
-                GridFtpServer server =
+        String postgres = PostgresContainers.createDatabase(PostgresContainers.shared(), "delete_takeover");
+        try (GridFtpServer server =
                         GridFtpServer.start(GridFtpServerConfig.loopback(site).withAnonymousAllowed(true));
                 ControlGate gate = new ControlGate(server.port(), HOLD_AFTER);
                 FerryServerProcess a = instance(work, "a", postgres);
@@ -118,19 +121,19 @@ class DeleteTakeoverTest {
         }
     }
 
-    private static FerryServerProcess instance(Path work, String name, PostgresServer postgres) throws Exception {
+    private static FerryServerProcess instance(Path work, String name, String postgres) throws Exception {
         return FerryServerProcess.start(
                 Launchers.fromBuild(),
                 Files.createDirectories(work.resolve("home-" + name)),
                 work.resolve("log-" + name),
                 List.of(
-                        "--spring.datasource.url=" + postgres.jdbcUrl(),
+                        "--spring.datasource.url=" + postgres,
                         "--ferry.scheduler.instance-id=" + name,
                         "--ferry.transfer.lease=4s"));
     }
 
-    private static String leaseOwner(PostgresServer postgres, String taskId) throws Exception {
-        try (Connection c = DriverManager.getConnection(postgres.jdbcUrl());
+    private static String leaseOwner(String postgres, String taskId) throws Exception {
+        try (Connection c = DriverManager.getConnection(postgres, PostgresContainers.USER, "");
                 PreparedStatement select = c.prepareStatement("select lease_owner from task where id = ?")) {
             select.setObject(1, java.util.UUID.fromString(taskId));
             try (ResultSet row = select.executeQuery()) {

@@ -22,6 +22,7 @@ import org.ferry.api.migration.LegacyVersions;
 import org.ferry.api.migration.V4__SealEndpointPasswords;
 import org.ferry.api.migration.V6__EndpointServerRows;
 import org.ferry.gsi.store.CredentialCipher;
+import org.ferry.testing.ContainerEngine;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.output.MigrateResult;
@@ -68,6 +69,9 @@ class DatabaseUpgradeTest {
     @ParameterizedTest
     @EnumSource(TestDatabase.class)
     void aDatabaseOfTheNumberingByIssueUpgradesInPlace(TestDatabase database) throws Exception {
+        if (database == TestDatabase.POSTGRESQL) {
+            ContainerEngine.require(); // PostgreSQL runs in a container
+        }
         String vendor = database == TestDatabase.H2 ? "h2" : "postgresql";
         String legacyUrl = url(database, "upgrade_legacy");
         Path legacy = legacyScripts(vendor);
