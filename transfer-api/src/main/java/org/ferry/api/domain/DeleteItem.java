@@ -5,9 +5,11 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.util.UUID;
+import org.hibernate.annotations.Immutable;
 
 /** One {@code DATA[]} entry of a delete task: a path to delete. */
 @Entity
+@Immutable
 @Table(name = "delete_item")
 public class DeleteItem {
 
@@ -25,18 +27,6 @@ public class DeleteItem {
 
     /** For JPA. */
     protected DeleteItem() {}
-
-    /**
-     * @param taskId owning task
-     * @param itemIndex position in {@code DATA[]}
-     * @param path absolute, normalized path
-     */
-    public DeleteItem(UUID taskId, int itemIndex, String path) {
-        this.id = UUID.randomUUID();
-        this.taskId = taskId;
-        this.itemIndex = itemIndex;
-        this.path = path;
-    }
 
     /** @return the owning task id */
     public UUID getTaskId() {

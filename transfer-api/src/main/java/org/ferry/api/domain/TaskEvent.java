@@ -8,9 +8,11 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.util.UUID;
+import org.hibernate.annotations.Immutable;
 
 /** Something that happened to a task: a lifecycle step or a fault (service-semantics b.5). */
 @Entity
+@Immutable
 @Table(name = "task_event")
 public class TaskEvent {
 
@@ -42,25 +44,6 @@ public class TaskEvent {
 
     /** For JPA. */
     protected TaskEvent() {}
-
-    /**
-     * @param taskId the task
-     * @param code the event code; its {@link EventCode#isError()} sets {@code is_error}
-     * @param description one human-readable line
-     * @param details free text or JSON, may be null
-     */
-    public TaskEvent(UUID taskId, EventCode code, String description, String details) {
-        this.taskId = taskId;
-        this.code = code.name();
-        this.error = code.isError();
-        this.description = cut(description, MAX_DESCRIPTION_CHARS);
-        this.details = details == null ? null : cut(details, MAX_DETAILS_CHARS);
-        this.time = Instant.now();
-    }
-
-    private static String cut(String s, int max) {
-        return s.length() <= max ? s : s.substring(0, max);
-    }
 
     /** @return the event's id: events of a task are numbered in the order they were written */
     public Long getId() {

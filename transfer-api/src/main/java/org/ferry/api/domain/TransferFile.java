@@ -8,6 +8,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.util.UUID;
+import org.hibernate.annotations.Immutable;
 
 /**
  * One file of a task (a subtask): its state, attempts, last fault, checksum when verified, and
@@ -17,6 +18,7 @@ import java.util.UUID;
  * successful_transfers}, {@code skipped_errors}).
  */
 @Entity
+@Immutable
 @Table(name = "transfer_file")
 public class TransferFile {
 

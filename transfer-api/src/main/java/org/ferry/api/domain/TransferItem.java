@@ -5,9 +5,11 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.util.UUID;
+import org.hibernate.annotations.Immutable;
 
 /** One {@code DATA[]} entry of a transfer: a file, or a directory moved recursively. */
 @Entity
+@Immutable
 @Table(name = "transfer_item")
 public class TransferItem {
 
