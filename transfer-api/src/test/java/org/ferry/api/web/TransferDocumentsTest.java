@@ -32,36 +32,36 @@ class TransferDocumentsTest {
     final TransferDocuments documents = new TransferDocuments(
             new ApiLimits(10_000, 1000, 100), JsonMapper.builder().build(), Clock.fixed(NOW, ZoneOffset.UTC));
 
+    static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** @return a transfer document of the fields given, and one item */
+    static TransferRequest document(Map<String, Object> fields, String sourcePath, String destinationPath) {
+        Map<String, Object> document = new java.util.HashMap<>(fields);
+        document.put("DATA_TYPE", "transfer");
+        document.put("source_endpoint", "a#src");
+        document.put("destination_endpoint", "a#dst");
+        document.put(
+                "DATA",
+                List.of(Map.of(
+                        "DATA_TYPE",
+                        "transfer_item",
+                        "source_path",
+                        sourcePath,
+                        "destination_path",
+                        destinationPath,
+                        "recursive",
+                        true)));
+        return JSON.convertValue(document, TransferRequest.class);
+    }
+
+    /** @return a transfer with a label, sync level mtime, checksums, no mail on failure, and a deadline (or none) */
     static TransferRequest transfer(String deadline, String sourcePath, String destinationPath) {
-        return new TransferRequest(
-                "transfer",
-                null,
-                "a#src",
-                "a#dst",
-                "label",
-                deadline,
-                "mtime",
-                true,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                false,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                List.of(new TransferRequest.TransferItem(
-                        "transfer_item", sourcePath, destinationPath, true, null, null)));
+        Map<String, Object> fields = new java.util.HashMap<>(
+                Map.of("label", "label", "sync_level", "mtime", "verify_checksum", true, "notify_on_failed", false));
+        if (deadline != null) {
+            fields.put("deadline", deadline);
+        }
+        return document(fields, sourcePath, destinationPath);
     }
 
     private static String field(Runnable mapping) {
@@ -102,34 +102,7 @@ class TransferDocumentsTest {
 
     @Test
     void optionsFerryLacksAreRefusedByName() {
-        TransferRequest quota = new TransferRequest(
-                null,
-                null,
-                "a#src",
-                "a#dst",
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                true,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                List.of(new TransferRequest.TransferItem(null, "/a", "/b", false, null, null)));
+        TransferRequest quota = document(Map.of("fail_on_quota_errors", true), "/a", "/b");
         assertThatThrownBy(() -> documents.submission(quota))
                 .isInstanceOf(NotSupportedException.class)
                 .extracting(e -> ((FerryException) e).field())
