@@ -135,19 +135,22 @@ final class CrossHostBench {
         List<Case> cases = new ArrayList<>();
         for (int p : PARALLELISM) {
             String what = "globus-url-copy -fast -p " + p + ", " + Rates.size(bigBytes);
+            // issue 31: big files at -p 4 at least 1.2 times globus across hosts; where the link
+            // decides (rate-limited), at least as fast
+            double target = p == 4 && suffix.isEmpty() ? 1.2 : 1.0;
             cases.add(new Case(
                     what + " download to /dev/null" + suffix,
                     bigBytes * 8.0,
                     true,
-                    p == 4 ? 1.2 : 1.0,
+                    target,
                     pair -> bigFile(pair.lan(), p, pair.source() + big, "file:///dev/null")));
-            cases.add(new Case(what + " upload" + suffix, bigBytes * 8.0, true, 1.0, pair -> {
+            cases.add(new Case(what + " upload" + suffix, bigBytes * 8.0, true, target, pair -> {
                 Path destination = fresh(runs, pair.kind());
                 long nanos = bigFile(pair.lan(), p, "file://" + big, pair.source() + destination + "/big");
                 Scratch.deleteTree(destination);
                 return nanos;
             }));
-            cases.add(new Case(what + " third-party" + suffix, bigBytes * 8.0, true, 1.0, pair -> {
+            cases.add(new Case(what + " third-party" + suffix, bigBytes * 8.0, true, target, pair -> {
                 Path destination = fresh(runs, pair.kind());
                 long nanos = bigFile(pair.lan(), p, pair.source() + big, pair.destination() + destination + "/big");
                 Scratch.deleteTree(destination);
