@@ -304,7 +304,10 @@ public final class DataChannels implements AutoCloseable {
             return started(transfer);
         }
         ModeEDealer dealer = new ModeEDealer(
-                source.ranges(), blockSizeBytes, regionBlockBytes(source.length(), parallelism), parallelism);
+                source.ranges(),
+                blockSizeBytes,
+                regionBlockBytes(source.length(), parallelism, blockSizeBytes),
+                parallelism);
         List<Channel> cached = cache == null ? List.of() : cache.takeAll(ModeECache.Direction.SEND);
         int reused = 0;
         for (Channel channel : cached) {
@@ -332,9 +335,10 @@ public final class DataChannels implements AutoCloseable {
      *
      * @param length bytes of the send
      * @param parallelism its connections
+     * @param blockSizeBytes the block size of buffered blocks
      * @return the block size for file regions, in bytes
      */
-    int regionBlockBytes(long length, int parallelism) {
+    static int regionBlockBytes(long length, int parallelism, int blockSizeBytes) {
         long quarterShare = length / (4L * parallelism);
         return (int) Math.max(blockSizeBytes, Math.min(MAX_REGION_BLOCK_BYTES, quarterShare));
     }

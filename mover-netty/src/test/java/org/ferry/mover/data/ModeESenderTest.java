@@ -180,6 +180,17 @@ class ModeESenderTest {
     }
 
     @Test
+    void regionBlocksAreLargeButLeaveEveryConnectionAShare() {
+        int block = DataChannels.DEFAULT_BLOCK_SIZE_BYTES;
+        // a big file: the largest region blocks
+        assertThat(DataChannels.regionBlockBytes(4L << 30, 4, block)).isEqualTo(DataChannels.MAX_REGION_BLOCK_BYTES);
+        // 64 MiB over 8 connections: four 2 MiB blocks each
+        assertThat(DataChannels.regionBlockBytes(64L << 20, 8, block)).isEqualTo(2 << 20);
+        // small files: never below the block size (one block, framed when it is small)
+        assertThat(DataChannels.regionBlockBytes(50 * 1024, 1, block)).isEqualTo(block);
+    }
+
+    @Test
     void anEmptyFileSendsTheEndAlone() throws IOException {
         DataTransfer transfer = new DataTransfer(null);
         try (FileChannel file = file(0)) {
