@@ -195,6 +195,109 @@ class KafkaMoverFaultTest {
         startMover(killed.name()); // two movers again for the next test
     }
 
+    /** @return the task's lease owner, from the database; null while none (or the task ended) */
+    private String leaseOwner(String taskId) throws Exception {
+        try (Connection connection = DriverManager.getConnection(jdbcUrl);
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("select lease_owner from task where id = '" + taskId + "'")) {
+            return rows.next() ? rows.getString(1) : null;
+        }
+    }
+
+    /** @return how many chunks of the task were dispatched so far, from the database */
+    private int chunks(String taskId) throws Exception {
+        try (Connection connection = DriverManager.getConnection(jdbcUrl);
+                Statement statement = connection.createStatement();
+                ResultSet rows =
+                        statement.executeQuery("select count(*) from chunk where task_id = '" + taskId + "'")) {
+            rows.next();
+            return rows.getInt(1);
+        }
+    }
+
+    /**
+     * Issue 34, several servers: a second ferry-server ({@code b}, lease 4 s) on this class's
+     * PostgreSQL database and Kafka broker beside the first. While both live, each drives the
+     * tasks submitted to it (a task is claimed by the instance its POST reached; a load balancer in
+     * front spreads them). {@code b}'s task of three files, one chunk at a time, is held mid-file
+     * at the proxy (so is the first server's task); {@code b} is killed with SIGKILL and never
+     * started again. The first server takes the task over once {@code b}'s lease runs out,
+     * dispatches the files {@code b} never did, and the task ends SUCCEEDED with byte-identical
+     * files. Costs one more server start, the lease and a few seconds of transfer.
+     */
+    @Test
+    void aSecondServerTakesOverTheTaskOfAServerKilledMidTask() throws Exception {
+        Path tree = Files.createDirectories(sites.sourceRoot().resolve("takeover"));
+        Path spread = Files.createDirectories(sites.sourceRoot().resolve("spread"));
+        Random random = new Random(34);
+        byte[] data = new byte[4 << 20];
+        for (int i = 0; i < 3; i++) {
+            random.nextBytes(data);
+            Files.write(tree.resolve("f" + i + ".bin"), data);
+        }
+        random.nextBytes(data);
+        Files.write(spread.resolve("f.bin"), data);
+        ferry.endpoint("admin#dstq", proxy.port()); // a second pair through the proxy, for the first server's task
+        String token = Files.readString(work.resolve("home/token")).trim();
+        FerryServerProcess b = FerryServerProcess.start(
+                Launchers.fromBuild(),
+                Files.createDirectories(work.resolve("home-b")),
+                work.resolve("ferry-server-b.log"),
+                List.of(
+                        "--spring.datasource.url=" + jdbcUrl,
+                        "--ferry.scheduler.instance-id=b",
+                        "--ferry.transfer.lease=4s",
+                        "--ferry.queue.type=kafka",
+                        "--ferry.kafka.bootstrap-servers=" + KAFKA.getBootstrapServers(),
+                        "--ferry.kafka.chunk-partitions=4",
+                        "--ferry.transfer.chunk-timeout=8s",
+                        "--ferry.transfer.max-active-chunks-per-endpoint-pair=1",
+                        "--ferry.transfer.chunk-max-files=1"));
+        long before = proxy.dataBytes();
+        // the data of both tasks stalls once 2 MiB went through, until the first server has b's task
+        proxy.holdDataAt(before + (2 << 20));
+        String taskId;
+        String firstTask;
+        try {
+            taskId = new RestClient(b.apiUrl(), token)
+                    .post(
+                            "/v0.10/transfer",
+                            FaultHarness.recursive("admin#src", "admin#dstp", "/takeover", "/takeover"))
+                    .get("task_id")
+                    .asString();
+            firstTask = ferry.submit(FaultHarness.recursive("admin#src", "admin#dstq", "/spread", "/spread"));
+            FaultHarness.awaitTrue(
+                    "a chunk of each task dispatched, the data held",
+                    () -> chunks(taskId) == 1 && chunks(firstTask) == 1 && proxy.dataBytes() >= before + (2 << 20));
+            // while both live, each drives the task submitted to it
+            assertThat(leaseOwner(taskId)).isEqualTo("b");
+            String first = leaseOwner(firstTask);
+            assertThat(first).isNotNull().isNotEqualTo("b");
+            assertThat(chunks(taskId))
+                    .as("b dispatches one chunk of its pair at a time")
+                    .isEqualTo(1);
+            b.kill();
+            long killed = System.nanoTime();
+            FaultHarness.awaitTrue("the first server taking the task over", () -> first.equals(leaseOwner(taskId)));
+            System.out.printf(
+                    "takeover: the first server leased the task %d ms after the kill (lease 4 s)%n",
+                    (System.nanoTime() - killed) / 1_000_000);
+        } finally {
+            proxy.releaseData();
+            b.close();
+        }
+        JsonNode task = ferry.awaitEnd(taskId);
+        assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
+        assertThat(task.get("files_transferred").asLong()).isEqualTo(3);
+        FaultHarness.assertIdentical(tree, sites.destinationRoot().resolve("takeover"));
+        assertThat(chunks(taskId))
+                .as("the survivor dispatched the files b never did")
+                .isGreaterThan(1);
+        JsonNode other = ferry.awaitEnd(firstTask);
+        assertThat(other.get("status").asString()).as(other.toString()).isEqualTo("SUCCEEDED");
+        FaultHarness.assertIdentical(spread, sites.destinationRoot().resolve("spread"));
+    }
+
     /** @return how often the movers have logged a line of {@code pattern} */
     private int moverLines(Pattern pattern) {
         int lines = 0;
