@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -192,6 +193,10 @@ public final class EndpointActivateCommand extends ApiCommand {
                     new IOException("endpoint " + name + " does not offer delegate-proxy activation"));
         }
         Path file = method.delegateProxy.isEmpty() ? defaultProxyFile() : Path.of(method.delegateProxy);
+        if (!Files.isReadable(file)) {
+            throw new UncheckedIOException(new IOException("no readable proxy certificate at " + file
+                    + ": make one with grid-proxy-init, or name one with --delegate-proxy FILE or X509_USER_PROXY"));
+        }
         String chain;
         try {
             ProxySigner.Credential credential = ProxySigner.read(file);

@@ -20,16 +20,22 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ferry-server user ...} through the real launcher jar: accounts made in a fresh
  * FERRY_HOME before the first start work once the server runs (and the first-start admin with
  * its token file is still made), and a running server's H2 database is refused with a message
- * saying what to do.
+ * saying what to do. Standard output carries only the command's own output.
  */
 class ServerUserCommandTest {
 
-    record Run(int exitCode, String output) {}
+    /** One run: its exit code, its standard output and its standard error, apart. */
+    record Run(int exitCode, String stdout, String stderr) {
+        String output() {
+            return stdout + stderr;
+        }
+    }
 
     private static Run ferryServer(Path home, String stdin, String... args) throws Exception {
         List<String> command = new ArrayList<>(Launchers.fromBuild().ferryServer());
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        Path stderr = Files.createTempFile("ferry-server-user", ".err");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderr.toFile());
         builder.environment().put("FERRY_HOME", home.toString());
         Process process = builder.start();
         process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
@@ -39,7 +45,9 @@ class ServerUserCommandTest {
             process.destroyForcibly().waitFor();
             throw new AssertionError("ferry-server " + String.join(" ", args) + " hung:\n" + output);
         }
-        return new Run(process.exitValue(), output);
+        String errors = Files.readString(stderr);
+        Files.delete(stderr);
+        return new Run(process.exitValue(), output, errors);
     }
 
     @Test
@@ -66,7 +74,12 @@ class ServerUserCommandTest {
             assertThat(locked.output()).contains("in use by a running ferry-server");
         }
         assertThat(ferryServer(home, "", "user", "disable", "bob").exitCode()).isZero();
-        assertThat(ferryServer(home, "", "user", "list").output()).contains("bob\tuser\tdisabled\tpassword");
+        assertThat(ferryServer(home, "", "user", "list").stdout()).contains("bob\tuser\tdisabled\tpassword");
+        // standard output holds the token alone (Spring's log goes to standard error), so that
+        // `ferry-server user token bob > token-file` makes a file the CLI reads
+        Run token = ferryServer(home, "", "user", "token", "bob");
+        assertThat(token.exitCode()).as(token.output()).isZero();
+        assertThat(token.stdout()).matches("[A-Za-z0-9_-]{43}\\R");
     }
 
     private static String me(FerryServerProcess server, String token) throws IOException, InterruptedException {

@@ -312,6 +312,14 @@ class ServiceGsiInteropTest {
                 cli.run(120, "endpoint", "activate", FERRY, "--delegate-proxy", expiredFile.toString());
         assertThat(expiredLocally.exitCode()).as(expiredLocally.describe()).isEqualTo(1);
         assertThat(expiredLocally.stderr()).contains("expired").contains("grid-proxy-init");
+        // no proxy file at all: a message saying what to do, not a stack trace
+        Path noProxy = work.resolve("no-such-proxy.pem");
+        CliRunner.Result missing = cli.run(120, "endpoint", "activate", FERRY, "--delegate-proxy", noProxy.toString());
+        assertThat(missing.exitCode()).as(missing.describe()).isEqualTo(1);
+        assertThat(missing.stderr())
+                .contains("no readable proxy certificate at " + noProxy)
+                .contains("grid-proxy-init")
+                .doesNotContain("Exception");
 
         // and the service refuses an expired proxy that reaches it anyway
         JsonNode requirements = api("GET", "/v0.10/endpoint/" + encode(FERRY) + "/activation_requirements", null);

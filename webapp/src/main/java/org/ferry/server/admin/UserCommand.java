@@ -4,6 +4,8 @@ import java.io.BufferedReader;
 import java.io.Console;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -74,8 +76,14 @@ public final class UserCommand implements Runnable {
                 .filter(a -> !(a.startsWith("--") && a.contains("=")))
                 .toArray(String[]::new);
         UserCommand command = new UserCommand(spring);
+        // Spring's console log goes to System.out; the command's own output (a token piped into
+        // a file, a list read by a script) must be alone on standard output, so the log is sent
+        // to standard error for the life of this command.
+        PrintStream stdout = System.out;
+        System.setOut(System.err);
         try {
             return new CommandLine(command)
+                    .setOut(new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), true))
                     .setExecutionExceptionHandler((e, line, parsed) -> {
                         line.getErr().println("ferry-server user: " + message(e));
                         return 1;
@@ -85,6 +93,7 @@ public final class UserCommand implements Runnable {
             if (command.context != null) {
                 command.context.close();
             }
+            System.setOut(stdout);
         }
     }
 
@@ -236,18 +245,33 @@ public final class UserCommand implements Runnable {
         }
     }
 
+    /** An account's disabled flag set one way; its subclasses name the way. */
+    abstract static class SetDisabled extends OfOneAccount {
+        private final boolean disabled;
+        private final String done;
+
+        SetDisabled(boolean disabled, String done) {
+            this.disabled = disabled;
+            this.done = done;
+        }
+
+        @Override
+        public Integer call() {
+            accounts().update(name, disabled, null, null);
+            out().println(done + " " + name);
+            return 0;
+        }
+    }
+
     /** {@code user disable NAME}. */
     @Command(
             name = "disable",
             mixinStandardHelpOptions = true,
             description = "Disable an account: its passwords, tokens and certificates stop working.",
             footer = {"", "Example: ferry-server user disable alice"})
-    static final class Disable extends OfOneAccount {
-        @Override
-        public Integer call() {
-            accounts().update(name, true, null, null);
-            out().println("Disabled " + name);
-            return 0;
+    static final class Disable extends SetDisabled {
+        Disable() {
+            super(true, "Disabled");
         }
     }
 
@@ -257,12 +281,9 @@ public final class UserCommand implements Runnable {
             mixinStandardHelpOptions = true,
             description = "Enable a disabled account again.",
             footer = {"", "Example: ferry-server user enable alice"})
-    static final class Enable extends OfOneAccount {
-        @Override
-        public Integer call() {
-            accounts().update(name, false, null, null);
-            out().println("Enabled " + name);
-            return 0;
+    static final class Enable extends SetDisabled {
+        Enable() {
+            super(false, "Enabled");
         }
     }
 
