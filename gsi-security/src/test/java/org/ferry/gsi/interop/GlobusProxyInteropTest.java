@@ -84,6 +84,9 @@ class GlobusProxyInteropTest {
         cmd.addAll(List.of(options.split(" ")));
         Result r = ExternalTools.run(env(proxyFile), null, cmd);
         if (r.output().contains("Unrecognized option") || r.output().contains("Invalid option")) {
+            if ("true".equals(System.getenv("CI"))) {
+                throw new AssertionError("CI=true: Debian's grid-proxy-init lacks " + options + ": " + r.output());
+            }
             org.junit.jupiter.api.Assumptions.abort("this grid-proxy-init lacks " + options + ": " + r.output());
         }
         assertThat(r.exitCode()).as(r.output()).isZero();

@@ -18,8 +18,8 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.Adler32;
 import org.ferry.mover.protocol.FileInfo;
+import org.ferry.mover.testing.GlobusUser;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -42,9 +42,7 @@ class GridFtpClientGlobusTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Assumptions.assumeTrue(
-                GlobusGridFtpServer.available(),
-                "globus-gridftp-server not installed at " + GlobusGridFtpServer.BINARY + ": skipping interop tests");
+        GlobusUser.require("globus-gridftp-server", "globus-gridftp-server-progs");
         serverA = GlobusGridFtpServer.start();
         serverB = GlobusGridFtpServer.start();
         rootA = GlobusGridFtpServer.createRoot();

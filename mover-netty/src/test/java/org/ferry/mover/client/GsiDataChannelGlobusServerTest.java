@@ -15,8 +15,8 @@ import org.ferry.mover.data.security.DataChannelAuthentication;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.ferry.mover.testing.GlobusUser;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -172,7 +172,7 @@ class GsiDataChannelGlobusServerTest {
     @Test
     void printsGlobusUrlCopyThroughputPerProtectionLevel() throws Exception {
         Path guc = Path.of("/usr/bin/globus-url-copy");
-        Assumptions.assumeTrue(Files.isExecutable(guc), "globus-url-copy not installed (globus-gass-copy-progs)");
+        GlobusUser.require("globus-url-copy", "globus-gass-copy-progs");
         int mib = 64;
         byte[] data = new byte[mib << 20];
         new Random(2).nextBytes(data);
