@@ -6,7 +6,6 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;
@@ -153,7 +152,8 @@ public final class DeleteCommand extends ApiCommand {
         List<String> paths = new ArrayList<>();
         try (BufferedReader reader = batch.equals("-")
                 ? new BufferedReader(new InputStreamReader(root().environment().stdin(), StandardCharsets.UTF_8))
-                : Files.newBufferedReader(Path.of(batch), StandardCharsets.UTF_8)) {
+                : Files.newBufferedReader(
+                        root().environment().localFile(batch, spec().commandLine()), StandardCharsets.UTF_8)) {
             for (BatchLines.Line line : BatchLines.read(reader)) {
                 if (line.words().size() != 1) {
                     throw usage("--batch line " + line.number() + ": expected one path");

@@ -192,7 +192,10 @@ public final class EndpointActivateCommand extends ApiCommand {
             throw new UncheckedIOException(
                     new IOException("endpoint " + name + " does not offer delegate-proxy activation"));
         }
-        Path file = method.delegateProxy.isEmpty() ? defaultProxyFile() : Path.of(method.delegateProxy);
+        Path file = root().environment()
+                .localFile(
+                        method.delegateProxy.isEmpty() ? defaultProxyFile().toString() : method.delegateProxy,
+                        spec().commandLine());
         if (!Files.isReadable(file)) {
             throw new UncheckedIOException(new IOException("no readable proxy certificate at " + file
                     + ": make one with grid-proxy-init, or name one with --delegate-proxy FILE or X509_USER_PROXY"));

@@ -53,6 +53,7 @@ import tools.jackson.databind.json.JsonMapper;
             CancelCommand.class,
             DeadlineCommand.class,
             TokenCommand.class,
+            SshKeyCommand.class,
             UserCommand.class,
             CompletionCommand.class,
             CommandLine.HelpCommand.class

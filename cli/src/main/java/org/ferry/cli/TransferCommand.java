@@ -6,7 +6,6 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -265,7 +264,8 @@ public final class TransferCommand extends ApiCommand {
         List<BatchLines.Line> lines;
         try (BufferedReader reader = batch.equals("-")
                 ? new BufferedReader(new InputStreamReader(root().environment().stdin(), StandardCharsets.UTF_8))
-                : Files.newBufferedReader(Path.of(batch), StandardCharsets.UTF_8)) {
+                : Files.newBufferedReader(
+                        root().environment().localFile(batch, spec().commandLine()), StandardCharsets.UTF_8)) {
             lines = BatchLines.read(reader);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the batch file " + batch, e);

@@ -4,8 +4,10 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.ferry.api.domain.AccessToken;
 import org.ferry.api.domain.UserAccount;
 import org.ferry.api.error.InvalidRequestException;
@@ -29,6 +31,8 @@ public class AccessTokenService {
     private final AccessTokenRepository tokens;
     private final UserAccountRepository accounts;
     private final SecureRandom random = new SecureRandom();
+    // session tokens (hash -> account id): held in memory only, for the CLI run of one SSH command
+    private final Map<String, UUID> sessions = new ConcurrentHashMap<>();
 
     /**
      * @param tokens the token store
@@ -104,11 +108,46 @@ public class AccessTokenService {
     }
 
     /**
+     * A token that lives in this process's memory only, until closed: what the {@code ferry}
+     * commands run over ferry-server's SSH port send to the server's own API for the signed-in
+     * account. Never stored, never listed; it stops working when closed or when the server stops.
+     *
+     * @param token the bearer token
+     * @param revoke revokes it
+     */
+    public record SessionToken(String token, Runnable revoke) implements AutoCloseable {
+        /** Revokes the token. */
+        @Override
+        public void close() {
+            revoke.run();
+        }
+    }
+
+    /**
+     * Makes a session token for an account (see {@link SessionToken}).
+     *
+     * @param caller the account's caller
+     * @return the token; close it when the session ends
+     */
+    public SessionToken openSession(Caller caller) {
+        String token = TokenHasher.newToken(random);
+        String hash = TokenHasher.hash(token);
+        sessions.put(hash, caller.accountId());
+        return new SessionToken(token, () -> sessions.remove(hash));
+    }
+
+    /**
      * @param token a bearer token as sent
      * @return its enabled account's caller, or empty if unknown, expired, revoked or disabled
      */
     @Transactional
     public Optional<Caller> authenticate(String token) {
+        UUID sessionAccount = sessions.get(TokenHasher.hash(token));
+        if (sessionAccount != null) {
+            return accounts.findById(sessionAccount)
+                    .filter(a -> !a.isDisabled())
+                    .map(AccountService::caller);
+        }
         Optional<AccessToken> row = tokens.findByTokenHash(TokenHasher.hash(token));
         Instant now = Instant.now();
         if (row.isEmpty() || row.get().isExpired(now)) {
