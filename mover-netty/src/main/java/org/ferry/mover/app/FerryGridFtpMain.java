@@ -18,8 +18,12 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.ferry.gsi.PasswordFile;
 import org.ferry.gsi.credential.CredentialLoader;
+import org.ferry.mover.client.GridFtpClient;
+import org.ferry.mover.client.GsiClientSecurity;
 import org.ferry.mover.server.GridFtpServer;
+import org.ferry.mover.server.command.SiteSetDiskStackHandler;
 import org.ferry.mover.server.dtp.DtpFactory;
+import org.ferry.mover.server.multicast.MulticastPolicy;
 import org.ferry.mover.server.pi.Authenticator;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.ferry.mover.server.pi.GsiServerSecurity;
@@ -87,6 +91,21 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             description = "Serve one control connection on standard input and output (inetd or xinetd connected"
                     + " it), with the usual logins.")
     private boolean inetd;
+
+    @Option(
+            names = "--multicast",
+            description = "Accept SITE SETDISKSTACK file,gridftp_multicast:urls=...: a received file is written here"
+                    + " and forwarded, while it arrives, to the next servers of the tree the client names (one source"
+                    + " to many destinations; docs/files-api.md). Off by default: the server then connects wherever"
+                    + " a logged-in client asks.")
+    private boolean multicast;
+
+    @Option(
+            names = "--multicast-retry",
+            defaultValue = "120",
+            description = "Seconds a failed multicast branch is retried from this server's copy before the transfer"
+                    + " fails naming it (default: ${DEFAULT-VALUE}).")
+    private long multicastRetrySeconds;
 
     @Option(
             names = "--popen-allow",
@@ -353,7 +372,17 @@ public final class FerryGridFtpMain implements Callable<Integer> {
         }
         GridFtpServer server;
         try {
-            server = GridFtpServer.start(config, security, dtps, popen);
+            if (multicast) {
+                MulticastPolicy policy = multicastPolicy(security);
+                server = GridFtpServer.start(
+                        config,
+                        security,
+                        dtps,
+                        popen,
+                        commands -> commands.with(List.of(new SiteSetDiskStackHandler(popen, policy))));
+            } else {
+                server = GridFtpServer.start(config, security, dtps, popen);
+            }
         } catch (IOException e) {
             err.println("ferry-gridftp: " + e.getMessage());
             return 1;
@@ -366,6 +395,24 @@ public final class FerryGridFtpMain implements Callable<Integer> {
         out.flush();
         server.awaitClose();
         return 0;
+    }
+
+    /**
+     * The client a multicast server forwards with: logins from the URLs for ftp://, this server's
+     * host credential for gsiftp:// (the Globus driver uses the session's delegated credential; a
+     * Ferry server forwards as itself, so the next servers must map the host's subject).
+     */
+    private MulticastPolicy multicastPolicy(GsiServerSecurity security) {
+        GridFtpClient client = security == null
+                ? new GridFtpClient(Duration.ofMinutes(10))
+                : new GridFtpClient(
+                        Duration.ofMinutes(10),
+                        GsiClientSecurity.of(security.hostCredential(), security.validator(), security.trustStore()));
+        return new MulticastPolicy(
+                client::open,
+                MulticastPolicy.DEFAULT_WINDOW_BYTES,
+                Duration.ofSeconds(Math.max(0, multicastRetrySeconds)),
+                Duration.ofSeconds(1));
     }
 
     /**

@@ -212,6 +212,11 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     @Override
+    public void setDiskStack(String stack) throws IOException {
+        session.expectOk("SITE SETDISKSTACK " + stack);
+    }
+
+    @Override
     public void changeMode(String path, int mode) throws IOException {
         session.expectOk(ClientCommands.siteChmod(mode, path));
     }

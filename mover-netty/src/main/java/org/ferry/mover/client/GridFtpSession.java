@@ -384,6 +384,23 @@ public interface GridFtpSession extends Closeable {
     }
 
     /**
+     * Chooses what the server's next STOR, ESTO and RETR of this session read and write ({@code SITE
+     * SETDISKSTACK stack}, globus-gridftp-server's file system driver stack; globus-url-copy sends it
+     * for {@code -fsstack} and {@code -mc}), e.g. {@code file,gridftp_multicast:urls=...} on a
+     * ferry-gridftp started with {@code --multicast}.
+     *
+     * <p>The default implementation throws {@link UnsupportedOperationException}.
+     *
+     * @param stack the stack, drivers top first, as the server parses it
+     * @throws GridFtpReplyException if the server refuses (500 naming the driver)
+     * @throws IOException if the connection fails
+     */
+    default void setDiskStack(String stack) throws IOException {
+        throw new UnsupportedOperationException(
+                "SITE SETDISKSTACK is not supported by " + getClass().getName());
+    }
+
+    /**
      * Sets a file's or directory's permission bits ({@code SITE CHMOD <octal> <path>}, the form
      * globus-gridftp-server and ferry-gridftp take; RFC 959 section 4.1.3 SITE).
      *

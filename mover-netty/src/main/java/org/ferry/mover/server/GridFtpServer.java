@@ -195,6 +195,29 @@ public final class GridFtpServer implements AutoCloseable {
         return start(config, gsi, dtps, PopenPolicy.disabled(), storage, commands);
     }
 
+    /**
+     * Binds the control channel and starts serving the configuration's root like {@link
+     * #start(GridFtpServerConfig, GsiServerSecurity, DtpFactory, PopenPolicy)}, with a changed
+     * command table (e.g. {@code SITE SETDISKSTACK} that also forwards {@code gridftp_multicast}).
+     *
+     * @param config the settings
+     * @param gsi host credential, trust and grid-mapfile for GSI, or null for none
+     * @param dtps makes the DTPs for striped transfers
+     * @param popen the programs clients may run on the data path
+     * @param commands given the standard command table, returns the one to serve
+     * @return the running server
+     * @throws IOException if the root is not a directory or the address cannot be bound
+     */
+    public static GridFtpServer start(
+            GridFtpServerConfig config,
+            GsiServerSecurity gsi,
+            DtpFactory dtps,
+            PopenPolicy popen,
+            UnaryOperator<CommandRegistry> commands)
+            throws IOException {
+        return start(config, gsi, dtps, popen, new PosixStorage(config.root()), commands);
+    }
+
     private static GridFtpServer start(
             GridFtpServerConfig config,
             GsiServerSecurity gsi,

@@ -5,6 +5,7 @@ import java.nio.channels.FileChannel;
 import org.ferry.mover.data.DataSink;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
+import org.ferry.mover.server.multicast.MulticastStage;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
@@ -40,6 +41,9 @@ public final class AppeHandler implements CommandHandler {
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException, IOException {
         StorageStage stage = ctx.session().storageStage();
+        if (stage instanceof MulticastStage) {
+            throw new FtpException(504, "APPE is not available with a multicast disk stack; use ESTO A offset.");
+        }
         if (stage != null) {
             stage.receive(ctx, argument); // a program's input has no end to append to: as STOR
             return;

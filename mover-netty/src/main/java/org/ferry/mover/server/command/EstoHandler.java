@@ -9,6 +9,7 @@ import org.ferry.mover.protocol.TarModule;
 import org.ferry.mover.server.dtp.ErrorReplies;
 import org.ferry.mover.server.dtp.StripedDtp;
 import org.ferry.mover.server.dtp.StripedPassiveListener;
+import org.ferry.mover.server.multicast.MulticastStage;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.ControlSession;
@@ -76,6 +77,10 @@ public final class EstoHandler implements CommandHandler {
         }
         if (offset < 0) {
             throw new FtpException(500, "command failed.");
+        }
+        if (ctx.session().storageStage() instanceof MulticastStage multicast) {
+            multicast.receiveAt(ctx, offset, parts[2]); // written here and forwarded down the tree
+            return;
         }
         String path = ctx.resolve(parts[2]);
         long base = offset + ctx.session().restartOffset();
