@@ -69,7 +69,7 @@ public final class SiteSetDiskStackHandler implements CommandHandler {
     private Optional<MulticastTree> multicastTree(String argument) throws FtpException {
         DriverStack stack;
         try {
-            stack = DriverStack.parse(argument);
+            stack = DriverStack.parse(MulticastTree.decodeWholeOptions(argument));
         } catch (IllegalArgumentException e) {
             return Optional.empty(); // DiskStacks answers for a malformed stack
         }

@@ -60,7 +60,7 @@ final class BranchForwarder {
      * @param branch the child and its subtree
      * @param sessions the stage's sessions to its children
      * @param localFile opens this server's file for reading, once per attempt
-     * @param path the path on the child (the same as here)
+     * @param path the path on the child
      * @param base the file offset of the transfer's first byte (0 for STOR, the ESTO offset)
      * @param store true for a STOR (the child's file is created or truncated by the first window)
      * @param arrived what of the transfer is written here

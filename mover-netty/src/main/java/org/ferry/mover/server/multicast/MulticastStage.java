@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@code gridftp_multicast} disk stack of a session (see {@link MulticastTree}): a STOR or
  * {@code ESTO A offset} is written to the file here as usual and, while it is written, forwarded
- * to every child of the tree ({@link BranchForwarder}, one thread each, from this server's copy:
+ * (to the path each child's URL names, {@link MulticastTree#destinationPath}) to every child of the tree ({@link BranchForwarder}, one thread each, from this server's copy:
  * the source sends once). 226 comes only when the file is complete here and every child (and,
  * through it, its subtree) acknowledged every byte; a child that failed is retried from its
  * markers meanwhile. Otherwise {@code 451 Multicast: ...} names each destination that failed, with
@@ -102,7 +102,7 @@ public final class MulticastStage implements StorageStage {
                         branch,
                         sessions,
                         () -> ctx.storage().openForRead(path),
-                        path,
+                        MulticastTree.destinationPath(branch.server(), path),
                         base,
                         store,
                         arrived,
@@ -147,7 +147,7 @@ public final class MulticastStage implements StorageStage {
             BranchForwarder forwarder = forwarders.get(i);
             try {
                 done.get(i).get();
-                LOG.info(
+                LOG.debug(
                         "multicast: {} has all {} bytes ({} restarts)",
                         forwarder.destination(),
                         bytes,

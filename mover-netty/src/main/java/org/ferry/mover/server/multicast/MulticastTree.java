@@ -122,6 +122,37 @@ public record MulticastTree(List<String> urls, int castCount, int parallelism) {
                 + parallelism;
     }
 
+    /**
+     * globus-url-copy {@code -mc} encodes the driver's whole option string once more ({@code
+     * gridftp_multicast:%3Burls%3D%23...}, globus_url_copy.c guc_build_mc_str), where Ferry's client
+     * encodes each value: an option string without any {@code =} is decoded once first.
+     *
+     * @param stack the argument of {@code SITE SETDISKSTACK}
+     * @return the stack with the multicast driver's options in {@code key=value;...} form
+     */
+    public static String decodeWholeOptions(String stack) {
+        StringBuilder out = new StringBuilder();
+        for (String entry : stack.split(",", -1)) {
+            if (out.length() > 0) {
+                out.append(',');
+            }
+            String prefix = DRIVER + ":";
+            if (entry.strip().toLowerCase(java.util.Locale.ROOT).startsWith(prefix)
+                    && entry.indexOf('=') < 0
+                    && entry.indexOf('%') >= 0) {
+                String options = entry.strip().substring(prefix.length());
+                try {
+                    out.append(prefix).append(decode(options));
+                    continue;
+                } catch (FtpException e) {
+                    // left as it is: the parser names what is wrong
+                }
+            }
+            out.append(entry);
+        }
+        return out.toString();
+    }
+
     private static int number(Map<String, String> options, String key, int fallback) throws FtpException {
         String value = options.get(key);
         if (value == null) {
@@ -147,7 +178,32 @@ public record MulticastTree(List<String> urls, int castCount, int parallelism) {
         return out.toString();
     }
 
-    private static String decode(String text) throws FtpException {
+    /**
+     * Where a child stores the file: the path of its URL when that names a file, the same file name
+     * in the URL's directory when it ends with {@code /} (and is not just {@code /}), else the same
+     * path as here (a URL with no path).
+     *
+     * @param url the child's URL (a {@code ?query}, as globus-url-copy {@code -mc} adds, is ignored)
+     * @param here the path on this server
+     * @return the path on the child
+     */
+    public static String destinationPath(GridFtpUrl url, String here) {
+        String path = url.path();
+        if (path.equals("/") || path.isEmpty()) {
+            return here;
+        }
+        if (path.endsWith("/")) {
+            return path + here.substring(here.lastIndexOf('/') + 1);
+        }
+        return path;
+    }
+
+    /**
+     * Decodes {@code %XX} escapes (UTF-8).
+     *
+     * @throws FtpException 500 on a malformed escape
+     */
+    static String decode(String text) throws FtpException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         for (int i = 0; i < bytes.length; i++) {

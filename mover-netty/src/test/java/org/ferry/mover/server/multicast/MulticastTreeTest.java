@@ -43,4 +43,29 @@ class MulticastTreeTest {
                 .isInstanceOf(FtpException.class)
                 .hasMessageContaining("hops");
     }
+
+    @Test
+    void globusUrlCopysWholeEncodedOptionsAreRead() throws Exception {
+        // what globus-url-copy -mc sends (guc_build_mc_str): the URLs encoded, then the whole string
+        String stack = "file,gridftp_multicast:%3Burls%3D%23ftp%253A%2F%2Fh2%253A2811%2Fdata%2Fx.h5%3F"
+                + "%23ftp%253A%2F%2Fh3%253A2811%2Fdata%2Fx.h5%3F";
+        DriverStack parsed = DriverStack.parse(MulticastTree.decodeWholeOptions(stack));
+        MulticastTree tree = MulticastTree.fromOptions(parsed.drivers().get(1).options());
+        assertThat(tree.urls()).containsExactly("ftp://h2:2811/data/x.h5?", "ftp://h3:2811/data/x.h5?");
+        assertThat(tree.castCount()).isEqualTo(MulticastTree.DEFAULT_CAST_COUNT);
+        // Ferry's own form is left as it is
+        String own = new MulticastTree(List.of("ftp://a/"), 2, 1).diskStack();
+        assertThat(MulticastTree.decodeWholeOptions(own)).isEqualTo(own);
+    }
+
+    @Test
+    void aDestinationsPathIsItsUrlsPathOrTheSameAsHere() {
+        String here = "/data/run1/x.h5";
+        assertThat(MulticastTree.destinationPath(org.ferry.mover.client.GridFtpUrl.parse("ftp://h/"), here))
+                .isEqualTo(here);
+        assertThat(MulticastTree.destinationPath(org.ferry.mover.client.GridFtpUrl.parse("ftp://h/in/"), here))
+                .isEqualTo("/in/x.h5");
+        assertThat(MulticastTree.destinationPath(org.ferry.mover.client.GridFtpUrl.parse("ftp://h/y.h5?"), here))
+                .isEqualTo("/y.h5");
+    }
 }
