@@ -21,6 +21,8 @@ import java.util.Set;
  * @param repeat runs per side in the memory, disk and small-file benchmarks, the best one reported
  * @param smallFilesDirectory where the small-file trees go (default DATA/small; e.g. a tmpfs to leave the disk out)
  * @param millionFiles files of the million-file task (1,000,000; 100,000 with --quick)
+ * @param cases a regular expression: the crosshost benchmark runs only the cases whose names it
+ *     finds (all when null), so that one direction or link can be measured in a run of minutes
  */
 record BenchOptions(
         Set<String> only,
@@ -37,7 +39,8 @@ record BenchOptions(
         int smallFileLanes,
         int repeat,
         Path smallFilesDirectory,
-        int millionFiles) {
+        int millionFiles,
+        java.util.regex.Pattern cases) {
 
     /** Benchmark names, in run order. */
     static final java.util.List<String> ALL = java.util.List.of(
@@ -57,7 +60,7 @@ record BenchOptions(
 
     /**
      * @param args {@code [--quick] [--only name[,name]] [--sessions N] [--lanes N] [--repeat N] [--data DIR]
-     *     [--shm DIR] [--small-dir DIR] [--out DIR] [--repo DIR] [--ssh-key FILE]}
+     *     [--shm DIR] [--small-dir DIR] [--out DIR] [--repo DIR] [--ssh-key FILE] [--cases REGEX]}
      * @return the options
      * @throws IllegalArgumentException on an unknown option or benchmark name
      */
@@ -74,6 +77,7 @@ record BenchOptions(
         Path sshKey = null;
         Path smallDir = null;
         Integer million = null;
+        java.util.regex.Pattern cases = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -88,6 +92,7 @@ record BenchOptions(
                 case "--ssh-key" -> sshKey = Path.of(args[++i]);
                 case "--small-dir" -> smallDir = Path.of(args[++i]);
                 case "--million-files" -> million = Integer.parseInt(args[++i]);
+                case "--cases" -> cases = java.util.regex.Pattern.compile(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -111,7 +116,13 @@ record BenchOptions(
                 lanes,
                 Math.max(1, repeat),
                 (smallDir == null ? data.resolve("small") : smallDir).toAbsolutePath(),
-                million != null ? million : quick ? 100_000 : 1_000_000);
+                million != null ? million : quick ? 100_000 : 1_000_000,
+                cases);
+    }
+
+    /** @return true unless {@code --cases} was given and does not find its pattern in {@code name} */
+    boolean runsCase(String name) {
+        return cases == null || cases.matcher(name).find();
     }
 
     /** @return true if benchmark {@code name} is selected */

@@ -81,8 +81,8 @@ final class CrossHostBench {
         Path limitedBig = tmpfs.resolve("big-limited");
         Scratch.file(limitedBig, limitedBytes, 19);
         Path runs = Scratch.directory(tmpfs.resolve("runs"));
-        List<Case> cases = cases(big, bigBytes, source, runs, count, "");
-        List<Case> limited = cases(limitedBig, limitedBytes, source, runs, count, ", " + RATE + " links");
+        List<Case> cases = selected(cases(big, bigBytes, source, runs, count, ""));
+        List<Case> limited = selected(cases(limitedBig, limitedBytes, source, runs, count, ", " + RATE + " links"));
         List<Case> firsts = new ArrayList<>();
         try (NamespaceHosts lan = NamespaceHosts.create(List.of("client", "source", "destination"))) {
             Runtime.getRuntime().addShutdownHook(new Thread(lan::close)); // a Ctrl-C still removes them
@@ -100,6 +100,7 @@ final class CrossHostBench {
                     true,
                     1.0,
                     pair -> bigFile(lan, 4, pair.source() + big, "file:///dev/null")));
+            firsts = selected(firsts);
             for (int round = 1; round <= options.repeat(); round++) {
                 for (String server : order(round)) {
                     for (Case first : firsts) {
@@ -111,12 +112,14 @@ final class CrossHostBench {
             }
             try (Servers servers = Servers.start(options, logs, lan, "both")) {
                 rounds(cases, servers, true, "");
-                lan.limit(RATE);
-                try {
-                    // the servers are warm from the unlimited rounds
-                    rounds(limited, servers, false, RATE + " ");
-                } finally {
-                    lan.unlimit();
+                if (!limited.isEmpty()) {
+                    lan.limit(RATE);
+                    try {
+                        // warm from the unlimited rounds, or from a pass of their own if there were none
+                        rounds(limited, servers, cases.isEmpty(), RATE + " ");
+                    } finally {
+                        lan.unlimit();
+                    }
                 }
             }
         } finally {
@@ -128,6 +131,11 @@ final class CrossHostBench {
         all.addAll(cases);
         all.addAll(limited);
         report(all);
+    }
+
+    /** @return the cases {@code --cases} selects, in their order */
+    private List<Case> selected(List<Case> all) {
+        return all.stream().filter(c -> options.runsCase(c.name())).toList();
     }
 
     /** The big-file and small-file cases on one file size. */
