@@ -44,6 +44,7 @@ public final class BenchMain {
                     case "million" -> new MillionFilesBench(options, table).run();
                     case "files-api" -> new FilesApiBench(options, table).run();
                     case "connect" -> new ConnectBench(options, table).run();
+                    case "multicast" -> new MulticastBench(options, table).run();
                     default -> throw new IllegalStateException(name);
                 }
                 table.print(name, System.out);

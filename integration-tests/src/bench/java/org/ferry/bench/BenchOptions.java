@@ -54,7 +54,8 @@ record BenchOptions(
             "service",
             "million",
             "files-api",
-            "connect");
+            "connect",
+            "multicast");
 
     private static final long GIB = 1L << 30;
 

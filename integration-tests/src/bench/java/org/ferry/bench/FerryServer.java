@@ -56,6 +56,16 @@ final class FerryServer implements AutoCloseable {
      */
     static FerryServer start(Path repoRoot, Path root, Path log, NamespaceHosts.Host on)
             throws IOException, InterruptedException {
+        return start(repoRoot, root, log, on, List.of());
+    }
+
+    /**
+     * Like {@link #start(Path, Path, Path, NamespaceHosts.Host)}, with more flags.
+     *
+     * @param flags further ferry-gridftp flags, e.g. {@code --multicast}
+     */
+    static FerryServer start(Path repoRoot, Path root, Path log, NamespaceHosts.Host on, List<String> flags)
+            throws IOException, InterruptedException {
         jar(repoRoot); // fails early with what to build
         String host = on == null ? "127.0.0.1" : on.address();
         // bin/ferry-gridftp, as a site runs it: with the build's class data sharing archive and JIT settings
@@ -68,6 +78,7 @@ final class FerryServer implements AutoCloseable {
                 "--root",
                 root.toString(),
                 "--anonymous"));
+        command.addAll(flags);
         if (on != null) {
             command = on.exec(command);
         }
