@@ -42,9 +42,14 @@ public final class ProgressBar implements ProgressView {
                 ? "[" + "?".repeat(WIDTH) + "]"
                 : "[" + "#".repeat((int) Math.round(fraction * WIDTH))
                         + "-".repeat(WIDTH - (int) Math.round(fraction * WIDTH)) + "]";
+        // a waiting task says why (its limit, or its back-off's fault and end) instead of a code
         String state = progress.niceStatus().isEmpty()
                 ? progress.status()
-                : progress.status() + " (" + progress.niceStatus() + ")";
+                : progress.status() + " ("
+                        + (progress.niceStatusDetails().isEmpty()
+                                ? progress.niceStatus()
+                                : progress.niceStatusDetails())
+                        + ")";
         String line = bar + "  " + progress.filesDone() + "/" + progress.files() + " files  "
                 + Sizes.bytes(progress.bytesTransferred()) + "  " + Sizes.rate(progress.bytesPerSecond())
                 + eta(progress, now) + "  " + state

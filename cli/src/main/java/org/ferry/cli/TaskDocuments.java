@@ -22,6 +22,7 @@ final class TaskDocuments {
                 .field("Type", Json.text(task, "type"))
                 .field("Status", Json.text(task, "status"))
                 .field("Nice Status", Json.text(task, "nice_status"))
+                .field("Nice Status Details", Json.text(task, "nice_status_details"))
                 .field("Label", Json.text(task, "label"))
                 .field("Owner", Json.text(task, "owner_string"))
                 .field("Source Endpoint", Json.text(task, "source_endpoint"))

@@ -14,6 +14,8 @@ import tools.jackson.databind.JsonNode;
  * @param bytesTransferred bytes moved so far
  * @param bytesPerSecond the API's effective rate, bytes per second
  * @param faults faults (retried errors) so far
+ * @param niceStatusDetails while the task waits, why (the limit it is queued behind, or the fault
+ *     it backs off after and until when); else empty
  */
 public record TaskProgress(
         String status,
@@ -22,7 +24,20 @@ public record TaskProgress(
         long files,
         long bytesTransferred,
         long bytesPerSecond,
-        long faults) {
+        long faults,
+        String niceStatusDetails) {
+
+    /** The figures of a task that does not wait (no {@code nice_status_details}). */
+    public TaskProgress(
+            String status,
+            String niceStatus,
+            long filesDone,
+            long files,
+            long bytesTransferred,
+            long bytesPerSecond,
+            long faults) {
+        this(status, niceStatus, filesDone, files, bytesTransferred, bytesPerSecond, faults, "");
+    }
 
     /**
      * Reads the figures from a task document.
@@ -38,7 +53,8 @@ public record TaskProgress(
                 Json.number(task, "files"),
                 Json.number(task, "bytes_transferred"),
                 Json.number(task, "effective_bytes_per_second"),
-                Json.number(task, "faults"));
+                Json.number(task, "faults"),
+                Json.text(task, "nice_status_details"));
     }
 
     /** @return whether the task has ended, successfully or not */
@@ -49,7 +65,7 @@ public record TaskProgress(
     /** @return e.g. {@code ACTIVE (OK): 12/40 files, 1.2 GiB, 85.3 MiB/s, 0 faults} */
     public String summary() {
         String state = niceStatus.isEmpty() ? status : status + " (" + niceStatus + ")";
-        return state + ": " + figures();
+        return state + ": " + figures() + (niceStatusDetails.isEmpty() ? "" : "; " + niceStatusDetails);
     }
 
     /** @return e.g. {@code 12/40 files, 1.2 GiB, 85.3 MiB/s, 0 faults} */

@@ -57,6 +57,22 @@ class ProgressBarTest {
     }
 
     @Test
+    void aWaitingTaskSaysWhyInsteadOfItsCode() {
+        bar.update(new TaskProgress(
+                "ACTIVE",
+                "CONNECT_FAILED",
+                0,
+                3,
+                0,
+                0,
+                1,
+                "Backing off after CONNECT_FAILED (1 fault): tried again at 2026-11-28T17:00:00+00:00"));
+        assertThat(printed.toString())
+                .isEqualTo("\r[" + "#".repeat(0) + "-".repeat(30) + "]  0/3 files  0 B  0 B/s  ACTIVE (Backing off"
+                        + " after CONNECT_FAILED (1 fault): tried again at 2026-11-28T17:00:00+00:00)  1 faults");
+    }
+
+    @Test
     void theEtaCountsFromTheFirstPollAndReadsInHours() {
         bar.update(new TaskProgress("ACTIVE", "OK", 0, 1000, 0, 0, 0));
         clock.addAndGet(100 * SECOND);

@@ -44,7 +44,7 @@ public record TransferProperties(
         @DefaultValue("1s") Duration tickInterval,
         @DefaultValue("30s") Duration lease,
         @DefaultValue("20s") Duration chunkTimeout,
-        @DefaultValue("2s") Duration heartbeatInterval,
+        @DefaultValue("1s") Duration heartbeatInterval,
         @DefaultValue("0") int maxActiveChunksPerUser,
         @DefaultValue("0") int maxActiveChunksPerEndpointPair,
         @DefaultValue("8") int maxActiveChunks,

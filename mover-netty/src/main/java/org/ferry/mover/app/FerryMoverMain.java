@@ -67,7 +67,7 @@ public final class FerryMoverMain implements Callable<Integer> {
 
     @Option(
             names = "--heartbeat-seconds",
-            defaultValue = "2",
+            defaultValue = "1",
             description = "Progress report of each running chunk (default: ${DEFAULT-VALUE}).")
     private double heartbeatSeconds;
 

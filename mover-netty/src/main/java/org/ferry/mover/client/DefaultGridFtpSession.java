@@ -195,6 +195,11 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     @Override
+    public void perfMarkerInterval(int seconds) throws IOException {
+        session.expectOk(ClientCommands.trevPerf(seconds));
+    }
+
+    @Override
     public String checksum(String algorithm, String path) throws IOException {
         // GridFTP CKSM <algorithm> <offset> <length> <path>; length -1 = to the end (GFD.047 "CKSM")
         FtpReply reply = session.expectOk(ClientCommands.cksm(algorithm, path));

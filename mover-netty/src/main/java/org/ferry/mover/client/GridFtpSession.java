@@ -180,6 +180,19 @@ public interface GridFtpSession extends Closeable {
     void restartMarkerInterval(int seconds) throws IOException;
 
     /**
+     * Asks this server to send 112 performance markers every {@code seconds} while it receives in
+     * MODE E, for the rest of the session ({@code TREV PERF n}; GFD.020 "Performance Monitoring";
+     * globus-gridftp-server's and ferry-gridftp's default period is 5 s). The markers are where a
+     * third-party transfer's progress comes from.
+     *
+     * @param seconds 1..86400
+     * @throws GridFtpReplyException if the server refuses (a server without TREV: 500)
+     * @throws IOException if the connection fails
+     * @throws IllegalArgumentException if {@code seconds} is out of range
+     */
+    void perfMarkerInterval(int seconds) throws IOException;
+
+    /**
      * Computes a checksum on the server with CKSM over the whole file.
      *
      * @param algorithm {@code MD5} or {@code ADLER32} (more in later versions)

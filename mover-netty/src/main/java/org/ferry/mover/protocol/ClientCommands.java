@@ -158,6 +158,19 @@ public final class ClientCommands {
         return "TREV RESTART " + seconds;
     }
 
+    /**
+     * @param seconds marker period, 1..86400
+     * @return {@code TREV PERF seconds} (globus-gridftp-server's transfer event command: the
+     *     receiver's 112 performance markers, GFD.020 "Performance Monitoring")
+     * @throws IllegalArgumentException outside that range
+     */
+    public static String trevPerf(int seconds) {
+        if (seconds < 1 || seconds > 86_400) {
+            throw new IllegalArgumentException("performance marker interval must be 1..86400 s, was " + seconds);
+        }
+        return "TREV PERF " + seconds;
+    }
+
     /** @return {@code MODE E} or {@code MODE S} (RFC 959 section 3.4, GFD.020 "Extended Block Mode") */
     public static String mode(boolean extendedBlockMode) {
         return extendedBlockMode ? "MODE E" : "MODE S";

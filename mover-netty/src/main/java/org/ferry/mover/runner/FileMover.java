@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.ferry.mover.client.FilePair;
 import org.ferry.mover.client.GridFtpReplyException;
+import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.client.RestartMarkers;
 import org.ferry.mover.client.TransferListener;
 import org.ferry.mover.client.TransferOptions;
@@ -180,7 +181,7 @@ final class FileMover {
             bytes = lane.source()
                     .sendTo(
                             file.sourcePath(),
-                            lane.destination(),
+                            progressDestination(lane, options),
                             file.destinationPath(),
                             options,
                             reportingMarkers(listener, file, markers, receiving));
@@ -189,7 +190,7 @@ final class FileMover {
             bytes = lane.source()
                     .resumeSendTo(
                             file.sourcePath(),
-                            lane.destination(),
+                            progressDestination(lane, options),
                             file.destinationPath(),
                             options,
                             acknowledged,
@@ -201,6 +202,11 @@ final class FileMover {
         }
         verifySize(lane, file, bytes);
         return new Arrival(bytes, null);
+    }
+
+    /** @return the lane's destination, asked for performance markers every second in MODE E */
+    private static GridFtpSession progressDestination(SessionPair lane, TransferOptions options) throws IOException {
+        return options.mode() == TransferOptions.Mode.STREAM ? lane.destination() : lane.destinationReportingProgress();
     }
 
     /**

@@ -10,8 +10,10 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.ferry.api.credential.ActivationRequiredException;
+import org.ferry.api.domain.Task;
 import org.ferry.api.store.FileStore;
 import org.ferry.api.store.LeasedTask;
+import org.ferry.api.store.TaskStore;
 import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.queue.ChunkMessage;
@@ -49,6 +51,10 @@ public class Dispatcher implements TickStep {
     private final TransferProperties properties;
     private final Chunker chunker;
     private final Map<UUID, Long> lastServed = new ConcurrentHashMap<>();
+    /** The queued code each waiting task shows now (written on a change only). */
+    private final Map<UUID, String> waiting = new ConcurrentHashMap<>();
+
+    private final TaskStore tasks;
 
     /**
      * @param files the file store
@@ -57,6 +63,7 @@ public class Dispatcher implements TickStep {
      * @param ending ends tasks whose endpoint vanished
      * @param activations the owners' endpoint access (sealed credentials) and suspensions
      * @param properties limits and chunk size
+     * @param tasks shows why a task waits ({@code nice_status})
      */
     public Dispatcher(
             FileStore files,
@@ -64,7 +71,9 @@ public class Dispatcher implements TickStep {
             WorkQueue queue,
             TaskEnding ending,
             Activations activations,
-            TransferProperties properties) {
+            TransferProperties properties,
+            TaskStore tasks) {
+        this.tasks = tasks;
         this.files = files;
         this.transactions = transactions;
         this.queue = queue;
@@ -82,7 +91,9 @@ public class Dispatcher implements TickStep {
     @Override
     public void run(Tick tick) {
         dispatch(tick.transfers(), tick.now());
-        lastServed.keySet().retainAll(tick.leased().stream().map(LeasedTask::id).toList());
+        List<UUID> leased = tick.leased().stream().map(LeasedTask::id).toList();
+        lastServed.keySet().retainAll(leased);
+        waiting.keySet().retainAll(leased);
     }
 
     /**
@@ -125,12 +136,29 @@ public class Dispatcher implements TickStep {
                 candidates.remove(task);
                 continue;
             }
+            if (waiting.remove(task.id()) != null) {
+                transactions.executeWithoutResult(status -> tasks.showWaiting(task.id(), Task.NICE_OK));
+            }
             lastServed.put(task.id(), System.nanoTime());
             perUser.merge(task.ownerName(), 1, Integer::sum);
             perPair.merge(task.endpointPair(), 1, Integer::sum);
             perTask.merge(task.id(), 1, Integer::sum);
             slots--;
             dispatched++;
+        }
+        // what is left waits: with no chunk moving, it says which limit holds it
+        for (LeasedTask task : candidates) {
+            if (perTask.getOrDefault(task.id(), 0) > 0) {
+                continue; // it moves: waiting for more slots is not news
+            }
+            String reason = !within(perUser.getOrDefault(task.ownerName(), 0), properties.maxActiveChunksPerUser())
+                    ? Task.NICE_QUEUED_USER_LIMIT
+                    : !within(perPair.getOrDefault(task.endpointPair(), 0), properties.maxActiveChunksPerEndpointPair())
+                            ? Task.NICE_QUEUED_PAIR_LIMIT
+                            : slots <= 0 ? Task.NICE_QUEUED_NO_SLOT : null;
+            if (reason != null && !reason.equals(waiting.put(task.id(), reason))) {
+                transactions.executeWithoutResult(status -> tasks.showWaiting(task.id(), reason));
+            }
         }
         return dispatched;
     }

@@ -14,6 +14,11 @@ import java.util.List;
  * @param niceStatus {@code Queued}, {@code OK}, a fault code, or null once ended
  * @param isOk false while the latest news of the ACTIVE task is a fault (an endpoint is down and
  *     the task retries until its deadline); null once ended
+ * @param niceStatusDetails while an ACTIVE task waits, why: the limit it is queued behind
+ *     ({@code nice_status} {@code QUEUED_USER_LIMIT}, {@code QUEUED_PAIR_LIMIT},
+ *     {@code QUEUED_NO_SLOT}), or the fault it backs off after and until when; else null
+ * @param niceStatusExpiresIn seconds until a back-off ends and the task is tried again; null
+ *     while it does not back off
  * @param isPaused always false (no pause rules yet)
  * @param label the label or null
  * @param ownerString the owner's user name
@@ -72,6 +77,8 @@ public record TaskDocument(
         String status,
         @JsonProperty("nice_status") String niceStatus,
         @JsonProperty("is_ok") Boolean isOk,
+        @JsonProperty("nice_status_details") String niceStatusDetails,
+        @JsonProperty("nice_status_expires_in") Long niceStatusExpiresIn,
         @JsonProperty("is_paused") boolean isPaused,
         String label,
         @JsonProperty("owner_string") String ownerString,

@@ -26,6 +26,15 @@ public class Task {
     /** {@code nice_status} of a task that is working without recent faults. */
     public static final String NICE_OK = "OK";
 
+    /** {@code nice_status} of a task waiting behind its owner's limit of chunks moving at once. */
+    public static final String NICE_QUEUED_USER_LIMIT = "QUEUED_USER_LIMIT";
+
+    /** {@code nice_status} of a task waiting behind its endpoint pair's limit of chunks moving at once. */
+    public static final String NICE_QUEUED_PAIR_LIMIT = "QUEUED_PAIR_LIMIT";
+
+    /** {@code nice_status} of a task waiting for a free mover slot (every slot busy with other tasks). */
+    public static final String NICE_QUEUED_NO_SLOT = "QUEUED_NO_SLOT";
+
     @Id
     private UUID id;
 
@@ -382,7 +391,8 @@ public class Task {
         return status != TaskStatus.ACTIVE
                 || niceStatus == null
                 || NICE_OK.equals(niceStatus)
-                || NICE_QUEUED.equals(niceStatus);
+                || NICE_QUEUED.equals(niceStatus)
+                || niceStatus.startsWith("QUEUED_");
     }
 
     /** @return the fatal error code when FAILED, else null */

@@ -244,6 +244,31 @@ public class TaskStore {
     }
 
     /**
+     * Shows why an ACTIVE task waits for a chunk slot ({@link Task#NICE_QUEUED_USER_LIMIT},
+     * {@link Task#NICE_QUEUED_PAIR_LIMIT}, {@link Task#NICE_QUEUED_NO_SLOT}), or, with
+     * {@link Task#NICE_OK}, that a task that waited so moves again (a task showing a fault keeps
+     * it then: the first arrival clears it).
+     *
+     * @param taskId the task
+     * @param niceStatus a queued code, or OK
+     */
+    public void showWaiting(UUID taskId, String niceStatus) {
+        changed(taskId);
+        if (Task.NICE_OK.equals(niceStatus)) {
+            jdbc.update(
+                    "update task set nice_status = ? where id = ? and status = ? and nice_status in (?, ?, ?)",
+                    niceStatus,
+                    taskId,
+                    ACTIVE,
+                    Task.NICE_QUEUED_USER_LIMIT,
+                    Task.NICE_QUEUED_PAIR_LIMIT,
+                    Task.NICE_QUEUED_NO_SLOT);
+        } else {
+            jdbc.update("update task set nice_status = ? where id = ? and status = ?", niceStatus, taskId, ACTIVE);
+        }
+    }
+
+    /**
      * Records a transfer's plan totals and marks it PLANNED ({@link PlanState}): from now on its
      * file rows are the truth and it is never crawled again.
      *

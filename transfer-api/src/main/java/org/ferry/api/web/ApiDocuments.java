@@ -105,6 +105,11 @@ public final class ApiDocuments {
                 task.getStatus().name(),
                 task.getNiceStatus(),
                 active ? task.isOk() : null,
+                task.getStatus() == TaskStatus.ACTIVE ? niceStatusDetails(task, now) : null,
+                backingOff(task, now)
+                        ? Math.max(
+                                1, Duration.between(now, task.getRetryAfter()).toSeconds())
+                        : null,
                 false,
                 task.getLabel(),
                 task.getOwnerName(),
@@ -182,11 +187,43 @@ public final class ApiDocuments {
         return canonicalName == null ? null : canonicalName.substring(canonicalName.indexOf('#') + 1);
     }
 
+    private static boolean backingOff(Task task, Instant now) {
+        return task.getStatus() == TaskStatus.ACTIVE
+                && task.getRetryAfter() != null
+                && task.getRetryAfter().isAfter(now);
+    }
+
+    /** @return why an ACTIVE task waits (a limit, or a back-off after a fault), or null if it does not */
+    private static String niceStatusDetails(Task task, Instant now) {
+        if (backingOff(task, now)) {
+            return "Backing off after " + task.getNiceStatus() + " (" + task.getConsecutiveFaults()
+                    + (task.getConsecutiveFaults() == 1 ? " fault" : " faults in a row")
+                    + "): tried again at " + ApiTime.format(task.getRetryAfter());
+        }
+        String status = task.getNiceStatus();
+        if (Task.NICE_QUEUED_USER_LIMIT.equals(status)) {
+            return "Queued behind its owner's limit of chunks moving at once"
+                    + " (ferry.transfer.max-active-chunks-per-user): other tasks of " + task.getOwnerName()
+                    + " hold every slot";
+        }
+        if (Task.NICE_QUEUED_PAIR_LIMIT.equals(status)) {
+            return "Queued behind the limit of chunks moving at once between " + task.getSourceEndpoint() + " and "
+                    + task.getDestinationEndpoint() + " (ferry.transfer.max-active-chunks-per-endpoint-pair)";
+        }
+        if (Task.NICE_QUEUED_NO_SLOT.equals(status)) {
+            return "Queued: every mover slot is busy with other tasks (ferry.transfer.max-active-chunks on Kafka,"
+                    + " ferry.transfer.worker-threads embedded)";
+        }
+        return null;
+    }
+
     private static long effectiveBytesPerSecond(Task task, Instant now) {
         Instant start = task.getStartTime() != null ? task.getStartTime() : task.getRequestTime();
         Instant end = task.getCompletionTime() != null ? task.getCompletionTime() : now;
         long millis = Math.max(1, Duration.between(start, end).toMillis());
-        return task.getBytesTransferred() * 1000 / millis;
+        // while ACTIVE, the bytes of files in flight count too: a big file shows its rate as it moves
+        long bytes = task.getBytesTransferred() + (task.getStatus() == TaskStatus.ACTIVE ? task.getBytesInFlight() : 0);
+        return bytes * 1000 / millis;
     }
 
     /** @return the event document */

@@ -1,0 +1,177 @@
+package org.ferry.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Live progress a user can watch (issue 34, item 7), on the embedded default: a file moving from a
+ * server capped at {@value #RATE} bytes/s shows its bytes in flight in the task document (from the
+ * destination's performance markers, which the mover asks for every second, where the server's own
+ * period is 5 s) with a rate above zero long before it ends; a task queued behind its owner's
+ * limit of chunks says so in {@code nice_status} and {@code nice_status_details}; a task backing
+ * off after a fault says after which one and until when. Each case ends by an event the test
+ * controls (a cancel), never by waiting for the capped transfer.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class LiveProgressTest {
+
+    static final long RATE = 1_000_000;
+    private static final Duration PATIENCE = Duration.ofSeconds(120);
+
+    @RegisterExtension
+    static final TransferFixture FIXTURE =
+            TransferFixture.on("live", TestDatabase.H2).withThrottledSiteA(RATE);
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        FIXTURE.register(registry);
+        registry.add("ferry.transfer.max-active-chunks-per-user", () -> "1");
+        registry.add("ferry.transfer.retry-initial-backoff", () -> "60s");
+        registry.add("ferry.transfer.retry-max-backoff", () -> "60s");
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    DataSource dataSource;
+
+    ApiClient api;
+
+    @BeforeEach
+    void connect() {
+        try {
+            api = FIXTURE.adminApi(port, dataSource);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        if (FIXTURE.registerSites(api, "live")) {
+            TransferFixture.createEndpoint(
+                    api, TransferFixture.endpoint("admin#live-slow", FIXTURE.throttledUrlA(), "alice", "pw-a"));
+            TransferFixture.createEndpoint(
+                    api, TransferFixture.endpoint("admin#live-down", "ftp://127.0.0.1:1", "alice", "pw-a"));
+        }
+    }
+
+    private String submit(String source, String sourcePath, String destinationPath) {
+        Map<String, Object> transfer = Map.of(
+                "DATA_TYPE",
+                "transfer",
+                "source_endpoint",
+                source,
+                "destination_endpoint",
+                "admin#live-b",
+                "DATA",
+                List.of(Map.of(
+                        "DATA_TYPE", "transfer_item", "source_path", sourcePath, "destination_path", destinationPath)));
+        ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer);
+        assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(202);
+        return accepted.body().get("task_id").asString();
+    }
+
+    private Path bigFile(String name) throws IOException {
+        byte[] data = new byte[24_000_000]; // above the batch size (16 MiB), 24 s at the cap: moving when the test acts
+        new Random(name.hashCode()).nextBytes(data);
+        return Files.write(FIXTURE.siteA().resolve(name), data);
+    }
+
+    private JsonNode task(String taskId) {
+        return api.get("/v0.10/task/" + taskId).body();
+    }
+
+    private JsonNode awaitTask(String taskId, String what, java.util.function.Predicate<JsonNode> condition) {
+        return await().atMost(PATIENCE)
+                .pollInterval(Duration.ofMillis(50))
+                .alias(what)
+                .until(() -> task(taskId), condition);
+    }
+
+    private void cancel(String taskId) {
+        assertThat(api.post("/v0.10/task/" + taskId + "/cancel", Map.of()).status())
+                .isEqualTo(200);
+        TaskWaits.ended(api, taskId);
+    }
+
+    @Test
+    void bytesInFlightAndTheRateReachTheTaskWhileABigFileMoves() throws Exception {
+        bigFile("live.bin");
+        String taskId = submit("admin#live-slow", "/live.bin", "/live-copy.bin");
+        JsonNode first = awaitTask(
+                taskId,
+                "the first bytes in flight",
+                t -> t.get("bytes_transferred").asLong() > 0);
+        long firstBytes = first.get("bytes_transferred").asLong();
+        System.out.printf("live progress: first bytes_transferred seen %d (cap %d B/s)%n", firstBytes, RATE);
+        // from markers every second, not the server's 5 s: the first figure is about one second's worth
+        assertThat(firstBytes).as("the first bytes in flight").isLessThan(3 * RATE);
+        JsonNode later = awaitTask(
+                taskId,
+                "more bytes in flight and a rate",
+                t -> t.get("bytes_transferred").asLong() > firstBytes
+                        && t.get("effective_bytes_per_second").asLong() > 0);
+        assertThat(later.get("status").asString()).isEqualTo("ACTIVE");
+        assertThat(later.get("bytes_transferred").asLong())
+                .as("still in flight: the file has not arrived")
+                .isLessThan(24_000_000);
+        assertThat(later.get("effective_bytes_per_second").asLong())
+                .as("a rate no higher than the cap allows")
+                .isLessThanOrEqualTo(2 * RATE);
+        assertThat(later.get("nice_status_details").isNull())
+                .as("it does not wait")
+                .isTrue();
+        cancel(taskId);
+    }
+
+    @Test
+    void aTaskQueuedBehindItsOwnersLimitSaysSo() throws Exception {
+        bigFile("hold.bin");
+        Files.writeString(FIXTURE.siteA().resolve("small.txt"), "queued\n");
+        String holder = submit("admin#live-slow", "/hold.bin", "/hold-copy.bin");
+        awaitTask(
+                holder,
+                "the holder's chunk moving",
+                t -> t.get("bytes_transferred").asLong() > 0);
+        String queued = submit("admin#live-a", "/small.txt", "/small-copy.txt");
+        JsonNode waiting = awaitTask(
+                queued,
+                "the second task queued",
+                t -> "QUEUED_USER_LIMIT".equals(t.get("nice_status").asString()));
+        assertThat(waiting.get("is_ok").asBoolean()).isTrue();
+        assertThat(waiting.get("nice_status_details").asString()).contains("max-active-chunks-per-user", "admin");
+        cancel(holder); // the slot frees: the queued task moves and ends
+        JsonNode ended = TaskWaits.ended(api, queued);
+        assertThat(ended.get("status").asString()).as(ended.toString()).isEqualTo("SUCCEEDED");
+        assertThat(Files.readString(FIXTURE.siteB().resolve("small-copy.txt"))).isEqualTo("queued\n");
+    }
+
+    @Test
+    void aTaskBackingOffSaysAfterWhichFaultAndUntilWhen() {
+        String taskId = submit("admin#live-down", "/nothing.bin", "/nothing-copy.bin");
+        JsonNode backingOff = awaitTask(
+                taskId, "a back-off", t -> !t.get("nice_status_expires_in").isNull());
+        String code = backingOff.get("nice_status").asString();
+        assertThat(backingOff.get("is_ok").asBoolean()).isFalse();
+        assertThat(backingOff.get("nice_status_details").asString())
+                .startsWith("Backing off after " + code + " (1 fault): tried again at ");
+        assertThat(backingOff.get("nice_status_expires_in").asLong()).isBetween(1L, 60L);
+        cancel(taskId);
+    }
+}
