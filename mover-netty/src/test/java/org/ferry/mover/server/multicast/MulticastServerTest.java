@@ -38,8 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Multicast between real ferry-gridftp servers on 127.0.0.1: the client sends a file once to the
  * first of four destinations with the tree of the other three ({@code SITE SETDISKSTACK
- * file,gridftp_multicast:urls=...;cc=2}: d1 forwards to d2 and d3, d2 to d4); d4 is stopped in the
- * middle of the file and started again on its port, and its branch is resumed from d2's copy.
+ * file,gridftp_multicast:urls=...;cc=2}: d1 forwards to d2 and d3, d2 to d4); a leaf (d4) or an
+ * inner server (d2) is stopped in the middle of the file and started again on its port, and its
+ * branch is resumed from its parent's copy.
  */
 class MulticastServerTest {
 
@@ -100,31 +101,54 @@ class MulticastServerTest {
     }
 
     @Test
-    void oneFileReachesFourDestinationsAndAStoppedOneResumesFromItsMarkers() throws Exception {
+    void oneFileReachesFourDestinationsAndAStoppedLeafResumesFromItsMarkers() throws Exception {
+        List<Integer> opened = stopMidFile(3); // d4, below d2
+        assertThat(opened.get(3)).as("d4's sessions").isGreaterThanOrEqualTo(2);
+        assertThat(opened.get(1)).as("d2's sessions").isEqualTo(1);
+        assertThat(opened.get(2)).as("d3's sessions").isEqualTo(1);
+    }
+
+    @Test
+    void aStoppedInnerServerGetsTheFileAgainAndPassesItOn() throws Exception {
+        List<Integer> opened = stopMidFile(1); // d2, which forwards to d4
+        assertThat(opened.get(1)).as("d2's sessions").isGreaterThanOrEqualTo(2);
+        assertThat(opened.get(3)).as("d4's sessions").isGreaterThanOrEqualTo(2);
+        assertThat(opened.get(2)).as("d3's sessions").isEqualTo(1);
+    }
+
+    /**
+     * Sends a 48 MiB file once to d1 with the tree d2, d3, d4 ({@code cc=2}: d1 to d2 and d3, d2 to
+     * d4), stops destination {@code stopped} (slowed to 8 MiB/s so that it is mid-file) once it
+     * holds 4 MiB, starts it again on its port, and checks every copy and the bytes sent.
+     *
+     * @param stopped 1..3, the destination to stop (0 is d1)
+     * @return how often each destination's session was opened by a forwarding server
+     */
+    private List<Integer> stopMidFile(int stopped) throws Exception {
         long size = 48L << 20;
         Path file = tmp.resolve("source.bin");
         String expected = writeRandom(file, size, 7);
         List<Path> roots = new ArrayList<>();
-        for (int i = 1; i <= 4; i++) {
-            roots.add(Files.createDirectory(tmp.resolve("d" + i)));
+        List<GridFtpServer> destinations = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            roots.add(Files.createDirectory(tmp.resolve("d" + (i + 1))));
+            destinations.add(start(roots.get(i), 0, i == stopped ? SLOW_BYTES_PER_SECOND : 0));
         }
-        GridFtpServer d1 = start(roots.get(0), 0, 0);
-        GridFtpServer d2 = start(roots.get(1), 0, 0);
-        GridFtpServer d3 = start(roots.get(2), 0, 0);
-        GridFtpServer d4 = start(roots.get(3), 0, SLOW_BYTES_PER_SECOND);
-        int d4Port = d4.port();
-        MulticastTree tree = new MulticastTree(List.of(url(d2), url(d3), url(d4)), 2, 2);
+        List<Integer> ports = destinations.stream().map(GridFtpServer::port).toList();
+        MulticastTree tree = new MulticastTree(
+                List.of(url(destinations.get(1)), url(destinations.get(2)), url(destinations.get(3))), 2, 2);
         assertThat(tree.branches())
                 .extracting(
                         MulticastTree.Branch::url,
                         b -> b.below() == null ? List.of() : b.below().urls())
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(url(d2), List.of(url(d4))),
-                        org.assertj.core.groups.Tuple.tuple(url(d3), List.of()));
+                        org.assertj.core.groups.Tuple.tuple(
+                                url(destinations.get(1)), List.of(url(destinations.get(3)))),
+                        org.assertj.core.groups.Tuple.tuple(url(destinations.get(2)), List.of()));
 
         AtomicLong sent = new AtomicLong();
         CompletableFuture<Long> upload = CompletableFuture.supplyAsync(() -> {
-            try (GridFtpSession session = client.open(GridFtpUrl.parse(url(d1)))) {
+            try (GridFtpSession session = client.open(GridFtpUrl.parse(url(destinations.get(0))))) {
                 session.setDiskStack(tree.diskStack());
                 return session.upload(file, "/big.bin", TransferOptions.extendedBlock(4), new TransferListener() {
                     @Override
@@ -137,19 +161,19 @@ class MulticastServerTest {
             }
         });
 
-        // d4 holds part of the file, not all of it: stop it there
-        Path onD4 = roots.get(3).resolve("big.bin");
+        // the stopped server holds part of the file, not all of it: stop it there
+        Path partialCopy = roots.get(stopped).resolve("big.bin");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!(Files.exists(onD4) && Files.size(onD4) >= (4L << 20))) {
-            assertThat(System.nanoTime()).as("d4 got 4 MiB").isLessThan(deadline);
+        while (!(Files.exists(partialCopy) && Files.size(partialCopy) >= (4L << 20))) {
+            assertThat(System.nanoTime()).as("the server to stop got 4 MiB").isLessThan(deadline);
             Thread.sleep(5);
         }
-        d4.close();
-        servers.remove(d4);
+        GridFtpServer victim = destinations.get(stopped);
+        victim.close();
+        servers.remove(victim);
         assertThat(upload).isNotDone(); // 226 waits for every destination
-        long partial = Files.size(onD4);
-        assertThat(partial).isLessThan(size);
-        start(roots.get(3), d4Port, 0); // the same server again, at full speed
+        assertThat(Files.size(partialCopy)).isLessThan(size);
+        start(roots.get(stopped), ports.get(stopped), 0); // the same server again, at full speed
 
         long bytes = upload.get(2, TimeUnit.MINUTES);
         assertThat(bytes).isEqualTo(size);
@@ -159,10 +183,9 @@ class MulticastServerTest {
             assertThat(Files.size(copy)).as(copy.toString()).isEqualTo(size);
             assertThat(md5(copy)).as(copy.toString()).isEqualTo(expected);
         }
-        // d4's branch was opened again after the stop; d2 and d3 once each
-        assertThat(opens.get(d4Port).get()).isGreaterThanOrEqualTo(2);
-        assertThat(opens.get(d2.port()).get()).isEqualTo(1);
-        assertThat(opens.get(d3.port()).get()).isEqualTo(1);
+        return ports.stream()
+                .map(p -> opens.containsKey(p) ? (int) opens.get(p).get() : 0)
+                .toList();
     }
 
     @Test
