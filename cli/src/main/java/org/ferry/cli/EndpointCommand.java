@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code ferry endpoint}: the group of endpoint commands (add, list, show, update, remove, activate, deactivate, server). */
+/** {@code ferry endpoint}: the group of endpoint commands (add, create, list, show, update, remove, activate, deactivate, revoke, server). */
 @Command(
         name = "endpoint",
         mixinStandardHelpOptions = true,
@@ -13,12 +13,14 @@ import picocli.CommandLine.Spec;
         description = "Manage endpoints: named GridFTP servers (URL and login) Ferry can move data " + "between.",
         subcommands = {
             EndpointAddCommand.class,
+            EndpointCreateCommand.class,
             EndpointListCommand.class,
             EndpointShowCommand.class,
             EndpointUpdateCommand.class,
             EndpointRemoveCommand.class,
             EndpointActivateCommand.class,
             EndpointDeactivateCommand.class,
+            EndpointRevokeCommand.class,
             EndpointServerCommand.class
         },
         footerHeading = "%nExample:%n",

@@ -14,10 +14,11 @@ final class EndpointDocuments {
      * @param endpoint an endpoint document
      * @return a record: ID, Name, Display Name, Owner, URL, Username, Description, Public,
      *     Default Directory, MyProxy Server, and your activation: Activated, Expires In, Expire
-     *     Time, Subject (the credential's identity)
+     *     Time, Subject (the credential's identity); for a personal endpoint also Personal,
+     *     Connected, Connected Since, Agent Version, Directories and Revoked
      */
     static Record record(JsonNode endpoint) {
-        return new Record()
+        Record record = new Record()
                 .field("ID", Json.text(endpoint, "id"))
                 .field("Name", Json.text(endpoint, "canonical_name"))
                 .field("Display Name", Json.text(endpoint, "display_name"))
@@ -32,6 +33,24 @@ final class EndpointDocuments {
                 .field("Expires In", expiresIn(endpoint))
                 .field("Expire Time", Json.text(endpoint, "expire_time"))
                 .field("Subject", Json.text(endpoint, "activation_subject"));
+        if (endpoint.path("is_globus_connect").asBoolean()) {
+            record.field("Personal", "true")
+                    .field("Connected", Json.text(endpoint, "gcp_connected"))
+                    .field("Connected Since", Json.text(endpoint, "gcp_connected_since"))
+                    .field("Agent Version", Json.text(endpoint, "gcp_version"))
+                    .field("Directories", directories(endpoint))
+                    .field("Revoked", Json.text(endpoint, "gcp_revoked"));
+        }
+        return record;
+    }
+
+    /** @return a connected agent's shared directories, {@code NAME|rw|PATH} joined by commas */
+    private static String directories(JsonNode endpoint) {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (JsonNode d : endpoint.path("gcp_directories")) {
+            names.add(d.asString());
+        }
+        return String.join(", ", names);
     }
 
     /**

@@ -192,6 +192,7 @@ class ApiIsolationTest {
         cases.add(new Case("GET", "/v0.10/endpoint/{endpoint}", privateEp, null, 404, null));
         cases.add(new Case("PUT", "/v0.10/endpoint/{endpoint}", privateEp, Map.of("description", "mine"), 404, null));
         cases.add(new Case("DELETE", "/v0.10/endpoint/{endpoint}", privateEp, null, 404, null));
+        cases.add(new Case("POST", "/v0.10/endpoint/{endpoint}/revoke", privateEp + "/revoke", null, 404, null));
         cases.add(
                 new Case("GET", "/v0.10/endpoint/{endpoint}/server_list", privateEp + "/server_list", null, 404, null));
         cases.add(new Case(

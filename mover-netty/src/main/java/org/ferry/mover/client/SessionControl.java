@@ -216,7 +216,9 @@ final class SessionControl {
      * channels: when both servers authenticate data channels with different identities (each uses
      * the credential its session delegated) and the options leave DCAU to the default, this server
      * is told to expect the peer's identity ({@code DCAU S <subject>}, GFD.020 "DCAU") instead of
-     * its own ({@code DCAU A}, which would refuse the peer).
+     * its own ({@code DCAU A}, which would refuse the peer). When the peer authenticates no data
+     * channel (a clear-text {@code ftp://} server) and no protection is required, this side is
+     * told {@code DCAU N}.
      */
     void protectFor(TransferOptions options, SessionControl peer) throws IOException {
         TransferOptions forThisSide = options;
@@ -225,6 +227,10 @@ final class SessionControl {
             String theirs = peer.protection.dataChannelIdentity();
             if (mine != null && theirs != null && !DistinguishedNames.sameDn(mine, theirs)) {
                 forThisSide = options.withDataChannelAuthentication(DataChannelAuthentication.subject(theirs));
+            } else if (mine != null && theirs == null && protection.floor() == ProtectionLevel.CLEAR) {
+                // the peer cannot authenticate a data channel (ftp://, or no DCAU): neither can
+                // this side, or every channel between them fails its TLS handshake
+                forThisSide = options.withDataChannelAuthentication(DataChannelAuthentication.NONE);
             }
         }
         protect(forThisSide);

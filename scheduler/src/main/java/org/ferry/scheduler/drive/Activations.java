@@ -145,6 +145,11 @@ public class Activations implements DisposableBean {
                 .findById(endpointId)
                 .orElseThrow(() ->
                         new PlanningException(EventCode.ENDPOINT_ERROR, "Endpoint " + name + " no longer exists"));
+        if (endpoint.isPersonal() && endpoint.isConnectRevoked()) {
+            throw new PlanningException(
+                    EventCode.ENDPOINT_ERROR,
+                    "Endpoint " + name + " is a personal endpoint whose agent its owner revoked");
+        }
         if (!endpointService.allowsClearText() && !endpoint.isGsi()) {
             throw new PlanningException(
                     EventCode.ENDPOINT_ERROR,

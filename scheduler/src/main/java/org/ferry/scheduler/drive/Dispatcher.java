@@ -50,6 +50,7 @@ public class Dispatcher implements TickStep {
     private final Activations activations;
     private final TransferProperties properties;
     private final Chunker chunker;
+    private final AgentWaits agents;
     private final Map<UUID, Long> lastServed = new ConcurrentHashMap<>();
     /** The queued code each waiting task shows now (written on a change only). */
     private final Map<UUID, String> waiting = new ConcurrentHashMap<>();
@@ -64,6 +65,7 @@ public class Dispatcher implements TickStep {
      * @param activations the owners' endpoint access (sealed credentials) and suspensions
      * @param properties limits and chunk size
      * @param tasks shows why a task waits ({@code nice_status})
+     * @param agents holds back tasks whose personal endpoint's agent is away
      */
     public Dispatcher(
             FileStore files,
@@ -72,8 +74,10 @@ public class Dispatcher implements TickStep {
             TaskEnding ending,
             Activations activations,
             TransferProperties properties,
-            TaskStore tasks) {
+            TaskStore tasks,
+            AgentWaits agents) {
         this.tasks = tasks;
+        this.agents = agents;
         this.files = files;
         this.transactions = transactions;
         this.queue = queue;
@@ -108,7 +112,8 @@ public class Dispatcher implements TickStep {
         for (LeasedTask task : leased) {
             if (task.planned()
                     && (task.retryAfter() == null || !task.retryAfter().isAfter(now))
-                    && (task.deadline() == null || task.deadline().isAfter(now))) {
+                    && (task.deadline() == null || task.deadline().isAfter(now))
+                    && !agents.waiting(task, now)) {
                 candidates.add(task);
             }
         }

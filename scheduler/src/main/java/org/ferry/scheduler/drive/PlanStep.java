@@ -13,12 +13,15 @@ public class PlanStep implements TickStep {
 
     private final PlanningJob planning;
     private final TaskJobs jobs;
+    private final AgentWaits agents;
 
     /**
      * @param planning plans a task
      * @param jobs runs the planning off the engine's thread
+     * @param agents holds back tasks whose personal endpoint's agent is away
      */
-    public PlanStep(PlanningJob planning, TaskJobs jobs) {
+    public PlanStep(PlanningJob planning, TaskJobs jobs, AgentWaits agents) {
+        this.agents = agents;
         this.planning = planning;
         this.jobs = jobs;
     }
@@ -31,7 +34,7 @@ public class PlanStep implements TickStep {
     @Override
     public void run(Tick tick) {
         for (LeasedTask task : tick.transfers()) {
-            if (!task.planned() && tick.readyNow(task) && !tick.expired(task)) {
+            if (!task.planned() && tick.readyNow(task) && !tick.expired(task) && !agents.waiting(task, tick.now())) {
                 start(task.id());
             }
         }

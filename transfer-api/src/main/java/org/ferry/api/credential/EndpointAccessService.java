@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.ferry.api.connect.ConnectRelay;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EndpointCredential;
 import org.ferry.api.domain.UserTrustRoot;
@@ -31,18 +32,26 @@ public class EndpointAccessService {
     private final UserTrustRootRepository trustRoots;
     private final EndpointServerRows servers;
     private final Clock clock;
+    private final ConnectRelay connect;
+    private final EndpointSecrets secrets;
 
     /**
      * @param credentials activated credentials
      * @param trustRoots bootstrapped trust roots
      * @param servers the endpoints' GridFTP servers
      * @param clock what "now" is
+     * @param connect the Ferry Connect relay (personal endpoints' agents)
+     * @param secrets seals the movers' credential for personal endpoints
      */
     public EndpointAccessService(
             EndpointCredentialRepository credentials,
             UserTrustRootRepository trustRoots,
             EndpointServerRows servers,
-            Clock clock) {
+            Clock clock,
+            ConnectRelay connect,
+            EndpointSecrets secrets) {
+        this.connect = connect;
+        this.secrets = secrets;
         this.credentials = credentials;
         this.trustRoots = trustRoots;
         this.servers = servers;
@@ -79,6 +88,18 @@ public class EndpointAccessService {
                     endpoint.getSealedPassword() == null ? null : EndpointSecrets.passwordContext(id),
                     Map.of());
         }
+        if (endpoint.isPersonal()) {
+            // a personal endpoint's agent lets in the service's movers (its grid-mapfile), not
+            // users: the movers' credential from the relay's CA, and that CA (with its CRL) trusted
+            String context = EndpointSecrets.connectContext(endpoint.getId());
+            return new EndpointAccess(
+                    endpoint.getCanonicalName(),
+                    servers(endpoint),
+                    null,
+                    secrets.seal(connect.moverCredentialPem(), context),
+                    context,
+                    EndpointSessions.encode(connect.trustRoots()));
+        }
         EndpointCredential credential = usableCredential(user, endpoint);
         String username = endpoint.getUsername();
         return new EndpointAccess(
@@ -97,7 +118,7 @@ public class EndpointAccessService {
      */
     @Transactional(readOnly = true)
     public ActivationStatus status(String user, Endpoint endpoint) {
-        if (!endpoint.isGsi()) {
+        if (!endpoint.isGsi() || endpoint.isPersonal()) {
             return ActivationStatus.NOT_NEEDED;
         }
         Optional<EndpointCredential> credential = credentials.findByEndpointIdAndOwnerName(endpoint.getId(), user);

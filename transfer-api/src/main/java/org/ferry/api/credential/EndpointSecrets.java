@@ -32,6 +32,11 @@ public class EndpointSecrets {
         return "endpoint-credential:" + credentialId;
     }
 
+    /** @return the sealing context of the movers' Ferry Connect credential, as sent for one endpoint */
+    public static String connectContext(UUID endpointId) {
+        return "connect-mover:" + endpointId;
+    }
+
     /** @return the sealing context of a delegation key pair's private key */
     public static String delegationKeyContext(UUID pendingId) {
         return "delegation-key:" + pendingId;

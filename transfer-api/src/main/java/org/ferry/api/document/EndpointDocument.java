@@ -1,5 +1,6 @@
 package org.ferry.api.document;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
@@ -27,9 +28,16 @@ import java.util.List;
  * @param myProxyServer the MyProxy server ({@code host[:port]}) users activate against, or null
  * @param myProxyDn that server's DN when not {@code host/<host name>}, or null
  * @param entityType {@code GCSv4_endpoint}: a GridFTP endpoint
- * @param isGlobusConnect false
+ * @param isGlobusConnect true for a personal endpoint (Ferry Connect: an agent behind the relay)
  * @param nonFunctional false
  * @param servers the endpoint's GridFTP servers
+ * @param gcpConnected for a personal endpoint: whether its agent is connected now; else absent
+ * @param gcpConnectedSince when its agent's current connection began, or absent
+ * @param gcpVersion the connected agent's version, or absent
+ * @param gcpDirectories the connected agent's shared directories, {@code NAME|rw|PATH} or
+ *     {@code NAME|ro|PATH}, or absent
+ * @param gcpRevoked for a personal endpoint: whether its owner revoked the agent; else absent
+ * @param setupKey only in the answer to its creation: the agent's one-time setup key
  */
 public record EndpointDocument(
         @JsonProperty("DATA_TYPE") String dataType,
@@ -52,4 +60,58 @@ public record EndpointDocument(
         @JsonProperty("entity_type") String entityType,
         @JsonProperty("is_globus_connect") boolean isGlobusConnect,
         @JsonProperty("non_functional") boolean nonFunctional,
-        @JsonProperty("DATA") List<ServerDocument> servers) {}
+        @JsonProperty("DATA") List<ServerDocument> servers,
+
+        @JsonProperty("gcp_connected") @JsonInclude(JsonInclude.Include.NON_NULL)
+        Boolean gcpConnected,
+
+        @JsonProperty("gcp_connected_since") @JsonInclude(JsonInclude.Include.NON_NULL)
+        String gcpConnectedSince,
+
+        @JsonProperty("gcp_version") @JsonInclude(JsonInclude.Include.NON_NULL)
+        String gcpVersion,
+
+        @JsonProperty("gcp_directories") @JsonInclude(JsonInclude.Include.NON_NULL)
+        List<String> gcpDirectories,
+
+        @JsonProperty("gcp_revoked") @JsonInclude(JsonInclude.Include.NON_NULL)
+        Boolean gcpRevoked,
+
+        @JsonProperty("globus_connect_setup_key") @JsonInclude(JsonInclude.Include.NON_NULL)
+        String setupKey) {
+
+    /**
+     * @param key the setup key to show once
+     * @return this document with it
+     */
+    public EndpointDocument withSetupKey(String key) {
+        return new EndpointDocument(
+                dataType,
+                id,
+                canonicalName,
+                displayName,
+                ownerString,
+                ownerId,
+                description,
+                url,
+                username,
+                isPublic,
+                defaultDirectory,
+                activated,
+                expiresIn,
+                expireTime,
+                activationSubject,
+                myProxyServer,
+                myProxyDn,
+                entityType,
+                isGlobusConnect,
+                nonFunctional,
+                servers,
+                gcpConnected,
+                gcpConnectedSince,
+                gcpVersion,
+                gcpDirectories,
+                gcpRevoked,
+                key);
+    }
+}

@@ -1,6 +1,7 @@
 package org.ferry.api.document;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -31,6 +32,12 @@ import tools.jackson.databind.JsonNode;
  * @param isGlobusConnect read-only
  * @param nonFunctional read-only
  * @param servers read-only (the server list follows {@code url})
+ * @param gcpConnected read-only, ignored (it changes by itself)
+ * @param gcpConnectedSince read-only, ignored
+ * @param gcpVersion read-only, ignored
+ * @param gcpDirectories read-only, ignored
+ * @param gcpRevoked read-only, ignored
+ * @param setupKey read-only, ignored
  */
 public record EndpointRequest(
         @JsonProperty("DATA_TYPE") String dataType,
@@ -54,4 +61,10 @@ public record EndpointRequest(
         @JsonProperty("entity_type") String entityType,
         @JsonProperty("is_globus_connect") Boolean isGlobusConnect,
         @JsonProperty("non_functional") Boolean nonFunctional,
-        @JsonProperty("DATA") JsonNode servers) {}
+        @JsonProperty("DATA") JsonNode servers,
+        @JsonProperty("gcp_connected") Boolean gcpConnected,
+        @JsonProperty("gcp_connected_since") String gcpConnectedSince,
+        @JsonProperty("gcp_version") String gcpVersion,
+        @JsonProperty("gcp_directories") List<String> gcpDirectories,
+        @JsonProperty("gcp_revoked") Boolean gcpRevoked,
+        @JsonProperty("globus_connect_setup_key") String setupKey) {}

@@ -56,6 +56,12 @@ public class Endpoint {
     @Column(name = "default_directory")
     private String defaultDirectory;
 
+    @Column(name = "connect_agent_id")
+    private String connectAgentId;
+
+    @Column(name = "connect_revoked", nullable = false)
+    private boolean connectRevoked;
+
     /** For JPA. */
     protected Endpoint() {}
 
@@ -189,5 +195,30 @@ public class Endpoint {
     public void updateLogin(String newUrl, String newUsername) {
         this.url = newUrl;
         this.username = newUsername;
+    }
+
+    /** @return the Ferry Connect agent's id of a personal endpoint, or null for a server endpoint */
+    public String getConnectAgentId() {
+        return connectAgentId;
+    }
+
+    /** @return true for a personal endpoint (Ferry Connect): its server is an agent behind the relay */
+    public boolean isPersonal() {
+        return connectAgentId != null;
+    }
+
+    /** @param agentId the Ferry Connect agent this personal endpoint is served by */
+    public void setConnectAgentId(String agentId) {
+        this.connectAgentId = agentId;
+    }
+
+    /** @return true once the owner revoked the personal endpoint's agent */
+    public boolean isConnectRevoked() {
+        return connectRevoked;
+    }
+
+    /** Marks the personal endpoint's agent revoked (it is cut off and refused from now on). */
+    public void revokeConnect() {
+        this.connectRevoked = true;
     }
 }

@@ -28,6 +28,11 @@ public enum EventCode {
     NO_CREDENTIALS(true),
     /** The control channel could not be opened. */
     CONNECT_FAILED(true),
+    /**
+     * A personal endpoint's agent (Ferry Connect) is not connected: the task waits, ACTIVE, and
+     * goes on from its restart markers once the agent is back (Globus: {@code GC_NOT_CONNECTED}).
+     */
+    GC_NOT_CONNECTED(true),
     /** A control or data connection broke mid-transfer. */
     CONNECTION_BROKEN(true),
     /** The endpoint answered with another failure reply. */

@@ -72,7 +72,7 @@ public class DeleteService {
             return earlier.get();
         }
         Endpoint endpoint = endpoints.resolve(caller, delete.endpoint(), "endpoint");
-        if (!delete.skipActivationCheck() && endpoint.isGsi()) {
+        if (!delete.skipActivationCheck() && endpoint.isGsi() && !endpoint.isPersonal()) {
             try {
                 accesses.usableCredential(caller.name(), endpoint);
             } catch (ActivationRequiredException e) {

@@ -189,6 +189,57 @@ public class EndpointService {
         return saved;
     }
 
+    /**
+     * Registers a personal endpoint (Ferry Connect): its one server is the agent's control port on
+     * the relay, and the agent must present {@code subject}.
+     *
+     * @param caller the owner to be
+     * @param name the name part
+     * @param description free text or null
+     * @param url {@code gsiftp://HOST:PORT} where movers reach the agent through the relay
+     * @param subject the DN of the agent's certificate
+     * @param agentId the agent's id on the relay
+     * @return the stored endpoint
+     * @throws InvalidRequestException naming {@code display_name} for an invalid name
+     * @throws ConflictException if the name is taken
+     */
+    @Transactional
+    public Endpoint createPersonal(
+            Caller caller, String name, String description, String url, String subject, String agentId) {
+        checkName("display_name", name);
+        if (endpoints.findByCanonicalName(caller.name() + "#" + name).isPresent()) {
+            throw new ConflictException("display_name", "An endpoint named " + caller.name() + "#" + name + " exists");
+        }
+        Endpoint endpoint = new Endpoint(caller.name(), name, url(url), "anonymous");
+        endpoint.setConnectAgentId(agentId);
+        endpoint.describe(description(description), false, null);
+        Endpoint saved = endpoints.save(endpoint);
+        GridFtpUrl parsed = GridFtpUrl.parse(url);
+        servers.create(
+                saved, List.of(new EndpointServer(saved.getId(), 0, "gsiftp", parsed.host(), parsed.port(), subject)));
+        return saved;
+    }
+
+    /**
+     * Marks a personal endpoint's agent revoked.
+     *
+     * @param caller the owner
+     * @param idOrName the endpoint
+     * @return the endpoint
+     * @throws InvalidRequestException if it is not a personal endpoint
+     */
+    @Transactional
+    public Endpoint markRevoked(Caller caller, String idOrName) {
+        Endpoint endpoint = owned(caller, idOrName);
+        if (!endpoint.isPersonal()) {
+            throw new InvalidRequestException(
+                    "endpoint_id",
+                    endpoint.getCanonicalName() + " is not a personal endpoint: it has no agent to revoke");
+        }
+        endpoint.revokeConnect();
+        return endpoints.save(endpoint);
+    }
+
     /** @return the servers given, checked (all of one scheme, none twice), or empty for none */
     private static List<ServerLocation> locations(List<ServerDefinition> given) {
         if (given == null) {
@@ -228,6 +279,10 @@ public class EndpointService {
     @Transactional
     public Endpoint update(Caller caller, String idOrName, EndpointDefinition body) {
         Endpoint endpoint = owned(caller, idOrName);
+        if (endpoint.isPersonal() && body.url() != null && !body.url().equals(endpoint.getUrl())) {
+            throw new InvalidRequestException(
+                    "url", "url: a personal endpoint's server is its agent on the relay; it cannot change");
+        }
         if (body.servers() != null) {
             throw new InvalidRequestException(
                     "DATA", "DATA: an endpoint's servers change through /endpoint/{id}/server, not an endpoint update");

@@ -141,7 +141,7 @@ public class TransferService {
     }
 
     private void checkActivated(Caller caller, Endpoint endpoint, String field) {
-        if (endpoint.isGsi()) {
+        if (endpoint.isGsi() && !endpoint.isPersonal()) { // a personal endpoint needs no activation
             try {
                 accesses.usableCredential(caller.name(), endpoint);
             } catch (ActivationRequiredException e) {

@@ -360,6 +360,29 @@ public class TaskStore {
         return faults == null ? 0 : faults;
     }
 
+    /**
+     * The task waits for an endpoint that is away (a personal endpoint whose agent is not
+     * connected): {@code nice_status} shows the code and nothing is dispatched before
+     * {@code retryAfter}; no fault is counted (waiting is not failing).
+     *
+     * @return true if {@code nice_status} showed another code before (the wait begins now)
+     */
+    public boolean waitFor(UUID taskId, String code, Instant retryAfter) {
+        List<String> before = jdbc.queryForList(
+                "select nice_status from task where id = ? and status = ?", String.class, taskId, ACTIVE);
+        if (before.isEmpty()) {
+            return false;
+        }
+        changed(taskId);
+        jdbc.update(
+                "update task set nice_status = ?, retry_after = ? where id = ? and status = ?",
+                code,
+                Sql.time(retryAfter),
+                taskId,
+                ACTIVE);
+        return !code.equals(before.get(0));
+    }
+
     /** @return the consecutive transient faults of the task so far */
     public int consecutiveFaults(UUID taskId) {
         List<Integer> faults =

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.ferry.api.credential.ActivationStatus;
 import org.ferry.api.document.EndpointDocument;
 import org.ferry.api.document.EventDocument;
@@ -24,6 +25,7 @@ import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.domain.TaskType;
 import org.ferry.api.domain.TransferFile;
 import org.ferry.api.service.FileListings;
+import org.ferry.mover.connect.relay.AgentPresence;
 import org.ferry.mover.protocol.FileInfo;
 
 /** Turns entities into the API's documents. */
@@ -41,6 +43,29 @@ public final class ApiDocuments {
      */
     public static EndpointDocument endpoint(
             Endpoint endpoint, String ownerId, ActivationStatus activation, Instant now, List<EndpointServer> servers) {
+        return endpoint(endpoint, ownerId, activation, now, servers, Optional.empty());
+    }
+
+    /**
+     * As {@link #endpoint(Endpoint, String, ActivationStatus, Instant, List)}, with a personal
+     * endpoint's agent.
+     *
+     * @param endpoint the endpoint
+     * @param ownerId the owner's account id, or null when unknown
+     * @param activation the caller's activation of it
+     * @param now the time {@code expires_in} counts from
+     * @param servers its servers
+     * @param agent its agent while connected (a personal endpoint)
+     * @return its document (never the password)
+     */
+    public static EndpointDocument endpoint(
+            Endpoint endpoint,
+            String ownerId,
+            ActivationStatus activation,
+            Instant now,
+            List<EndpointServer> servers,
+            Optional<AgentPresence> agent) {
+        boolean personal = endpoint.isPersonal();
         return new EndpointDocument(
                 "endpoint",
                 endpoint.getId().toString(),
@@ -59,10 +84,16 @@ public final class ApiDocuments {
                 activation.subject(),
                 endpoint.getMyProxyServer(),
                 endpoint.getMyProxyDn(),
-                "GCSv4_endpoint",
+                personal ? "GCP_mapped_collection" : "GCSv4_endpoint",
+                personal,
                 false,
-                false,
-                servers(servers));
+                servers(servers),
+                personal ? agent.isPresent() : null,
+                agent.map(a -> ApiTime.format(a.since())).orElse(null),
+                agent.map(AgentPresence::version).orElse(null),
+                agent.map(AgentPresence::directories).orElse(null),
+                personal ? endpoint.isConnectRevoked() : null,
+                null);
     }
 
     /**

@@ -3,6 +3,7 @@ package org.ferry.api.web;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Map;
+import org.ferry.api.connect.PersonalEndpoints;
 import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.document.EndpointDocument;
 import org.ferry.api.document.EndpointRequest;
@@ -14,6 +15,7 @@ import org.ferry.api.document.ServerListDocument;
 import org.ferry.api.document.ServerRequest;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EndpointServer;
+import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.error.NotSupportedException;
 import org.ferry.api.identity.Caller;
 import org.ferry.api.service.EndpointServers;
@@ -49,6 +51,7 @@ public class EndpointController {
     private final EndpointAccessService activations;
     private final EndpointServers servers;
     private final EndpointRequests requests;
+    private final PersonalEndpoints personal;
 
     /**
      * @param endpoints the endpoint registry
@@ -56,13 +59,16 @@ public class EndpointController {
      * @param activations the caller's activation of each endpoint
      * @param servers the endpoints' GridFTP servers
      * @param requests maps the endpoint and server documents, field by field
+     * @param personal personal endpoints (Ferry Connect)
      */
     public EndpointController(
             EndpointService endpoints,
             OwnerIds ownerIds,
             EndpointAccessService activations,
             EndpointServers servers,
-            EndpointRequests requests) {
+            EndpointRequests requests,
+            PersonalEndpoints personal) {
+        this.personal = personal;
         this.endpoints = endpoints;
         this.ownerIds = ownerIds;
         this.activations = activations;
@@ -76,13 +82,30 @@ public class EndpointController {
                 ownerId,
                 activations.status(caller.name(), endpoint),
                 activations.now(),
-                servers.of(endpoint));
+                servers.of(endpoint),
+                personal.presence(endpoint));
     }
 
-    /** {@code POST /endpoint}: 201 with the endpoint document. */
+    /**
+     * {@code POST /endpoint}: 201 with the endpoint document. With {@code is_globus_connect: true}
+     * (and a name, no {@code url}) it makes a personal endpoint (Ferry Connect) and the document
+     * carries its agent's one-time {@code globus_connect_setup_key}, shown this once.
+     */
     @PostMapping("/endpoint")
     @ResponseStatus(HttpStatus.CREATED)
     public EndpointDocument create(Caller caller, @RequestBody EndpointRequest body) {
+        if (Boolean.TRUE.equals(body.isGlobusConnect())) {
+            if (body.url() != null || body.servers() != null || body.password() != null) {
+                throw new InvalidRequestException(
+                        body.url() != null ? "url" : body.servers() != null ? "DATA" : "password",
+                        "A personal endpoint (is_globus_connect) takes no url, servers or password: its agent"
+                                + " dials out to this server");
+            }
+            PersonalEndpoints.Created created =
+                    personal.create(caller, body.canonicalName(), body.displayName(), body.description());
+            return document(caller, created.endpoint(), caller.accountId().toString())
+                    .withSetupKey(created.setupKey().setupKey());
+        }
         return document(
                 caller,
                 endpoints.create(caller, requests.create(body)),
@@ -112,8 +135,19 @@ public class EndpointController {
     /** {@code DELETE /endpoint/{id or name}}: result {@code Deleted}. */
     @DeleteMapping("/endpoint/{endpoint}")
     public ResultDocument delete(Caller caller, @PathVariable("endpoint") String endpoint, HttpServletRequest request) {
-        endpoints.delete(caller, endpoint);
+        personal.delete(caller, endpoint);
         return result("result", "Deleted", "Endpoint deleted successfully", request);
+    }
+
+    /**
+     * {@code POST /endpoint/{id or name}/revoke}: revokes a personal endpoint's agent (cut off at
+     * once, its certificate refused from now on); result {@code Revoked}.
+     */
+    @PostMapping("/endpoint/{endpoint}/revoke")
+    public ResultDocument revoke(Caller caller, @PathVariable("endpoint") String endpoint, HttpServletRequest request) {
+        Endpoint revoked = personal.revoke(caller, endpoint);
+        return result(
+                "result", "Revoked", "The agent of " + revoked.getCanonicalName() + " is revoked and cut off", request);
     }
 
     /** {@code GET /endpoint/{id or name}/server_list}: the endpoint's GridFTP servers, in the order tried. */

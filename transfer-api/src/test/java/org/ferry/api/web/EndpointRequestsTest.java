@@ -45,7 +45,13 @@ class EndpointRequestsTest {
             "GCP_mapped_collection",
             false,
             false,
-            List.of(new ServerDocument("server", 7, "a.example", 2811, "ftp", "ftp://a.example:2811", null)));
+            List.of(new ServerDocument("server", 7, "a.example", 2811, "ftp", "ftp://a.example:2811", null)),
+            null,
+            null,
+            null,
+            null,
+            null,
+            null);
 
     private EndpointRequest request(Map<String, Object> fields) {
         return json.convertValue(fields, EndpointRequest.class);

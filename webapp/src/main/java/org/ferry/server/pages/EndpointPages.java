@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.ferry.api.activation.ActivationResult;
 import org.ferry.api.activation.ActivationService;
+import org.ferry.api.connect.PersonalEndpoints;
 import org.ferry.api.credential.ActivationStatus;
 import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.document.ActivationRequirementDocument;
@@ -15,6 +16,7 @@ import org.ferry.api.error.FerryException;
 import org.ferry.api.error.PermissionDeniedException;
 import org.ferry.api.identity.Caller;
 import org.ferry.api.service.EndpointService;
+import org.ferry.mover.connect.relay.AgentPresence;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -35,13 +37,20 @@ public class EndpointPages {
     private final EndpointService endpoints;
     private final ActivationService activation;
     private final EndpointAccessService accesses;
+    private final PersonalEndpoints personal;
 
     /**
      * @param endpoints the endpoint registry
      * @param activation activates and deactivates the caller's credential for an endpoint
      * @param accesses the caller's activation status of each endpoint
+     * @param personal personal endpoints (Ferry Connect): their agents, setup keys, revocation
      */
-    public EndpointPages(EndpointService endpoints, ActivationService activation, EndpointAccessService accesses) {
+    public EndpointPages(
+            EndpointService endpoints,
+            ActivationService activation,
+            EndpointAccessService accesses,
+            PersonalEndpoints personal) {
+        this.personal = personal;
         this.endpoints = endpoints;
         this.activation = activation;
         this.accesses = accesses;
@@ -52,9 +61,12 @@ public class EndpointPages {
     public String list(Caller caller, @RequestParam(name = "filter", required = false) String filter, Model model) {
         List<Endpoint> found = endpoints.search(caller, filter, null, null);
         Map<java.util.UUID, ActivationStatus> statuses = new LinkedHashMap<>();
+        Map<java.util.UUID, AgentPresence> agents = new LinkedHashMap<>();
         for (Endpoint endpoint : found) {
             statuses.put(endpoint.getId(), accesses.status(caller.name(), endpoint));
+            personal.presence(endpoint).ifPresent(a -> agents.put(endpoint.getId(), a));
         }
+        model.addAttribute("agents", agents);
         model.addAttribute("endpoints", found);
         model.addAttribute("activations", statuses);
         model.addAttribute("filter", filter == null ? "" : filter);
@@ -109,11 +121,40 @@ public class EndpointPages {
         }
     }
 
+    /**
+     * Creates a personal endpoint (Ferry Connect) and shows its setup key on the next page, once.
+     *
+     * @param name its name
+     */
+    @PostMapping("/endpoints/personal")
+    public String createPersonal(
+            Caller caller, @RequestParam(name = "name", defaultValue = "") String name, RedirectAttributes redirect) {
+        try {
+            PersonalEndpoints.Created created =
+                    personal.create(caller, null, name.isBlank() ? null : name.strip(), null);
+            redirect.addFlashAttribute(
+                    "notice", "Personal endpoint " + created.endpoint().getCanonicalName() + " was created.");
+            redirect.addFlashAttribute("setupKey", created.setupKey().setupKey());
+        } catch (FerryException e) {
+            redirect.addFlashAttribute("personalError", e.getMessage());
+        }
+        return "redirect:/endpoints";
+    }
+
+    /** Revokes a personal endpoint's agent (its owner only): cut off now, refused from now on. */
+    @PostMapping("/endpoints/{id}/revoke")
+    public String revoke(Caller caller, @PathVariable("id") String id, RedirectAttributes redirect) {
+        Endpoint endpoint = personal.revoke(caller, id);
+        redirect.addFlashAttribute(
+                "notice", "The agent of " + endpoint.getCanonicalName() + " is revoked and cut off.");
+        return "redirect:/endpoints";
+    }
+
     /** Deletes the endpoint (its owner only). */
     @PostMapping("/endpoints/{id}/delete")
     public String delete(Caller caller, @PathVariable("id") String id, RedirectAttributes redirect) {
         Endpoint endpoint = owned(caller, id);
-        endpoints.delete(caller, id);
+        personal.delete(caller, id);
         redirect.addFlashAttribute("notice", "Endpoint " + endpoint.getCanonicalName() + " was deleted.");
         return "redirect:/endpoints";
     }
