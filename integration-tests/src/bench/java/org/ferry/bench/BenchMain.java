@@ -41,6 +41,7 @@ public final class BenchMain {
                     case "sessions" -> new SessionsBench(options, table).run();
                     case "secure" -> new SecureThroughputBenchmark(options, table).run();
                     case "service" -> new ServiceBench(options, table).run();
+                    case "manytasks" -> new ManyTasksBench(options, table).run();
                     case "million" -> new MillionFilesBench(options, table).run();
                     case "files-api" -> new FilesApiBench(options, table).run();
                     case "connect" -> new ConnectBench(options, table).run();

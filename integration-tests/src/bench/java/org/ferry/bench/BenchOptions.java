@@ -55,7 +55,8 @@ record BenchOptions(
             "million",
             "files-api",
             "connect",
-            "multicast");
+            "multicast",
+            "manytasks");
 
     private static final long GIB = 1L << 30;
 
