@@ -32,9 +32,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Without {@code -r}/{@code --no-recursive} a single item is made recursive when its source
  * is a directory (asked with {@code stat}). Batch lines are {@code [--recursive|-r|--no-recursive]
  * SRC DST} with shell quoting, {@code #} comments and blank lines; the command line's paths, when
- * given, are prefixes of the lines' paths. Options the server does not implement yet
- * ({@code --fail-on-quota-errors}) or cannot honour for the endpoints ({@code --encrypt} on
- * clear-text ones) are sent, and the server's 400 names them.
+ * given, are prefixes of the lines' paths. Options the server cannot honour for the endpoints
+ * ({@code --encrypt} on clear-text ones) are sent, and the server's 400 names them.
  *
  * <p>Output: text {@code Message: ...} and {@code Task ID: <uuid>}; unix the task id alone (for
  * {@code id=$(ferry -F unix transfer ...)}); json the transfer_result. {@code --dry-run} asks the
@@ -90,7 +89,10 @@ public final class TransferCommand extends ApiCommand {
     @Mixin
     private TransferOptions options;
 
-    @Option(names = "--fail-on-quota-errors", description = "Fail the task when the destination's quota is exceeded.")
+    @Option(
+            names = "--fail-on-quota-errors",
+            description = "Fail the task at once when the destination is full or over quota"
+                    + " (by default it waits for space until its deadline).")
     private boolean failOnQuotaErrors;
 
     @Option(

@@ -173,6 +173,19 @@ final class FaultHarness implements AutoCloseable {
         assertThat(TreeDigest.of(actual)).isEqualTo(TreeDigest.of(expected));
     }
 
+    /**
+     * @return where the mover writes {@code file} until it is checked and renamed
+     *     ({@code .name.ferry-part} beside it)
+     */
+    static Path partial(Path file) {
+        return file.resolveSibling("." + file.getFileName() + ".ferry-part");
+    }
+
+    /** @return the bytes of {@code file} at the destination so far: its temporary file's, or its own once renamed */
+    static long arrived(Path file) {
+        return Math.max(size(partial(file)), size(file));
+    }
+
     /** @return the size of a file, 0 if absent */
     static long size(Path file) {
         try {

@@ -94,14 +94,14 @@ final class FaultSites implements AutoCloseable {
     }
 
     /**
-     * @return true once some big file of the copy of {@code tree} is there but shorter than its
-     *     source: a transfer in flight
+     * @return true once some big file of the copy of {@code tree} is there, under its temporary
+     *     name, but shorter than its source: a transfer in flight
      */
     boolean partialFileAt(String tree) {
         Path original = sourceRoot.resolve(tree);
         Path copy = destinationRoot.resolve(tree);
         for (int i = 0; Files.exists(original.resolve("big-" + i + ".bin")); i++) {
-            long there = FaultHarness.size(copy.resolve("big-" + i + ".bin"));
+            long there = FaultHarness.size(FaultHarness.partial(copy.resolve("big-" + i + ".bin")));
             if (there > 0 && there < FaultHarness.size(original.resolve("big-" + i + ".bin"))) {
                 return true;
             }

@@ -152,6 +152,71 @@ final class FerryGridFtpProcess implements AutoCloseable {
         return launch(launchers.ferryGridFtpLauncher(), root, log, 0, List.of("--anonymous"), environment);
     }
 
+    /**
+     * Starts an anonymous server whose root is a tmpfs of {@code size} mounted in a mount namespace
+     * of its own ({@code unshare -m}, private propagation): the mount is seen by this process only
+     * and goes away with it, whatever becomes of the test. Root only. The test reads the files
+     * through {@link #view} and grows or shrinks the file system with {@link #resize}.
+     *
+     * @param root an empty directory to mount the tmpfs on (and serve)
+     * @param log file for the server's output
+     * @param size the tmpfs size, e.g. {@code 100m}
+     * @param options more {@code ferry-gridftp} options
+     */
+    static FerryGridFtpProcess startOnTmpfs(Launchers launchers, Path root, Path log, String size, String... options)
+            throws IOException, InterruptedException {
+        List<String> program = new ArrayList<>(List.of(
+                "unshare",
+                "-m",
+                "--propagation",
+                "private",
+                "sh",
+                "-c",
+                "mount -t tmpfs -o size=\"$1\" ferry-test \"$2\" && shift 2 && exec \"$@\"",
+                "sh",
+                size,
+                root.toString()));
+        program.addAll(launchers.ferryGridFtp());
+        List<String> all = new ArrayList<>(List.of("--anonymous"));
+        all.addAll(List.of(options));
+        return launch(program, root, log, 0, all, Map.of());
+    }
+
+    /**
+     * @param path a path as the server sees it, e.g. its root
+     * @return the same path seen from this process, through the server's mount namespace
+     *     ({@code /proc/PID/root}): what is on a {@link #startOnTmpfs} tmpfs
+     */
+    Path view(Path path) {
+        return Path.of("/proc", Long.toString(pid()), "root")
+                .resolve(path.toString().substring(1));
+    }
+
+    /**
+     * Grows (or shrinks) a {@link #startOnTmpfs} file system: {@code mount -o remount,size=} inside
+     * the server's mount namespace.
+     *
+     * @param root the mount point given to {@link #startOnTmpfs}
+     * @param size the new size, e.g. {@code 400m}
+     */
+    void resize(Path root, String size) throws IOException, InterruptedException {
+        Process remount = new ProcessBuilder(
+                        "nsenter",
+                        "-t",
+                        Long.toString(pid()),
+                        "-m",
+                        "mount",
+                        "-o",
+                        "remount,size=" + size,
+                        root.toString())
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(remount.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (remount.waitFor() != 0) {
+            throw new IOException("remount of " + root + " to " + size + " failed: " + output);
+        }
+    }
+
     private static FerryGridFtpProcess launch(
             List<String> program, Path root, Path log, int port, List<String> options, Map<String, String> environment)
             throws IOException, InterruptedException {

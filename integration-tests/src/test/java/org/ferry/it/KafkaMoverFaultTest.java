@@ -318,7 +318,7 @@ class KafkaMoverFaultTest {
         Path original = bigFile(name, 64, 2 + fault.ordinal());
         Path copy = sites.destinationRoot().resolve(name);
         String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#dst", "/" + name, "/" + name));
-        FaultHarness.awaitTrue("bytes arriving", () -> FaultHarness.size(copy.resolve("big.bin")) > (8 << 20));
+        FaultHarness.awaitTrue("bytes arriving", () -> FaultHarness.arrived(copy.resolve("big.bin")) > (8 << 20));
         ContainerFaults broker = new ContainerFaults(KAFKA, BROKER_READY);
         // a frozen broker refuses nothing: the movers fence themselves; otherwise its port refuses
         Pattern felt = fault == Fault.PAUSED ? MOVER_FENCED : BROKER_REFUSED;
@@ -400,7 +400,7 @@ class KafkaMoverFaultTest {
             long stoppedAt = proxy.dataBytes();
             JsonNode task = ferry.awaitEnd(taskId);
             assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("FAILED");
-            assertThat(FaultHarness.size(sites.destinationRoot().resolve(name + "/big.bin")))
+            assertThat(FaultHarness.arrived(sites.destinationRoot().resolve(name + "/big.bin")))
                     .as("the partial file stays short: the data flow stopped")
                     .isLessThan(512L << 20);
             // no mover went on with the task: no data connection opened after the stop

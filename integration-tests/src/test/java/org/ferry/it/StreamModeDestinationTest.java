@@ -121,7 +121,7 @@ class StreamModeDestinationTest {
         Path copy = destinationRoot.resolve("cut/big.bin");
         long before = proxy.dataBytes();
         String taskId = ferry.submit(FaultHarness.recursive("admin#src", "admin#plain", "/cut", "/cut"));
-        FaultHarness.awaitTrue("16 MiB at the destination", () -> FaultHarness.size(copy) > (16 << 20));
+        FaultHarness.awaitTrue("16 MiB at the destination", () -> FaultHarness.arrived(copy) > (16 << 20));
         proxy.cutDataConnections();
         JsonNode task = ferry.awaitEnd(taskId);
         assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");

@@ -280,7 +280,6 @@ class ApiOperationsTest {
     @Test
     void everyTransferOptionFerryLacksIsRefusedByName() {
         Map<String, Object> refused = new java.util.LinkedHashMap<>();
-        refused.put("fail_on_quota_errors", true);
         refused.put("source_local_user", "u");
         refused.put("destination_local_user", "u");
         refused.put("recursive_symlinks", "keep");

@@ -111,6 +111,24 @@ final class SessionControl {
         }
     }
 
+    /**
+     * Announces the size of the file the next store command writes (ALLO, RFC 959 section 4.1.3),
+     * so that a server that checks it (ferry-gridftp) refuses a file that cannot fit before a byte
+     * is sent. A server that does not speak ALLO (500, 502, 504) or takes it as superfluous (202)
+     * is fine: the transfer goes on.
+     *
+     * @param bytes the file's size
+     * @throws GridFtpReplyException 452 or 552: the destination lacks the space
+     * @throws IOException if the connection fails
+     */
+    void allocate(long bytes) throws IOException {
+        String command = "ALLO " + bytes;
+        FtpReply reply = command(command);
+        if (reply.code() == 452 || reply.code() == 552) {
+            throw new GridFtpReplyException(command, reply.code(), reply.text());
+        }
+    }
+
     /** Sends REST and expects 350 (RFC 959 section 4.1.3). */
     void rest(String command) throws IOException {
         FtpReply reply = command(command);

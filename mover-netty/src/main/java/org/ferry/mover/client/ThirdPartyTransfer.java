@@ -17,6 +17,12 @@ import org.ferry.mover.protocol.FtpReply;
  */
 final class ThirdPartyTransfer {
 
+    /**
+     * Files from this size on are announced with ALLO before STOR (one round trip, small beside
+     * the file's own time), so that a destination that cannot hold one refuses it at once.
+     */
+    static final long ALLOCATE_FROM_BYTES = 64L << 20;
+
     /** Period of the performance markers asked of the source, in seconds. */
     static final int SOURCE_MARKER_SECONDS = 5;
 
@@ -61,6 +67,9 @@ final class ThirdPartyTransfer {
         boolean plainDestination = !modeE && !destination.offers("PARALLEL");
         destination.setMode(options.mode());
         source.setMode(options.mode());
+        if (offset < 0 && size >= ALLOCATE_FROM_BYTES) {
+            destination.allocate(size); // 552 here: the file cannot fit, and nothing was sent
+        }
         boolean reuse = modeE && cachedBetweenPair();
         // stream mode into a server that dials out (a Ferry Connect agent) from one that does not:
         // the source listens and the destination connects, so the data does not take the relay

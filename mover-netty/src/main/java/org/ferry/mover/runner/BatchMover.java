@@ -96,6 +96,7 @@ final class BatchMover {
                         batch.size(),
                         left.size(),
                         fault.description());
+                removeCutShort(lane, left);
             }
         }
         Map<FileTransfer, Arrival> untimed = new LinkedHashMap<>(); // checked, only the time left to set
@@ -119,6 +120,32 @@ final class BatchMover {
             }
         }
         return FileMover.Outcome.DONE;
+    }
+
+    /**
+     * After a failed batch: the files it was writing may stand cut short under their final names
+     * (a batch writes in place), where a later task would take them for present while these wait
+     * (a full disk) to be sent again under temporary names. Deletes those whose size differs from
+     * the source's, found with one pipelined SIZE exchange on fresh sessions; best effort (a file
+     * that cannot be examined or deleted is overwritten by its next attempt anyway).
+     */
+    private static void removeCutShort(SessionPair lane, Set<FileTransfer> left) {
+        if (left.isEmpty()) {
+            return;
+        }
+        List<FileTransfer> files = new ArrayList<>(left);
+        try {
+            long[] there = lane.destination()
+                    .sizes(files.stream().map(FileTransfer::destinationPath).toList());
+            for (int i = 0; i < files.size(); i++) {
+                if (there[i] >= 0 && there[i] != files.get(i).sizeBytes()) {
+                    lane.destination().delete(files.get(i).destinationPath());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            lane.close();
+            log.info("Could not remove the files a failed batch cut short: {}", e.toString());
+        }
     }
 
     /**

@@ -14,10 +14,14 @@ public enum FaultCode {
     PERMISSION_DENIED(true),
     /** The path names a directory or another non-file. Permanent. */
     NOT_A_FILE(true),
-    /** The destination's file system is full (552, ENOSPC). Permanent. */
-    NO_SPACE_LEFT(true),
-    /** The destination's quota is exhausted. Permanent. */
-    QUOTA_EXCEEDED(true),
+    /**
+     * The destination's file system is full (ENOSPC; 452, 552, or a 451 saying so). Transient: space
+     * may be freed, so the chunk stops at once and the service waits and retries with back-off until
+     * the deadline, unless the task asks for {@code fail_on_quota_errors} ({@link #waitsForSpace}).
+     */
+    NO_SPACE_LEFT(false),
+    /** The destination's quota is exhausted (EDQUOT, a reply naming a quota). Transient, as {@link #NO_SPACE_LEFT}. */
+    QUOTA_EXCEEDED(false),
     /** An endpoint could not be reached. Transient. */
     CONNECT_FAILED(false),
     /** A control or data connection broke. Transient. */
@@ -43,6 +47,15 @@ public enum FaultCode {
 
     FaultCode(boolean permanent) {
         this.permanent = permanent;
+    }
+
+    /**
+     * @return true for {@link #NO_SPACE_LEFT} and {@link #QUOTA_EXCEEDED}: retrying within seconds
+     *     cannot help, but freed space can, so the chunk stops at once and the task waits (Globus:
+     *     "the task will wait for space"; FTS3 counts "destination full" as the commonest failure)
+     */
+    public boolean waitsForSpace() {
+        return this == NO_SPACE_LEFT || this == QUOTA_EXCEEDED;
     }
 
     /** @return true if trying the same file again cannot help */

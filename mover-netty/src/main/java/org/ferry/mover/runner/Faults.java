@@ -79,14 +79,19 @@ public final class Faults {
         }
         if (failure instanceof GridFtpReplyException reply) {
             String text = String.valueOf(reply.getMessage()).toLowerCase(Locale.ROOT);
-            if (reply.isTransient()) {
-                return FaultCode.ENDPOINT_ERROR; // 4xx: try again later (RFC 959 section 4.2)
-            }
+            // before the 4xx rule: globus-gridftp-server answers a full disk with 451 and the errno's
+            // text; RFC 959 section 4.2 has 452 (insufficient storage) and 552 (exceeded allocation)
             if (text.contains("quota")) {
                 return FaultCode.QUOTA_EXCEEDED;
             }
-            if (reply.replyCode() == 552 || text.contains("no space")) {
+            if (reply.replyCode() == 452
+                    || reply.replyCode() == 552
+                    || text.contains("no space")
+                    || text.contains("insufficient storage")) {
                 return FaultCode.NO_SPACE_LEFT;
+            }
+            if (reply.isTransient()) {
+                return FaultCode.ENDPOINT_ERROR; // 4xx: try again later (RFC 959 section 4.2)
             }
             if (reply.replyCode() == 530 || text.contains("permission") || text.contains("denied")) {
                 return FaultCode.PERMISSION_DENIED;
@@ -121,6 +126,12 @@ public final class Faults {
                 }
             }
             String text = String.valueOf(failure.getMessage()).toLowerCase(Locale.ROOT);
+            if (text.contains("disk quota exceeded")) {
+                return FaultCode.QUOTA_EXCEEDED; // EDQUOT writing locally (two-party transfers)
+            }
+            if (text.contains("no space left")) {
+                return FaultCode.NO_SPACE_LEFT; // ENOSPC writing locally
+            }
             if (text.contains("timed out") || text.contains("timeout")) {
                 return FaultCode.TIMEOUT;
             }

@@ -24,6 +24,13 @@ import org.ferry.mover.protocol.ByteRange;
  * destination's size after the failed attempt ({@code REST n}), so bytes already written are not
  * sent again.
  *
+ * <p>A file moved on its own is written under a temporary name beside its final one ({@link
+ * #partPath}: {@code .name.ferry-part}) and renamed ({@code RNFR}/{@code RNTO}, RFC 959 section
+ * 4.1.3) only once its size or checksum is checked, so that a file cut short by a full disk, a
+ * broken connection or a crash never stands under its final name: not for a later task at any sync
+ * level, not for a user listing the directory. A resumed attempt first checks that the temporary
+ * file still holds what the restart markers say (else it sends the whole file again).
+ *
  * <p>When the chunk preserves timestamps, a checked file gets its source's modification time
  * ({@code MFMT}, one pipelined exchange per batch) before it is reported arrived; a refused time is
  * a fault of that file, retried by setting the time again (the checked bytes are not sent again).
@@ -34,6 +41,10 @@ final class FileMover {
 
     private static final String CHECKSUM_ALGORITHM = "MD5";
     private static final long STOP_POLL_MILLIS = 100;
+    /** Suffix of the temporary name a file is written under until it is checked. */
+    static final String PART_SUFFIX = ".ferry-part";
+    /** Longest file name that gets a temporary name (NAME_MAX 255 less the dot and the suffix). */
+    private static final int PART_NAME_LIMIT = 255 - 1 - PART_SUFFIX.length();
 
     private final RetryPolicy retries;
 
@@ -90,9 +101,14 @@ final class FileMover {
         boolean streamMode = options.mode() == TransferOptions.Mode.STREAM;
         List<ByteRange> acknowledged = file.acknowledged(); // what the destination holds from earlier attempts
         Arrival arrived = checked;
+        boolean placed = checked != null; // a batch's checked files stand under their final names
+        String writing = partPath(file.destinationPath());
         for (int attempt = 1; ; attempt++) {
             if (listener.isStopped()) {
                 return Outcome.DONE;
+            }
+            if (arrived == null && !acknowledged.isEmpty() && !holds(lane, writing, acknowledged)) {
+                acknowledged = List.of(); // the temporary file is gone or short: send it all again
             }
             long resumedBytes = arrived != null
                     ? arrived.bytes()
@@ -112,7 +128,12 @@ final class FileMover {
             AtomicBoolean receiving = new AtomicBoolean();
             try {
                 if (arrived == null) {
-                    arrived = transfer(chunk, listener, lane, file, options, acknowledged, counted, markers, receiving);
+                    arrived = transfer(
+                            chunk, listener, lane, file, writing, options, acknowledged, counted, markers, receiving);
+                }
+                if (!placed) {
+                    place(lane, writing, file.destinationPath(), arrived.bytes());
+                    placed = true;
                 }
                 if (chunk.preserveTimestamp()) {
                     setModifiedTime(lane, file);
@@ -132,22 +153,33 @@ final class FileMover {
                 } else if (e instanceof ChecksumMismatchException || e instanceof SizeMismatchException) {
                     acknowledged = List.of(); // wrong bytes at the destination: send it all again
                 } else if (streamMode && receiving.get()) {
-                    acknowledged = streamPrefix(lane, file, markers.ranges());
+                    acknowledged = streamPrefix(lane, file, writing, markers.ranges());
                 } else {
                     acknowledged = markers.ranges();
                 }
                 int number = file.attemptsBefore() + attempt;
-                String doing = arrived != null
-                        ? "Setting the modification time of " + file.destinationPath()
-                        : "Moving " + file.sourcePath() + " to " + file.destinationPath();
+                String doing = arrived != null && !placed
+                        ? "Renaming " + writing + " to " + file.destinationPath()
+                        : arrived != null
+                                ? "Setting the modification time of " + file.destinationPath()
+                                : "Moving " + file.sourcePath() + " to " + file.destinationPath();
                 MoverFault fault = Faults.classify(e, doing + " (attempt " + number + ")");
                 if (fault.code() == FaultCode.NO_CREDENTIALS) {
                     // not the file's fault, and not an attempt: the chunk stops, the file goes back
                     // to the service with what the destination acknowledged, the task INACTIVE
                     return new Outcome(fault);
                 }
+                if (fault.code().waitsForSpace()) {
+                    // seconds will not free space: the chunk stops, the service backs the task off
+                    // (or fails it with fail_on_quota_errors); the file resumes from its markers
+                    listener.onFault(file, fault, number, false, acknowledged);
+                    return new Outcome(fault);
+                }
                 boolean retry = !fault.isPermanent() && attempt < retries.maxAttempts();
                 listener.onFault(file, fault, number, retry, acknowledged);
+                if (!retry && fault.isPermanent()) {
+                    removeQuietly(lane, writing, file.destinationPath()); // nothing will resume it
+                }
                 if (!retry) {
                     return fault.isPermanent() ? Outcome.DONE : new Outcome(fault);
                 }
@@ -170,6 +202,7 @@ final class FileMover {
             ChunkListener listener,
             SessionPair lane,
             FileTransfer file,
+            String writing,
             TransferOptions options,
             List<ByteRange> acknowledged,
             AtomicLong counted,
@@ -182,7 +215,7 @@ final class FileMover {
                     .sendTo(
                             file.sourcePath(),
                             progressDestination(lane, options),
-                            file.destinationPath(),
+                            writing,
                             options,
                             reportingMarkers(listener, file, markers, receiving));
         } else {
@@ -191,22 +224,87 @@ final class FileMover {
                     .resumeSendTo(
                             file.sourcePath(),
                             progressDestination(lane, options),
-                            file.destinationPath(),
+                            writing,
                             options,
                             acknowledged,
                             reportingMarkers(listener, file, markers, receiving));
         }
         listener.onBytes(bytes - counted.getAndSet(bytes));
         if (chunk.verifyChecksum()) {
-            return new Arrival(bytes, verify(lane, file));
+            return new Arrival(bytes, verify(lane, file, writing));
         }
-        verifySize(lane, file, bytes);
+        verifySize(lane, writing, bytes);
         return new Arrival(bytes, null);
     }
 
     /** @return the lane's destination, asked for performance markers every second in MODE E */
     private static GridFtpSession progressDestination(SessionPair lane, TransferOptions options) throws IOException {
         return options.mode() == TransferOptions.Mode.STREAM ? lane.destination() : lane.destinationReportingProgress();
+    }
+
+    /**
+     * @param destinationPath where a file is to end up
+     * @return where it is written until checked: {@code .name.ferry-part} in the same directory (a
+     *     rename within a directory is atomic on POSIX file systems), or the path itself when the
+     *     name is too long to take the suffix
+     */
+    static String partPath(String destinationPath) {
+        int slash = destinationPath.lastIndexOf('/');
+        String name = destinationPath.substring(slash + 1);
+        if (name.isEmpty() || name.length() > PART_NAME_LIMIT) {
+            return destinationPath;
+        }
+        return destinationPath.substring(0, slash + 1) + "." + name + PART_SUFFIX;
+    }
+
+    /**
+     * @return whether the temporary file reaches at least the end of the acknowledged ranges (a
+     *     missing or shorter file cannot hold them: resuming would leave holes); false when it
+     *     cannot be asked (sending everything again is always safe)
+     */
+    private static boolean holds(SessionPair lane, String writing, List<ByteRange> acknowledged) {
+        long end = acknowledged.stream().mapToLong(ByteRange::end).max().orElse(0);
+        try {
+            return lane.destination().sizes(List.of(writing))[0] >= end;
+        } catch (IOException | RuntimeException e) {
+            lane.close();
+            return false;
+        }
+    }
+
+    /**
+     * Renames the checked temporary file to its final name (over an older file of that name). A
+     * rename whose reply was lost is recognized on the next attempt: no temporary file left, and the
+     * final one of the checked size.
+     */
+    private static void place(SessionPair lane, String writing, String destinationPath, long bytes) throws IOException {
+        if (writing.equals(destinationPath)) {
+            return;
+        }
+        try {
+            lane.destination().rename(writing, destinationPath);
+        } catch (GridFtpReplyException e) {
+            long[] there = lane.destination().sizes(List.of(writing, destinationPath));
+            if (there[0] < 0 && there[1] == bytes) {
+                return;
+            }
+            throw e;
+        }
+    }
+
+    /** Removes a temporary file no attempt will resume (best effort: a leftover only wastes space). */
+    private static void removeQuietly(SessionPair lane, String writing, String destinationPath) {
+        if (writing.equals(destinationPath)) {
+            return;
+        }
+        try {
+            if (lane.destination().sizes(List.of(writing))[0] >= 0) {
+                lane.destination().delete(writing);
+            }
+        } catch (IOException | RuntimeException e) {
+            lane.close();
+            log.debug("Could not remove {}: {}", writing, e.toString());
+        }
     }
 
     /**
@@ -248,9 +346,10 @@ final class FileMover {
      * 3659 section 5). Asked on fresh sessions (the lane's were closed); when the size cannot be
      * had, what was known before the attempt stays.
      */
-    private static List<ByteRange> streamPrefix(SessionPair lane, FileTransfer file, List<ByteRange> before) {
+    private static List<ByteRange> streamPrefix(
+            SessionPair lane, FileTransfer file, String writing, List<ByteRange> before) {
         try {
-            long there = lane.destination().sizes(List.of(file.destinationPath()))[0];
+            long there = lane.destination().sizes(List.of(writing))[0];
             long prefix = Math.min(there, file.sizeBytes());
             return prefix <= 0 ? List.of() : List.of(new ByteRange(0, prefix));
         } catch (IOException | RuntimeException e) {
@@ -260,11 +359,10 @@ final class FileMover {
     }
 
     /** After a 226: the destination must hold the whole file (a MODE E file can be cut short silently). */
-    private static void verifySize(SessionPair lane, FileTransfer file, long bytes) throws IOException {
-        long there = lane.destination().stat(file.destinationPath()).sizeBytes();
+    private static void verifySize(SessionPair lane, String path, long bytes) throws IOException {
+        long there = lane.destination().stat(path).sizeBytes();
         if (there != bytes) {
-            throw new SizeMismatchException(
-                    file.destinationPath() + " has " + there + " bytes after the transfer, the source " + bytes);
+            throw new SizeMismatchException(path + " has " + there + " bytes after the transfer, the source " + bytes);
         }
     }
 
@@ -297,11 +395,19 @@ final class FileMover {
 
     /** @return {@code MD5:hex} of the file, equal at both ends */
     static String verify(SessionPair lane, FileTransfer file) throws IOException {
+        return verify(lane, file, file.destinationPath());
+    }
+
+    /**
+     * @param written where the destination holds the file (its temporary name until checked)
+     * @return {@code MD5:hex} of the file, equal at both ends
+     */
+    static String verify(SessionPair lane, FileTransfer file, String written) throws IOException {
         String sourceSum = lane.source().checksum(CHECKSUM_ALGORITHM, file.sourcePath());
-        String destinationSum = lane.destination().checksum(CHECKSUM_ALGORITHM, file.destinationPath());
+        String destinationSum = lane.destination().checksum(CHECKSUM_ALGORITHM, written);
         if (!sourceSum.equalsIgnoreCase(destinationSum)) {
             throw new ChecksumMismatchException(
-                    "MD5 of " + file.destinationPath() + " is " + destinationSum + ", source has " + sourceSum);
+                    "MD5 of " + written + " is " + destinationSum + ", source has " + sourceSum);
         }
         return CHECKSUM_ALGORITHM + ":" + sourceSum.toLowerCase(java.util.Locale.ROOT);
     }

@@ -100,7 +100,10 @@ public final class StorageException extends IOException {
                     ? fse.getReason()
                     : String.valueOf(e.getMessage());
             String lower = detail.toLowerCase(Locale.ROOT);
-            if (lower.contains("no space") || lower.contains("quota") || lower.contains("too large")) {
+            if (lower.contains("quota")) {
+                reason = Reason.NO_SPACE;
+                text = "Disk quota exceeded."; // EDQUOT, told apart so that clients see QUOTA_EXCEEDED
+            } else if (lower.contains("no space") || lower.contains("too large")) {
                 reason = Reason.NO_SPACE;
                 text = "No space left on device.";
             } else if (lower.contains("operation not permitted")) {

@@ -259,8 +259,13 @@ public class ResultApplier implements MoverResults {
         FileTransition transition;
         Instant nextAttempt = null;
         boolean skip = false;
+        // a full destination or an exhausted quota: by default the file waits for space like any
+        // transient fault (its task backs off on the chunk's end); fail_on_quota_errors fails it
+        boolean quotaFatal = !fault.willRetry() && waitsForSpace(fault.code()) && tasks.failsOnQuotaErrors(taskId);
         if (fault.willRetry()) {
             transition = FileTransition.RETRY_IN_CHUNK;
+        } else if (quotaFatal) {
+            transition = FileTransition.FAIL;
         } else if (fault.permanent()) {
             skip = fault.onSource() && SKIPPABLE.contains(fault.code()) && tasks.skipsSourceErrors(taskId);
             transition = skip ? FileTransition.SKIP : FileTransition.FAIL;
@@ -302,10 +307,16 @@ public class ResultApplier implements MoverResults {
         if (active) {
             tasks.insertEvent(taskId, eventCode(fault.code()), fault.description(), null, now);
         }
-        if (ends && fault.permanent()) {
+        if (ends && (fault.permanent() || quotaFatal)) {
             tasks.addFailedAndSkipped(taskId, 1, 0);
             outcome.fatal.putIfAbsent(taskId, new String[] {fault.code(), fault.description()});
         }
+    }
+
+    /** @return whether the code names a full destination or an exhausted quota */
+    private static boolean waitsForSpace(String code) {
+        return FaultCode.NO_SPACE_LEFT.name().equals(code)
+                || FaultCode.QUOTA_EXCEEDED.name().equals(code);
     }
 
     private void applyChunkDone(ResultMessage done, Instant now, Outcome outcome) {
@@ -323,7 +334,8 @@ public class ResultApplier implements MoverResults {
                     taskId, done.description() == null ? "An endpoint's credential expired" : done.description());
         } else if (done.code() != null) {
             // a file gave up on a transient fault and the chunk stopped: the endpoint is probably
-            // down; back the task off before its files are offered again
+            // down, or the destination full (nice_status NO_SPACE_LEFT / QUOTA_EXCEEDED says so);
+            // back the task off before its files are offered again
             int consecutive = tasks.consecutiveFaults(taskId) + 1;
             Instant retryAfter = now.plus(
                     properties.backoff(consecutive, ThreadLocalRandom.current().nextDouble()));

@@ -63,6 +63,8 @@ public record TransferSubmission(
      * @param deleteDestinationExtra delete what the destination has under a recursive item and
      *     the source does not, after every file arrived
      * @param filterRules include/exclude rules for the crawl
+     * @param failOnQuotaErrors a full destination or an exhausted quota fails the task at once
+     *     (by default the task waits for space and retries until its deadline)
      */
     public record Options(
             SyncLevel syncLevel,
@@ -71,7 +73,28 @@ public record TransferSubmission(
             boolean encryptData,
             boolean skipSourceErrors,
             boolean deleteDestinationExtra,
-            FilterRules filterRules) {
+            FilterRules filterRules,
+            boolean failOnQuotaErrors) {
+
+        /** The options with {@code failOnQuotaErrors} off (the Globus default). */
+        public Options(
+                SyncLevel syncLevel,
+                boolean verifyChecksum,
+                boolean preserveTimestamp,
+                boolean encryptData,
+                boolean skipSourceErrors,
+                boolean deleteDestinationExtra,
+                FilterRules filterRules) {
+            this(
+                    syncLevel,
+                    verifyChecksum,
+                    preserveTimestamp,
+                    encryptData,
+                    skipSourceErrors,
+                    deleteDestinationExtra,
+                    filterRules,
+                    false);
+        }
 
         /** @return no sync level, no checksums, nothing skipped or deleted, no filters */
         public static Options plain() {

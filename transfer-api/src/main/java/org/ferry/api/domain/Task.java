@@ -122,6 +122,9 @@ public class Task {
     @Column(name = "skip_source_errors", nullable = false)
     private boolean skipSourceErrors;
 
+    @Column(name = "fail_on_quota_errors", nullable = false)
+    private boolean failOnQuotaErrors;
+
     @Column(name = "delete_destination_extra", nullable = false)
     private boolean deleteDestinationExtra;
 
@@ -316,6 +319,14 @@ public class Task {
     /** @return whether missing or unreadable source paths are skipped rather than fatal */
     public boolean isSkipSourceErrors() {
         return skipSourceErrors;
+    }
+
+    /**
+     * @return whether a full destination or an exhausted quota fails the task at once, rather than
+     *     the task waiting and retrying until its deadline
+     */
+    public boolean isFailOnQuotaErrors() {
+        return failOnQuotaErrors;
     }
 
     /** @return whether a SUCCEEDED end sends the owner a message */

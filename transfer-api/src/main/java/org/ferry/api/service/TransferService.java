@@ -132,7 +132,8 @@ public class TransferService {
                         options.filterRules(),
                         transfer.notifyOn().onSucceeded(),
                         transfer.notifyOn().onFailed(),
-                        transfer.notifyOn().onInactive()),
+                        transfer.notifyOn().onInactive(),
+                        options.failOnQuotaErrors()),
                 transfer.items().stream()
                         .map(item -> new NewTask.Item(item.sourcePath(), item.destinationPath(), item.recursive()))
                         .toList()));

@@ -37,6 +37,7 @@ import org.ferry.api.domain.TaskType;
  * @param notifyOnInactive e-mail the owner when it goes INACTIVE
  * @param transferItems a transfer's items in order (empty for a delete task)
  * @param deletePaths a delete task's paths in order (empty for a transfer)
+ * @param failOnQuotaErrors a full destination or an exhausted quota fails the task at once
  */
 public record NewTask(
         TaskType type,
@@ -62,7 +63,8 @@ public record NewTask(
         boolean notifyOnFailed,
         boolean notifyOnInactive,
         List<Item> transferItems,
-        List<String> deletePaths) {
+        List<String> deletePaths,
+        boolean failOnQuotaErrors) {
 
     /** Checks the required values and copies the lists. */
     public NewTask {
@@ -73,6 +75,60 @@ public record NewTask(
         Objects.requireNonNull(sourceEndpointId, "sourceEndpointId");
         transferItems = List.copyOf(transferItems);
         deletePaths = List.copyOf(deletePaths);
+    }
+
+    /** A task with {@code failOnQuotaErrors} off (the Globus default). */
+    public NewTask(
+            TaskType type,
+            String submissionId,
+            String ownerName,
+            String label,
+            Instant requestTime,
+            Instant deadline,
+            UUID sourceEndpointId,
+            String sourceEndpoint,
+            UUID destinationEndpointId,
+            String destinationEndpoint,
+            SyncLevel syncLevel,
+            boolean verifyChecksum,
+            boolean encryptData,
+            boolean preserveTimestamp,
+            boolean skipSourceErrors,
+            boolean deleteDestinationExtra,
+            FilterRules filterRules,
+            boolean deleteRecursive,
+            boolean ignoreMissing,
+            boolean notifyOnSucceeded,
+            boolean notifyOnFailed,
+            boolean notifyOnInactive,
+            List<Item> transferItems,
+            List<String> deletePaths) {
+        this(
+                type,
+                submissionId,
+                ownerName,
+                label,
+                requestTime,
+                deadline,
+                sourceEndpointId,
+                sourceEndpoint,
+                destinationEndpointId,
+                destinationEndpoint,
+                syncLevel,
+                verifyChecksum,
+                encryptData,
+                preserveTimestamp,
+                skipSourceErrors,
+                deleteDestinationExtra,
+                filterRules,
+                deleteRecursive,
+                ignoreMissing,
+                notifyOnSucceeded,
+                notifyOnFailed,
+                notifyOnInactive,
+                transferItems,
+                deletePaths,
+                false);
     }
 
     /**
@@ -97,6 +153,7 @@ public record NewTask(
      * @param notifyOnSucceeded e-mail the owner when it ends SUCCEEDED
      * @param notifyOnFailed e-mail the owner when it ends FAILED
      * @param notifyOnInactive e-mail the owner when it goes INACTIVE
+     * @param failOnQuotaErrors a full destination or an exhausted quota fails the task at once
      */
     public record TransferOptions(
             SyncLevel syncLevel,
@@ -108,7 +165,8 @@ public record NewTask(
             FilterRules filterRules,
             boolean notifyOnSucceeded,
             boolean notifyOnFailed,
-            boolean notifyOnInactive) {}
+            boolean notifyOnInactive,
+            boolean failOnQuotaErrors) {}
 
     /**
      * @return a new transfer task
@@ -147,7 +205,8 @@ public record NewTask(
                 options.notifyOnFailed(),
                 options.notifyOnInactive(),
                 items,
-                List.of());
+                List.of(),
+                options.failOnQuotaErrors());
     }
 
     /**

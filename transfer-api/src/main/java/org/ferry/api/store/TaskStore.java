@@ -70,9 +70,9 @@ public class TaskStore {
                         + " skip_source_errors, delete_destination_extra, filter_rules, delete_recursive,"
                         + " ignore_missing, notify_on_succeeded, notify_on_failed, notify_on_inactive, plan_state,"
                         + " files, directories, files_transferred, files_skipped, bytes_transferred, faults,"
-                        + " subtasks_total, subtasks_succeeded, subtasks_failed)"
+                        + " subtasks_total, subtasks_succeeded, subtasks_failed, fail_on_quota_errors)"
                         + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                        + " 0, 0, 0, 0, 0, 0, 0, 0, 0)",
+                        + " 0, 0, 0, 0, 0, 0, 0, 0, 0, ?)",
                 id,
                 task.submissionId(),
                 task.ownerName(),
@@ -100,7 +100,8 @@ public class TaskStore {
                 task.notifyOnSucceeded(),
                 task.notifyOnFailed(),
                 task.notifyOnInactive(),
-                PlanState.NEW.name());
+                PlanState.NEW.name(),
+                task.failOnQuotaErrors());
         if (task.type() == TaskType.TRANSFER) {
             List<Object[]> rows = new ArrayList<>(task.transferItems().size());
             for (int i = 0; i < task.transferItems().size(); i++) {
@@ -453,6 +454,16 @@ public class TaskStore {
         List<Boolean> skip =
                 jdbc.queryForList("select skip_source_errors from task where id = ?", Boolean.class, taskId);
         return !skip.isEmpty() && Boolean.TRUE.equals(skip.get(0));
+    }
+
+    /**
+     * @return whether the task asked for {@code fail_on_quota_errors}: a full destination or an
+     *     exhausted quota fails it at once instead of its waiting for space
+     */
+    public boolean failsOnQuotaErrors(UUID taskId) {
+        List<Boolean> fail =
+                jdbc.queryForList("select fail_on_quota_errors from task where id = ?", Boolean.class, taskId);
+        return !fail.isEmpty() && Boolean.TRUE.equals(fail.get(0));
     }
 
     /**

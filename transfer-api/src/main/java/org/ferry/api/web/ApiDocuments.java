@@ -163,7 +163,7 @@ public final class ApiDocuments {
                 task.isPreserveTimestamp(),
                 task.isEncryptData(),
                 task.isSkipSourceErrors(),
-                false,
+                task.isFailOnQuotaErrors(),
                 task.isDeleteDestinationExtra(),
                 filterRules(task),
                 transfer ? "ignore" : null,

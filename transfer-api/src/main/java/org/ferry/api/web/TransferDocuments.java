@@ -89,6 +89,7 @@ public class TransferDocuments implements TransferBodies {
         flag(document, "preserve_timestamp", options.preserveTimestamp());
         flag(document, "encrypt_data", options.encryptData());
         flag(document, "skip_source_errors", options.skipSourceErrors());
+        flag(document, "fail_on_quota_errors", options.failOnQuotaErrors());
         flag(document, "delete_destination_extra", options.deleteDestinationExtra());
         if (options.filterRules() != null && !options.filterRules().isEmpty()) {
             List<Map<String, Object>> rules = new ArrayList<>();
@@ -173,7 +174,8 @@ public class TransferDocuments implements TransferBodies {
                         Boolean.TRUE.equals(request.encryptData()),
                         Boolean.TRUE.equals(request.skipSourceErrors()),
                         deleteExtra,
-                        filterRules(request.filterRules())),
+                        filterRules(request.filterRules()),
+                        Boolean.TRUE.equals(request.failOnQuotaErrors())),
                 // Globus: each notify_on_* is true when omitted
                 new TransferSubmission.Notify(
                         !Boolean.FALSE.equals(request.notifyOnSucceeded()),
@@ -285,8 +287,6 @@ public class TransferDocuments implements TransferBodies {
     }
 
     private static void refuseUnsupported(TransferRequest r) {
-        offUnlessTrue(
-                "fail_on_quota_errors", r.failOnQuotaErrors(), "quota errors are not told apart from other faults yet");
         absent("source_local_user", r.sourceLocalUser(), "local user mapping is a GCSv5 feature Ferry lacks");
         absent("destination_local_user", r.destinationLocalUser(), "local user mapping is a GCSv5 feature Ferry lacks");
         if (r.recursiveSymlinks() != null && !r.recursiveSymlinks().equals("ignore")) {

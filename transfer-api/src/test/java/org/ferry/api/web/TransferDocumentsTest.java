@@ -102,11 +102,21 @@ class TransferDocumentsTest {
 
     @Test
     void optionsFerryLacksAreRefusedByName() {
-        TransferRequest quota = document(Map.of("fail_on_quota_errors", true), "/a", "/b");
-        assertThatThrownBy(() -> documents.submission(quota))
+        TransferRequest local = document(Map.of("source_local_user", "u"), "/a", "/b");
+        assertThatThrownBy(() -> documents.submission(local))
                 .isInstanceOf(NotSupportedException.class)
                 .extracting(e -> ((FerryException) e).field())
-                .isEqualTo("fail_on_quota_errors");
+                .isEqualTo("source_local_user");
+    }
+
+    @Test
+    void failOnQuotaErrorsIsTakenAndWrittenBack() {
+        TransferSubmission sent = documents.submission(document(Map.of("fail_on_quota_errors", true), "/a", "/b"));
+        assertThat(sent.options().failOnQuotaErrors()).isTrue();
+        assertThat(documents.read(documents.write(sent)).options().failOnQuotaErrors())
+                .isTrue();
+        assertThat(documents.submission(transfer(null, "/a", "/b")).options().failOnQuotaErrors())
+                .isFalse();
     }
 
     @Test

@@ -52,10 +52,14 @@ public final class DtpException extends IOException {
             StorageException se = StorageException.from(fse, "file");
             return new DtpException(ErrorReplies.of(se).code(), se.getMessage());
         }
-        if (cause instanceof IOException io
-                && !(cause instanceof ClosedChannelException)
-                && String.valueOf(io.getMessage()).toLowerCase(Locale.ROOT).contains("no space")) {
-            return new DtpException(552, "Transfer aborted: no space left on device.");
+        if (cause instanceof IOException io && !(cause instanceof ClosedChannelException)) {
+            String text = String.valueOf(io.getMessage()).toLowerCase(Locale.ROOT);
+            if (text.contains("quota")) {
+                return new DtpException(552, "Transfer aborted: disk quota exceeded."); // EDQUOT
+            }
+            if (text.contains("no space")) {
+                return new DtpException(552, "Transfer aborted: no space left on device.");
+            }
         }
         if (cause instanceof IOException) {
             return new DtpException(426, "Connection closed; transfer aborted: " + cause.getMessage());
