@@ -162,9 +162,9 @@ abstract class NotificationEmailScenarios {
                 .pollInterval(Duration.ofMillis(20))
                 .alias("a file arriving")
                 .until(
-                        () -> size(siteB.resolve("bad-copy/one.bin")) > 0
+                        () -> arriving(siteB.resolve("bad-copy/one.bin")) > 0
                                 ? "two.bin"
-                                : size(siteB.resolve("bad-copy/two.bin")) > 0 ? "one.bin" : null,
+                                : arriving(siteB.resolve("bad-copy/two.bin")) > 0 ? "one.bin" : null,
                         java.util.Objects::nonNull);
         Files.delete(siteA.resolve("bad/" + vanished));
         JsonNode task = TaskWaits.ended(api, taskId);
@@ -181,6 +181,14 @@ abstract class NotificationEmailScenarios {
                     .contains("/bad/" + vanished)
                     .contains("1 transferred");
         }
+    }
+
+    /**
+     * @return bytes of {@code file} at the destination: under its name, or under the temporary
+     *     name ({@code .name.ferry-part}) a file moved on its own is written as until checked
+     */
+    private static long arriving(Path file) throws IOException {
+        return Math.max(size(file), size(file.resolveSibling("." + file.getFileName() + ".ferry-part")));
     }
 
     private static long size(Path file) throws IOException {

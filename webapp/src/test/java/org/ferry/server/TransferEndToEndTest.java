@@ -345,7 +345,8 @@ class TransferEndToEndTest {
             transfer.put("source_endpoint", "admin#slow-a");
             ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer);
             String taskId = accepted.body().get("task_id").asString();
-            Path copy = SITE_B.resolve("big-copy/sparse.bin");
+            // written under its temporary name until checked (never cut short under its own)
+            Path copy = SITE_B.resolve("big-copy/.sparse.bin.ferry-part");
             await().atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(250))
                     .alias("bytes arriving before the cancel")
@@ -365,6 +366,7 @@ class TransferEndToEndTest {
         } finally {
             Files.deleteIfExists(big);
             Files.deleteIfExists(SITE_B.resolve("big-copy/sparse.bin"));
+            Files.deleteIfExists(SITE_B.resolve("big-copy/.sparse.bin.ferry-part"));
         }
     }
 
@@ -404,6 +406,7 @@ class TransferEndToEndTest {
         } finally {
             Files.deleteIfExists(big);
             Files.deleteIfExists(SITE_B.resolve("slow-copy/sparse.bin"));
+            Files.deleteIfExists(SITE_B.resolve("slow-copy/.sparse.bin.ferry-part"));
         }
     }
 
