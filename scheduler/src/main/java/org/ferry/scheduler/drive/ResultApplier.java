@@ -304,10 +304,12 @@ public class ResultApplier implements MoverResults {
             outcome.maybeDone.add(taskId);
             return;
         }
-        if (active) {
+        boolean fatal = ends && (fault.permanent() || quotaFatal);
+        // the fault that fails the task is told once, by the task's end (same code and description)
+        if (active && !(fatal && !outcome.fatal.containsKey(taskId))) {
             tasks.insertEvent(taskId, eventCode(fault.code()), fault.description(), null, now);
         }
-        if (ends && (fault.permanent() || quotaFatal)) {
+        if (fatal) {
             tasks.addFailedAndSkipped(taskId, 1, 0);
             outcome.fatal.putIfAbsent(taskId, new String[] {fault.code(), fault.description()});
         }
