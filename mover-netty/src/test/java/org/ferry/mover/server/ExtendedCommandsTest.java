@@ -43,6 +43,10 @@ class ExtendedCommandsTest extends ServerTestSupport {
         adler.update(data, 5, 1);
         assertThat(send("CKSM ADLER32 5 1 /f.bin")).isEqualTo(213);
         assertThat(ftp.getReplyString().trim()).isEqualTo("213 " + String.format("%08x", adler.getValue()));
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(data, 3, data.length - 3);
+        assertThat(send("CKSM crc32c 3 -1 /f.bin")).isEqualTo(213);
+        assertThat(ftp.getReplyString().trim()).isEqualTo("213 " + String.format("%08x", crc.getValue()));
         assertThat(send("CKSM CRC32 0 -1 /f.bin")).isEqualTo(504);
         assertThat(send("CKSM MD5 0 -2 /f.bin")).isEqualTo(501);
         assertAlive();

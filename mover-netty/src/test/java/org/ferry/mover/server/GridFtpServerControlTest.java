@@ -72,7 +72,7 @@ class GridFtpServerControlTest extends ServerTestSupport {
                         " MLST Type*;Size*;Modify*;Perm*;UNIX.mode*;",
                         " PARALLEL",
                         " UTF8",
-                        " CKSM MD5;ADLER32;SHA1;SHA256;SHA512;SHA256-TREE;",
+                        " CKSM MD5;ADLER32;SHA1;SHA256;SHA512;CRC32C;SHA256-TREE;",
                         " ERET",
                         " ESTO",
                         " TARSTREAM",

@@ -9,17 +9,20 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.zip.Adler32;
+import java.util.zip.CRC32C;
 
 /**
  * The checksum algorithms of CKSM and SCKS, with globus-gridftp-server's names and output format
  * (GFD.047 "CKSM"): names case-insensitive; lowercase hex, MD5/SHA per byte,
- * ADLER32 as exactly 8 digits, so that globus-url-copy's case-sensitive comparison across servers
- * matches. Stateless.
+ * ADLER32 and CRC32C as exactly 8 digits, so that globus-url-copy's case-sensitive comparison
+ * across servers matches. CRC32C (Castagnoli, RFC 3720 appendix B.4; what cloud object stores and
+ * XRootD sites list) is Ferry's addition: globus-gridftp-server 13 offers MD5, ADLER32, SHA1,
+ * SHA256 and SHA512. Stateless.
  */
 final class Checksums {
 
     /** The algorithms, in FEAT order. */
-    static final List<String> ALGORITHMS = List.of("MD5", "ADLER32", "SHA1", "SHA256", "SHA512");
+    static final List<String> ALGORITHMS = List.of("MD5", "ADLER32", "SHA1", "SHA256", "SHA512", "CRC32C");
 
     private static final int BUFFER_BYTES = 256 * 1024;
 
@@ -49,6 +52,11 @@ final class Checksums {
             Adler32 adler = new Adler32();
             read(channel, from, to, adler::update);
             return String.format("%08x", adler.getValue());
+        }
+        if (algorithm.equals("CRC32C")) {
+            CRC32C crc = new CRC32C();
+            read(channel, from, to, crc::update);
+            return String.format("%08x", crc.getValue());
         }
         MessageDigest digest;
         try {

@@ -12,8 +12,9 @@ import org.ferry.mover.storage.StorageException;
 /**
  * CKSM algorithm offset length path (globus syntax, GFD.047 "CKSM"): checksum of
  * {@code length} bytes from {@code offset} ({@code -1} = to the end). {@code 213 <hex>}, lowercase;
- * ADLER32 as exactly 8 hex digits. Algorithms: MD5, ADLER32, SHA1, SHA256, SHA512
- * (case-insensitive); others 504. FEAT {@code CKSM MD5;ADLER32;SHA1;SHA256;SHA512;SHA256-TREE;}
+ * ADLER32 and CRC32C as exactly 8 hex digits. Algorithms: MD5, ADLER32, SHA1, SHA256, SHA512,
+ * CRC32C (case-insensitive); others 504. FEAT {@code CKSM
+ * MD5;ADLER32;SHA1;SHA256;SHA512;CRC32C;SHA256-TREE;}
  * (globus adds {@code :10}-style suffixes that globus-url-copy does not parse; Ferry leaves them
  * out). {@code CKSM SHA256-TREE 0 -1 dir} digests a whole directory tree ({@link TreeDigest}).
  */
