@@ -66,6 +66,14 @@ class ApiIsolationTest {
     String aliceTask;
     String aliceTimer;
     String aliceTokenId;
+    String aliceSshKeyId;
+
+    /** Public keys made once with ssh-keygen -t ed25519 (their private halves were thrown away). */
+    static final String ALICE_SSH_KEY =
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFlV89CTqk/Ib7omC/B0nnX5FMp5tI2nl+bB+MFvD6g9 alice";
+
+    static final String BOB_SSH_KEY =
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ6RppRvE0Zlmqo1zG8d1zw8QwxJD6hCZVTzLZEtormt bob";
 
     /**
      * One route: what the other user sends, and what must come back.
@@ -141,6 +149,9 @@ class ApiIsolationTest {
                 .get(0)
                 .get("id")
                 .asString();
+        ApiClient.Answer key = alice.post("/v0.10/ssh_key", Map.of("public_key", ALICE_SSH_KEY));
+        assertThat(key.status()).as(String.valueOf(key.body())).isEqualTo(201);
+        aliceSshKeyId = key.body().get("id").asString();
     }
 
     @AfterAll
@@ -322,6 +333,22 @@ class ApiIsolationTest {
                 b -> assertThat(b.get("DATA").findValuesAsString("id")).doesNotContain(aliceTokenId)));
         cases.add(new Case(
                 "DELETE", "/v0.10/access_token/{tokenId}", "/v0.10/access_token/" + aliceTokenId, null, 404, null));
+        cases.add(new Case(
+                "POST",
+                "/v0.10/ssh_key",
+                "/v0.10/ssh_key",
+                Map.of("public_key", BOB_SSH_KEY),
+                201,
+                b -> assertThat(b.get("username").asString()).isEqualTo("bob")));
+        cases.add(new Case(
+                "GET",
+                "/v0.10/ssh_key_list",
+                "/v0.10/ssh_key_list",
+                null,
+                200,
+                b -> assertThat(b.get("DATA").findValuesAsString("id")).doesNotContain(aliceSshKeyId)));
+        cases.add(new Case(
+                "DELETE", "/v0.10/ssh_key/{keyId}", "/v0.10/ssh_key/" + aliceSshKeyId, null, 404, null));
         cases.add(new Case(
                 "POST",
                 "/v0.10/user",

@@ -1,11 +1,11 @@
-package org.ferry.api.connect;
+package org.ferry.api.service;
 
 import java.util.Optional;
+import org.ferry.api.connect.ConnectRelay;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.error.NotSupportedException;
 import org.ferry.api.identity.Caller;
-import org.ferry.api.service.EndpointService;
 import org.ferry.mover.connect.relay.AgentPresence;
 import org.springframework.stereotype.Service;
 
