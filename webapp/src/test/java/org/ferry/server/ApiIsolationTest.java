@@ -347,8 +347,7 @@ class ApiIsolationTest {
                 null,
                 200,
                 b -> assertThat(b.get("DATA").findValuesAsString("id")).doesNotContain(aliceSshKeyId)));
-        cases.add(new Case(
-                "DELETE", "/v0.10/ssh_key/{keyId}", "/v0.10/ssh_key/" + aliceSshKeyId, null, 404, null));
+        cases.add(new Case("DELETE", "/v0.10/ssh_key/{keyId}", "/v0.10/ssh_key/" + aliceSshKeyId, null, 404, null));
         cases.add(new Case(
                 "POST",
                 "/v0.10/user",
