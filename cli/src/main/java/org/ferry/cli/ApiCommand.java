@@ -1,7 +1,10 @@
 package org.ferry.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.util.concurrent.Callable;
 import org.ferry.cli.api.ApiException;
 import org.ferry.cli.api.ApiUnreachableException;
@@ -54,11 +57,32 @@ public abstract class ApiCommand implements Callable<Integer> {
             }
             err.flush();
             return e.httpStatus() == 401 || e.httpStatus() == 403 ? EXIT_AUTH : EXIT_ERROR;
-        } catch (ApiUnreachableException | UncheckedIOException e) {
+        } catch (ApiUnreachableException e) {
             err().println("Error: " + e.getMessage());
             err().flush();
             return EXIT_ERROR;
+        } catch (UncheckedIOException e) {
+            err().println("Error: " + describe(e.getCause()));
+            err().flush();
+            return EXIT_ERROR;
         }
+    }
+
+    /**
+     * An I/O error in words, without the exception's class name that its {@code toString()} puts
+     * first: a missing or unreadable file named as such, anything else by its own message.
+     *
+     * @param cause the error
+     * @return one line for standard error
+     */
+    static String describe(IOException cause) {
+        if (cause instanceof NoSuchFileException missing) {
+            return "no such file: " + missing.getFile();
+        }
+        if (cause instanceof AccessDeniedException denied) {
+            return "permission denied: " + denied.getFile();
+        }
+        return cause.getMessage() != null ? cause.getMessage() : cause.toString();
     }
 
     /**
