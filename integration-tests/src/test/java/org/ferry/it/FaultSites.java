@@ -101,9 +101,14 @@ final class FaultSites implements AutoCloseable {
         Path original = sourceRoot.resolve(tree);
         Path copy = destinationRoot.resolve(tree);
         for (int i = 0; Files.exists(original.resolve("big-" + i + ".bin")); i++) {
-            long there = FaultHarness.size(FaultHarness.partial(copy.resolve("big-" + i + ".bin")));
-            if (there > 0 && there < FaultHarness.size(original.resolve("big-" + i + ".bin"))) {
-                return true;
+            // a file moved alone is written under its temporary name; one of a pipelined batch
+            // under its own name: either, part-written, is a partial file
+            long whole = FaultHarness.size(original.resolve("big-" + i + ".bin"));
+            Path file = copy.resolve("big-" + i + ".bin");
+            for (long there : new long[] {FaultHarness.size(FaultHarness.partial(file)), FaultHarness.size(file)}) {
+                if (there > 0 && there < whole) {
+                    return true;
+                }
             }
         }
         return false;
