@@ -1,10 +1,10 @@
 package org.ferry.mover.connect;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.StringReader;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -88,10 +88,12 @@ public final class ConnectProtocol {
 
     /**
      * @param p properties
-     * @return them as Properties text, keys sorted, without the date comment
+     * @return them as Properties text, keys sorted, without the date comment; characters outside
+     *     ISO 8859-1 written as backslash-u escapes, so that a DN or a path in any script arrives as it
+     *     was sent
      */
     public static byte[] bytes(Properties p) {
-        StringWriter w = new StringWriter();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             Properties sorted = new Properties() {
                 @Override
@@ -101,11 +103,12 @@ public final class ConnectProtocol {
                 }
             };
             sorted.putAll(p);
-            sorted.store(w, null);
+            // store(OutputStream), not store(Writer): only the former escapes what ISO 8859-1 lacks
+            sorted.store(out, null);
         } catch (IOException e) {
             throw new IllegalStateException(e); // in memory
         }
-        String text = w.toString();
+        String text = out.toString(StandardCharsets.ISO_8859_1);
         // store writes a date comment first: drop it, messages and files stay comparable
         if (text.startsWith("#")) {
             text = text.substring(text.indexOf('\n') + 1);
