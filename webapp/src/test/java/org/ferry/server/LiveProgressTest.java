@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -156,6 +158,14 @@ class LiveProgressTest {
                 t -> "QUEUED_USER_LIMIT".equals(t.get("nice_status").asString()));
         assertThat(waiting.get("is_ok").asBoolean()).isTrue();
         assertThat(waiting.get("nice_status_details").asString()).contains("max-active-chunks-per-user", "admin");
+        // a fault code written over the reason (a late fault, a back-off) while it still waits
+        // gives way to the reason again: the dispatcher judges by the row, not by a memory of it
+        new JdbcTemplate(dataSource)
+                .update("update task set nice_status = 'NO_SPACE_LEFT' where id = ?", UUID.fromString(queued));
+        awaitTask(
+                queued,
+                "the reason shown again",
+                t -> "QUEUED_USER_LIMIT".equals(t.get("nice_status").asString()));
         cancel(holder); // the slot frees: the queued task moves and ends
         JsonNode ended = TaskWaits.ended(api, queued);
         assertThat(ended.get("status").asString()).as(ended.toString()).isEqualTo("SUCCEEDED");

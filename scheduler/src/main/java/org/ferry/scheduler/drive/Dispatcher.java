@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.ferry.api.credential.ActivationRequiredException;
@@ -42,6 +43,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class Dispatcher implements TickStep {
 
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+    private static final Set<String> QUEUED =
+            Set.of(Task.NICE_QUEUED_USER_LIMIT, Task.NICE_QUEUED_PAIR_LIMIT, Task.NICE_QUEUED_NO_SLOT);
 
     private final FileStore files;
     private final TransactionTemplate transactions;
@@ -52,8 +55,6 @@ public class Dispatcher implements TickStep {
     private final Chunker chunker;
     private final AgentWaits agents;
     private final Map<UUID, Long> lastServed = new ConcurrentHashMap<>();
-    /** The queued code each waiting task shows now (written on a change only). */
-    private final Map<UUID, String> waiting = new ConcurrentHashMap<>();
 
     private final TaskStore tasks;
 
@@ -97,7 +98,6 @@ public class Dispatcher implements TickStep {
         dispatch(tick.transfers(), tick.now());
         List<UUID> leased = tick.leased().stream().map(LeasedTask::id).toList();
         lastServed.keySet().retainAll(leased);
-        waiting.keySet().retainAll(leased);
     }
 
     /**
@@ -141,7 +141,8 @@ public class Dispatcher implements TickStep {
                 candidates.remove(task);
                 continue;
             }
-            if (waiting.remove(task.id()) != null) {
+            if (task.niceStatus() != null && QUEUED.contains(task.niceStatus()) && !perTask.containsKey(task.id())) {
+                // its first chunk of this pass: it no longer waits (the row said so when the pass read it)
                 transactions.executeWithoutResult(status -> tasks.showWaiting(task.id(), Task.NICE_OK));
             }
             lastServed.put(task.id(), System.nanoTime());
@@ -161,7 +162,9 @@ public class Dispatcher implements TickStep {
                     : !within(perPair.getOrDefault(task.endpointPair(), 0), properties.maxActiveChunksPerEndpointPair())
                             ? Task.NICE_QUEUED_PAIR_LIMIT
                             : slots <= 0 ? Task.NICE_QUEUED_NO_SLOT : null;
-            if (reason != null && !reason.equals(waiting.put(task.id(), reason))) {
+            // written on a change only, judged by the row as this pass read it (not by a copy in
+            // memory): a fault code written over the reason since gives way to the reason again
+            if (reason != null && !reason.equals(task.niceStatus())) {
                 transactions.executeWithoutResult(status -> tasks.showWaiting(task.id(), reason));
             }
         }

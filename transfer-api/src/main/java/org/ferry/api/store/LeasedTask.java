@@ -13,6 +13,7 @@ import org.ferry.api.domain.TaskType;
  * @param planned true once its file rows are complete
  * @param deadline its deadline, or null
  * @param retryAfter nothing is dispatched before this time, or null
+ * @param niceStatus what the task's {@code nice_status} shows as the pass reads it (why it waits)
  * @param sourceEndpointId source endpoint (a delete task's endpoint)
  * @param sourceEndpoint its canonical name at submission
  * @param destinationEndpointId destination endpoint, null for a delete task
@@ -30,6 +31,7 @@ public record LeasedTask(
         boolean planned,
         Instant deadline,
         Instant retryAfter,
+        String niceStatus,
         UUID sourceEndpointId,
         String sourceEndpoint,
         UUID destinationEndpointId,

@@ -151,7 +151,7 @@ public class TaskStore {
                 "select id, type, owner_name, plan_state, deadline, retry_after, source_endpoint_id,"
                         + " source_endpoint, destination_endpoint_id, destination_endpoint,"
                         + " bytes_transferred + bytes_in_flight, files_transferred, delete_destination_extra,"
-                        + " mirror_state, verify_checksum, encrypt_data, preserve_timestamp"
+                        + " mirror_state, verify_checksum, encrypt_data, preserve_timestamp, nice_status"
                         + " from task where status = ? and lease_owner = ? order by request_time",
                 (rs, n) -> new LeasedTask(
                         rs.getObject(1, UUID.class),
@@ -160,6 +160,7 @@ public class TaskStore {
                         PlanState.PLANNED.name().equals(rs.getString(4)),
                         Sql.instant(rs.getTimestamp(5)),
                         Sql.instant(rs.getTimestamp(6)),
+                        rs.getString(18),
                         rs.getObject(7, UUID.class),
                         rs.getString(8),
                         rs.getObject(9, UUID.class),
