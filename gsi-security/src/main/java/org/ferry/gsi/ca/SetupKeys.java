@@ -1,10 +1,14 @@
 package org.ferry.gsi.ca;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -50,10 +54,13 @@ final class SetupKeys {
         byte[] raw = new byte[16];
         random.nextBytes(raw);
         String key = HexFormat.of().formatHex(raw);
-        List<String> lines = read();
-        lines.add(hash(key) + " " + (expires == null ? Long.MAX_VALUE : expires.getEpochSecond()) + " "
-                + (serviceName == null ? "-" : serviceName));
-        write(lines);
+        String line = hash(key) + " " + (expires == null ? Long.MAX_VALUE : expires.getEpochSecond()) + " "
+                + (serviceName == null ? "-" : serviceName);
+        try (FileChannel locked = lock()) {
+            List<String> lines = read();
+            lines.add(line);
+            write(lines);
+        }
         return key;
     }
 
@@ -66,8 +73,13 @@ final class SetupKeys {
      * @throws SetupKeyException UNKNOWN, USED or EXPIRED
      */
     synchronized Grant consume(String key, Instant now) throws IOException, SetupKeyException {
+        try (FileChannel locked = lock()) {
+            return consume(key, now, read());
+        }
+    }
+
+    private Grant consume(String key, Instant now, List<String> lines) throws IOException, SetupKeyException {
         byte[] wanted = hash(key).getBytes(StandardCharsets.US_ASCII);
-        List<String> lines = read();
         for (int i = 0; i < lines.size(); i++) {
             String[] fields = lines.get(i).trim().split(" +");
             // Constant-time comparison: the hashes are not secret, but habits are cheap.
@@ -97,6 +109,37 @@ final class SetupKeys {
         }
         throw new SetupKeyException(
                 SetupKeyException.Reason.UNKNOWN, "setup key is not known here (mistyped, or made by another service)");
+    }
+
+    /**
+     * Locks the key file against every other writer, in this process or another (the relay serving
+     * redeems keys while {@code ferry-connect-relay new-key} adds one): each read-modify-write holds
+     * it, so neither a new key nor a key's used mark is lost. The lock is on a file of its own beside
+     * the key file, which {@link #write} replaces. A second SetupKeys of this process on the same
+     * file holds the JVM's lock already; this waits for it to be released.
+     *
+     * @return the lock file's channel, locked; closing it releases the lock
+     */
+    private FileChannel lock() throws IOException {
+        Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
+        FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try {
+            while (true) {
+                try {
+                    channel.lock();
+                    return channel;
+                } catch (OverlappingFileLockException e) {
+                    Thread.sleep(5);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            channel.close();
+            throw new InterruptedIOException("interrupted waiting for the lock on " + lockFile);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
     }
 
     private List<String> read() throws IOException {

@@ -9,6 +9,13 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.bouncycastle.pkcs.PKCS10CertificationRequest;
@@ -87,5 +94,54 @@ class SetupKeysTest {
         assertThat(ca.currentCertificate("connect/0a1b")).isEmpty();
         assertThatThrownBy(() -> ca.newSetupKey("no-slash", Duration.ofHours(1)))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void keepsEveryKeyWhenTwoWritersShareTheFile() throws Exception {
+        // the relay serving and `ferry-connect-relay new-key` are two processes on one CA directory;
+        // two instances stand for them here (each with its own monitor, as two processes have)
+        Path file = tmp.resolve("setup-keys");
+        SetupKeys relay = new SetupKeys(file);
+        SetupKeys newKey = new SetupKeys(file);
+        String redeemed = relay.create("connect/0001", T0.plusSeconds(600));
+        int perWriter = 60;
+        List<String> made = java.util.Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> creating = pool.submit(() -> {
+                go.await();
+                for (int i = 0; i < perWriter; i++) {
+                    made.add(newKey.create("connect/" + i, T0.plusSeconds(600)));
+                }
+                return null;
+            });
+            Future<?> consuming = pool.submit(() -> {
+                go.await();
+                for (int i = 0; i < perWriter; i++) {
+                    String key = relay.create("connect/r" + i, T0.plusSeconds(600));
+                    made.add(key);
+                    if (i == perWriter / 2) {
+                        relay.consume(redeemed, T0);
+                    }
+                }
+                return null;
+            });
+            go.countDown();
+            creating.get(60, TimeUnit.SECONDS);
+            consuming.get(60, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+
+        SetupKeys reader = new SetupKeys(file);
+        assertThat(made).hasSize(2 * perWriter);
+        for (String key : made) {
+            assertThat(reader.consume(key, T0)).as("a key one writer made").isNotNull();
+        }
+        assertThatThrownBy(() -> reader.consume(redeemed, T0))
+                .as("a redeemed key stays redeemed")
+                .isInstanceOfSatisfying(
+                        SetupKeyException.class, e -> assertThat(e.reason()).isEqualTo(SetupKeyException.Reason.USED));
     }
 }
