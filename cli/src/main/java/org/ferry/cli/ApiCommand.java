@@ -62,10 +62,25 @@ public abstract class ApiCommand implements Callable<Integer> {
             err().flush();
             return EXIT_ERROR;
         } catch (UncheckedIOException e) {
-            err().println("Error: " + describe(e.getCause()));
+            err().println("Error: " + describe(e));
             err().flush();
             return EXIT_ERROR;
         }
+    }
+
+    /**
+     * A wrapped I/O error in words: the wrapper's own message, when it has one, says what the
+     * command was doing ({@code cannot write the token file F}); the cause says what went wrong.
+     *
+     * @param e the error
+     * @return one line for standard error, e.g. {@code cannot delete F: permission denied: F}
+     */
+    static String describe(UncheckedIOException e) {
+        String cause = describe(e.getCause());
+        // UncheckedIOException(cause) takes the cause's toString() as its message: no context
+        return e.getMessage() == null || e.getMessage().equals(e.getCause().toString())
+                ? cause
+                : e.getMessage() + ": " + cause;
     }
 
     /**

@@ -90,7 +90,7 @@ public final class SshKeyCommand implements Runnable {
                 }
                 return Files.readString(path, StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the public key " + name + ": " + e.getMessage(), e);
+                throw new UncheckedIOException("cannot read the public key " + name, e);
             }
         }
     }
