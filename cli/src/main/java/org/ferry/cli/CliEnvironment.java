@@ -16,7 +16,8 @@ import picocli.CommandLine;
  *     ({@code System.console() != null}); progress bars are drawn only then
  * @param localFiles whether the commands may read and write files of the machine they run on
  *     ({@code --batch FILE}, proxy files, {@code ferry login}'s token file); false when they run
- *     for a user of ferry-server's SSH port, inside the server (standard input stands in for files)
+ *     for a user of ferry-server's SSH port, inside the server (standard input stands in for files;
+ *     {@code --api} is refused too: the commands call only the API this environment names)
  */
 public record CliEnvironment(
         Map<String, String> env, Path userHome, InputStream stdin, boolean consolePresent, boolean localFiles) {

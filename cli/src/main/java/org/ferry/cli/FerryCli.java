@@ -88,6 +88,16 @@ public final class FerryCli implements Runnable {
             paramLabel = "URL",
             scope = ScopeType.INHERIT,
             description = "Ferry API base URL (default: $FERRY_API, else " + DEFAULT_API + ").")
+    void api(String url) {
+        // over ferry-server's SSH port the commands call that server's own API with the user's
+        // session token: another URL would send the token, and the server's requests, elsewhere
+        if (!environment.localFiles()) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--api cannot be given over SSH: the commands call this server's API");
+        }
+        this.api = url;
+    }
+
     private String api;
 
     @Option(

@@ -201,6 +201,13 @@ class SshCommandLineTest {
         Result batch = ssh(key, List.of(), "transfer", "--batch", "/etc/passwd", "alice#data:/", "alice#data:/x/");
         assertThat(batch.code()).isEqualTo(2);
         assertThat(batch.err()).contains("cannot be read over SSH");
+        // nor another API: the session token and the server's requests stay with this server
+        Result elsewhere = ssh(key, List.of(), "ferry", "--api", "http://127.0.0.1:" + gridFtp.port(), "whoami");
+        assertThat(elsewhere.code()).as(elsewhere.err()).isEqualTo(2);
+        assertThat(elsewhere.err()).contains("--api cannot be given over SSH");
+        Result after = ssh(key, List.of(), "ls", "alice#data:/", "--api=http://127.0.0.1:" + gridFtp.port());
+        assertThat(after.code()).as(after.err()).isEqualTo(2);
+        assertThat(after.err()).contains("--api cannot be given over SSH");
         Result login = ssh(key, List.of(), "login");
         assertThat(login.code()).isEqualTo(2);
         assertThat(login.err()).contains("your key signs you in");
