@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.ferry.gsi.context.SecurityContext;
 import org.ferry.mover.data.DataChannels;
@@ -373,13 +374,46 @@ final class DefaultGridFtpSession implements GridFtpSession {
         if (options.mode() == TransferOptions.Mode.STREAM || files.isEmpty()) {
             long total = 0; // stream mode: a PASV/PORT per file, one file at a time
             for (FilePair file : files) {
-                long bytes = sendTo(file.source(), destination, file.destination(), options, listener);
-                listener.onFileCompleted(file, bytes);
-                total += bytes;
+                total += sendOne(file, destination, options, listener);
             }
             return total;
         }
         return new PipelinedThirdParty(session, peer).run(files, options, pipelineDepth, listener);
+    }
+
+    /** One file of a stream-mode batch: reported unfinished when it fails after the destination opened it. */
+    private long sendOne(FilePair file, GridFtpSession destination, TransferOptions options, TransferListener listener)
+            throws IOException {
+        AtomicBoolean opened = new AtomicBoolean();
+        TransferListener watching = new TransferListener() {
+            @Override
+            public void onProgress(long bytesTransferred) {
+                listener.onProgress(bytesTransferred);
+            }
+
+            @Override
+            public void onRestartMarker(String ranges) {
+                listener.onRestartMarker(ranges);
+            }
+
+            @Override
+            public void onReceiveStarted() {
+                opened.set(true);
+                listener.onReceiveStarted();
+            }
+        };
+        long bytes;
+        try {
+            bytes = sendTo(file.source(), destination, file.destination(), options, watching);
+        } catch (IOException | RuntimeException e) {
+            // a refusal before 125/150 left the destination as it was; a broken session may not have
+            if (opened.get() || !(e instanceof GridFtpReplyException)) {
+                listener.onFileUnfinished(file, true);
+            }
+            throw e;
+        }
+        listener.onFileCompleted(file, bytes);
+        return bytes;
     }
 
     @Override

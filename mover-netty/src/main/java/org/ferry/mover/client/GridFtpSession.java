@@ -454,7 +454,8 @@ public interface GridFtpSession extends Closeable {
      * before the current file's 226 arrives, up to {@code pipelineDepth} files in flight. In MODE E
      * the data connections are set up once and reused for every file (section 2.2); in stream mode
      * every file needs its own PASV/PORT, so files go one by one. Files completed before a failure
-     * were reported to {@link TransferListener#onFileCompleted}.
+     * were reported to {@link TransferListener#onFileCompleted}; files the destination opened and
+     * did not finish, to {@link TransferListener#onFileUnfinished}.
      *
      * <p>In stream mode the files go one by one, like {@link #sendTo} each.
      *

@@ -3,6 +3,7 @@ package org.ferry.mover.client;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import org.ferry.mover.protocol.FtpReply;
 
@@ -19,6 +20,10 @@ final class PipelinedReplies {
     private int finals;
     private GridFtpReplyException failure;
     private int failureIndex = Integer.MAX_VALUE;
+    /** Commands the server answered with 125/150: it opened their file. */
+    private final BitSet opened = new BitSet();
+    /** The first command whose replies can no longer be told apart (after ABOR, or given up). */
+    private int unknownFrom = Integer.MAX_VALUE;
 
     PipelinedReplies(ControlChannel channel, MarkerParser markers) {
         this.channel = channel;
@@ -102,6 +107,9 @@ final class PipelinedReplies {
             return false;
         }
         if (reply.isPreliminary()) {
+            if ((reply.code() == 125 || reply.code() == 150) && finals < commands.size()) {
+                opened.set(finals); // replies come in order: it belongs to the first unanswered command
+            }
             markers.accept(reply);
         } else if (finals < commands.size()) {
             String command = commands.get(finals++);
@@ -134,6 +142,7 @@ final class PipelinedReplies {
      * final answers which command no longer matters, only that all are read.
      */
     void abort() {
+        unknownFrom = Math.min(unknownFrom, finals); // ABOR's own replies shift the count
         channel.send("ABOR");
         commands.add("ABOR");
     }
@@ -155,12 +164,25 @@ final class PipelinedReplies {
                 if (finals > before) {
                     lastFinal = System.nanoTime();
                 } else if (System.nanoTime() - lastFinal > quiet.toNanos()) {
+                    unknownFrom = Math.min(unknownFrom, finals);
                     ReplyWaiter.abort(channel);
                     return;
                 }
             }
         } catch (IOException e) {
-            // the channel broke: nothing left to keep in step
+            unknownFrom = Math.min(unknownFrom, finals); // the channel broke: nothing left to keep in step
         }
+    }
+
+    /**
+     * @param index a command's index, in the order sent
+     * @return whether the server may have opened that command's file: it answered it with 125/150,
+     *     or was at it or past it when its replies could no longer be told apart (after {@link
+     *     #abort}, or when {@link #drain} gave up); false for a command never sent
+     */
+    boolean mayHaveOpened(int index) {
+        return index < commands.size()
+                && !"ABOR".equals(commands.get(index))
+                && (opened.get(index) || index >= unknownFrom);
     }
 }

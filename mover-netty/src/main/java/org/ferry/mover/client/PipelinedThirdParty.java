@@ -151,6 +151,7 @@ final class PipelinedThirdParty {
             sourceReplies.drain(DRAIN_QUIET);
             sinkReplies.drain(DRAIN_QUIET);
             pair.dropPair();
+            reportUnfinished(steps, files, sinkReplies, listener, progress);
             throw e;
         }
         pair.cachePair(true);
@@ -195,6 +196,26 @@ final class PipelinedThirdParty {
             }
         }
         return replies.finals() >= finals;
+    }
+
+    /**
+     * After a failure: reports the files of the steps not completed whose destination the receiving
+     * server may have opened ({@link TransferListener#onFileUnfinished}).
+     */
+    private static void reportUnfinished(
+            List<TarBatchPlan.Step> steps,
+            List<FilePair> files,
+            PipelinedReplies sinkReplies,
+            TransferListener listener,
+            Progress progress) {
+        for (int step = progress.completedSteps; step < steps.size(); step++) {
+            if (sinkReplies.mayHaveOpened(step)) {
+                boolean tar = steps.get(step).isTar(); // a tar stream writes each file in order
+                for (int file : steps.get(step).files()) {
+                    listener.onFileUnfinished(files.get(file), tar);
+                }
+            }
+        }
     }
 
     /** Reports the files of the steps up to {@code upTo} (exclusive) as completed. */

@@ -42,4 +42,20 @@ public interface TransferListener {
      * @param bytesTransferred its size in bytes as transferred
      */
     default void onFileCompleted(FilePair file, long bytesTransferred) {}
+
+    /**
+     * A third-party batch ({@code sendAll}) failed, and the receiving server had taken up this file
+     * without finishing it: it answered the file's transfer command with 125/150 (a STOR creates or
+     * truncates the file, RFC 959 section 4.1.3), or was running it when its replies could no
+     * longer be told apart (after ABOR, or a control connection given up). The destination file is
+     * then no longer what stood there before, and may be cut short. Files whose transfer command
+     * the receiving server refused before opening them, or never took up, are not reported: their
+     * destination is as it was. Called before the batch's exception is thrown.
+     *
+     * @param file the file
+     * @param writtenInOrder true when its bytes are written in order (stream mode, a tar stream),
+     *     so a copy cut short is shorter than the file; false in MODE E, whose blocks land in any
+     *     order: a copy cut short may have its full size
+     */
+    default void onFileUnfinished(FilePair file, boolean writtenInOrder) {}
 }

@@ -63,6 +63,7 @@ final class BatchMover {
         }
         Set<FileTransfer> left = new LinkedHashSet<>(batch); // in batch order, for the one-by-one retries
         Map<FileTransfer, Long> completed = new LinkedHashMap<>();
+        Map<FileTransfer, Boolean> unfinished = new LinkedHashMap<>(); // opened at the destination, to written in order
         if (!listener.isStopped()) {
             try {
                 lane.source()
@@ -78,6 +79,14 @@ final class BatchMover {
                                         if (done != null && left.remove(done)) {
                                             listener.onBytes(bytesTransferred);
                                             completed.put(done, bytesTransferred);
+                                        }
+                                    }
+
+                                    @Override
+                                    public void onFileUnfinished(FilePair pair, boolean writtenInOrder) {
+                                        FileTransfer file = byPair.get(pair);
+                                        if (file != null) {
+                                            unfinished.merge(file, writtenInOrder, Boolean::logicalAnd);
                                         }
                                     }
                                 });
@@ -96,7 +105,8 @@ final class BatchMover {
                         batch.size(),
                         left.size(),
                         fault.description());
-                removeCutShort(lane, left);
+                unfinished.keySet().retainAll(left);
+                removeCutShort(lane, unfinished);
             }
         }
         Map<FileTransfer, Arrival> untimed = new LinkedHashMap<>(); // checked, only the time left to set
@@ -123,23 +133,30 @@ final class BatchMover {
     }
 
     /**
-     * After a failed batch: the files it was writing may stand cut short under their final names
-     * (a batch writes in place), where a later task would take them for present while these wait
-     * (a full disk) to be sent again under temporary names. Deletes those whose size differs from
-     * the source's, found with one pipelined SIZE exchange on fresh sessions; best effort (a file
-     * that cannot be examined or deleted is overwritten by its next attempt anyway).
+     * After a failed batch: the files the destination opened and did not finish may stand cut short
+     * under their final names (a batch writes in place), where a later task would take them for
+     * present while these wait (a full disk) to be sent again under temporary names. Deletes those
+     * whose bytes may have landed in any order (MODE E: a copy cut short may have its full size),
+     * and those written in order whose size is not the source's, found with one pipelined SIZE
+     * exchange on fresh sessions. Files the destination never opened keep what stood there (an
+     * older version). Best effort: a file that cannot be examined or deleted is overwritten by its
+     * next attempt anyway.
+     *
+     * @param unfinished files left over that the destination opened, to whether they were written
+     *     in order
      */
-    private static void removeCutShort(SessionPair lane, Set<FileTransfer> left) {
-        if (left.isEmpty()) {
+    private static void removeCutShort(SessionPair lane, Map<FileTransfer, Boolean> unfinished) {
+        if (unfinished.isEmpty()) {
             return;
         }
-        List<FileTransfer> files = new ArrayList<>(left);
+        List<FileTransfer> files = new ArrayList<>(unfinished.keySet());
         try {
             long[] there = lane.destination()
                     .sizes(files.stream().map(FileTransfer::destinationPath).toList());
             for (int i = 0; i < files.size(); i++) {
-                if (there[i] >= 0 && there[i] != files.get(i).sizeBytes()) {
-                    lane.destination().delete(files.get(i).destinationPath());
+                FileTransfer file = files.get(i);
+                if (there[i] >= 0 && (!unfinished.get(file) || there[i] != file.sizeBytes())) {
+                    lane.destination().delete(file.destinationPath());
                 }
             }
         } catch (IOException | RuntimeException e) {

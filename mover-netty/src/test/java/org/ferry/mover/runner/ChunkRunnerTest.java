@@ -438,6 +438,67 @@ class ChunkRunnerTest {
         assertThat(listener.arrived).hasSize(6);
     }
 
+    /**
+     * A batch that fails part way (a source file gone) deletes what it cut at the destination, and
+     * only that: the files it never sent keep the older versions that stood there until their own
+     * turn comes. Names differ at the destination, so the files go one STOR each (no tar stream).
+     */
+    @Test
+    void aFailedBatchLeavesTheFilesItNeverReachedAsTheyWere() throws Exception {
+        byte[] data = new byte[5000];
+        new Random(11).nextBytes(data);
+        byte[] older = new byte[1234]; // another size: the cleanup once took any such file for cut short
+        new Random(12).nextBytes(older);
+        List<FileTransfer> files = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            if (i != 2) {
+                Files.write(sourceRoot.resolve("q" + i + ".bin"), data);
+            }
+            Files.write(destinationRoot.resolve("copy-q" + i + ".bin"), older);
+            files.add(new FileTransfer(i + 1, "/q" + i + ".bin", "/copy-q" + i + ".bin", data.length, List.of(), 0));
+        }
+        // with two commands in flight, a failure at q2 cannot have sent q4 on: when the first file
+        // of the batch's leftovers (q2) fails on its own, the later ones must be as they were
+        java.util.Map<String, String> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        Recording listener = new Recording();
+        listener.onFaultHook = () -> {
+            for (int i = 4; i < 8; i++) {
+                Path copy = destinationRoot.resolve("copy-q" + i + ".bin");
+                String state;
+                try {
+                    state = java.util.Arrays.equals(Files.readAllBytes(copy), older) ? "as it was" : "changed";
+                } catch (java.io.IOException e) {
+                    state = "gone";
+                }
+                seen.putIfAbsent(copy.getFileName().toString(), state);
+            }
+        };
+        MoverFault fatal = new ChunkRunner(sessions, new RetryPolicy(2, List.of(0)), lanes)
+                .run(chunk(files, new ChunkTuning(1, 1, 2), false), listener);
+        assertThat(fatal).isNull();
+        assertThat(listener.faults).hasSize(1);
+        assertThat(listener.faults.get(0).code()).isEqualTo(FaultCode.FILE_NOT_FOUND);
+        assertThat(seen)
+                .as("the copies the batch never sent, before their turn")
+                .containsOnly(
+                        java.util.Map.entry("copy-q4.bin", "as it was"),
+                        java.util.Map.entry("copy-q5.bin", "as it was"),
+                        java.util.Map.entry("copy-q6.bin", "as it was"),
+                        java.util.Map.entry("copy-q7.bin", "as it was"));
+        assertThat(destinationRoot.resolve("copy-q2.bin"))
+                .as("the copy the failed STOR truncated is not left under its name")
+                .doesNotExist();
+        assertThat(listener.arrived).hasSize(7);
+        for (FileTransfer file : files) {
+            if (file.id() != 3) {
+                assertThat(Files.readAllBytes(
+                                destinationRoot.resolve(file.destinationPath().substring(1))))
+                        .as(file.destinationPath())
+                        .isEqualTo(data);
+            }
+        }
+    }
+
     @Test
     void anUnreachableDestinationStopsTheChunkAfterItsAttempts() throws Exception {
         byte[] data = new byte[100];
@@ -479,6 +540,7 @@ class ChunkRunnerTest {
         final java.util.Map<FileTransfer, String> checksums = new java.util.concurrent.ConcurrentHashMap<>();
         volatile List<ByteRange> lastAcknowledged = List.of();
         volatile java.util.function.LongConsumer onBytesHook = delta -> {};
+        volatile Runnable onFaultHook = () -> {};
 
         @Override
         public boolean isStopped() {
@@ -523,6 +585,7 @@ class ChunkRunnerTest {
         @Override
         public void onFault(
                 FileTransfer file, MoverFault fault, int attempt, boolean willRetry, List<ByteRange> acknowledged) {
+            onFaultHook.run();
             faults.add(fault);
             if (!willRetry) {
                 gaveUp.add(file);
