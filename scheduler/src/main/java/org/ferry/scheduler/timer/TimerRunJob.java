@@ -13,7 +13,7 @@ import org.quartz.TriggerKey;
  * The Quartz job of a timer's tick (its key's name is the timer id): hands the tick to
  * {@link TimerRunner}. Made by Spring's job factory, so its dependencies are injected. Its jobs
  * ask for recovery: a tick whose instance died while running it is run again by another (or the
- * restarted) instance with its original scheduled time, and {@link TimerRunner} runs each
+ * restarted) instance with its original scheduled time (see {@link #scheduledTime}), and {@link TimerRunner} runs each
  * scheduled time once.
  */
 public class TimerRunJob implements Job {
@@ -28,13 +28,9 @@ public class TimerRunJob implements Job {
     @Override
     public void execute(JobExecutionContext context) throws JobExecutionException {
         UUID timerId = UUID.fromString(context.getJobDetail().getKey().getName());
-        Instant scheduled;
+        Instant scheduled = scheduledTime(context);
         boolean lastTick;
         if (context.isRecovering()) {
-            // the recovery trigger is a one-off: the tick's own time and the timer's trigger are
-            // where Quartz keeps them for this case
-            scheduled = Instant.ofEpochMilli(context.getMergedJobDataMap()
-                    .getLong(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS));
             try {
                 lastTick = context.getScheduler()
                                 .getTrigger(TriggerKey.triggerKey(timerId.toString(), QuartzTimerSchedule.GROUP))
@@ -43,9 +39,25 @@ public class TimerRunJob implements Job {
                 throw new JobExecutionException(e);
             }
         } else {
-            scheduled = context.getScheduledFireTime().toInstant();
             lastTick = context.getTrigger().getNextFireTime() == null;
         }
         runner.tick(timerId, scheduled, lastTick);
+    }
+
+    /**
+     * The tick's scheduled time, which names its run row. A recovery trigger is a one-off fired
+     * when the dead instance is found, so Quartz keeps the failed tick's scheduled time in the job
+     * data; the failed tick's actual fire time (milliseconds later than scheduled) is kept there
+     * too and must not be taken for it, or the recovered tick gets a second row.
+     *
+     * @param context the job's context, recovering or not
+     * @return the scheduled time of the tick this execution runs
+     */
+    static Instant scheduledTime(JobExecutionContext context) {
+        if (context.isRecovering()) {
+            return Instant.ofEpochMilli(context.getMergedJobDataMap()
+                    .getLong(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_SCHEDULED_FIRETIME_IN_MILLISECONDS));
+        }
+        return context.getScheduledFireTime().toInstant();
     }
 }
