@@ -109,7 +109,8 @@ class EngineStepsTest {
                 false,
                 false,
                 List.of(new NewTask.Item("/a", "/b", false)),
-                List.of()));
+                List.of(),
+                false));
     }
 
     private Tick tick(Instant now, String instance) {

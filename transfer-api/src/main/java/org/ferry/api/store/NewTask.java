@@ -77,60 +77,6 @@ public record NewTask(
         deletePaths = List.copyOf(deletePaths);
     }
 
-    /** A task with {@code failOnQuotaErrors} off (the Globus default). */
-    public NewTask(
-            TaskType type,
-            String submissionId,
-            String ownerName,
-            String label,
-            Instant requestTime,
-            Instant deadline,
-            UUID sourceEndpointId,
-            String sourceEndpoint,
-            UUID destinationEndpointId,
-            String destinationEndpoint,
-            SyncLevel syncLevel,
-            boolean verifyChecksum,
-            boolean encryptData,
-            boolean preserveTimestamp,
-            boolean skipSourceErrors,
-            boolean deleteDestinationExtra,
-            FilterRules filterRules,
-            boolean deleteRecursive,
-            boolean ignoreMissing,
-            boolean notifyOnSucceeded,
-            boolean notifyOnFailed,
-            boolean notifyOnInactive,
-            List<Item> transferItems,
-            List<String> deletePaths) {
-        this(
-                type,
-                submissionId,
-                ownerName,
-                label,
-                requestTime,
-                deadline,
-                sourceEndpointId,
-                sourceEndpoint,
-                destinationEndpointId,
-                destinationEndpoint,
-                syncLevel,
-                verifyChecksum,
-                encryptData,
-                preserveTimestamp,
-                skipSourceErrors,
-                deleteDestinationExtra,
-                filterRules,
-                deleteRecursive,
-                ignoreMissing,
-                notifyOnSucceeded,
-                notifyOnFailed,
-                notifyOnInactive,
-                transferItems,
-                deletePaths,
-                false);
-    }
-
     /**
      * One item of a transfer.
      *
@@ -246,6 +192,7 @@ public record NewTask(
                 false,
                 false,
                 List.of(),
-                paths);
+                paths,
+                false);
     }
 }

@@ -51,7 +51,8 @@ class TaskStoreTest {
                 true,
                 true,
                 List.of(new NewTask.Item("/a", "/b", true)),
-                List.of());
+                List.of(),
+                false);
     }
 
     private String status(UUID taskId) {
@@ -179,7 +180,8 @@ class TaskStoreTest {
                 false,
                 false,
                 List.of(),
-                List.of("/tree")));
+                List.of("/tree"),
+                false));
         Instant now = Instant.now();
         assertThat(store.renewLeases("a", now, now.plusSeconds(30)))
                 .extracting(LeasedTask::type)
