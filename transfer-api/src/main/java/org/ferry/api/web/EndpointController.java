@@ -3,6 +3,7 @@ package org.ferry.api.web;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Map;
+import org.ferry.api.command.EndpointDefinition;
 import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.document.EndpointDocument;
 import org.ferry.api.document.EndpointRequest;
@@ -14,7 +15,6 @@ import org.ferry.api.document.ServerListDocument;
 import org.ferry.api.document.ServerRequest;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EndpointServer;
-import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.error.NotSupportedException;
 import org.ferry.api.identity.Caller;
 import org.ferry.api.service.EndpointServers;
@@ -95,14 +95,9 @@ public class EndpointController {
     @ResponseStatus(HttpStatus.CREATED)
     public EndpointDocument create(Caller caller, @RequestBody EndpointRequest body) {
         if (Boolean.TRUE.equals(body.isGlobusConnect())) {
-            if (body.url() != null || body.servers() != null || body.password() != null) {
-                throw new InvalidRequestException(
-                        body.url() != null ? "url" : body.servers() != null ? "DATA" : "password",
-                        "A personal endpoint (is_globus_connect) takes no url, servers or password: its agent"
-                                + " dials out to this server");
-            }
-            PersonalEndpoints.Created created =
-                    personal.create(caller, body.canonicalName(), body.displayName(), body.description());
+            EndpointDefinition definition = requests.personal(body);
+            PersonalEndpoints.Created created = personal.create(
+                    caller, definition.canonicalName(), definition.displayName(), definition.description());
             return document(caller, created.endpoint(), caller.accountId().toString())
                     .withSetupKey(created.setupKey().setupKey());
         }

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.ferry.api.command.EndpointDefinition;
 import org.ferry.api.command.ServerDefinition;
 import org.ferry.api.document.EndpointDocument;
@@ -21,10 +22,18 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link ServerDefinition}, every field honoured or refused by name: on a create the server list
  * ({@code DATA}) makes the endpoint's servers and a read-only field is refused; on an update a
  * read-only field or the server list is accepted only as the endpoint has it (a fetched document
- * sent back whole changes nothing), and refused by name otherwise.
+ * sent back whole changes nothing), and refused by name otherwise; a personal endpoint's create
+ * refuses by name every field it does not take.
  */
 @Component
 public class EndpointRequests {
+
+    /**
+     * Read-only fields that show a personal endpoint's agent as it is now: they may change between
+     * a {@code GET} and the {@code PUT} that sends its document back, so an update ignores them.
+     */
+    private static final Set<String> LIVE =
+            Set.of("gcp_connected", "gcp_connected_since", "gcp_version", "gcp_directories");
 
     private final JsonMapper json;
 
@@ -40,13 +49,61 @@ public class EndpointRequests {
      */
     public EndpointDefinition create(EndpointRequest body) {
         checked(body);
+        refuseReadOnly(body, null);
+        return definition(body, servers(body.servers()));
+    }
+
+    /**
+     * @param body a {@code POST /endpoint} body with {@code is_globus_connect: true}
+     * @return the personal endpoint it registers: its name and description (its server is the
+     *     agent's, on the relay)
+     * @throws InvalidRequestException naming a field a personal endpoint does not take ({@code url},
+     *     {@code DATA}, {@code password}, {@code username}, {@code myproxy_server},
+     *     {@code myproxy_dn}, {@code default_directory}, {@code public} true: it is private to its
+     *     owner) or a read-only one
+     */
+    public EndpointDefinition personal(EndpointRequest body) {
+        checked(body);
+        refuseReadOnly(body, "is_globus_connect");
+        Map<String, Object> notTaken = new LinkedHashMap<>();
+        notTaken.put("url", body.url());
+        notTaken.put("DATA", body.servers() == null || body.servers().isNull() ? null : body.servers());
+        notTaken.put("password", body.password());
+        notTaken.put("username", body.username());
+        notTaken.put("myproxy_server", body.myProxyServer());
+        notTaken.put("myproxy_dn", body.myProxyDn());
+        notTaken.put("default_directory", body.defaultDirectory());
+        notTaken.put("public", Boolean.TRUE.equals(body.isPublic()) ? true : null);
+        for (Map.Entry<String, Object> field : notTaken.entrySet()) {
+            if (field.getValue() != null) {
+                throw new InvalidRequestException(
+                        field.getKey(),
+                        field.getKey() + ": a personal endpoint (is_globus_connect) takes a name and a description"
+                                + " only: its agent dials out to this server, and only its owner's tasks reach it");
+            }
+        }
+        return new EndpointDefinition(
+                body.canonicalName(),
+                body.displayName(),
+                body.description(),
+                null,
+                null,
+                null,
+                false,
+                null,
+                null,
+                null,
+                null);
+    }
+
+    /** Refuses every read-only field sent with a new endpoint but {@code allowed}. */
+    private static void refuseReadOnly(EndpointRequest body, String allowed) {
         for (Map.Entry<String, Object> readOnly : readOnly(body).entrySet()) {
-            if (readOnly.getValue() != null) {
+            if (readOnly.getValue() != null && !readOnly.getKey().equals(allowed)) {
                 throw new InvalidRequestException(
                         readOnly.getKey(), readOnly.getKey() + " is read-only: leave it out of a new endpoint");
             }
         }
-        return definition(body, servers(body.servers()));
     }
 
     /**
@@ -61,7 +118,7 @@ public class EndpointRequests {
         Map<String, Object> now = readOnly(current);
         for (Map.Entry<String, Object> sent : readOnly(body).entrySet()) {
             String field = sent.getKey();
-            if (sent.getValue() == null || field.equals("expires_in")) {
+            if (sent.getValue() == null || field.equals("expires_in") || LIVE.contains(field)) {
                 continue;
             }
             if (!Objects.equals(String.valueOf(sent.getValue()), String.valueOf(now.get(field)))) {
@@ -181,6 +238,12 @@ public class EndpointRequests {
         fields.put("entity_type", body.entityType());
         fields.put("is_globus_connect", body.isGlobusConnect());
         fields.put("non_functional", body.nonFunctional());
+        fields.put("gcp_connected", body.gcpConnected());
+        fields.put("gcp_connected_since", body.gcpConnectedSince());
+        fields.put("gcp_version", body.gcpVersion());
+        fields.put("gcp_directories", body.gcpDirectories());
+        fields.put("gcp_revoked", body.gcpRevoked());
+        fields.put("globus_connect_setup_key", body.setupKey());
         return fields;
     }
 
@@ -197,6 +260,12 @@ public class EndpointRequests {
         fields.put("entity_type", current.entityType());
         fields.put("is_globus_connect", current.isGlobusConnect());
         fields.put("non_functional", current.nonFunctional());
+        fields.put("gcp_connected", current.gcpConnected());
+        fields.put("gcp_connected_since", current.gcpConnectedSince());
+        fields.put("gcp_version", current.gcpVersion());
+        fields.put("gcp_directories", current.gcpDirectories());
+        fields.put("gcp_revoked", current.gcpRevoked());
+        fields.put("globus_connect_setup_key", current.setupKey());
         return fields;
     }
 }

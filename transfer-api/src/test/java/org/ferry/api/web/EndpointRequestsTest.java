@@ -113,6 +113,48 @@ class EndpointRequestsTest {
     }
 
     @Test
+    void theAgentsReadOnlyFieldsAreRefusedByNameNotDropped() {
+        assertThat(field(() -> requests.create(
+                        request(Map.of("canonical_name", "alice#lab", "url", "ftp://a.example", "gcp_revoked", true)))))
+                .isEqualTo("gcp_revoked");
+        assertThat(field(() -> requests.create(request(
+                        Map.of("canonical_name", "alice#lab", "url", "ftp://a.example", "gcp_connected", true)))))
+                .isEqualTo("gcp_connected");
+        assertThat(field(() -> requests.update(request(Map.of("globus_connect_setup_key", "fc1-x")), CURRENT)))
+                .isEqualTo("globus_connect_setup_key");
+        assertThat(field(() -> requests.update(request(Map.of("gcp_revoked", true)), CURRENT)))
+                .isEqualTo("gcp_revoked");
+        // the agent's live status may change between GET and PUT: a document sent back is not refused
+        assertThat(requests.update(request(Map.of("gcp_connected", true, "description", "d")), CURRENT)
+                        .description())
+                .isEqualTo("d");
+    }
+
+    @Test
+    void aPersonalEndpointTakesANameAndADescriptionAndRefusesTheRestByName() {
+        EndpointDefinition laptop = requests.personal(request(
+                Map.of("display_name", "laptop", "is_globus_connect", true, "description", "mine", "public", false)));
+        assertThat(laptop.displayName()).isEqualTo("laptop");
+        assertThat(laptop.description()).isEqualTo("mine");
+        for (var sent : List.<Map.Entry<String, Object>>of(
+                Map.entry("url", "gsiftp://a.example"),
+                Map.entry("DATA", List.of(Map.of("uri", "gsiftp://a.example"))),
+                Map.entry("password", "secret"),
+                Map.entry("username", "u"),
+                Map.entry("myproxy_server", "myproxy.example"),
+                Map.entry("myproxy_dn", "/CN=myproxy"),
+                Map.entry("default_directory", "/home"),
+                Map.entry("public", true),
+                Map.entry("owner_string", "alice"),
+                Map.entry("gcp_revoked", false))) {
+            assertThat(field(() -> requests.personal(request(Map.of(
+                            "display_name", "laptop", "is_globus_connect", true, sent.getKey(), sent.getValue())))))
+                    .as(sent.getKey())
+                    .isEqualTo(sent.getKey());
+        }
+    }
+
+    @Test
     void aServerDocumentNamingAnotherServerIsRefused() {
         ServerRequest sentBack = new ServerRequest("server", 7L, "a.example", 2811, "ftp", null, null);
         assertThat(EndpointRequests.server(sentBack, 7L).hostname()).isEqualTo("a.example");
