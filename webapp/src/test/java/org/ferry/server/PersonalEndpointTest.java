@@ -227,6 +227,36 @@ class PersonalEndpointTest {
      * off.
      */
     @Test
+    void aRefusedPersonalEndpointTakesNoControlPort() throws IOException {
+        Path agents = HOME.resolve("connect/agents");
+        long before = agentRecords(agents);
+        // alice#site is her server endpoint (start()); "a b" is no endpoint name
+        ApiClient.Answer taken =
+                alice.post("/v0.10/endpoint", Map.of("display_name", "site", "is_globus_connect", true));
+        assertThat(taken.status()).as(taken.body().toString()).isEqualTo(409);
+        assertThat(taken.body().get("field").asString()).isEqualTo("display_name");
+        ApiClient.Answer badName =
+                alice.post("/v0.10/endpoint", Map.of("display_name", "a b", "is_globus_connect", true));
+        assertThat(badName.status()).as(badName.body().toString()).isEqualTo(400);
+        ApiClient.Answer shared = alice.post(
+                "/v0.10/endpoint", Map.of("display_name", "open", "is_globus_connect", true, "public", true));
+        assertThat(shared.status()).as(shared.body().toString()).isEqualTo(400);
+        assertThat(shared.body().get("field").asString()).isEqualTo("public");
+        assertThat(agentRecords(agents))
+                .as("no agent record (and control port) for an endpoint that was refused")
+                .isEqualTo(before);
+    }
+
+    private static long agentRecords(Path agents) throws IOException {
+        if (!Files.isDirectory(agents)) {
+            return 0;
+        }
+        try (Stream<Path> records = Files.list(agents)) {
+            return records.filter(p -> p.toString().endsWith(".properties")).count();
+        }
+    }
+
+    @Test
     void theEndpointsPageCreatesShowsAndRevokesAPersonalEndpoint() throws Exception {
         PageClient ivy = PageClient.signedIn(port, HOME, "ivy", "ivys-password");
         String created = ivy.follow(ivy.post("/endpoints/personal", "name", "desk"));

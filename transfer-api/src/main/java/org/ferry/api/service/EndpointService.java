@@ -190,6 +190,25 @@ public class EndpointService {
     }
 
     /**
+     * Checks the name and description of a personal endpoint to be, before its agent is made (an
+     * agent's record holds one of the relay's control ports for good).
+     *
+     * @param caller the owner to be
+     * @param name the name part
+     * @param description free text or null
+     * @throws InvalidRequestException naming {@code display_name} or {@code description}
+     * @throws ConflictException naming {@code display_name} if the name is taken
+     */
+    @Transactional(readOnly = true)
+    public void checkPersonal(Caller caller, String name, String description) {
+        checkName("display_name", name);
+        description(description);
+        if (endpoints.findByCanonicalName(caller.name() + "#" + name).isPresent()) {
+            throw new ConflictException("display_name", "An endpoint named " + caller.name() + "#" + name + " exists");
+        }
+    }
+
+    /**
      * Registers a personal endpoint (Ferry Connect): its one server is the agent's control port on
      * the relay, and the agent must present {@code subject}.
      *
@@ -206,10 +225,7 @@ public class EndpointService {
     @Transactional
     public Endpoint createPersonal(
             Caller caller, String name, String description, String url, String subject, String agentId) {
-        checkName("display_name", name);
-        if (endpoints.findByCanonicalName(caller.name() + "#" + name).isPresent()) {
-            throw new ConflictException("display_name", "An endpoint named " + caller.name() + "#" + name + " exists");
-        }
+        checkPersonal(caller, name, description);
         Endpoint endpoint = new Endpoint(caller.name(), name, url(url), "anonymous");
         endpoint.setConnectAgentId(agentId);
         endpoint.describe(description(description), false, null);

@@ -48,7 +48,8 @@ public class PersonalEndpoints {
      * @param description free text or null
      * @return the endpoint and its setup key
      * @throws NotSupportedException naming {@code is_globus_connect} if this server runs no relay
-     * @throws InvalidRequestException naming the field of a bad name
+     * @throws InvalidRequestException naming the field of a bad name or description
+     * @throws org.ferry.api.error.ConflictException naming {@code display_name} if the name is taken
      */
     public Created create(Caller caller, String canonicalName, String displayName, String description) {
         if (!relay.enabled()) {
@@ -73,6 +74,8 @@ public class PersonalEndpoints {
         if (name == null) {
             throw new InvalidRequestException("canonical_name", "canonical_name (owner#name) is required");
         }
+        // checked before the agent is made: its record takes one of the relay's control ports for good
+        endpoints.checkPersonal(caller, name, description);
         ConnectRelay.NewAgent agent = relay.newAgent();
         Endpoint endpoint = endpoints.createPersonal(
                 caller,
