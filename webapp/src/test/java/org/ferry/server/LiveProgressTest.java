@@ -6,12 +6,20 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
+import org.ferry.api.domain.TaskType;
+import org.ferry.api.repository.EndpointRepository;
+import org.ferry.api.store.NewTask;
+import org.ferry.api.store.TaskStore;
+import org.ferry.scheduler.drive.PlanningJob;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -21,6 +29,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -29,8 +38,9 @@ import tools.jackson.databind.JsonNode;
  * destination's performance markers, which the mover asks for every second, where the server's own
  * period is 5 s) with a rate above zero long before it ends; a task queued behind its owner's
  * limit of chunks says so in {@code nice_status} and {@code nice_status_details}; a task backing
- * off after a fault says after which one and until when. Each case ends by an event the test
- * controls (a cancel), never by waiting for the capped transfer.
+ * off after a fault says after which one and until when; a planning asked to stop (a cancel, a
+ * fence) stops at its next file and writes nothing. Each case ends by an event the test controls
+ * (a cancel, a stop), never by waiting for the capped transfer.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class LiveProgressTest {
@@ -55,6 +65,18 @@ class LiveProgressTest {
 
     @Autowired
     DataSource dataSource;
+
+    @Autowired
+    PlanningJob planning;
+
+    @Autowired
+    TaskStore tasks;
+
+    @Autowired
+    EndpointRepository endpoints;
+
+    @Autowired
+    TransactionTemplate transactions;
 
     ApiClient api;
 
@@ -170,6 +192,78 @@ class LiveProgressTest {
         JsonNode ended = TaskWaits.ended(api, queued);
         assertThat(ended.get("status").asString()).as(ended.toString()).isEqualTo("SUCCEEDED");
         assertThat(Files.readString(FIXTURE.siteB().resolve("small-copy.txt"))).isEqualTo("queued\n");
+    }
+
+    @Test
+    void aPlanningAskedToStopStopsAtItsNextFileAndWritesNothing() throws Exception {
+        Files.createDirectories(FIXTURE.siteA().resolve("plan-stop"));
+        for (int i = 0; i < 3; i++) {
+            Files.writeString(FIXTURE.siteA().resolve("plan-stop/f" + i + ".txt"), "file " + i + "\n");
+        }
+        UUID source =
+                endpoints.findByCanonicalName("admin#live-a").orElseThrow().getId();
+        UUID destination =
+                endpoints.findByCanonicalName("admin#live-b").orElseThrow().getId();
+        // leased by another instance from its first commit on: the engine beside the test leaves it be
+        UUID taskId = transactions.execute(status -> {
+            UUID id = tasks.create(new NewTask(
+                    TaskType.TRANSFER,
+                    UUID.randomUUID().toString(),
+                    "admin",
+                    null,
+                    Instant.now(),
+                    null,
+                    source,
+                    "admin#live-a",
+                    destination,
+                    "admin#live-b",
+                    null,
+                    false,
+                    false,
+                    false,
+                    false,
+                    false,
+                    null,
+                    false,
+                    false,
+                    false,
+                    false,
+                    false,
+                    List.of(new NewTask.Item("/plan-stop", "/plan-stop-copy", true)),
+                    List.of(),
+                    false));
+            new JdbcTemplate(dataSource)
+                    .update(
+                            "update task set lease_owner = 'elsewhere', lease_expires = ? where id = ?",
+                            Timestamp.from(Instant.now().plus(Duration.ofHours(1))),
+                            id);
+            return id;
+        });
+        AtomicInteger asked = new AtomicInteger();
+
+        // the stop comes after the first file was found, as a cancel or a fence would
+        boolean planned = planning.plan(taskId, () -> asked.incrementAndGet() > 1);
+
+        assertThat(planned).isFalse();
+        assertThat(asked.get())
+                .as(
+                        "stopped at the second file; events %s",
+                        new JdbcTemplate(dataSource)
+                                .queryForList("select code, description from task_event where task_id = ?", taskId))
+                .isEqualTo(2);
+        Map<String, Object> row = new JdbcTemplate(dataSource)
+                .queryForMap("select plan_state, faults, nice_status, status from task where id = ?", taskId);
+        assertThat(row)
+                .as("not planned, no fault counted, still ACTIVE")
+                .containsEntry("PLAN_STATE", "NEW")
+                .containsEntry("FAULTS", 0L)
+                .containsEntry("NICE_STATUS", "OK")
+                .containsEntry("STATUS", "ACTIVE");
+        assertThat(new JdbcTemplate(dataSource)
+                        .queryForObject("select count(*) from transfer_file where task_id = ?", Long.class, taskId))
+                .as("no file rows")
+                .isZero();
+        new JdbcTemplate(dataSource).update("update task set status = 'FAILED' where id = ?", taskId);
     }
 
     @Test

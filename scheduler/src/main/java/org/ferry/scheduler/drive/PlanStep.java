@@ -46,6 +46,6 @@ public class PlanStep implements TickStep {
      * @param taskId the task
      */
     void start(UUID taskId) {
-        jobs.start(taskId, "planning", job -> planning.plan(taskId));
+        jobs.start(taskId, "planning", job -> planning.plan(taskId, job::stopRequested));
     }
 }

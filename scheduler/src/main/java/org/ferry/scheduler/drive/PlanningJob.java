@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.PlanState;
 import org.ferry.api.domain.Task;
@@ -27,7 +28,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * (a crash, a fault) leaves the task NEW and starts again from scratch: no chunk of the task was
  * dispatched before it was PLANNED, so no destination file of it can be partial then. A transient
  * fault backs the task off (it stays ACTIVE and says why); a permanent one fails it; a missing or
- * expired endpoint credential suspends it (INACTIVE, {@link Activations}).
+ * expired endpoint credential suspends it (INACTIVE, {@link Activations}). A planning asked to stop
+ * (its task cancelled, ended, or driven by another instance now) stops at its next file and writes
+ * nothing more: neither rows nor a plan nor a fault.
  */
 @Component
 public class PlanningJob {
@@ -39,6 +42,15 @@ public class PlanningJob {
 
     private final JobContext context;
 
+    /** The job was asked to stop: unwinds the crawl. */
+    private static final class Stopped extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Stopped() {
+            super("planning stopped", null, false, false);
+        }
+    }
+
     /** @param context the store, sessions, endpoint access and back-off */
     public PlanningJob(JobContext context) {
         this.context = context;
@@ -48,9 +60,11 @@ public class PlanningJob {
      * Plans the task if it is ACTIVE and not planned yet.
      *
      * @param taskId the task
+     * @param stopRequested true once the planning must stop ({@link TaskJobs.Job#stopRequested}),
+     *     asked before each file is written
      * @return true if the task is planned now
      */
-    public boolean plan(UUID taskId) {
+    public boolean plan(UUID taskId, BooleanSupplier stopRequested) {
         Task task = context.activeTask(taskId).orElse(null);
         if (task == null || task.getPlanState() == PlanState.PLANNED) {
             return false;
@@ -72,12 +86,18 @@ public class PlanningJob {
                 GridFtpSession to = context.sessions().open(access.destination(), access.protection())) {
             TaskPlanner planner = new TaskPlanner(
                     from, to, task.getSyncLevel(), task.isSkipSourceErrors(), task.getFilterRules(), false, file -> {
+                        if (stopRequested.getAsBoolean()) {
+                            throw new Stopped();
+                        }
                         batch.add(file);
                         if (batch.size() >= BATCH) {
                             flush(taskId, batch);
                         }
                     });
             PlanTotals totals = planner.plan(context.transferItems().findByTaskIdOrderByItemIndex(taskId));
+            if (stopRequested.getAsBoolean()) {
+                throw new Stopped();
+            }
             flush(taskId, batch);
             Boolean recorded = transactions.execute(status -> tasks.recordPlan(
                     taskId, totals.files(), totals.directories(), totals.filesSkipped(), totals.skippedErrors()));
@@ -105,6 +125,9 @@ public class PlanningJob {
                 context.ending().finishIfDone(taskId);
             }
             return true;
+        } catch (Stopped e) {
+            log.info("Planning of task {} stopped: the task ended or another instance drives it", taskId);
+            return false;
         } catch (PlanningException e) {
             context.ending().fail(taskId, e.code().name(), e.getMessage());
             return false;
