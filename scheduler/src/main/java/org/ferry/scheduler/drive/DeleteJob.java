@@ -49,14 +49,14 @@ public class DeleteJob {
     }
 
     /**
-     * Deletes the task's paths if it is an ACTIVE delete task this instance drives.
+     * Deletes the task's paths if it is an ACTIVE delete task this instance drives, not backing off.
      *
      * @param taskId the task
      * @param instance this instance's lease name
      * @param job the job's handle (stopped by a cancel, a suspension or a lost lease)
      */
     public void run(UUID taskId, String instance, TaskJobs.Job job) {
-        Task task = context.activeTask(taskId).orElse(null);
+        Task task = context.readyTask(taskId).orElse(null);
         if (task == null) {
             return;
         }

@@ -54,6 +54,20 @@ public record JobContext(
     }
 
     /**
+     * The task a job starts on, read again: the pass that started the job read its row before,
+     * and may have missed a back-off that the task's previous job wrote as it ended (starting
+     * again at once would count the same fault twice and double the back-off).
+     *
+     * @return the task if it is ACTIVE and not backing off
+     */
+    public Optional<Task> readyTask(UUID taskId) {
+        Instant now = Instant.now();
+        return activeTask(taskId)
+                .filter(task ->
+                        task.getRetryAfter() == null || !task.getRetryAfter().isAfter(now));
+    }
+
+    /**
      * Takes a fault of a job: a permanent one fails the task; a transient one backs it off with the
      * fault's code in {@code nice_status}, one more fault counted and its event.
      *

@@ -38,7 +38,7 @@ public class MirrorJob {
     }
 
     /**
-     * Deletes the task's destination extras if it is ACTIVE, planned, has no file left to move and
+     * Deletes the task's destination extras if it is ACTIVE (not backing off), planned, has no file left to move and
      * none failed, then ends it.
      *
      * @param taskId the task
@@ -47,7 +47,7 @@ public class MirrorJob {
         TaskStore tasks = context.tasks();
         FileStore files = context.files();
         TaskEnding ending = context.ending();
-        Task task = context.activeTask(taskId).orElse(null);
+        Task task = context.readyTask(taskId).orElse(null);
         if (task == null
                 || task.getPlanState() != PlanState.PLANNED
                 || !tasks.mirrorPending(taskId)

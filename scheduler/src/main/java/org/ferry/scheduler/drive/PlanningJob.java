@@ -57,7 +57,7 @@ public class PlanningJob {
     }
 
     /**
-     * Plans the task if it is ACTIVE and not planned yet.
+     * Plans the task if it is ACTIVE, not backing off and not planned yet.
      *
      * @param taskId the task
      * @param stopRequested true once the planning must stop ({@link TaskJobs.Job#stopRequested}),
@@ -65,7 +65,7 @@ public class PlanningJob {
      * @return true if the task is planned now
      */
     public boolean plan(UUID taskId, BooleanSupplier stopRequested) {
-        Task task = context.activeTask(taskId).orElse(null);
+        Task task = context.readyTask(taskId).orElse(null);
         if (task == null || task.getPlanState() == PlanState.PLANNED) {
             return false;
         }
