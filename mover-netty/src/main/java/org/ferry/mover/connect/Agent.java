@@ -286,6 +286,13 @@ public final class Agent implements RelayPorts, AutoCloseable {
         } catch (IOException e) {
             return "cannot reach the relay at " + relay + " (" + RelayClients.why(e) + ")";
         }
+        // current from here on, so that close() cuts short whatever step this is in (the hello, the
+        // wait below); if close() came just before, this sees its count down (each side writes its
+        // volatile, then reads the other's)
+        current = session;
+        if (closing.getCount() == 0) {
+            session.close(true);
+        }
         try (session) {
             session.addPublicKeyIdentity(keyPair);
             try {
@@ -314,17 +321,16 @@ public final class Agent implements RelayPorts, AutoCloseable {
             if (answer.getProperty(ConnectProtocol.ERROR) != null) {
                 return "the relay refused the agent's hello: " + answer.getProperty(ConnectProtocol.ERROR);
             }
-            current = session;
             String controlAddress = config.forwardHost() + ":" + control.getPort();
             events.accept("connected to the relay at " + relay + "; control channel at " + controlAddress);
             status("connected", null);
             session.waitFor(EnumSet.of(ClientSessionEvent.CLOSED), 0L);
-            current = null;
-            relayPorts.values().removeIf(s -> s == session);
             return null;
         } catch (IOException e) {
-            current = null;
             return "the relay connection to " + relay + " failed (" + RelayClients.why(e) + ")";
+        } finally {
+            current = null;
+            relayPorts.values().removeIf(s -> s == session);
         }
     }
 

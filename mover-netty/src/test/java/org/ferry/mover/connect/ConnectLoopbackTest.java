@@ -178,4 +178,42 @@ class ConnectLoopbackTest {
             assertThat(tmp.resolve("laptop/papers/no.bin")).doesNotExist();
         }
     }
+
+    @Test
+    void closeStopsAnAgentStillWaitingForItsRelay() throws Exception {
+        // a relay that takes the connection and never says a word: the agent waits in its SSH
+        // handshake, which may take up to its timeout; close() must end it there, not leave it running
+        AgentHome paired = new AgentHome(tmp.resolve("home"));
+        AgentHome home = new AgentHome(tmp.resolve("home-silent"));
+        Files.createDirectories(home.trust());
+        for (Path file : List.of(paired.key(), paired.certificate(), paired.gridMap())) {
+            Files.copy(file, home.dir().resolve(file.getFileName()));
+        }
+        try (var trust = Files.list(paired.trust())) {
+            for (Path file : trust.toList()) {
+                Files.copy(file, home.trust().resolve(file.getFileName()));
+            }
+        }
+        try (ServerSocket silent = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            AgentHome.Config c = paired.load();
+            home.save(new AgentHome.Config(
+                    c.agentId(),
+                    "127.0.0.1",
+                    silent.getLocalPort(),
+                    c.relayFingerprint(),
+                    c.forwardHost(),
+                    c.controlPort(),
+                    c.directories()));
+            Agent waiting = Agent.start(home, Agent.Options.defaults(), line -> {});
+            try (java.net.Socket dialled = silent.accept()) {
+                waiting.close();
+                // once close() returns the agent is gone: its lock is released (the same home starts
+                // again at once) and it says it stopped
+                Agent again = Agent.start(home, Agent.Options.defaults(), line -> {});
+                again.close();
+                assertThat(waiting.await()).isZero();
+                assertThat(again.await()).isZero();
+            }
+        }
+    }
 }
