@@ -3,6 +3,7 @@ package org.ferry.mover.server.multicast;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,7 +112,7 @@ final class BranchForwarder {
      *     failure, or that the incoming transfer failed
      */
     void run() throws IOException {
-        Instant giveUp = null;
+        RetryWindow retries = new RetryWindow(policy.retryFor());
         while (true) {
             try {
                 forwardAll();
@@ -125,9 +126,7 @@ final class BranchForwarder {
                         && e.getMessage().contains(SUBTREE_FAILED)) {
                     throw e;
                 }
-                Instant now = Instant.now();
-                giveUp = giveUp == null ? now.plus(policy.retryFor()) : giveUp;
-                if (now.isAfter(giveUp) || arrived.failed()) {
+                if (!retries.retry(Instant.now(), acknowledgedBytes()) || arrived.failed()) {
                     throw e;
                 }
                 LOG.warn(
@@ -208,6 +207,36 @@ final class BranchForwarder {
         List<ByteRange> merged = ByteRange.merge(acknowledged);
         acknowledged.clear();
         acknowledged.addAll(merged);
+    }
+
+    /**
+     * How long a failing branch is retried: for {@code retryFor} from its first failure, and again
+     * from each later failure that finds the child past the most it ever acknowledged (the retries
+     * brought it on, so a child that fails again hours later gets its own retries, while one that
+     * keeps failing at the same point does not get them forever).
+     */
+    static final class RetryWindow {
+        private final Duration retryFor;
+        private Instant giveUp;
+        private long most = -1;
+
+        /** @param retryFor how long a failure is retried */
+        RetryWindow(Duration retryFor) {
+            this.retryFor = retryFor;
+        }
+
+        /**
+         * @param now when the branch failed
+         * @param acknowledged bytes the child acknowledged then
+         * @return true to retry, false to give up
+         */
+        boolean retry(Instant now, long acknowledged) {
+            if (giveUp == null || acknowledged > most) {
+                giveUp = now.plus(retryFor);
+                most = Math.max(most, acknowledged);
+            }
+            return !now.isAfter(giveUp);
+        }
     }
 
     private void pause() throws InterruptedIOException {

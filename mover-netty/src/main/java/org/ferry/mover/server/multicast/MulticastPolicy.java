@@ -18,7 +18,8 @@ import org.ferry.mover.client.GridFtpUrl;
  *     a window goes as soon as it is on this server's disk, so smaller windows follow the incoming
  *     data more closely and larger ones cost fewer commands
  * @param retryFor how long a failed branch is retried (reconnect, then resend what its markers
- *     lack) before the transfer fails naming it
+ *     lack) before the transfer fails naming it; counted again from a later failure that finds the
+ *     child further on than ever before
  * @param retryPause the pause between two attempts on a failed branch
  */
 public record MulticastPolicy(Sessions sessions, long windowBytes, Duration retryFor, Duration retryPause) {
