@@ -34,6 +34,19 @@ public enum SyncLevel {
     }
 
     /**
+     * A sync level as a client writes it: its integer or its name.
+     *
+     * @param value {@code 0}..{@code 3}, or a name as {@link #ofName} takes it; surrounding blanks
+     *     are ignored
+     * @return the sync level
+     * @throws IllegalArgumentException for another integer or name
+     */
+    public static SyncLevel parse(String value) {
+        String v = value.trim();
+        return v.matches("-?\\d+") ? ofLevel(Integer.parseInt(v)) : ofName(v);
+    }
+
+    /**
      * @param name {@code exists}, {@code size}, {@code mtime} or {@code checksum} (any case)
      * @return the sync level
      * @throws IllegalArgumentException for another name

@@ -409,8 +409,7 @@ public class TransferDocuments implements TransferBodies {
             return null;
         }
         try {
-            String v = value.trim();
-            return v.matches("-?\\d+") ? SyncLevel.ofLevel(Integer.parseInt(v)) : SyncLevel.ofName(v);
+            return SyncLevel.parse(value);
         } catch (IllegalArgumentException e) {
             throw new InvalidRequestException(
                     "sync_level", "sync_level must be 0-3 or exists, size, mtime, checksum; was '" + value + "'");

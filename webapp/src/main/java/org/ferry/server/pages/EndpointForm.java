@@ -51,13 +51,17 @@ public record EndpointForm(
     public EndpointDefinition toDefinition(boolean creating) {
         return new EndpointDefinition(
                 null,
-                blankToNull(name),
+                FormValues.blankToNull(name),
                 description == null ? "" : description,
-                blankToNull(url),
-                creating ? blankToNull(username) : (username == null || username.isBlank() ? "anonymous" : username),
-                blankToNull(password),
+                FormValues.blankToNull(url),
+                creating
+                        ? FormValues.blankToNull(username)
+                        : (username == null || username.isBlank() ? "anonymous" : username),
+                FormValues.blankToNull(password),
                 Boolean.TRUE.equals(isPublic),
-                creating ? blankToNull(defaultDirectory) : (defaultDirectory == null ? "" : defaultDirectory.trim()),
+                creating
+                        ? FormValues.blankToNull(defaultDirectory)
+                        : (defaultDirectory == null ? "" : defaultDirectory.trim()),
                 null, // myproxy_server: GSI endpoints are made through the API and the CLI
                 null, // myproxy_dn
                 null); // one server, the url's
@@ -77,9 +81,5 @@ public record EndpointForm(
             case "public" -> "isPublic";
             default -> apiField;
         };
-    }
-
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value.trim();
     }
 }

@@ -10,7 +10,6 @@ import org.ferry.api.command.DeleteSubmission;
 import org.ferry.api.command.TransferSubmission;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.FilterRules;
-import org.ferry.api.domain.SyncLevel;
 import org.ferry.api.error.FerryException;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.identity.Caller;
@@ -203,11 +202,11 @@ public class FileManagerPages {
                 null,
                 source,
                 destination,
-                Labels.check(blankToNull(form.label())),
+                Labels.check(FormValues.blankToNull(form.label())),
                 deadline(form.deadline(), form.tzOffsetMinutes()),
                 items,
                 new TransferSubmission.Options(
-                        syncLevel(form.syncLevel()),
+                        FormValues.syncLevel(form.syncLevel()),
                         checked(form.verifyChecksum()),
                         false,
                         checked(form.encrypt()),
@@ -313,27 +312,9 @@ public class FileManagerPages {
         return deadline;
     }
 
-    /** The sync level the form's list chose: blank (always copy), a name, or 0 to 3. */
-    private static SyncLevel syncLevel(String value) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        String v = value.trim();
-        try {
-            return v.matches("\\d+") ? SyncLevel.ofLevel(Integer.parseInt(v)) : SyncLevel.ofName(v);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidRequestException(
-                    "sync_level", "sync_level must be exists, size, mtime or checksum; was '" + value + "'");
-        }
-    }
-
     /** A checkbox's value: true when checked, false when unchecked (the browser sent nothing). */
     private static boolean checked(Boolean box) {
         return Boolean.TRUE.equals(box);
-    }
-
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value.trim();
     }
 
     /**

@@ -7,7 +7,6 @@ import java.util.Map;
 import org.ferry.api.command.TimerDefinition;
 import org.ferry.api.command.TransferSubmission;
 import org.ferry.api.domain.FilterRules;
-import org.ferry.api.domain.SyncLevel;
 import org.ferry.api.domain.Timer;
 import org.ferry.api.error.FerryException;
 import org.ferry.api.error.InvalidRequestException;
@@ -87,14 +86,20 @@ public class TimerPages {
                     null,
                     source,
                     destination,
-                    Labels.check(blankToNull(name)),
+                    Labels.check(FormValues.blankToNull(name)),
                     null,
                     List.of(new TransferSubmission.Item(
                             ApiPaths.absolute("source_path", sourcePath),
                             ApiPaths.absolute("destination_path", destinationPath),
                             recursive)),
                     new TransferSubmission.Options(
-                            syncLevel(syncLevel), false, false, false, false, deleteExtra, FilterRules.none()),
+                            FormValues.syncLevel(syncLevel),
+                            false,
+                            false,
+                            false,
+                            false,
+                            deleteExtra,
+                            FilterRules.none()),
                     TransferSubmission.Notify.all(),
                     false);
             TimerDefinition.Schedule schedule = "cron".equals(scheduleType)
@@ -179,23 +184,5 @@ public class TimerPages {
             return seconds / 60 + " min";
         }
         return seconds + " s";
-    }
-
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value.trim();
-    }
-
-    /** The sync level the form's list chose: blank (always copy), a name, or 0 to 3. */
-    private static SyncLevel syncLevel(String value) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        String v = value.trim();
-        try {
-            return v.matches("\\d+") ? SyncLevel.ofLevel(Integer.parseInt(v)) : SyncLevel.ofName(v);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidRequestException(
-                    "sync_level", "sync_level must be exists, size, mtime or checksum; was '" + value + "'");
-        }
     }
 }
