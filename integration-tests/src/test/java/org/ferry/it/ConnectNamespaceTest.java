@@ -2,6 +2,7 @@ package org.ferry.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -387,12 +388,41 @@ class ConnectNamespaceTest {
         }
     }
 
-    static void awaitSize(Path file, long atLeast) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (!(Files.exists(file) && file.toFile().length() >= atLeast)) {
-            assertThat(System.nanoTime()).as(file + " never grew to " + atLeast).isLessThan(deadline);
-            Thread.sleep(20);
-        }
+    static void awaitSize(Path file, long atLeast) {
+        await(file + " grows to " + atLeast + " bytes")
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> Files.exists(file) && file.toFile().length() >= atLeast);
+    }
+
+    /**
+     * Starts a MODE E send of agent a's {@code big.bin} to the rate-capped site's {@code
+     * targetPath} and returns once 2 MiB have landed and a restart marker has come back: the
+     * transfer is mid-file, with ranges to resume from.
+     *
+     * @return the running send; it completes exceptionally once its session is cut
+     */
+    private CompletableFuture<Long> sendFromAgentUntilMarked(String targetPath, RestartMarkers markers) {
+        CompletableFuture<Long> send = CompletableFuture.supplyAsync(() -> {
+            try (GridFtpSession agent = agentSession(a);
+                    GridFtpSession site = plainSession(slowPort)) {
+                return agent.sendTo("/data/big.bin", site, targetPath, MODE_E, markers);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        awaitSize(dir.resolve("site" + targetPath), 2 << 20);
+        await("a restart marker from the site")
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    // a send that ended (failed or done) before its first marker would never mark
+                    assertThat(send)
+                            .as("the send ended before its first marker")
+                            .isNotDone();
+                    return markers.bytesCommitted() > 0;
+                });
+        return send;
     }
 
     @Test
@@ -461,33 +491,20 @@ class ConnectNamespaceTest {
     }
 
     static String relayControlRange() throws IOException {
-        Matcher m = Pattern.compile("--control-ports\\s*(\\d+)").matcher("");
         // the first start's range, read back from the relay's settings
         for (String line : Files.readAllLines(relayDir.resolve("relay.properties"))) {
             if (line.startsWith("control-ports=")) {
                 return line.substring("control-ports=".length()).split("-")[0];
             }
         }
-        throw new IllegalStateException("no control-ports in relay.properties" + m);
+        throw new IllegalStateException("no control-ports in relay.properties");
     }
 
     @Test
     void aTransferFromAnAgentKilledMidFileGoesOnFromItsMarkers() throws Exception {
         Path target = dir.resolve("site/from-killed-agent.bin");
         RestartMarkers markers = new RestartMarkers();
-        CompletableFuture<Long> first = CompletableFuture.supplyAsync(() -> {
-            try (GridFtpSession agent = agentSession(a);
-                    GridFtpSession site = plainSession(slowPort)) {
-                return agent.sendTo("/data/big.bin", site, "/from-killed-agent.bin", MODE_E, markers);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        });
-        awaitSize(target, 2 << 20);
-        while (markers.bytesCommitted() == 0) {
-            assertThat(first).isNotDone();
-            Thread.sleep(20);
-        }
+        CompletableFuture<Long> first = sendFromAgentUntilMarked("/from-killed-agent.bin", markers);
         int before = a.connections();
         a.process.kill();
         assertThatThrownBy(first::join).hasCauseInstanceOf(java.io.UncheckedIOException.class);
@@ -510,18 +527,7 @@ class ConnectNamespaceTest {
     void anAgentWhoseNetworkIsCutFor60SecondsComesBackAndTheTransferGoesOn() throws Exception {
         Path target = dir.resolve("site/across-cut.bin");
         RestartMarkers markers = new RestartMarkers();
-        CompletableFuture<Long> first = CompletableFuture.supplyAsync(() -> {
-            try (GridFtpSession agent = agentSession(a);
-                    GridFtpSession site = plainSession(slowPort)) {
-                return agent.sendTo("/data/big.bin", site, "/across-cut.bin", MODE_E, markers);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        });
-        awaitSize(target, 2 << 20);
-        while (markers.bytesCommitted() == 0) {
-            Thread.sleep(20);
-        }
+        CompletableFuture<Long> first = sendFromAgentUntilMarked("/across-cut.bin", markers);
         int before = a.connections();
         int retries = count(Pattern.compile("dialling again"), a.process.output());
         long cutAt = System.nanoTime();
