@@ -1,10 +1,7 @@
 package org.ferry.bench;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
@@ -13,9 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.ferry.gsi.ca.OnlineCa;
 import org.ferry.gsi.context.DelegationMode;
@@ -323,31 +318,7 @@ final class ConnectBench {
     private int start(List<String> command, Path log, Pattern ready) throws Exception {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         processes.add(process);
-        CompletableFuture<Integer> port = new CompletableFuture<>();
-        Thread reader = new Thread(
-                () -> {
-                    try (BufferedReader out = new BufferedReader(
-                                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-                            var sink = Files.newBufferedWriter(log)) {
-                        String line;
-                        while ((line = out.readLine()) != null) {
-                            Matcher m = ready.matcher(line);
-                            if (m.find()) {
-                                port.complete(Integer.parseInt(m.group(1)));
-                            }
-                            sink.write(line);
-                            sink.newLine();
-                            sink.flush();
-                        }
-                    } catch (IOException e) {
-                        port.completeExceptionally(e);
-                    }
-                    port.completeExceptionally(new IOException(command.get(0) + " exited; see " + log));
-                },
-                "bench-connect-output");
-        reader.setDaemon(true);
-        reader.start();
-        return port.get(120, TimeUnit.SECONDS);
+        return ProcessOutput.followForPort(process, command.get(0), log, ready).get(120, TimeUnit.SECONDS);
     }
 
     private static void sparse(Path file, long bytes) throws IOException {

@@ -1,8 +1,6 @@
 package org.ferry.bench;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.ferry.gsi.ca.OnlineCa;
 import org.ferry.gsi.context.GsiEngines;
@@ -271,30 +268,7 @@ final class SecureThroughputBenchmark {
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
             pb.environment().putAll(env);
             Process process = pb.start();
-            CompletableFuture<Integer> port = new CompletableFuture<>();
-            Thread reader = new Thread(
-                    () -> {
-                        try (BufferedReader out = new BufferedReader(
-                                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-                                var sink = Files.newBufferedWriter(log)) {
-                            String line;
-                            while ((line = out.readLine()) != null) {
-                                Matcher m = LISTENING.matcher(line);
-                                if (m.find()) {
-                                    port.complete(Integer.parseInt(m.group(1)));
-                                }
-                                sink.write(line);
-                                sink.newLine();
-                                sink.flush();
-                            }
-                        } catch (IOException e) {
-                            port.completeExceptionally(e);
-                        }
-                        port.completeExceptionally(new IOException(command.get(0) + " exited; see " + log));
-                    },
-                    "bench-server-output");
-            reader.setDaemon(true);
-            reader.start();
+            CompletableFuture<Integer> port = ProcessOutput.followForPort(process, command.get(0), log, LISTENING);
             try {
                 return new Server(process, port.get(60, TimeUnit.SECONDS));
             } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
