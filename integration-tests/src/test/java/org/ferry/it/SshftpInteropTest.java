@@ -2,6 +2,7 @@ package org.ferry.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -218,12 +219,16 @@ class SshftpInteropTest {
                     .isInstanceOf(GeneralSecurityException.class)
                     .satisfies(e -> assertThat(String.valueOf(e.getMessage())).doesNotContain(wrong));
             // the agent: wait for its socket (an event of the agent's), then hand it the key
-            for (long pause = 5; !Files.exists(socket); pause = Math.min(200, pause * 2)) {
-                assertThat(agent.isAlive())
-                        .as(Files.readString(keys.resolve("agent.out")))
-                        .isTrue();
-                Thread.sleep(pause);
-            }
+            await("ssh-agent's socket " + socket)
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> {
+                        // an agent that died will never make its socket: fail at once, with its words
+                        assertThat(agent.isAlive())
+                                .as(Files.readString(keys.resolve("agent.out")))
+                                .isTrue();
+                        return Files.exists(socket);
+                    });
             ProcessBuilder add = new ProcessBuilder("ssh-add", sshd.clientKey().toString()).redirectErrorStream(true);
             add.environment().put("SSH_AUTH_SOCK", socket.toString());
             Process adding = add.start();
