@@ -45,10 +45,12 @@ class TimerRunJobTest {
         if (recovering) {
             // what JobStoreSupport.recoverJobs and the cluster recovery put in the recovery trigger
             trigger.getJobDataMap()
-                    .put(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS,
+                    .put(
+                            Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_FIRETIME_IN_MILLISECONDS,
                             String.valueOf(FIRED.toEpochMilli()));
             trigger.getJobDataMap()
-                    .put(Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_SCHEDULED_FIRETIME_IN_MILLISECONDS,
+                    .put(
+                            Scheduler.FAILED_JOB_ORIGINAL_TRIGGER_SCHEDULED_FIRETIME_IN_MILLISECONDS,
                             String.valueOf(TICK.toEpochMilli()));
         }
         Date now = Date.from(scheduledFireTime);

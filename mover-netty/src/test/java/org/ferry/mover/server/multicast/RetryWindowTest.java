@@ -17,7 +17,9 @@ class RetryWindowTest {
         assertThat(window.retry(T0, 100)).isTrue();
         assertThat(window.retry(T0.plusSeconds(60), 100)).isTrue();
         assertThat(window.retry(T0.plusSeconds(120), 100)).isTrue();
-        assertThat(window.retry(T0.plusSeconds(121), 100)).as("no progress past the window").isFalse();
+        assertThat(window.retry(T0.plusSeconds(121), 100))
+                .as("no progress past the window")
+                .isFalse();
     }
 
     @Test
