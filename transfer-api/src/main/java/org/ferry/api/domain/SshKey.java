@@ -73,6 +73,15 @@ public class SshKey {
         return publicKey;
     }
 
+    /**
+     * @return the key's type as OpenSSH names it ({@code ssh-ed25519}, {@code ssh-rsa},
+     *     {@code ecdsa-sha2-nistp256}, ...): the stored line's first word
+     */
+    public String getKeyType() {
+        int space = publicKey.indexOf(' ');
+        return space < 0 ? publicKey : publicKey.substring(0, space);
+    }
+
     /** @return the description or null */
     public String getDescription() {
         return description;

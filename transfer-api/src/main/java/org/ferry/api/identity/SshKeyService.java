@@ -35,6 +35,9 @@ public class SshKeyService {
     /** Longest key line (an RSA 16384-bit key is ~2.8 KB in base64). */
     public static final int MAX_KEY_CHARS = 16_384;
 
+    /** How an OpenSSH private key's base64 body starts ({@code openssh-key-v1\0}, PROTOCOL.key). */
+    private static final String OPENSSH_PRIVATE_BODY = "b3BlbnNzaC1rZXktdjE";
+
     private final SshKeyRepository keys;
     private final UserAccountRepository accounts;
 
@@ -54,14 +57,22 @@ public class SshKeyService {
      * @param publicKey one authorized_keys line (options before the type are refused)
      * @param description what it is for, or null for the key's comment
      * @return the stored key
-     * @throws InvalidRequestException naming {@code public_key} (missing, not one key, not
-     *     parseable) or {@code description} (too long)
+     * @throws InvalidRequestException naming {@code public_key} (missing, a private key, not one
+     *     key, not parseable; a private key's text is never repeated) or {@code description} (too long)
      * @throws ConflictException naming {@code public_key} if the account has it already
      */
     @Transactional
     public SshKey add(Caller caller, String publicKey, String description) {
         if (publicKey == null || publicKey.isBlank()) {
             throw new InvalidRequestException("public_key", "public_key is required: one line of an OpenSSH .pub file");
+        }
+        if (isPrivateKey(publicKey)) {
+            // said without its text: the message goes on to pages, terminals and logs
+            throw new InvalidRequestException(
+                    "public_key",
+                    "public_key is a private key, not a public one: nothing was stored. Paste the one line"
+                            + " of the .pub file instead (e.g. ~/.ssh/id_ed25519.pub, 'ssh-ed25519 AAAA... comment');"
+                            + " if the private key went anywhere others can read, make a new key pair");
         }
         String line = publicKey.strip();
         if (line.length() > MAX_KEY_CHARS || line.contains("\n") || line.contains("\r")) {
@@ -105,6 +116,19 @@ public class SshKeyService {
             throw new ConflictException("public_key", "This key (" + fingerprint + ") is registered already");
         }
         return keys.save(new SshKey(caller.accountId(), fingerprint, PublicKeyEntry.toString(key), text));
+    }
+
+    /**
+     * @param text what was given as a public key
+     * @return whether it is (part of) a private key: PEM or OpenSSH ({@code -----BEGIN ... PRIVATE
+     *     KEY-----}), an OpenSSH key's body without its armour (base64 of {@code openssh-key-v1}),
+     *     or PuTTY's {@code .ppk}
+     */
+    static boolean isPrivateKey(String text) {
+        return text.contains("PRIVATE KEY")
+                || text.contains(OPENSSH_PRIVATE_BODY)
+                || text.contains("PuTTY-User-Key-File")
+                || text.contains("Private-Lines:");
     }
 
     /**
