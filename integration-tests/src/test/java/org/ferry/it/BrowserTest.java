@@ -6,12 +6,17 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
@@ -19,6 +24,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The web pages in a real browser (Debian's headless Chromium through Selenium) against a real
@@ -34,8 +40,15 @@ import org.openqa.selenium.support.ui.Select;
  * <p>The source endpoint is capped at 512 KiB/s, so the transfers take seconds however fast the
  * machine: the task page is open while the first one still runs, and the second is cancelled
  * long before it could end. Every wait is on page state.
+ *
+ * <p>On the same server and browser, the SSH keys page (issue 37): a key made by {@code ssh-keygen}
+ * pasted, listed with the fingerprint {@code ssh-keygen -l} prints, and seen in the REST API; a
+ * private key, a line that is no key, an empty field and the same key again refused with the
+ * field's error and nothing stored (the private key never shown back); another user neither sees
+ * it nor removes it (not found); removed from the page and gone from the API.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BrowserTest {
 
     private static final String PASSWORD = "correct horse 1";
@@ -103,6 +116,7 @@ class BrowserTest {
     }
 
     @Test
+    @Order(1)
     void signInBrowseTransferWatchCancelSignOut() throws Exception {
         try {
             scenario();
@@ -318,6 +332,188 @@ class BrowserTest {
         browser.screenshot("10-signed-out");
         browser.get(url + "/tasks");
         browser.await("sent to sign in", ExpectedConditions.presenceOfElementLocated(By.id("signin-form")));
+    }
+
+    @Test
+    @Order(2)
+    void sshKeysAreAddedListedRefusedAndRemovedOnTheirPage() throws Exception {
+        try {
+            sshKeys();
+        } catch (Throwable failed) {
+            browser.failure("ssh-keys-failure");
+            throw failed;
+        }
+    }
+
+    private void sshKeys() throws Exception {
+        WebClient api = new WebClient(tls.client(), url);
+        String admin = WebClient.bearer(
+                Files.readString(server.ferryHome().resolve("token")).trim());
+        for (String user : List.of("carol", "dave")) {
+            api.apiOk(
+                    "POST",
+                    "/v0.10/user",
+                    admin,
+                    "{\"DATA_TYPE\":\"user\",\"username\":\"" + user + "\",\"password\":\"" + PASSWORD + "\"}");
+        }
+        String carol = WebClient.basic("carol", PASSWORD);
+        Path key = Files.createDirectories(work.resolve("ssh-keys")).resolve("id_ed25519");
+        sshKeygen("-q", "-t", "ed25519", "-N", "", "-C", "carol@laptop", "-f", key.toString());
+        String publicLine = Files.readString(Path.of(key + ".pub")).strip();
+        String privateKey = Files.readString(key);
+        // "256 SHA256:... carol@laptop (ED25519)": OpenSSH's own fingerprint of the key
+        String fingerprint = sshKeygen("-l", "-f", key + ".pub").split(" ")[1];
+        assertThat(fingerprint).startsWith("SHA256:");
+
+        signInAs("carol");
+        browser.find("#nav-ssh-keys").click();
+        browser.await("the empty key list", ExpectedConditions.presenceOfElementLocated(By.id("no-ssh-keys")));
+        checkLabels("SSH keys");
+
+        // a private key pasted by mistake: said so, not stored, not shown back
+        WebElement error = pasteRefused(privateKey, "");
+        assertThat(error.getText()).startsWith("Public key: ").contains("private key", "nothing was stored");
+        String privateBody = privateKey
+                .lines()
+                .filter(line -> !line.startsWith("-----"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(browser.driver().getPageSource()).doesNotContain(privateBody);
+        assertThat(browser.find("#public-key").getAttribute("value")).isEmpty();
+        assertThat(browser.find("#public-key").getAttribute("aria-invalid")).isEqualTo("true");
+        assertThat(keysOf(api, carol)).isEmpty();
+
+        assertThat(pasteRefused("not a key at all", "").getText())
+                .startsWith("Public key: ")
+                .contains("not an OpenSSH public key");
+        assertThat(keysOf(api, carol)).isEmpty();
+        // the server's own check, not only the browser's: the field's 'required' taken away
+        browser.script("document.getElementById('public-key').removeAttribute('required');");
+        assertThat(pasteRefused("", "").getText()).startsWith("Public key: ").contains("public_key is required");
+        assertThat(keysOf(api, carol)).isEmpty();
+
+        Instant before = Instant.now().minusSeconds(1);
+        submit(() -> {
+            browser.find("#public-key").sendKeys(publicLine);
+            browser.find("#key-comment").sendKeys("carol's laptop");
+            browser.find("#ssh-key-add").click();
+        });
+        WebElement row = browser.await(
+                "the key listed",
+                ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-ssh-key='" + fingerprint + "']")));
+        assertThat(browser.find("[role=status]").getText()).contains("SSH key " + fingerprint + " was added.");
+        assertThat(row.findElement(By.cssSelector(".fingerprint")).getText()).isEqualTo(fingerprint);
+        assertThat(row.findElement(By.cssSelector(".key-type")).getText()).isEqualTo("ssh-ed25519");
+        assertThat(row.findElement(By.cssSelector(".key-comment")).getText()).isEqualTo("carol's laptop");
+        assertThat(Instant.parse(row.findElement(By.cssSelector(".key-added")).getAttribute("datetime")))
+                .isBetween(before, Instant.now());
+        String keyId = row.getAttribute("data-ssh-key-id");
+        checkLabels("SSH keys");
+        browser.screenshot("11-ssh-keys");
+        List<JsonNode> stored = keysOf(api, carol);
+        assertThat(stored).hasSize(1);
+        assertThat(stored.get(0).get("id").asString()).isEqualTo(keyId);
+        assertThat(stored.get(0).get("fingerprint").asString()).isEqualTo(fingerprint);
+        assertThat(stored.get(0).get("description").asString()).isEqualTo("carol's laptop");
+        assertThat(publicLine).startsWith(stored.get(0).get("public_key").asString() + " ");
+
+        assertThat(pasteRefused(publicLine, "again").getText())
+                .startsWith("Public key: ")
+                .contains("registered already");
+        assertThat(keysOf(api, carol)).hasSize(1);
+
+        // another user: an empty page, and carol's key id in a form of theirs is not found
+        signOutNow();
+        signInAs("dave");
+        browser.find("#nav-ssh-keys").click();
+        browser.await("dave's empty key list", ExpectedConditions.presenceOfElementLocated(By.id("no-ssh-keys")));
+        assertThat(browser.driver().getPageSource()).doesNotContain(fingerprint, keyId);
+        submit(() -> browser.script("""
+                var form = document.createElement('form');
+                form.method = 'post';
+                form.action = arguments[0];
+                var token = document.createElement('input');
+                token.type = 'hidden';
+                token.name = '_csrf';
+                token.value = document.querySelector('input[name=_csrf]').value;
+                form.appendChild(token);
+                document.body.appendChild(form);
+                form.submit();
+                """, url + "/ssh-keys/" + keyId + "/remove"));
+        WebElement notFound = browser.await(
+                "the not-found page", ExpectedConditions.presenceOfElementLocated(By.id("problem-message")));
+        assertThat(browser.find("#problem-heading").getText()).isEqualTo("Not found");
+        assertThat(notFound.getText()).contains("No SSH key");
+        assertThat(keysOf(api, carol)).hasSize(1);
+        signOutNow();
+
+        signInAs("carol");
+        browser.find("#nav-ssh-keys").click();
+        browser.await(
+                "carol's key",
+                ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-ssh-key='" + fingerprint + "']")));
+        submit(() -> {
+            browser.find("tr[data-ssh-key='" + fingerprint + "'] button.danger").click();
+            browser.await("the confirmation", ExpectedConditions.alertIsPresent())
+                    .accept();
+        });
+        browser.await("the key gone", ExpectedConditions.presenceOfElementLocated(By.id("no-ssh-keys")));
+        assertThat(browser.find("[role=status]").getText()).contains("SSH key " + fingerprint + " was removed.");
+        assertThat(browser.findAll("tr[data-ssh-key]")).isEmpty();
+        assertThat(keysOf(api, carol)).isEmpty();
+        signOutNow();
+    }
+
+    /** Pastes into the key form, submits, and returns the error the page comes back with. */
+    private WebElement pasteRefused(String publicKey, String comment) {
+        submit(() -> {
+            browser.find("#public-key").sendKeys(publicKey);
+            browser.find("#key-comment").sendKeys(comment);
+            browser.find("#ssh-key-add").click();
+        });
+        return browser.await("the form's error", ExpectedConditions.visibilityOfElementLocated(By.id("error-message")));
+    }
+
+    /** Runs an action that loads a new page and waits until the old one is gone. */
+    private void submit(Runnable action) {
+        WebElement page = browser.find("html");
+        action.run();
+        browser.await("the next page", ExpectedConditions.stalenessOf(page));
+    }
+
+    private static List<JsonNode> keysOf(WebClient api, String authorization) throws Exception {
+        List<JsonNode> keys = new ArrayList<>();
+        api.apiOk("GET", "/v0.10/ssh_key_list", authorization, null).get("DATA").forEach(keys::add);
+        return keys;
+    }
+
+    private void signInAs(String user) {
+        browser.get(url + "/signin");
+        browser.await("the sign-in page", ExpectedConditions.presenceOfElementLocated(By.id("signin-form")));
+        browser.find("#username").sendKeys(user);
+        browser.find("#password").sendKeys(PASSWORD);
+        browser.find("#signin-submit").click();
+        browser.await("signed in as " + user, ExpectedConditions.textToBe(By.id("signed-in-user"), user));
+    }
+
+    private void signOutNow() {
+        browser.find("#sign-out").click();
+        browser.await("signed out", ExpectedConditions.presenceOfElementLocated(By.id("signin-form")));
+    }
+
+    /** Runs Debian's ssh-keygen and returns its standard output. */
+    private String sshKeygen(String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of("ssh-keygen"));
+        command.addAll(List.of(arguments));
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.appendTo(
+                        work.resolve("ssh-keygen.log").toFile()))
+                .start();
+        process.getOutputStream().close();
+        String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("ssh-keygen ended").isTrue();
+        assertThat(process.exitValue()).as(command + ": " + out).isZero();
+        return out;
     }
 
     private void checkLabels(String page) {
