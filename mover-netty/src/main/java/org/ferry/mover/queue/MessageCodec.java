@@ -23,10 +23,12 @@ public final class MessageCodec {
      * carry {@code preserveTimestamp} and each file's source modification time; 4 since a chunk
      * message carries the chunk in the one shape the runner takes ({@code request}: a
      * {@link org.ferry.mover.runner.ChunkRequest} with its {@link org.ferry.mover.runner.FileTransfer}s,
-     * issue 30) inside its envelope. A mover of an older version refuses a newer chunk instead of
-     * misreading it: upgrade the movers before the servers.
+     * issue 30) inside its envelope; 5 since the request carries {@code checksumAlgorithm} and its
+     * files an {@code externalChecksum} (issue 35: a version-4 mover would verify MD5 and ignore the
+     * given value). A mover of an older version refuses a newer chunk instead of misreading it:
+     * upgrade the movers before the servers.
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
 
     /** The oldest version this release reads: version 2 messages mean what they meant then. */
     public static final int OLDEST_READABLE = 2;

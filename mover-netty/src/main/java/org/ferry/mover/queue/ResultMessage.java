@@ -24,7 +24,7 @@ import java.util.UUID;
  * @param description {@link Type#FILE_FAULT}, {@link Type#CHUNK_DONE}: one line, else null
  * @param acknowledged {@link Type#MARKER}, {@link Type#FILE_FAULT}: the ranges the destination
  *     holds ({@code a-b,c-d}), else null
- * @param checksum {@link Type#FILE_ARRIVED}: the checksum both ends reported ({@code MD5:hex}) when
+ * @param checksum {@link Type#FILE_ARRIVED}: the checksum both ends reported ({@code ALGORITHM:hex}, e.g. {@code MD5:...}) when
  *     the chunk verifies checksums, else null (absent in messages of earlier releases)
  * @param mover the reporting mover's name
  * @param timeEpochMillis when the mover sent it

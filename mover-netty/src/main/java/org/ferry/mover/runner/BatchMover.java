@@ -112,10 +112,15 @@ final class BatchMover {
         Map<FileTransfer, Arrival> untimed = new LinkedHashMap<>(); // checked, only the time left to set
         if (!completed.isEmpty() && !listener.isStopped()) {
             Map<FileTransfer, Arrival> checked = new LinkedHashMap<>();
-            if (chunk.verifyChecksum()) {
-                verifyChecksums(listener, lane, completed, left, checked);
-            } else {
-                verifySizes(listener, lane, completed, left, checked);
+            Map<FileTransfer, Long> bySum = new LinkedHashMap<>();
+            Map<FileTransfer, Long> bySize = new LinkedHashMap<>();
+            completed.forEach(
+                    (file, bytes) -> (FileMover.checksChecksum(chunk, file) ? bySum : bySize).put(file, bytes));
+            if (!bySum.isEmpty()) {
+                verifyChecksums(chunk, listener, lane, bySum, left, checked);
+            }
+            if (!bySize.isEmpty()) {
+                verifySizes(listener, lane, bySize, left, checked);
             }
             if (chunk.preserveTimestamp()) {
                 setModifiedTimes(listener, lane, checked, left, untimed);
@@ -226,10 +231,14 @@ final class BatchMover {
     }
 
     /**
-     * The batch's completed files whose MD5 matches go to {@code checked}; the others go back to
-     * {@code left}.
+     * The batch's completed files whose checksum verifies ({@link FileMover#verify}) go to {@code
+     * checked}. A file that does not verify is deleted from under its final name (a batch writes in
+     * place: it must not stand there as done) and, for a source/destination mismatch, goes back to
+     * {@code left} to be moved again on its own; a given checksum the source does not match
+     * ({@code EXTERNAL_CHECKSUM_MISMATCH}) fails the file.
      */
     private static void verifyChecksums(
+            ChunkRequest chunk,
             ChunkListener listener,
             SessionPair lane,
             Map<FileTransfer, Long> completed,
@@ -238,14 +247,22 @@ final class BatchMover {
         for (Map.Entry<FileTransfer, Long> entry : completed.entrySet()) {
             FileTransfer file = entry.getKey();
             try {
-                checked.put(file, new Arrival(entry.getValue(), FileMover.verify(lane, file)));
+                checked.put(file, new Arrival(entry.getValue(), FileMover.verify(chunk, lane, file)));
             } catch (IOException | RuntimeException e) {
                 listener.onBytes(-entry.getValue());
                 lane.close();
                 MoverFault fault = Faults.classify(
-                        e, "Verifying " + file.destinationPath() + " after a batch (moving it again on its own)");
-                listener.onFault(file, fault, file.attemptsBefore() + 1, true, List.of());
-                left.add(file.afterFailedAttempt());
+                        e,
+                        "Verifying " + file.destinationPath() + " after a batch (attempt " + (file.attemptsBefore() + 1)
+                                + ")");
+                if (FileMover.isChecksumFault(fault)) {
+                    FileMover.removeUnchecked(lane, file.destinationPath());
+                }
+                boolean retry = !fault.isPermanent();
+                listener.onFault(file, fault, file.attemptsBefore() + 1, retry, List.of());
+                if (retry) {
+                    left.add(file.afterFailedAttempt());
+                }
             }
         }
     }

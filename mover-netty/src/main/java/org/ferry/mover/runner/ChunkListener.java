@@ -57,7 +57,7 @@ public interface ChunkListener {
      *
      * @param file the file
      * @param bytes its size
-     * @param checksum the checksum both ends reported ({@code MD5:hex}) when the chunk verifies
+     * @param checksum the checksum both ends reported ({@code ALGORITHM:hex}, e.g. {@code MD5:...}) when the chunk verifies
      *     checksums, else null
      */
     void onFileArrived(FileTransfer file, long bytes, String checksum);

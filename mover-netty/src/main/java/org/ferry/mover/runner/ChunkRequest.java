@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.data.security.ProtectionLevel;
+import org.ferry.mover.protocol.ChecksumAlgorithm;
 
 /**
  * One chunk to move: everything a mover needs, as plain values (secrets sealed).
@@ -12,12 +13,15 @@ import org.ferry.mover.data.security.ProtectionLevel;
  * @param destination how to log in to the destination endpoint's server
  * @param files the files, in the order to move them
  * @param tuning concurrency, parallelism, pipelining
- * @param verifyChecksum compare MD5 checksums of source and destination after each file
+ * @param verifyChecksum compare the checksums of source and destination after each file
  * @param dataProtection the least protection of every data channel of the chunk: PROT P when the
  *     task asked for {@code encrypt_data}, else C (data channels are still authenticated, DCAU A,
  *     on GSI endpoints)
  * @param preserveTimestamp give each destination file its source's modification time
  *     ({@code preserve_timestamp}) before it is reported arrived
+ * @param checksumAlgorithm what {@code verify_checksum} and the files' {@code external_checksum}
+ *     compare ({@code CKSM} name, {@link org.ferry.mover.protocol.ChecksumAlgorithm}); null reads
+ *     as {@code MD5} (messages of version 4 and before)
  */
 public record ChunkRequest(
         EndpointAccess source,
@@ -26,15 +30,41 @@ public record ChunkRequest(
         ChunkTuning tuning,
         boolean verifyChecksum,
         ProtectionLevel dataProtection,
-        boolean preserveTimestamp) {
+        boolean preserveTimestamp,
+        ChecksumAlgorithm checksumAlgorithm) {
 
     /** @throws NullPointerException if a value is missing */
     public ChunkRequest {
+        if (checksumAlgorithm == null) {
+            checksumAlgorithm = ChecksumAlgorithm.MD5;
+        }
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(destination, "destination");
         Objects.requireNonNull(tuning, "tuning");
         Objects.requireNonNull(dataProtection, "dataProtection");
         files = List.copyOf(files);
+    }
+
+    /**
+     * A chunk that compares MD5 when it verifies checksums.
+     *
+     * @param source how to log in to the source endpoint's server
+     * @param destination how to log in to the destination endpoint's server
+     * @param files the files, in the order to move them
+     * @param tuning concurrency, parallelism, pipelining
+     * @param verifyChecksum compare MD5 checksums after each file
+     * @param dataProtection the least protection of every data channel of the chunk
+     * @param preserveTimestamp give each destination file its source's modification time
+     */
+    public ChunkRequest(
+            EndpointAccess source,
+            EndpointAccess destination,
+            List<FileTransfer> files,
+            ChunkTuning tuning,
+            boolean verifyChecksum,
+            ProtectionLevel dataProtection,
+            boolean preserveTimestamp) {
+        this(source, destination, files, tuning, verifyChecksum, dataProtection, preserveTimestamp, null);
     }
 
     /**

@@ -36,8 +36,16 @@ public enum FaultCode {
      * makes the task INACTIVE. Transient.
      */
     NO_CREDENTIALS(false),
-    /** The checksums of source and destination differ: the file is sent again whole. Transient. */
+    /**
+     * The checksums of source and destination differ: the file is sent again whole. Transient while
+     * attempts are left; the runner gives the file up (permanently) after its last attempt.
+     */
     VERIFY_CHECKSUM(false),
+    /**
+     * Source and destination agree, but not with the checksum the user gave ({@code
+     * external_checksum}): the source is not what the user meant to send. Permanent.
+     */
+    EXTERNAL_CHECKSUM_MISMATCH(true),
     /** The destination's size differs from the source's after the transfer. Transient. */
     FILE_SIZE_CHANGED(false),
     /** Anything else. Transient. */

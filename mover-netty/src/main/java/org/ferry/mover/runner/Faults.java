@@ -62,6 +62,9 @@ public final class Faults {
         if (failure instanceof CredentialExpiredException) {
             return FaultCode.NO_CREDENTIALS;
         }
+        if (failure instanceof ExternalChecksumMismatchException) {
+            return FaultCode.EXTERNAL_CHECKSUM_MISMATCH;
+        }
         if (failure instanceof ChecksumMismatchException) {
             return FaultCode.VERIFY_CHECKSUM;
         }

@@ -3,6 +3,7 @@ package org.ferry.mover.runner;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.ferry.mover.client.FilePair;
@@ -39,7 +40,6 @@ final class FileMover {
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(FileMover.class);
 
-    private static final String CHECKSUM_ALGORITHM = "MD5";
     private static final long STOP_POLL_MILLIS = 100;
     /** Suffix of the temporary name a file is written under until it is checked. */
     static final String PART_SUFFIX = ".ferry-part";
@@ -176,9 +176,17 @@ final class FileMover {
                     return new Outcome(fault);
                 }
                 boolean retry = !fault.isPermanent() && attempt < retries.maxAttempts();
+                if (!retry && fault.code() == FaultCode.VERIFY_CHECKSUM) {
+                    // differing again and again: the path corrupts what it carries; the file fails
+                    // (naming both values) instead of going round until the deadline
+                    fault = fault.givenUp();
+                }
                 listener.onFault(file, fault, number, retry, acknowledged);
                 if (!retry && fault.isPermanent()) {
                     removeQuietly(lane, writing, file.destinationPath()); // nothing will resume it
+                    if (isChecksumFault(fault) && writing.equals(file.destinationPath())) {
+                        removeUnchecked(lane, writing); // written in place (a long name): not to stand as done
+                    }
                 }
                 if (!retry) {
                     return fault.isPermanent() ? Outcome.DONE : new Outcome(fault);
@@ -230,8 +238,8 @@ final class FileMover {
                             reportingMarkers(listener, file, markers, receiving));
         }
         listener.onBytes(bytes - counted.getAndSet(bytes));
-        if (chunk.verifyChecksum()) {
-            return new Arrival(bytes, verify(lane, file, writing));
+        if (checksChecksum(chunk, file)) {
+            return new Arrival(bytes, verify(chunk, lane, file, writing));
         }
         verifySize(lane, writing, bytes);
         return new Arrival(bytes, null);
@@ -289,6 +297,26 @@ final class FileMover {
                 return;
             }
             throw e;
+        }
+    }
+
+    /** @return whether the fault is a checksum that did not verify */
+    static boolean isChecksumFault(MoverFault fault) {
+        return fault.code() == FaultCode.VERIFY_CHECKSUM || fault.code() == FaultCode.EXTERNAL_CHECKSUM_MISMATCH;
+    }
+
+    /**
+     * Deletes a file whose checksum did not verify from under its final name (best effort, logged):
+     * a file that is not what the source or the user says must not look complete.
+     */
+    static void removeUnchecked(SessionPair lane, String path) {
+        try {
+            if (lane.destination().sizes(List.of(path))[0] >= 0) {
+                lane.destination().delete(path);
+            }
+        } catch (IOException | RuntimeException e) {
+            lane.close();
+            log.warn("Could not remove {}, whose checksum did not verify: {}", path, e.toString());
         }
     }
 
@@ -393,23 +421,49 @@ final class FileMover {
         };
     }
 
-    /** @return {@code MD5:hex} of the file, equal at both ends */
-    static String verify(SessionPair lane, FileTransfer file) throws IOException {
-        return verify(lane, file, file.destinationPath());
+    /**
+     * @param chunk the chunk (algorithm, whether to verify)
+     * @param file the file
+     * @return whether the file's checksum is checked after it arrived: the task asked for {@code
+     *     verify_checksum}, or the user gave the file's checksum ({@code external_checksum})
+     */
+    static boolean checksChecksum(ChunkRequest chunk, FileTransfer file) {
+        return chunk.verifyChecksum() || file.externalChecksum() != null;
+    }
+
+    /** @return {@code ALGORITHM:hex} of the file (see {@link #verify(ChunkRequest, SessionPair, FileTransfer, String)}) */
+    static String verify(ChunkRequest chunk, SessionPair lane, FileTransfer file) throws IOException {
+        return verify(chunk, lane, file, file.destinationPath());
     }
 
     /**
+     * The verify step: the destination's checksum (CKSM in the chunk's algorithm) must equal the
+     * source's, and the one the user gave when there is one. Source first: a destination that
+     * differs from its source was damaged on the way (sending it again can help); one that equals
+     * its source but not the given value holds what the source holds (sending it again cannot).
+     *
      * @param written where the destination holds the file (its temporary name until checked)
-     * @return {@code MD5:hex} of the file, equal at both ends
+     * @return {@code ALGORITHM:hex} of the file (lowercase), equal at both ends
+     * @throws ChecksumMismatchException if source and destination differ (both values named)
+     * @throws ExternalChecksumMismatchException if the destination differs from the given value
+     *     (both values named)
+     * @throws IOException if a CKSM fails
      */
-    static String verify(SessionPair lane, FileTransfer file, String written) throws IOException {
-        String sourceSum = lane.source().checksum(CHECKSUM_ALGORITHM, file.sourcePath());
-        String destinationSum = lane.destination().checksum(CHECKSUM_ALGORITHM, written);
-        if (!sourceSum.equalsIgnoreCase(destinationSum)) {
-            throw new ChecksumMismatchException(
-                    "MD5 of " + written + " is " + destinationSum + ", source has " + sourceSum);
+    static String verify(ChunkRequest chunk, SessionPair lane, FileTransfer file, String written) throws IOException {
+        String algorithm = chunk.checksumAlgorithm().name();
+        String sourceSum = lane.source().checksum(algorithm, file.sourcePath()).toLowerCase(Locale.ROOT);
+        String destinationSum = lane.destination().checksum(algorithm, written).toLowerCase(Locale.ROOT);
+        if (!sourceSum.equals(destinationSum)) {
+            throw new ChecksumMismatchException(algorithm + " of " + file.destinationPath() + " is " + destinationSum
+                    + " at the destination, " + sourceSum + " at the source");
         }
-        return CHECKSUM_ALGORITHM + ":" + sourceSum.toLowerCase(java.util.Locale.ROOT);
+        String given = file.externalChecksum();
+        if (given != null && !given.toLowerCase(Locale.ROOT).equals(destinationSum)) {
+            throw new ExternalChecksumMismatchException(algorithm + " of " + file.destinationPath() + " is "
+                    + destinationSum + " (source and destination agree), the external_checksum given is "
+                    + given.toLowerCase(Locale.ROOT));
+        }
+        return algorithm + ":" + destinationSum;
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.UUID;
 import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.protocol.ByteRange;
+import org.ferry.mover.protocol.ChecksumAlgorithm;
 import org.ferry.mover.runner.ChunkRequest;
 import org.ferry.mover.runner.ChunkTuning;
 import org.ferry.mover.runner.FileTransfer;
@@ -37,9 +38,12 @@ class MessageCodecTest {
                 Map.of());
     }
 
-    /** Version 4: the envelope around the chunk in the runner's own shape, files and all. */
+    /**
+     * Version 5: the envelope around the chunk in the runner's own shape, files and all, with the
+     * checksum algorithm and the files' given checksums.
+     */
     @Test
-    void version4CarriesTheChunkInTheRunnersShape() {
+    void version5CarriesTheChunkInTheRunnersShape() {
         ChunkMessage message = new ChunkMessage(
                 MessageCodec.VERSION,
                 12,
@@ -50,15 +54,24 @@ class MessageCodecTest {
                         access("alice#src", 2811),
                         access("alice#dst", 2812),
                         List.of(
-                                new FileTransfer(1, "/a", "/b", 3, List.of(), 0, Instant.parse("2001-02-03T04:05:06Z")),
+                                new FileTransfer(
+                                        1,
+                                        "/a",
+                                        "/b",
+                                        3,
+                                        List.of(),
+                                        0,
+                                        Instant.parse("2001-02-03T04:05:06Z"),
+                                        "0a1b2c3d"),
                                 new FileTransfer(2, "/c", "/d", 4, List.of(new ByteRange(0, 2)), 1, null)),
                         new ChunkTuning(2, 4, 10),
                         false,
                         ProtectionLevel.PRIVATE,
-                        true));
+                        true,
+                        ChecksumAlgorithm.ADLER32));
         byte[] json = codec.write(message);
         assertThat(new String(json, StandardCharsets.UTF_8))
-                .contains("\"v\":4", "\"request\":")
+                .contains("\"v\":5", "\"request\":", "\"checksumAlgorithm\":\"ADLER32\"")
                 .as("derived answers are not part of the message")
                 .doesNotContain("\"gsi\"", "\"resumed\"");
         ChunkMessage read = codec.chunk(json);
@@ -66,6 +79,35 @@ class MessageCodecTest {
         assertThat(read.request().files())
                 .extracting(FileTransfer::sourceModified)
                 .containsExactly(Instant.parse("2001-02-03T04:05:06Z"), null);
+        assertThat(read.request().files())
+                .extracting(FileTransfer::externalChecksum)
+                .containsExactly("0a1b2c3d", null);
+    }
+
+    /** A version-4 chunk (no algorithm, no given checksums) queued before the upgrade compares MD5. */
+    @Test
+    void aVersion4ChunkComparesMd5() {
+        ChunkMessage message = new ChunkMessage(
+                4,
+                12,
+                TASK,
+                null,
+                null,
+                new ChunkRequest(
+                        access("alice#src", 2811),
+                        access("alice#dst", 2812),
+                        List.of(new FileTransfer("/a", "/b", 3)),
+                        new ChunkTuning(2, 4, 10),
+                        true,
+                        ProtectionLevel.CLEAR));
+        String v4 = new String(codec.write(message), StandardCharsets.UTF_8)
+                .replace(",\"checksumAlgorithm\":\"MD5\"", "")
+                .replace(",\"externalChecksum\":null", "");
+        assertThat(v4).doesNotContain("checksumAlgorithm", "externalChecksum");
+        ChunkMessage read = codec.chunk(v4.getBytes(StandardCharsets.UTF_8));
+        assertThat(read.request().checksumAlgorithm()).isEqualTo(ChecksumAlgorithm.MD5);
+        assertThat(read.request().files().get(0).externalChecksum()).isNull();
+        assertThat(read).isEqualTo(message);
     }
 
     /** A chunk as release 3 wrote it (flat, ranges as text, file times as epoch milliseconds). */
@@ -144,14 +186,14 @@ class MessageCodecTest {
     }
 
     @Test
-    void versionsOutsideTwoToFourAreRefusedLoudly() {
-        for (int version : new int[] {1, 5}) {
+    void versionsOutsideTwoToFiveAreRefusedLoudly() {
+        for (int version : new int[] {1, 6}) {
             String json = "{\"v\":" + version + ",\"type\":\"PING\",\"taskId\":null,\"chunkId\":0}";
             assertThatThrownBy(() -> codec.control(json.getBytes(StandardCharsets.UTF_8)))
                     .as("version " + version)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("message version " + version)
-                    .hasMessageContaining("reads 2 to 4");
+                    .hasMessageContaining("reads 2 to 5");
         }
     }
 }

@@ -27,6 +27,7 @@ import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.protocol.ByteRange;
+import org.ferry.mover.protocol.ChecksumAlgorithm;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.Authenticator;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
@@ -235,6 +236,160 @@ class ChunkRunnerTest {
                     .formatHex(java.security.MessageDigest.getInstance("MD5").digest(content));
             assertThat(listener.checksums.get(file)).as(file.sourcePath()).isEqualTo("MD5:" + md5);
         }
+    }
+
+    /** A chunk that verifies with {@code algorithm}. */
+    private ChunkRequest chunk(List<FileTransfer> files, ChunkTuning tuning, ChecksumAlgorithm algorithm) {
+        return new ChunkRequest(
+                access(source, "alice#src"),
+                access(destination, "alice#dst"),
+                files,
+                tuning,
+                true,
+                ProtectionLevel.CLEAR,
+                false,
+                algorithm);
+    }
+
+    /**
+     * The chunk's algorithm is what both ends compute: ADLER32 (8 hex digits, as
+     * globus-gridftp-server prints it) for batched files and a file moved on its own, and a given
+     * checksum that matches lets the file arrive.
+     */
+    @Test
+    void adler32IsVerifiedAndAMatchingGivenChecksumLetsTheFileArrive() throws Exception {
+        List<FileTransfer> files = new java.util.ArrayList<>();
+        Random random = new Random(31);
+        for (int i = 0; i < 4; i++) {
+            byte[] data = new byte[3000 + i];
+            random.nextBytes(data);
+            Files.write(sourceRoot.resolve("a" + i + ".bin"), data);
+            files.add(new FileTransfer(
+                    0,
+                    "/a" + i + ".bin",
+                    "/a" + i + ".bin",
+                    data.length,
+                    List.of(),
+                    0,
+                    null,
+                    i == 0 ? adler32(data) : null));
+        }
+        byte[] single = new byte[17 << 20];
+        random.nextBytes(single);
+        Files.write(sourceRoot.resolve("alone.bin"), single);
+        files.add(new FileTransfer(
+                0,
+                "/alone.bin",
+                "/alone.bin",
+                single.length,
+                List.of(),
+                0,
+                null,
+                adler32(single).toUpperCase()));
+        Recording listener = new Recording();
+        assertThat(new ChunkRunner(sessions, new RetryPolicy(2, List.of(0)), lanes)
+                        .run(chunk(files, new ChunkTuning(1, 2, 8), ChecksumAlgorithm.ADLER32), listener))
+                .isNull();
+        assertThat(listener.faults).isEmpty();
+        assertThat(listener.arrived).hasSize(5);
+        for (FileTransfer file : files) {
+            byte[] content =
+                    Files.readAllBytes(sourceRoot.resolve(file.sourcePath().substring(1)));
+            assertThat(listener.checksums.get(file)).as(file.sourcePath()).isEqualTo("ADLER32:" + adler32(content));
+            assertThat(destinationRoot.resolve(file.destinationPath().substring(1)))
+                    .hasBinaryContent(content);
+        }
+    }
+
+    /**
+     * A given checksum the source does not match fails the file at once (no second attempt: the
+     * destination holds what the source holds), naming both values, and the destination keeps
+     * neither the batched file nor the one moved alone, under any name.
+     */
+    @Test
+    void aWrongGivenChecksumFailsTheFileAtOnceAndLeavesNothingBehind() throws Exception {
+        String wrong = "ab".repeat(32);
+        byte[] small = new byte[4000];
+        byte[] big = new byte[17 << 20];
+        new Random(32).nextBytes(small);
+        new Random(33).nextBytes(big);
+        Files.write(sourceRoot.resolve("s.bin"), small);
+        Files.write(sourceRoot.resolve("b.bin"), big);
+        List<FileTransfer> files = List.of(
+                new FileTransfer(0, "/s.bin", "/s.bin", small.length, List.of(), 0, null, wrong),
+                new FileTransfer(0, "/s2.bin", "/s2.bin", small.length, List.of(), 0, null, null),
+                new FileTransfer(0, "/b.bin", "/b.bin", big.length, List.of(), 0, null, wrong));
+        Files.write(sourceRoot.resolve("s2.bin"), small);
+        Recording listener = new Recording();
+        assertThat(new ChunkRunner(sessions, new RetryPolicy(3, List.of(0)), lanes)
+                        .run(chunk(files, new ChunkTuning(1, 2, 8), ChecksumAlgorithm.SHA256), listener))
+                .isNull();
+        assertThat(listener.arrived).containsExactly(files.get(1));
+        assertThat(listener.faults).hasSize(2);
+        assertThat(listener.gaveUp).containsExactlyInAnyOrder(files.get(0), files.get(2));
+        for (MoverFault fault : listener.faults) {
+            assertThat(fault.code()).isEqualTo(FaultCode.EXTERNAL_CHECKSUM_MISMATCH);
+            assertThat(fault.isPermanent()).isTrue();
+            assertThat(fault.description()).contains(wrong).containsAnyOf(sha256(small), sha256(big));
+        }
+        try (var left = Files.list(destinationRoot)) {
+            assertThat(left.map(path -> path.getFileName().toString()).toList()).containsExactly("s2.bin");
+        }
+    }
+
+    /**
+     * Source and destination that differ after every attempt (the source's first byte changes once
+     * all of it was sent): each attempt is a VERIFY_CHECKSUM fault naming both values, the last one
+     * gives the file up for good, and the destination keeps nothing of it.
+     */
+    @Test
+    void aChecksumThatDiffersEveryAttemptFailsTheFileNamingBothValues() throws Exception {
+        byte[] data = new byte[17 << 20];
+        new Random(34).nextBytes(data);
+        Path sourceFile = sourceRoot.resolve("v.bin");
+        Files.write(sourceFile, data);
+        FileTransfer file = new FileTransfer("/v.bin", "/v.bin", data.length);
+        Recording listener = new Recording();
+        listener.onBytesHook = delta -> {
+            if (delta > 0 && listener.bytes.get() == data.length) { // all of it sent: change the source
+                try (java.nio.channels.FileChannel channel =
+                        java.nio.channels.FileChannel.open(sourceFile, java.nio.file.StandardOpenOption.WRITE)) {
+                    data[0]++;
+                    channel.write(java.nio.ByteBuffer.wrap(data, 0, 1), 0);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        };
+        assertThat(new ChunkRunner(sessions, new RetryPolicy(2, List.of(0)), lanes)
+                        .run(chunk(List.of(file), new ChunkTuning(1, 2, 8), ChecksumAlgorithm.SHA256), listener))
+                .isNull();
+        assertThat(listener.arrived).isEmpty();
+        assertThat(listener.faults)
+                .extracting(MoverFault::code)
+                .containsExactly(FaultCode.VERIFY_CHECKSUM, FaultCode.VERIFY_CHECKSUM);
+        assertThat(listener.faults.get(0).isPermanent()).isFalse();
+        assertThat(listener.faults.get(1).isPermanent())
+                .as("given up after the last attempt")
+                .isTrue();
+        assertThat(listener.gaveUp).containsExactly(file);
+        assertThat(listener.faults.get(1).description())
+                .containsPattern("SHA256 of /v.bin is [0-9a-f]{64} at the destination, [0-9a-f]{64} at the source")
+                .contains(sha256(data));
+        try (var left = Files.list(destinationRoot)) {
+            assertThat(left.toList()).isEmpty();
+        }
+    }
+
+    private static String adler32(byte[] data) {
+        java.util.zip.Adler32 adler = new java.util.zip.Adler32();
+        adler.update(data);
+        return String.format("%08x", adler.getValue());
+    }
+
+    private static String sha256(byte[] data) throws Exception {
+        return java.util.HexFormat.of()
+                .formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(data));
     }
 
     /**
