@@ -90,6 +90,13 @@ public final class TransferCommand extends ApiCommand {
     private TransferOptions options;
 
     @Option(
+            names = "--external-checksum",
+            paramLabel = "HEX",
+            description = "The source file's checksum (in --checksum-algorithm): the destination's must equal it,"
+                    + " else the file fails (EXTERNAL_CHECKSUM_MISMATCH). A single file item only.")
+    private String externalChecksum;
+
+    @Option(
             names = "--fail-on-quota-errors",
             description = "Fail the task at once when the destination is full or over quota"
                     + " (by default it waits for space until its deadline).")
@@ -192,6 +199,9 @@ public final class TransferCommand extends ApiCommand {
         if (batch != null && recursive != null) {
             throw usage("-r/--no-recursive go on the batch lines, not on the command line, with --batch");
         }
+        if (externalChecksum != null && (batch != null || Boolean.TRUE.equals(recursive))) {
+            throw usage("--external-checksum is the checksum of one file: not with -r/--recursive or --batch");
+        }
         ObjectNode body = root().mapper().createObjectNode();
         body.put("DATA_TYPE", "transfer");
         if (submissionId != null) {
@@ -212,7 +222,10 @@ public final class TransferCommand extends ApiCommand {
         ArrayNode items = body.putArray("DATA");
         if (batch == null) {
             boolean isDirectory = recursive != null ? recursive : isDirectory(source);
-            item(items, source.path(), destination.path(), isDirectory);
+            ObjectNode item = item(items, source.path(), destination.path(), isDirectory);
+            if (externalChecksum != null) {
+                item.put("external_checksum", externalChecksum);
+            }
         } else {
             batchItems(items);
         }
@@ -254,12 +267,13 @@ public final class TransferCommand extends ApiCommand {
         }
     }
 
-    private void item(ArrayNode items, String sourcePath, String destinationPath, boolean isRecursive) {
+    private ObjectNode item(ArrayNode items, String sourcePath, String destinationPath, boolean isRecursive) {
         ObjectNode item = items.addObject();
         item.put("DATA_TYPE", "transfer_item");
         item.put("source_path", sourcePath);
         item.put("destination_path", destinationPath);
         item.put("recursive", isRecursive);
+        return item;
     }
 
     private void batchItems(ArrayNode items) {

@@ -29,6 +29,13 @@ final class TransferOptions {
     private boolean verifyChecksum;
 
     @Option(
+            names = "--checksum-algorithm",
+            paramLabel = "ALG",
+            description = "What --verify-checksum, --sync-level checksum and --external-checksum compare:"
+                    + " MD5 (default), ADLER32, SHA1, SHA256, SHA512, CRC32C (the server checks the name).")
+    private String checksumAlgorithm;
+
+    @Option(
             names = {"--preserve-mtime", "--preserve-timestamp"},
             description = "Give each destination file its source's modification time (whole seconds).")
     private boolean preserveMtime;
@@ -73,6 +80,9 @@ final class TransferOptions {
             body.put("sync_level", syncLevel.ordinal());
         }
         body.put("verify_checksum", verifyChecksum);
+        if (checksumAlgorithm != null) {
+            body.put("checksum_algorithm", checksumAlgorithm);
+        }
         putIfTrue(body, "preserve_timestamp", preserveMtime);
         putIfTrue(body, "encrypt_data", encrypt);
         putIfTrue(body, "delete_destination_extra", deleteDestinationExtra);

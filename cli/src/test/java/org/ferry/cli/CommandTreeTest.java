@@ -121,6 +121,32 @@ class CommandTreeTest {
     }
 
     @Test
+    void checksumOptionsGoIntoTheDocumentAndAGivenChecksumNamesOneFile() {
+        Run run = ferry(
+                "transfer",
+                "admin#a:/src/f.h5",
+                "admin#b:/dst/f.h5",
+                "--no-recursive",
+                "--checksum-algorithm",
+                "ADLER32",
+                "--external-checksum",
+                "0a1b2c3d",
+                "--print-document");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("\"checksum_algorithm\" : \"ADLER32\"", "\"external_checksum\" : \"0a1b2c3d\"");
+        Run recursive = ferry(
+                "transfer",
+                "admin#a:/src",
+                "admin#b:/dst",
+                "-r",
+                "--external-checksum",
+                "0a1b2c3d",
+                "--print-document");
+        assertThat(recursive.exitCode()).isEqualTo(2);
+        assertThat(recursive.err()).contains("--external-checksum");
+    }
+
+    @Test
     void anUnreachableApiSaysSoAndExitsOne() {
         Run run = ferry("status");
         assertThat(run.exitCode()).isEqualTo(1);

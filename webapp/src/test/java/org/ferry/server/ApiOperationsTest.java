@@ -303,9 +303,43 @@ class ApiOperationsTest {
         assertThat(clear.status()).isEqualTo(400);
         assertThat(clear.body().get("code").asString()).isEqualTo("ClientError.BadRequest");
         assertThat(clear.body().get("field").asString()).isEqualTo("encrypt_data");
-        ApiClient.Answer external =
-                api.post("/v0.10/transfer", transfer(Map.of("external_checksum", "abc", "checksum_algorithm", "MD5")));
-        assertThat(external.body().get("field").asString()).isEqualTo("DATA[0].external_checksum");
+        // checksums: six algorithms in any case; a given value must be hex of the algorithm's length
+        // and only on a file item; one algorithm per task
+        Map<Map<String, Object>, String> badChecksums = new java.util.LinkedHashMap<>();
+        badChecksums.put(Map.of("external_checksum", "abc", "checksum_algorithm", "MD5"), "DATA[0].external_checksum");
+        badChecksums.put(
+                Map.of("external_checksum", "0".repeat(32), "checksum_algorithm", "sha1"), "DATA[0].external_checksum");
+        badChecksums.put(
+                Map.of("external_checksum", "zz".repeat(4), "checksum_algorithm", "ADLER32"),
+                "DATA[0].external_checksum");
+        badChecksums.put(Map.of("external_checksum", "0".repeat(32), "recursive", true), "DATA[0].external_checksum");
+        badChecksums.put(Map.of("checksum_algorithm", "CRC32"), "DATA[0].checksum_algorithm");
+        for (Map.Entry<Map<String, Object>, String> bad : badChecksums.entrySet()) {
+            ApiClient.Answer refusedSum = api.post("/v0.10/transfer", transfer(bad.getKey()));
+            assertThat(refusedSum.status()).as(bad.getKey().toString()).isEqualTo(400);
+            assertThat(refusedSum.body().get("code").asString()).isEqualTo("ClientError.BadRequest");
+            assertThat(refusedSum.body().get("field").asString())
+                    .as(bad.getKey().toString())
+                    .isEqualTo(bad.getValue());
+        }
+        Map<String, Object> unknownAlgorithm = transfer(Map.of());
+        unknownAlgorithm.put("checksum_algorithm", "sha3");
+        assertThat(api.post("/v0.10/transfer", unknownAlgorithm)
+                        .body()
+                        .get("field")
+                        .asString())
+                .isEqualTo("checksum_algorithm");
+        Map<String, Object> twoAlgorithms = transfer(Map.of("checksum_algorithm", "md5"));
+        twoAlgorithms.put("checksum_algorithm", "SHA512");
+        assertThat(api.post("/v0.10/transfer", twoAlgorithms)
+                        .body()
+                        .get("field")
+                        .asString())
+                .isEqualTo("DATA[0].checksum_algorithm");
+        Map<String, Object> given = transfer(Map.of("external_checksum", "0A1B2C3D", "checksum_algorithm", "crc32c"));
+        given.put("skip_activation_check", true);
+        ApiClient.Answer acceptedSum = api.post("/v0.10/transfer", given);
+        assertThat(acceptedSum.status()).as(String.valueOf(acceptedSum.body())).isEqualTo(202);
         // the "off" values are accepted: a client that always sends them still works
         Map<String, Object> off = transfer(Map.of());
         off.put("notify_on_succeeded", false);

@@ -448,6 +448,130 @@ class TransferEndToEndTest {
         assertThat(listing.get("DATA").findValuesAsString("name")).contains("mine.txt");
     }
 
+    /**
+     * checksum_algorithm selects what verify_checksum compares: ADLER32 (the task's) on one file,
+     * SHA256 (named by the item, any case) on a tree of small files moved in a pipelined batch;
+     * successful_transfers shows the algorithm and the value, which are the file's own.
+     */
+    @Test
+    void adler32AndSha256VerifyAndShowInSuccessfulTransfers() throws IOException {
+        byte[] single = random(20_000_000, 41); // above the batch limit: moved on its own
+        write(SITE_A.resolve("sums/big.bin"), single);
+        Map<String, Object> adler = transfer("/sums/big.bin", "/sums-copy/big.bin", false);
+        adler.put("verify_checksum", true);
+        adler.put("checksum_algorithm", "adler32");
+        JsonNode task = runToEnd(adler);
+        assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
+        JsonNode arrived = successfulTransfers(task);
+        assertThat(arrived.size()).isEqualTo(1);
+        assertThat(arrived.get(0).get("checksum_algorithm").asString()).isEqualTo("ADLER32");
+        java.util.zip.Adler32 expected = new java.util.zip.Adler32();
+        expected.update(single);
+        assertThat(arrived.get(0).get("checksum").asString()).isEqualTo(String.format("%08x", expected.getValue()));
+        assertThat(Files.readAllBytes(SITE_B.resolve("sums-copy/big.bin"))).isEqualTo(single);
+
+        write(SITE_A.resolve("sums/tree/a.bin"), random(3_000, 42));
+        write(SITE_A.resolve("sums/tree/b.bin"), random(5_000, 43));
+        Map<String, Object> sha = transfer("/sums/tree", "/sums-copy/tree", true);
+        sha.put("verify_checksum", true);
+        sha.put(
+                "DATA",
+                List.of(Map.of(
+                        "source_path",
+                        "/sums/tree",
+                        "destination_path",
+                        "/sums-copy/tree",
+                        "recursive",
+                        true,
+                        "checksum_algorithm",
+                        "Sha256")));
+        JsonNode tree = runToEnd(sha);
+        assertThat(tree.get("status").asString()).as(tree.toString()).isEqualTo("SUCCEEDED");
+        JsonNode files = successfulTransfers(tree);
+        assertThat(files.size()).isEqualTo(2);
+        for (JsonNode file : files) {
+            assertThat(file.get("checksum_algorithm").asString()).isEqualTo("SHA256");
+            byte[] content = Files.readAllBytes(
+                    SITE_A.resolve(file.get("source_path").asString().substring(1)));
+            assertThat(file.get("checksum").asString())
+                    .isEqualTo(java.util.HexFormat.of().formatHex(sha256(content)));
+        }
+    }
+
+    /**
+     * A file item's external_checksum: a right one verifies (and shows); a wrong one fails the file
+     * and the task with EXTERNAL_CHECKSUM_MISMATCH naming both values, and the destination holds
+     * neither file under its final name (nor a temporary one) - one moved on its own, one in a
+     * pipelined batch.
+     */
+    @Test
+    void externalChecksumVerifiesOrFailsTheFileNamingBothValues() throws IOException {
+        byte[] small = random(4_000, 51);
+        byte[] big = random(17_000_000, 52);
+        write(SITE_A.resolve("given/small.bin"), small);
+        write(SITE_A.resolve("given/big.bin"), big);
+        String smallSum = java.util.HexFormat.of().formatHex(sha256(small));
+        Map<String, Object> right = transfer("/given/small.bin", "/given-ok/small.bin", false);
+        right.put(
+                "DATA",
+                List.of(Map.of(
+                        "source_path",
+                        "/given/small.bin",
+                        "destination_path",
+                        "/given-ok/small.bin",
+                        "external_checksum",
+                        smallSum.toUpperCase(java.util.Locale.ROOT),
+                        "checksum_algorithm",
+                        "SHA256")));
+        JsonNode ok = runToEnd(right);
+        assertThat(ok.get("status").asString()).as(ok.toString()).isEqualTo("SUCCEEDED");
+        assertThat(ok.get("verify_checksum").asBoolean()).isFalse(); // the given value is checked anyway
+        JsonNode shown = successfulTransfers(ok).get(0);
+        assertThat(shown.get("checksum_algorithm").asString()).isEqualTo("SHA256");
+        assertThat(shown.get("checksum").asString()).isEqualTo(smallSum);
+        assertThat(Files.readAllBytes(SITE_B.resolve("given-ok/small.bin"))).isEqualTo(small);
+
+        String wrong = "0".repeat(64);
+        Map<String, Object> bad = transfer("/given/small.bin", "/given-bad/small.bin", false);
+        bad.put("checksum_algorithm", "SHA256");
+        bad.put("verify_checksum", true);
+        bad.put(
+                "DATA",
+                List.of(
+                        Map.of(
+                                "source_path",
+                                "/given/small.bin",
+                                "destination_path",
+                                "/given-bad/small.bin",
+                                "external_checksum",
+                                wrong),
+                        Map.of(
+                                "source_path",
+                                "/given/big.bin",
+                                "destination_path",
+                                "/given-bad/big.bin",
+                                "external_checksum",
+                                wrong)));
+        JsonNode failed = runToEnd(bad);
+        assertThat(failed.get("status").asString()).as(failed.toString()).isEqualTo("FAILED");
+        assertThat(failed.get("fatal_error").get("code").asString()).isEqualTo("EXTERNAL_CHECKSUM_MISMATCH");
+        String description = failed.get("fatal_error").get("description").asString();
+        assertThat(description).contains(wrong);
+        assertThat(description).containsAnyOf(smallSum, java.util.HexFormat.of().formatHex(sha256(big)));
+        assertThat(successfulTransfers(failed).size()).isZero();
+        try (Stream<Path> left = Files.list(SITE_B.resolve("given-bad"))) {
+            assertThat(left.map(path -> path.getFileName().toString()).toList())
+                    .as("no file whose checksum did not verify stands at the destination")
+                    .doesNotContain("small.bin", "big.bin", ".small.bin.ferry-part");
+        }
+    }
+
+    private JsonNode successfulTransfers(JsonNode task) {
+        return api.get("/v0.10/task/" + task.get("task_id").asString() + "/successful_transfers")
+                .body()
+                .get("DATA");
+    }
+
     private JsonNode runToEnd(Map<String, Object> transfer) {
         ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer);
         assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(202);

@@ -17,6 +17,7 @@ import org.ferry.api.store.LeasedTask;
 import org.ferry.api.store.TaskStore;
 import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.data.security.ProtectionLevel;
+import org.ferry.mover.protocol.ChecksumAlgorithm;
 import org.ferry.mover.queue.ChunkMessage;
 import org.ferry.mover.queue.MessageCodec;
 import org.ferry.mover.runner.ChunkRequest;
@@ -214,7 +215,8 @@ public class Dispatcher implements TickStep {
                         ChunkTuning.forFiles(chunkFiles),
                         task.options().verifyChecksum(),
                         task.options().encryptData() ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR,
-                        task.options().preserveTimestamp())));
+                        task.options().preserveTimestamp(),
+                        ChecksumAlgorithm.parse(task.options().checksumAlgorithm()))));
         log.debug("Dispatched chunk {} of task {}: {} files", chunkId, task.id(), chunkFiles.size());
         return true;
     }

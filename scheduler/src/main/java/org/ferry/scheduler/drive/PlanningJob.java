@@ -85,7 +85,14 @@ public class PlanningJob {
         try (GridFtpSession from = context.sessions().open(access.source(), access.protection());
                 GridFtpSession to = context.sessions().open(access.destination(), access.protection())) {
             TaskPlanner planner = new TaskPlanner(
-                    from, to, task.getSyncLevel(), task.isSkipSourceErrors(), task.getFilterRules(), false, file -> {
+                    from,
+                    to,
+                    task.getSyncLevel(),
+                    task.isSkipSourceErrors(),
+                    task.getFilterRules(),
+                    false,
+                    task.getChecksumAlgorithm(),
+                    file -> {
                         if (stopRequested.getAsBoolean()) {
                             throw new Stopped();
                         }

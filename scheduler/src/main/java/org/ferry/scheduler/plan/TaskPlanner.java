@@ -40,8 +40,6 @@ import org.ferry.mover.runner.Faults;
  */
 public final class TaskPlanner {
 
-    private static final String CHECKSUM_ALGORITHM = "MD5";
-
     private final GridFtpSession source;
     private final GridFtpSession destination;
     private final SyncLevel syncLevel;
@@ -49,6 +47,7 @@ public final class TaskPlanner {
     private final PlanSink sink;
     private final FilterRules filters;
     private final boolean dryRun;
+    private final String checksumAlgorithm;
 
     private long files;
     private long directories;
@@ -90,6 +89,30 @@ public final class TaskPlanner {
             FilterRules filters,
             boolean dryRun,
             PlanSink sink) {
+        this(source, destination, syncLevel, skipSourceErrors, filters, dryRun, "MD5", sink);
+    }
+
+    /**
+     * @param source logged-in source session
+     * @param destination logged-in destination session
+     * @param syncLevel sync level or null (always copy)
+     * @param skipSourceErrors skip missing or unreadable source paths instead of failing
+     * @param filters the filter rules for recursive items
+     * @param dryRun change nothing on the destination (make no directory)
+     * @param checksumAlgorithm what sync level 3 compares (a CKSM name, the task's {@code
+     *     checksum_algorithm})
+     * @param sink where the files go
+     */
+    public TaskPlanner(
+            GridFtpSession source,
+            GridFtpSession destination,
+            SyncLevel syncLevel,
+            boolean skipSourceErrors,
+            FilterRules filters,
+            boolean dryRun,
+            String checksumAlgorithm,
+            PlanSink sink) {
+        this.checksumAlgorithm = checksumAlgorithm;
         this.source = source;
         this.destination = destination;
         this.syncLevel = syncLevel;
@@ -111,7 +134,7 @@ public final class TaskPlanner {
             if (item.isRecursive()) {
                 planDirectory(item.getSourcePath(), item.getDestinationPath());
             } else {
-                planFile(item.getSourcePath(), item.getDestinationPath());
+                planFile(item.getSourcePath(), item.getDestinationPath(), item.getExternalChecksum());
             }
         }
         return new PlanTotals(files, directories, filesSkipped, skippedErrors, toMove, excluded);
@@ -151,7 +174,7 @@ public final class TaskPlanner {
                 continue;
             }
             if (entry.isFile()) {
-                candidate(sourcePath, destinationPath, entry, existing.get(name));
+                candidate(sourcePath, destinationPath, entry, existing.get(name), null);
             } else if (entry.isDirectory()) {
                 directories++;
                 FileInfo there = existing.get(name);
@@ -171,7 +194,8 @@ public final class TaskPlanner {
         }
     }
 
-    private void planFile(String sourcePath, String destinationPath) throws IOException, PlanningException {
+    private void planFile(String sourcePath, String destinationPath, String externalChecksum)
+            throws IOException, PlanningException {
         FileInfo file = sourceStat(sourcePath, destinationPath);
         if (file == null) {
             return;
@@ -187,21 +211,23 @@ public final class TaskPlanner {
                     EventCode.IS_A_DIRECTORY,
                     "Destination " + destinationPath + " is a directory; name the destination file");
         }
-        candidate(sourcePath, destinationPath, file, there);
+        candidate(sourcePath, destinationPath, file, there, externalChecksum);
     }
 
-    private void candidate(String sourcePath, String destinationPath, FileInfo file, FileInfo there)
+    private void candidate(
+            String sourcePath, String destinationPath, FileInfo file, FileInfo there, String externalChecksum)
             throws IOException {
         files++;
         boolean copy = SyncCheck.needsCopy(
                 syncLevel,
                 file,
                 there,
-                () -> source.checksum(CHECKSUM_ALGORITHM, sourcePath)
-                        .equalsIgnoreCase(destination.checksum(CHECKSUM_ALGORITHM, destinationPath)));
+                () -> source.checksum(checksumAlgorithm, sourcePath)
+                        .equalsIgnoreCase(destination.checksum(checksumAlgorithm, destinationPath)));
         if (copy) {
             toMove++;
-            sink.add(PlannedFile.toMove(sourcePath, destinationPath, file.sizeBytes(), file.modified()));
+            sink.add(PlannedFile.toMove(
+                    sourcePath, destinationPath, file.sizeBytes(), file.modified(), externalChecksum));
         } else {
             filesSkipped++;
             sink.current(sourcePath, destinationPath, file.sizeBytes());

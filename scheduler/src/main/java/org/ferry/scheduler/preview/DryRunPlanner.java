@@ -72,7 +72,14 @@ public class DryRunPlanner implements TransferPreview {
         try (GridFtpSession from = sessions.open(source, ProtectionLevel.CLEAR);
                 GridFtpSession to = sessions.open(destination, ProtectionLevel.CLEAR)) {
             TaskPlanner planner = new TaskPlanner(
-                    from, to, options.syncLevel(), options.skipSourceErrors(), options.filterRules(), true, collector);
+                    from,
+                    to,
+                    options.syncLevel(),
+                    options.skipSourceErrors(),
+                    options.filterRules(),
+                    true,
+                    options.checksumAlgorithm().name(),
+                    collector);
             PlanTotals totals = planner.plan(items);
             long deletions = 0;
             if (options.deleteDestinationExtra() && totals.skippedErrors() == 0) {

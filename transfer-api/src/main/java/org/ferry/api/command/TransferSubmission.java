@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import org.ferry.api.domain.FilterRules;
 import org.ferry.api.domain.SyncLevel;
+import org.ferry.mover.protocol.ChecksumAlgorithm;
 
 /**
  * A transfer to submit, checked field by field: absolute, normalized paths (no {@code ..} climbing
@@ -49,8 +50,16 @@ public record TransferSubmission(
      * @param destinationPath absolute, normalized destination path: the file itself, or the
      *     directory that receives a recursive item's contents
      * @param recursive whether the source is a directory to copy recursively
+     * @param externalChecksum the checksum the user gave for a file item (lowercase hex in the
+     *     task's algorithm), or null
      */
-    public record Item(String sourcePath, String destinationPath, boolean recursive) {}
+    public record Item(String sourcePath, String destinationPath, boolean recursive, String externalChecksum) {
+
+        /** An item without a given checksum. */
+        public Item(String sourcePath, String destinationPath, boolean recursive) {
+            this(sourcePath, destinationPath, recursive, null);
+        }
+    }
 
     /**
      * The task's options.
@@ -65,6 +74,8 @@ public record TransferSubmission(
      * @param filterRules include/exclude rules for the crawl
      * @param failOnQuotaErrors a full destination or an exhausted quota fails the task at once
      *     (by default the task waits for space and retries until its deadline)
+     * @param checksumAlgorithm what verify_checksum, sync level 3 and the items' external
+     *     checksums compare; null: MD5
      */
     public record Options(
             SyncLevel syncLevel,
@@ -74,7 +85,37 @@ public record TransferSubmission(
             boolean skipSourceErrors,
             boolean deleteDestinationExtra,
             FilterRules filterRules,
-            boolean failOnQuotaErrors) {
+            boolean failOnQuotaErrors,
+            ChecksumAlgorithm checksumAlgorithm) {
+
+        /** Defaults the algorithm to MD5. */
+        public Options {
+            if (checksumAlgorithm == null) {
+                checksumAlgorithm = ChecksumAlgorithm.MD5;
+            }
+        }
+
+        /** The options comparing MD5. */
+        public Options(
+                SyncLevel syncLevel,
+                boolean verifyChecksum,
+                boolean preserveTimestamp,
+                boolean encryptData,
+                boolean skipSourceErrors,
+                boolean deleteDestinationExtra,
+                FilterRules filterRules,
+                boolean failOnQuotaErrors) {
+            this(
+                    syncLevel,
+                    verifyChecksum,
+                    preserveTimestamp,
+                    encryptData,
+                    skipSourceErrors,
+                    deleteDestinationExtra,
+                    filterRules,
+                    failOnQuotaErrors,
+                    null);
+        }
 
         /** The options with {@code failOnQuotaErrors} off (the Globus default). */
         public Options(

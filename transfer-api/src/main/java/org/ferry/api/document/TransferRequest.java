@@ -44,6 +44,10 @@ import java.util.List;
  *     {@code ClientError.ActivationRequired} naming the endpoint field)
  * @param storeBasePathInfo not supported (timers)
  * @param items the transfer items, at least one
+ * @param checksumAlgorithm what {@code verify_checksum}, sync level 3 and the items'
+ *     {@code external_checksum} compare: {@code MD5} (default), {@code ADLER32}, {@code SHA1},
+ *     {@code SHA256}, {@code SHA512} or {@code CRC32C}, in any case; the items may name it too (one
+ *     algorithm per task)
  */
 public record TransferRequest(
         @JsonProperty("DATA_TYPE") String dataType,
@@ -72,7 +76,8 @@ public record TransferRequest(
         @JsonProperty("perf_udt") Boolean perfUdt,
         @JsonProperty("skip_activation_check") Boolean skipActivationCheck,
         @JsonProperty("store_base_path_info") Boolean storeBasePathInfo,
-        @JsonProperty("DATA") List<TransferItem> items) {
+        @JsonProperty("DATA") List<TransferItem> items,
+        @JsonProperty("checksum_algorithm") String checksumAlgorithm) {
 
     /**
      * One {@code DATA[]} entry.
@@ -82,8 +87,10 @@ public record TransferRequest(
      * @param destinationPath absolute destination path: the file itself, or the directory that
      *     receives a recursive item's contents
      * @param recursive whether the source is a directory to copy recursively; null: false
-     * @param externalChecksum not supported yet
-     * @param checksumAlgorithm only {@code MD5} (what {@code verify_checksum} compares)
+     * @param externalChecksum a file item's checksum (hex, in the task's algorithm) that the
+     *     destination's must equal (besides the source's); not on a recursive item
+     * @param checksumAlgorithm the task's algorithm as this item names it (see the document's
+     *     {@code checksum_algorithm}); every item naming one names the same
      */
     public record TransferItem(
             @JsonProperty("DATA_TYPE") String dataType,

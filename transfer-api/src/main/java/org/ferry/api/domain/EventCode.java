@@ -39,8 +39,16 @@ public enum EventCode {
     ENDPOINT_ERROR(true),
     /** An endpoint did not answer in time. */
     TIMEOUT(true),
-    /** Source and destination checksums differ after a transfer. */
+    /**
+     * Source and destination checksums differ after a transfer (the file is sent again; after its
+     * last attempt it fails, the description naming both values).
+     */
     VERIFY_CHECKSUM(true),
+    /**
+     * Source and destination agree but differ from the item's {@code external_checksum}: the file
+     * fails at once (the description names both values), and so the task.
+     */
+    EXTERNAL_CHECKSUM_MISMATCH(true),
     /** A recursive item's source is not a directory. */
     NOT_A_DIRECTORY(true),
     /** A file item's source is a directory (use a recursive item). */

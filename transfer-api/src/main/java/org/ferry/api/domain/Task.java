@@ -125,6 +125,9 @@ public class Task {
     @Column(name = "fail_on_quota_errors", nullable = false)
     private boolean failOnQuotaErrors;
 
+    @Column(name = "checksum_algorithm", nullable = false)
+    private String checksumAlgorithm;
+
     @Column(name = "delete_destination_extra", nullable = false)
     private boolean deleteDestinationExtra;
 
@@ -327,6 +330,14 @@ public class Task {
      */
     public boolean isFailOnQuotaErrors() {
         return failOnQuotaErrors;
+    }
+
+    /**
+     * @return what {@code verify_checksum}, sync level 3 and the items' {@code external_checksum}
+     *     compare: a CKSM algorithm name ({@code MD5} unless the submission named another)
+     */
+    public String getChecksumAlgorithm() {
+        return checksumAlgorithm == null ? "MD5" : checksumAlgorithm;
     }
 
     /** @return whether a SUCCEEDED end sends the owner a message */

@@ -31,6 +31,9 @@ public class TransferItem {
     @Column(nullable = false)
     private boolean recursive;
 
+    @Column(name = "external_checksum")
+    private String externalChecksum;
+
     /** For JPA. */
     protected TransferItem() {}
 
@@ -49,6 +52,14 @@ public class TransferItem {
         this.sourcePath = sourcePath;
         this.destinationPath = destinationPath;
         this.recursive = recursive;
+    }
+
+    /**
+     * @return the checksum the user gave for a file item ({@code external_checksum}, hex in the
+     *     task's algorithm), or null
+     */
+    public String getExternalChecksum() {
+        return externalChecksum;
     }
 
     /** @return the owning task id */

@@ -133,9 +133,11 @@ public class TransferService {
                         transfer.notifyOn().onSucceeded(),
                         transfer.notifyOn().onFailed(),
                         transfer.notifyOn().onInactive(),
-                        options.failOnQuotaErrors()),
+                        options.failOnQuotaErrors(),
+                        options.checksumAlgorithm().name()),
                 transfer.items().stream()
-                        .map(item -> new NewTask.Item(item.sourcePath(), item.destinationPath(), item.recursive()))
+                        .map(item -> new NewTask.Item(
+                                item.sourcePath(), item.destinationPath(), item.recursive(), item.externalChecksum()))
                         .toList()));
         publisher.publishEvent(new TaskSubmittedEvent(taskId));
         return new Submission(taskId, submissionId, false);

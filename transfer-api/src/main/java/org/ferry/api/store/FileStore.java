@@ -49,8 +49,8 @@ public class FileStore {
         Instant now = Instant.now();
         jdbc.batchUpdate(
                 "insert into transfer_file (task_id, source_path, destination_path, size_bytes, state, attempts,"
-                        + " bytes_acknowledged, fault_code, fault_description, completion_time, source_modified)"
-                        + " values (?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?)",
+                        + " bytes_acknowledged, fault_code, fault_description, completion_time, source_modified,"
+                        + " external_checksum) values (?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?)",
                 files,
                 500,
                 (PreparedStatement ps, PlannedFile file) -> {
@@ -64,6 +64,7 @@ public class FileStore {
                     ps.setString(7, Sql.cut(file.skippedDescription(), 2000));
                     ps.setTimestamp(8, skipped ? Sql.time(now) : null);
                     ps.setTimestamp(9, Sql.time(file.sourceModified()));
+                    ps.setString(10, file.externalChecksum());
                 });
     }
 
@@ -114,8 +115,8 @@ public class FileStore {
      */
     public List<FileTransfer> ready(UUID taskId, Instant now, int limit) {
         return jdbc.query(
-                "select id, source_path, destination_path, size_bytes, acknowledged, attempts, source_modified"
-                        + " from transfer_file"
+                "select id, source_path, destination_path, size_bytes, acknowledged, attempts, source_modified,"
+                        + " external_checksum from transfer_file"
                         + " where task_id = ? and state = ? and (next_attempt_time is null or next_attempt_time <= ?)"
                         // the index's own order (task_id, state, size_bytes, id): H2 then reads the first
                         // rows of the index instead of sorting every pending row of the task
@@ -127,7 +128,8 @@ public class FileStore {
                         rs.getLong(4),
                         ranges(rs.getString(5)),
                         rs.getInt(6),
-                        Sql.instant(rs.getTimestamp(7))),
+                        Sql.instant(rs.getTimestamp(7)),
+                        rs.getString(8)),
                 taskId,
                 PENDING,
                 Sql.time(now));
@@ -351,7 +353,7 @@ public class FileStore {
                 (ps, arrival) -> {
                     ps.setString(1, FileTransition.ARRIVE.to().name());
                     ps.setTimestamp(2, Sql.time(now));
-                    ps.setString(3, Sql.cut(arrival.checksum(), 128));
+                    ps.setString(3, Sql.cut(arrival.checksum(), 160));
                     ps.setLong(4, arrival.fileId());
                     ps.setLong(5, arrival.chunkId());
                     ps.setString(6, FileTransition.ARRIVE.from().name());

@@ -47,8 +47,16 @@ public record LeasedTask(
      * @param verifyChecksum compare checksums after each file
      * @param encryptData PROT P on every data channel
      * @param preserveTimestamp give each destination file its source's modification time
+     * @param checksumAlgorithm what verify_checksum and external checksums compare (a CKSM name)
      */
-    public record ChunkOptions(boolean verifyChecksum, boolean encryptData, boolean preserveTimestamp) {}
+    public record ChunkOptions(
+            boolean verifyChecksum, boolean encryptData, boolean preserveTimestamp, String checksumAlgorithm) {
+
+        /** Options that compare MD5. */
+        public ChunkOptions(boolean verifyChecksum, boolean encryptData, boolean preserveTimestamp) {
+            this(verifyChecksum, encryptData, preserveTimestamp, "MD5");
+        }
+    }
 
     /** @return the endpoint pair, for per-pair limits */
     public String endpointPair() {

@@ -38,6 +38,8 @@ import org.ferry.api.domain.TaskType;
  * @param transferItems a transfer's items in order (empty for a delete task)
  * @param deletePaths a delete task's paths in order (empty for a transfer)
  * @param failOnQuotaErrors a full destination or an exhausted quota fails the task at once
+ * @param checksumAlgorithm what verify_checksum, sync level 3 and external checksums compare (a
+ *     CKSM name); null: MD5
  */
 public record NewTask(
         TaskType type,
@@ -64,10 +66,14 @@ public record NewTask(
         boolean notifyOnInactive,
         List<Item> transferItems,
         List<String> deletePaths,
-        boolean failOnQuotaErrors) {
+        boolean failOnQuotaErrors,
+        String checksumAlgorithm) {
 
     /** Checks the required values and copies the lists. */
     public NewTask {
+        if (checksumAlgorithm == null) {
+            checksumAlgorithm = "MD5";
+        }
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(submissionId, "submissionId");
         Objects.requireNonNull(ownerName, "ownerName");
@@ -77,14 +83,77 @@ public record NewTask(
         deletePaths = List.copyOf(deletePaths);
     }
 
+    /** A task that compares MD5 (the components as above, without {@code checksumAlgorithm}). */
+    public NewTask(
+            TaskType type,
+            String submissionId,
+            String ownerName,
+            String label,
+            Instant requestTime,
+            Instant deadline,
+            UUID sourceEndpointId,
+            String sourceEndpoint,
+            UUID destinationEndpointId,
+            String destinationEndpoint,
+            SyncLevel syncLevel,
+            boolean verifyChecksum,
+            boolean encryptData,
+            boolean preserveTimestamp,
+            boolean skipSourceErrors,
+            boolean deleteDestinationExtra,
+            FilterRules filterRules,
+            boolean deleteRecursive,
+            boolean ignoreMissing,
+            boolean notifyOnSucceeded,
+            boolean notifyOnFailed,
+            boolean notifyOnInactive,
+            List<Item> transferItems,
+            List<String> deletePaths,
+            boolean failOnQuotaErrors) {
+        this(
+                type,
+                submissionId,
+                ownerName,
+                label,
+                requestTime,
+                deadline,
+                sourceEndpointId,
+                sourceEndpoint,
+                destinationEndpointId,
+                destinationEndpoint,
+                syncLevel,
+                verifyChecksum,
+                encryptData,
+                preserveTimestamp,
+                skipSourceErrors,
+                deleteDestinationExtra,
+                filterRules,
+                deleteRecursive,
+                ignoreMissing,
+                notifyOnSucceeded,
+                notifyOnFailed,
+                notifyOnInactive,
+                transferItems,
+                deletePaths,
+                failOnQuotaErrors,
+                null);
+    }
+
     /**
      * One item of a transfer.
      *
      * @param sourcePath absolute source path
      * @param destinationPath absolute destination path
      * @param recursive a directory moved with its contents
+     * @param externalChecksum the hex checksum the user gave for a file item, or null
      */
-    public record Item(String sourcePath, String destinationPath, boolean recursive) {}
+    public record Item(String sourcePath, String destinationPath, boolean recursive, String externalChecksum) {
+
+        /** An item without a given checksum. */
+        public Item(String sourcePath, String destinationPath, boolean recursive) {
+            this(sourcePath, destinationPath, recursive, null);
+        }
+    }
 
     /**
      * A transfer's options beside its endpoints and items.
@@ -100,6 +169,7 @@ public record NewTask(
      * @param notifyOnFailed e-mail the owner when it ends FAILED
      * @param notifyOnInactive e-mail the owner when it goes INACTIVE
      * @param failOnQuotaErrors a full destination or an exhausted quota fails the task at once
+     * @param checksumAlgorithm what verify_checksum, sync level 3 and external checksums compare
      */
     public record TransferOptions(
             SyncLevel syncLevel,
@@ -112,7 +182,8 @@ public record NewTask(
             boolean notifyOnSucceeded,
             boolean notifyOnFailed,
             boolean notifyOnInactive,
-            boolean failOnQuotaErrors) {}
+            boolean failOnQuotaErrors,
+            String checksumAlgorithm) {}
 
     /**
      * @return a new transfer task
@@ -152,7 +223,8 @@ public record NewTask(
                 options.notifyOnInactive(),
                 items,
                 List.of(),
-                options.failOnQuotaErrors());
+                options.failOnQuotaErrors(),
+                options.checksumAlgorithm());
     }
 
     /**

@@ -13,6 +13,8 @@ import java.time.Instant;
  * @param skippedCode null for a file to move; the fault code of a source error skipped with
  *     {@code skip_source_errors}
  * @param skippedDescription what the source said, for a skipped path
+ * @param externalChecksum the hex checksum the user gave for the file (a file item's {@code
+ *     external_checksum}), or null
  */
 public record PlannedFile(
         String sourcePath,
@@ -20,16 +22,27 @@ public record PlannedFile(
         long sizeBytes,
         Instant sourceModified,
         String skippedCode,
-        String skippedDescription) {
+        String skippedDescription,
+        String externalChecksum) {
 
     /** @return a file to move */
     public static PlannedFile toMove(
             String sourcePath, String destinationPath, long sizeBytes, Instant sourceModified) {
-        return new PlannedFile(sourcePath, destinationPath, sizeBytes, sourceModified, null, null);
+        return toMove(sourcePath, destinationPath, sizeBytes, sourceModified, null);
+    }
+
+    /** @return a file to move whose destination checksum must equal {@code externalChecksum} (when not null) */
+    public static PlannedFile toMove(
+            String sourcePath,
+            String destinationPath,
+            long sizeBytes,
+            Instant sourceModified,
+            String externalChecksum) {
+        return new PlannedFile(sourcePath, destinationPath, sizeBytes, sourceModified, null, null, externalChecksum);
     }
 
     /** @return a source path skipped for a source error ({@code skip_source_errors}) */
     public static PlannedFile skipped(String sourcePath, String destinationPath, String code, String description) {
-        return new PlannedFile(sourcePath, destinationPath, 0, null, code, description);
+        return new PlannedFile(sourcePath, destinationPath, 0, null, code, description, null);
     }
 }

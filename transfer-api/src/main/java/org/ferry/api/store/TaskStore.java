@@ -70,9 +70,10 @@ public class TaskStore {
                         + " skip_source_errors, delete_destination_extra, filter_rules, delete_recursive,"
                         + " ignore_missing, notify_on_succeeded, notify_on_failed, notify_on_inactive, plan_state,"
                         + " files, directories, files_transferred, files_skipped, bytes_transferred, faults,"
-                        + " subtasks_total, subtasks_succeeded, subtasks_failed, fail_on_quota_errors)"
+                        + " subtasks_total, subtasks_succeeded, subtasks_failed, fail_on_quota_errors,"
+                        + " checksum_algorithm)"
                         + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                        + " 0, 0, 0, 0, 0, 0, 0, 0, 0, ?)",
+                        + " 0, 0, 0, 0, 0, 0, 0, 0, 0, ?, ?)",
                 id,
                 task.submissionId(),
                 task.ownerName(),
@@ -101,18 +102,25 @@ public class TaskStore {
                 task.notifyOnFailed(),
                 task.notifyOnInactive(),
                 PlanState.NEW.name(),
-                task.failOnQuotaErrors());
+                task.failOnQuotaErrors(),
+                task.checksumAlgorithm());
         if (task.type() == TaskType.TRANSFER) {
             List<Object[]> rows = new ArrayList<>(task.transferItems().size());
             for (int i = 0; i < task.transferItems().size(); i++) {
                 NewTask.Item item = task.transferItems().get(i);
                 rows.add(new Object[] {
-                    UUID.randomUUID(), id, i, item.sourcePath(), item.destinationPath(), item.recursive()
+                    UUID.randomUUID(),
+                    id,
+                    i,
+                    item.sourcePath(),
+                    item.destinationPath(),
+                    item.recursive(),
+                    item.externalChecksum()
                 });
             }
             jdbc.batchUpdate(
-                    "insert into transfer_item (id, task_id, item_index, source_path, destination_path, recursive)"
-                            + " values (?, ?, ?, ?, ?, ?)",
+                    "insert into transfer_item (id, task_id, item_index, source_path, destination_path, recursive,"
+                            + " external_checksum) values (?, ?, ?, ?, ?, ?, ?)",
                     rows);
         } else {
             List<Object[]> rows = new ArrayList<>(task.deletePaths().size());
@@ -151,8 +159,8 @@ public class TaskStore {
                 "select id, type, owner_name, plan_state, deadline, retry_after, source_endpoint_id,"
                         + " source_endpoint, destination_endpoint_id, destination_endpoint,"
                         + " bytes_transferred + bytes_in_flight, files_transferred, delete_destination_extra,"
-                        + " mirror_state, verify_checksum, encrypt_data, preserve_timestamp, nice_status"
-                        + " from task where status = ? and lease_owner = ? order by request_time",
+                        + " mirror_state, verify_checksum, encrypt_data, preserve_timestamp, nice_status,"
+                        + " checksum_algorithm from task where status = ? and lease_owner = ? order by request_time",
                 (rs, n) -> new LeasedTask(
                         rs.getObject(1, UUID.class),
                         TaskType.valueOf(rs.getString(2)),
@@ -168,7 +176,8 @@ public class TaskStore {
                         rs.getLong(11),
                         rs.getLong(12),
                         rs.getBoolean(13) && rs.getString(14) == null,
-                        new LeasedTask.ChunkOptions(rs.getBoolean(15), rs.getBoolean(16), rs.getBoolean(17))),
+                        new LeasedTask.ChunkOptions(
+                                rs.getBoolean(15), rs.getBoolean(16), rs.getBoolean(17), rs.getString(19))),
                 ACTIVE,
                 me);
     }

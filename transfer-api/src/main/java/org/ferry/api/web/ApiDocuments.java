@@ -283,18 +283,19 @@ public final class ApiDocuments {
 
     /**
      * @param file a SUCCEEDED file row
-     * @param verified whether its task verified checksums
-     * @return its successful_transfer document, with the checksum the mover verified (when it did)
+     * @param verified the algorithm its task verified checksums with, or null when it did not
+     * @return its successful_transfer document, with the checksum the mover verified (when it did:
+     *     the task asked for verify_checksum or the item gave an external_checksum)
      */
-    public static SuccessfulTransferDocument successfulTransfer(TransferFile file, boolean verified) {
+    public static SuccessfulTransferDocument successfulTransfer(TransferFile file, String verified) {
         String checksum = file.getChecksum();
         String algorithm = null;
         String value = null;
         if (checksum != null && checksum.indexOf(':') > 0) {
             algorithm = checksum.substring(0, checksum.indexOf(':'));
             value = checksum.substring(checksum.indexOf(':') + 1);
-        } else if (verified) {
-            algorithm = "MD5";
+        } else {
+            algorithm = verified;
         }
         return new SuccessfulTransferDocument(
                 "successful_transfer",

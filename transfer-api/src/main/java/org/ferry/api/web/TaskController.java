@@ -136,7 +136,8 @@ public class TaskController {
             Caller caller,
             @PathVariable("taskId") String taskId,
             @RequestParam(name = "marker", required = false) String marker) {
-        boolean verified = tasks.get(caller, taskId).isVerifyChecksum();
+        Task task = tasks.get(caller, taskId);
+        String verified = task.isVerifyChecksum() ? task.getChecksumAlgorithm() : null;
         TaskService.MarkerPage<TransferFile> page = tasks.successfulTransfers(caller, taskId, marker);
         return new MarkerListDocument<>(
                 "successful_transfers",

@@ -3,6 +3,7 @@ package org.ferry.api.web;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -23,6 +24,7 @@ import org.ferry.api.service.Labels;
 import org.ferry.api.service.SubmissionIds;
 import org.ferry.api.service.TimeValues;
 import org.ferry.api.service.TransferBodies;
+import org.ferry.mover.protocol.ChecksumAlgorithm;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
@@ -91,6 +93,9 @@ public class TransferDocuments implements TransferBodies {
         flag(document, "skip_source_errors", options.skipSourceErrors());
         flag(document, "fail_on_quota_errors", options.failOnQuotaErrors());
         flag(document, "delete_destination_extra", options.deleteDestinationExtra());
+        if (options.checksumAlgorithm() != ChecksumAlgorithm.MD5) {
+            document.put("checksum_algorithm", options.checksumAlgorithm().name());
+        }
         if (options.filterRules() != null && !options.filterRules().isEmpty()) {
             List<Map<String, Object>> rules = new ArrayList<>();
             for (FilterRules.Rule rule : options.filterRules().rules()) {
@@ -123,6 +128,9 @@ public class TransferDocuments implements TransferBodies {
             written.put("source_path", item.sourcePath());
             written.put("destination_path", item.destinationPath());
             written.put("recursive", item.recursive());
+            if (item.externalChecksum() != null) {
+                written.put("external_checksum", item.externalChecksum());
+            }
             items.add(written);
         }
         document.put("DATA", items);
@@ -153,7 +161,8 @@ public class TransferDocuments implements TransferBodies {
         String label = Labels.check(request.label());
         Instant deadline = deadline(request.deadline());
         SyncLevel syncLevel = syncLevel(request.syncLevel());
-        List<TransferSubmission.Item> items = items(request.items());
+        ChecksumAlgorithm algorithm = checksumAlgorithm(request);
+        List<TransferSubmission.Item> items = items(request.items(), algorithm);
         boolean deleteExtra = Boolean.TRUE.equals(request.deleteDestinationExtra());
         if (deleteExtra && items.stream().noneMatch(TransferSubmission.Item::recursive)) {
             throw new InvalidRequestException(
@@ -175,7 +184,8 @@ public class TransferDocuments implements TransferBodies {
                         Boolean.TRUE.equals(request.skipSourceErrors()),
                         deleteExtra,
                         filterRules(request.filterRules()),
-                        Boolean.TRUE.equals(request.failOnQuotaErrors())),
+                        Boolean.TRUE.equals(request.failOnQuotaErrors()),
+                        algorithm),
                 // Globus: each notify_on_* is true when omitted
                 new TransferSubmission.Notify(
                         !Boolean.FALSE.equals(request.notifyOnSucceeded()),
@@ -316,7 +326,75 @@ public class TransferDocuments implements TransferBodies {
         }
     }
 
-    private List<TransferSubmission.Item> items(List<TransferRequest.TransferItem> data) {
+    /**
+     * The task's checksum algorithm: the document's {@code checksum_algorithm}, else the first
+     * item's, else MD5. Ferry compares one algorithm per task: an item naming another is a 400.
+     */
+    private static ChecksumAlgorithm checksumAlgorithm(TransferRequest request) {
+        ChecksumAlgorithm algorithm = algorithm("checksum_algorithm", request.checksumAlgorithm());
+        String decidedBy = algorithm == null ? null : "checksum_algorithm";
+        List<TransferRequest.TransferItem> data = request.items() == null ? List.of() : request.items();
+        for (int i = 0; i < data.size(); i++) {
+            TransferRequest.TransferItem item = data.get(i);
+            String field = "DATA[" + i + "].checksum_algorithm";
+            ChecksumAlgorithm named = item == null ? null : algorithm(field, item.checksumAlgorithm());
+            if (named == null) {
+                continue;
+            }
+            if (algorithm == null) {
+                algorithm = named;
+                decidedBy = field;
+            } else if (named != algorithm) {
+                throw new InvalidRequestException(
+                        field,
+                        field + " is " + named + " but " + decidedBy + " is " + algorithm
+                                + ": Ferry compares one checksum algorithm per task");
+            }
+        }
+        return algorithm == null ? ChecksumAlgorithm.MD5 : algorithm;
+    }
+
+    /** @return the named algorithm, or null when the value is absent or empty */
+    private static ChecksumAlgorithm algorithm(String field, String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        ChecksumAlgorithm algorithm = ChecksumAlgorithm.parse(value);
+        if (algorithm == null) {
+            throw new InvalidRequestException(
+                    field,
+                    field + " '" + value + "' is not one of " + Arrays.toString(ChecksumAlgorithm.values())
+                            + " (any case)");
+        }
+        return algorithm;
+    }
+
+    /**
+     * @return the item's {@code external_checksum} in lowercase, or null when absent
+     * @throws InvalidRequestException naming the field on a recursive item or for a value that is
+     *     not a hex value of the algorithm's length
+     */
+    private static String externalChecksum(
+            String prefix, TransferRequest.TransferItem item, ChecksumAlgorithm algorithm) {
+        String value = item.externalChecksum();
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        String field = prefix + ".external_checksum";
+        if (Boolean.TRUE.equals(item.recursive())) {
+            throw new InvalidRequestException(
+                    field, field + " applies to file items only, and " + prefix + " is recursive");
+        }
+        if (!algorithm.isValue(value)) {
+            throw new InvalidRequestException(
+                    field,
+                    field + " must be " + algorithm.hexDigits() + " hex digits (" + algorithm + "), not '" + value
+                            + "'");
+        }
+        return value.toLowerCase(Locale.ROOT);
+    }
+
+    private List<TransferSubmission.Item> items(List<TransferRequest.TransferItem> data, ChecksumAlgorithm algorithm) {
         if (data == null) {
             throw new InvalidRequestException("DATA", "DATA is required: a list of transfer items");
         }
@@ -344,19 +422,11 @@ public class TransferDocuments implements TransferBodies {
             }
             String source = ApiPaths.absolute(prefix + ".source_path", item.sourcePath());
             String destination = ApiPaths.absolute(prefix + ".destination_path", item.destinationPath());
-            if (item.externalChecksum() != null && !item.externalChecksum().isEmpty()) {
-                throw new NotSupportedException(
-                        prefix + ".external_checksum",
-                        prefix + ".external_checksum: checking a given checksum is not implemented yet");
-            }
-            if (item.checksumAlgorithm() != null
-                    && !item.checksumAlgorithm().isEmpty()
-                    && !item.checksumAlgorithm().toUpperCase(Locale.ROOT).equals("MD5")) {
-                throw new NotSupportedException(
-                        prefix + ".checksum_algorithm",
-                        prefix + ".checksum_algorithm: verify_checksum and sync level 3 compare MD5 only");
-            }
-            items.add(new TransferSubmission.Item(source, destination, Boolean.TRUE.equals(item.recursive())));
+            items.add(new TransferSubmission.Item(
+                    source,
+                    destination,
+                    Boolean.TRUE.equals(item.recursive()),
+                    externalChecksum(prefix, item, algorithm)));
         }
         return items;
     }

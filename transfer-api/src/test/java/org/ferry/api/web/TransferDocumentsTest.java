@@ -17,6 +17,7 @@ import org.ferry.api.error.FerryException;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.error.NotSupportedException;
 import org.ferry.api.service.ApiLimits;
+import org.ferry.mover.protocol.ChecksumAlgorithm;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -117,6 +118,53 @@ class TransferDocumentsTest {
                 .isTrue();
         assertThat(documents.submission(transfer(null, "/a", "/b")).options().failOnQuotaErrors())
                 .isFalse();
+    }
+
+    /** @return a document of one file item with the item fields given, and the document fields given */
+    static TransferRequest fileItem(Map<String, Object> fields, Map<String, Object> itemFields) {
+        Map<String, Object> item = new java.util.HashMap<>(itemFields);
+        item.put("source_path", "/a");
+        item.put("destination_path", "/b");
+        Map<String, Object> document = new java.util.HashMap<>(fields);
+        document.put("source_endpoint", "a#src");
+        document.put("destination_endpoint", "a#dst");
+        document.put("DATA", List.of(item));
+        return JSON.convertValue(document, TransferRequest.class);
+    }
+
+    @Test
+    void checksumAlgorithmAndAGivenChecksumAreTakenCheckedAndWrittenBack() {
+        TransferSubmission sent = documents.submission(
+                fileItem(Map.of("checksum_algorithm", "adler32"), Map.of("external_checksum", "0A1B2C3D")));
+        assertThat(sent.options().checksumAlgorithm()).isEqualTo(ChecksumAlgorithm.ADLER32);
+        assertThat(sent.items().get(0).externalChecksum()).isEqualTo("0a1b2c3d");
+        assertThat(documents.read(documents.write(sent))).isEqualTo(sent);
+        // named by the item only; absent: MD5
+        assertThat(documents
+                        .submission(fileItem(Map.of(), Map.of("checksum_algorithm", "Sha512")))
+                        .options()
+                        .checksumAlgorithm())
+                .isEqualTo(ChecksumAlgorithm.SHA512);
+        assertThat(documents.submission(fileItem(Map.of(), Map.of())).options().checksumAlgorithm())
+                .isEqualTo(ChecksumAlgorithm.MD5);
+        Map<TransferRequest, String> refused = new java.util.LinkedHashMap<>();
+        refused.put(fileItem(Map.of("checksum_algorithm", "CRC32"), Map.of()), "checksum_algorithm");
+        refused.put(fileItem(Map.of(), Map.of("checksum_algorithm", "sha3")), "DATA[0].checksum_algorithm");
+        refused.put(
+                fileItem(Map.of("checksum_algorithm", "MD5"), Map.of("checksum_algorithm", "SHA1")),
+                "DATA[0].checksum_algorithm");
+        refused.put(fileItem(Map.of(), Map.of("external_checksum", "0a1b2c3d")), "DATA[0].external_checksum");
+        refused.put(
+                fileItem(Map.of("checksum_algorithm", "ADLER32"), Map.of("external_checksum", "0a1b2c3g")),
+                "DATA[0].external_checksum");
+        refused.put(
+                fileItem(Map.of(), Map.of("external_checksum", "0".repeat(32), "recursive", true)),
+                "DATA[0].external_checksum");
+        refused.forEach((document, field) -> assertThatThrownBy(() -> documents.submission(document))
+                .as(field)
+                .isInstanceOf(InvalidRequestException.class)
+                .extracting(e -> ((FerryException) e).field())
+                .isEqualTo(field));
     }
 
     @Test
