@@ -27,7 +27,8 @@ import tools.jackson.databind.node.ObjectNode;
         footerHeading = "%nExamples:%n",
         footer = {
             "  ferry endpoint add admin#a --url ftp://127.0.0.1:2811",
-            "  echo \"$PW\" | ferry endpoint add alice#cluster --url ftp://dtn.example.org:2811 --username alice --password-stdin"
+            "  echo \"$PW\" | ferry endpoint add alice#cluster --url ftp://dtn.example.org:2811 --username alice --password-stdin",
+            "  ferry endpoint add alice#dtn --url sshftp://dtn.example.org --username alice --ssh-key ~/.ssh/ferry_dtn"
         })
 public final class EndpointAddCommand extends ApiCommand {
     @Parameters(
@@ -79,6 +80,20 @@ public final class EndpointAddCommand extends ApiCommand {
     @Option(names = "--default-directory", paramLabel = "PATH", description = "Where ls starts without a path.")
     private String defaultDirectory;
 
+    @Option(
+            names = "--ssh-key",
+            paramLabel = "FILE",
+            description = "For sshftp://: the unencrypted private key Ferry logs in with (stored sealed); - reads it"
+                    + " from standard input.")
+    private String sshKey;
+
+    @Option(
+            names = "--ssh-host-key",
+            paramLabel = "KEY",
+            description = "For sshftp://: the server's host key to pin ('ssh-ed25519 AAAA...'; default: the key the"
+                    + " server shows now).")
+    private String sshHostKey;
+
     /** @return 0 once the endpoint is created */
     @Override
     protected int execute() {
@@ -108,6 +123,12 @@ public final class EndpointAddCommand extends ApiCommand {
         if (myProxyDn != null) {
             body.put("myproxy_dn", myProxyDn);
         }
+        if (sshKey != null) {
+            body.put("ssh_private_key", readKey(sshKey));
+        }
+        if (sshHostKey != null) {
+            body.put("ssh_host_key", sshHostKey);
+        }
         String secret = passwordStdin ? readPasswordLine() : password;
         if (secret != null) {
             body.put("password", secret);
@@ -119,6 +140,21 @@ public final class EndpointAddCommand extends ApiCommand {
             EndpointDocuments.record(endpoint).print(out(), format());
         }
         return 0;
+    }
+
+    private String readKey(String file) {
+        try {
+            if ("-".equals(file)) {
+                return new String(root().environment().stdin().readAllBytes(), StandardCharsets.UTF_8);
+            }
+            java.nio.file.Path path = root().environment().localFile(file, spec().commandLine());
+            if (file.startsWith("~/")) {
+                path = root().environment().userHome().resolve(file.substring(2));
+            }
+            return java.nio.file.Files.readString(path, StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot read the SSH key " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** @return the first line of standard input, or empty */

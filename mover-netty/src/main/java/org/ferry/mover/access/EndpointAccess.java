@@ -16,7 +16,10 @@ import org.ferry.mover.client.GridFtpUrl;
  * fails over to the next on a transient fault ({@link EndpointSessions}). For {@code ftp://} the
  * secret is the password (none for anonymous logins); for {@code gsiftp://} it is the activated
  * proxy credential as PEM (key and chain), and {@code trustRoots} are the extra CA files the user
- * bootstrapped from a MyProxy server (added to the mover's trust directory).
+ * bootstrapped from a MyProxy server (added to the mover's trust directory). For {@code sshftp://}
+ * (the control channel through the host's sshd, issue 37) the secret is the SSH private key
+ * (OpenSSH or PEM text, unencrypted once unsealed), {@code username} the SSH login, and each
+ * server's {@code subject} its host key pinned when the endpoint was created.
  *
  * @param endpoint the endpoint's canonical name ({@code owner#name}), for messages
  * @param servers its servers, at least one, in the order to try them
@@ -36,29 +39,45 @@ public record EndpointAccess(
     /**
      * One GridFTP server of an endpoint.
      *
-     * @param url {@code ftp://host:port} or {@code gsiftp://host:port}, without credentials
-     * @param subject the DN the server must present, or null for the GSI host rule
-     *     ({@code host/<host name>})
+     * @param url {@code ftp://host:port}, {@code gsiftp://host:port} or {@code sshftp://host:port},
+     *     without credentials
+     * @param subject for {@code gsiftp://} the DN the server must present, or null for the GSI host
+     *     rule ({@code host/<host name>}); for {@code sshftp://} the pinned host key as an OpenSSH
+     *     public key line ({@code ssh-ed25519 AAAA...}), required
      */
     public record Server(String url, String subject) {
         /**
-         * @throws IllegalArgumentException if {@code url} is not an ftp:// or gsiftp:// URL
+         * @throws IllegalArgumentException if {@code url} is not an ftp://, gsiftp:// or sshftp://
+         *     URL, or an sshftp:// one has no pinned host key
          */
         public Server {
             Objects.requireNonNull(url, "url");
-            GridFtpUrl.parse(url);
+            GridFtpUrl parsed = GridFtpUrl.parse(url);
+            if (parsed.scheme().equals("sshftp") && (subject == null || subject.isBlank())) {
+                throw new IllegalArgumentException("sshftp server " + url + " has no pinned host key");
+            }
         }
 
         /** @return true for {@code gsiftp://} */
         public boolean isGsi() {
-            return GridFtpUrl.parse(url).scheme().equals("gsiftp");
+            return scheme().equals("gsiftp");
+        }
+
+        /** @return true for {@code sshftp://} */
+        public boolean isSsh() {
+            return scheme().equals("sshftp");
+        }
+
+        /** @return {@code ftp}, {@code gsiftp} or {@code sshftp} */
+        public String scheme() {
+            return GridFtpUrl.parse(url).scheme();
         }
     }
 
     /**
      * @throws NullPointerException if {@code endpoint} or {@code servers} is null
-     * @throws IllegalArgumentException if there is no server, the servers mix {@code ftp://} and
-     *     {@code gsiftp://}, or a sealed secret comes without its context
+     * @throws IllegalArgumentException if there is no server, the servers mix schemes, or a
+     *     sealed secret comes without its context
      */
     public EndpointAccess {
         Objects.requireNonNull(endpoint, "endpoint");
@@ -66,9 +85,10 @@ public record EndpointAccess(
         if (servers.isEmpty()) {
             throw new IllegalArgumentException("endpoint " + endpoint + " has no server");
         }
-        boolean gsi = servers.get(0).isGsi();
-        if (servers.stream().anyMatch(s -> s.isGsi() != gsi)) {
-            throw new IllegalArgumentException("endpoint " + endpoint + " mixes ftp:// and gsiftp:// servers");
+        String scheme = servers.get(0).scheme();
+        if (servers.stream().anyMatch(s -> !s.scheme().equals(scheme))) {
+            throw new IllegalArgumentException(
+                    "endpoint " + endpoint + " mixes ftp://, gsiftp:// or sshftp:// servers");
         }
         if (sealedSecret != null && secretContext == null) {
             throw new IllegalArgumentException("a sealed secret needs its context");
@@ -101,6 +121,11 @@ public record EndpointAccess(
     /** @return true for a {@code gsiftp://} endpoint */
     public boolean isGsi() {
         return servers.get(0).isGsi();
+    }
+
+    /** @return true for an {@code sshftp://} endpoint */
+    public boolean isSsh() {
+        return servers.get(0).isSsh();
     }
 
     /** Never shows the sealed secret. */

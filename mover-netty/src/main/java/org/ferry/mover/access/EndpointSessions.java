@@ -1,22 +1,34 @@
 package org.ferry.mover.access;
 
+import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
+import org.apache.sshd.common.NamedResource;
+import org.apache.sshd.common.config.keys.FilePasswordProvider;
+import org.apache.sshd.common.config.keys.PublicKeyEntry;
+import org.apache.sshd.common.config.keys.PublicKeyEntryResolver;
+import org.apache.sshd.common.util.security.SecurityUtils;
 import org.ferry.gsi.context.DelegationMode;
 import org.ferry.gsi.context.GsiContextException;
 import org.ferry.gsi.credential.GsiCredential;
@@ -29,6 +41,7 @@ import org.ferry.mover.client.GridFtpReplyException;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.client.GridFtpUrl;
 import org.ferry.mover.client.GsiClientSecurity;
+import org.ferry.mover.client.SshftpSecurity;
 import org.ferry.mover.data.security.ProtectionLevel;
 
 /**
@@ -136,6 +149,9 @@ public final class EndpointSessions {
             ProtectionLevel dataProtection)
             throws IOException {
         GridFtpUrl parsed = GridFtpUrl.parse(server.url());
+        if (server.isSsh()) {
+            return loginSsh(access, server, parsed, password, dataProtection);
+        }
         String user = access.username() == null ? "anonymous" : access.username();
         GsiClientSecurity gsi = null;
         GridFtpUrl url;
@@ -153,6 +169,54 @@ public final class EndpointSessions {
                     parsed.scheme(), parsed.host(), parsed.port(), user, password == null ? "globus@" : password, "/");
         }
         GridFtpSession session = client.open(url, gsi);
+        try {
+            session.requireDataProtection(dataProtection);
+            return session;
+        } catch (IOException | RuntimeException e) {
+            session.close();
+            throw new IOException(access.endpoint() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * An {@code sshftp://} login: the stored private key, the host key pinned at the endpoint's
+     * creation and nothing else (no known_hosts, no agent of the mover's account).
+     */
+    private GridFtpSession loginSsh(
+            EndpointAccess access,
+            EndpointAccess.Server server,
+            GridFtpUrl parsed,
+            String privateKey,
+            ProtectionLevel dataProtection)
+            throws IOException {
+        if (privateKey == null || access.username() == null) {
+            throw new IOException(access.endpoint() + ": an sshftp:// endpoint needs its SSH user and private key");
+        }
+        SshftpSecurity security;
+        try {
+            PublicKey hostKey = PublicKeyEntry.parsePublicKeyEntry(server.subject())
+                    .resolvePublicKey(null, null, PublicKeyEntryResolver.FAILING);
+            List<KeyPair> keys = new ArrayList<>();
+            try (InputStream in = new ByteArrayInputStream(privateKey.getBytes(StandardCharsets.UTF_8))) {
+                Iterable<KeyPair> pairs = SecurityUtils.loadKeyPairIdentities(
+                        null, NamedResource.ofName(access.endpoint()), in, FilePasswordProvider.EMPTY);
+                if (pairs != null) {
+                    pairs.forEach(keys::add);
+                }
+            }
+            if (keys.isEmpty()) {
+                throw new GeneralSecurityException("no private key");
+            }
+            security = SshftpSecurity.pinned(hostKey).withKeys(keys);
+        } catch (GeneralSecurityException | IOException | IllegalArgumentException e) {
+            // never the key itself in the message
+            throw new IOException(
+                    access.endpoint() + ": the stored SSH key or pinned host key cannot be read ("
+                            + e.getClass().getSimpleName() + ")",
+                    e);
+        }
+        GridFtpSession session = client.openSsh(
+                new GridFtpUrl("sshftp", parsed.host(), parsed.port(), access.username(), null, "/"), security);
         try {
             session.requireDataProtection(dataProtection);
             return session;

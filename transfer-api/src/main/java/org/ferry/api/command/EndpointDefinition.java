@@ -17,6 +17,8 @@ import java.util.List;
  * @param myProxyServer the MyProxy server users activate a {@code gsiftp://} endpoint against, or
  *     null
  * @param myProxyDn that server's DN when it is not {@code host/<host name>}, or null
+ * @param sshPrivateKey for {@code sshftp://}: the SSH private key (stored sealed), or null
+ * @param sshHostKey for {@code sshftp://}: the host key to pin, or null to pin the one the server shows
  * @param servers the endpoint's servers in the order they are tried (a create only; a change goes
  *     through the server calls), or null
  */
@@ -31,4 +33,6 @@ public record EndpointDefinition(
         String defaultDirectory,
         String myProxyServer,
         String myProxyDn,
+        String sshPrivateKey,
+        String sshHostKey,
         List<ServerDefinition> servers) {}

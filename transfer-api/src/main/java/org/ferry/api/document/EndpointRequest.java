@@ -13,7 +13,8 @@ import tools.jackson.databind.JsonNode;
  * @param canonicalName {@code owner#name}; on create this or {@code display_name} names it
  * @param displayName the name part (update: renames the endpoint)
  * @param description free text, at most 4096 characters
- * @param url {@code ftp://host[:port]} or {@code gsiftp://host[:port]}, no credentials
+ * @param url {@code ftp://host[:port]}, {@code gsiftp://host[:port]} or {@code sshftp://host[:port]}, no
+ *     credentials
  * @param username login user; default {@code anonymous}
  * @param password login password (write-only, stored sealed; {@code ftp://} only); default empty
  * @param isPublic whether every user may see and use it; default false
@@ -21,6 +22,10 @@ import tools.jackson.databind.JsonNode;
  * @param myProxyServer for {@code gsiftp://}: the MyProxy server ({@code host[:port]}) users
  *     activate it against
  * @param myProxyDn that server's DN when it is not {@code host/<host name>}
+ * @param sshPrivateKey for {@code sshftp://}: the SSH private key the service logs in with (OpenSSH
+ *     or PEM text, unencrypted; write-only, stored sealed)
+ * @param sshHostKey for {@code sshftp://}: the server's host key ({@code ssh-ed25519 AAAA...}) to
+ *     pin; left out, the key the server shows at creation is pinned
  * @param id read-only
  * @param ownerString read-only
  * @param ownerId read-only
@@ -51,6 +56,8 @@ public record EndpointRequest(
         @JsonProperty("default_directory") String defaultDirectory,
         @JsonProperty("myproxy_server") String myProxyServer,
         @JsonProperty("myproxy_dn") String myProxyDn,
+        @JsonProperty("ssh_private_key") String sshPrivateKey,
+        @JsonProperty("ssh_host_key") String sshHostKey,
         String id,
         @JsonProperty("owner_string") String ownerString,
         @JsonProperty("owner_id") String ownerId,

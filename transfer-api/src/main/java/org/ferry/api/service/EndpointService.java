@@ -163,15 +163,39 @@ public class EndpointService {
         }
         String username = body.username() == null || body.username().isEmpty() ? "anonymous" : body.username();
         checkPassword(url, body.password());
+        boolean ssh = url.startsWith("sshftp://");
+        String secret = body.password();
+        String hostKey = null;
+        if (ssh) {
+            if (!locations.isEmpty() && locations.size() > 1) {
+                throw new InvalidRequestException("DATA", "An sshftp:// endpoint has one server, its url's");
+            }
+            if (username.equals("anonymous")) {
+                throw new InvalidRequestException("username", "An sshftp:// endpoint needs the SSH login (username)");
+            }
+            GridFtpUrl parsed = GridFtpUrl.parse(url);
+            secret = SshftpLogins.privateKey(body.sshPrivateKey());
+            hostKey = SshftpLogins.hostKey(body.sshHostKey(), parsed.host(), parsed.port());
+        } else if (body.sshPrivateKey() != null || body.sshHostKey() != null) {
+            throw new InvalidRequestException(
+                    body.sshPrivateKey() != null ? "ssh_private_key" : "ssh_host_key",
+                    "ssh_private_key and ssh_host_key are for sshftp:// endpoints only");
+        }
         Endpoint endpoint = new Endpoint(caller.name(), name, url, username);
-        secrets.setPassword(endpoint, body.password());
+        secrets.setPassword(endpoint, secret);
         endpoint.setMyProxy(myProxyServer(body.myProxyServer()), blankToNull(body.myProxyDn()));
         endpoint.describe(
                 description(body.description()),
                 Boolean.TRUE.equals(body.isPublic()),
                 defaultDirectory(body.defaultDirectory()));
         Endpoint saved = endpoints.save(endpoint);
-        if (locations.isEmpty()) {
+        if (ssh) {
+            // the host key pinned now is the only one its sessions will trust
+            GridFtpUrl parsed = GridFtpUrl.parse(url);
+            servers.create(
+                    saved,
+                    List.of(new EndpointServer(saved.getId(), 0, "sshftp", parsed.host(), parsed.port(), hostKey)));
+        } else if (locations.isEmpty()) {
             servers.followUrl(saved);
         } else {
             List<EndpointServer> rows = new ArrayList<>(locations.size());
@@ -329,8 +353,29 @@ public class EndpointService {
         String url = body.url() == null ? endpoint.getUrl() : url(body.url());
         String username = body.username() == null ? endpoint.getUsername() : body.username();
         checkPassword(url, body.password());
+        boolean ssh = endpoint.getUrl().startsWith("sshftp://");
+        if (ssh != url.startsWith("sshftp://") || (ssh && !url.equals(endpoint.getUrl()))) {
+            throw new InvalidRequestException(
+                    "url", "an sshftp:// endpoint keeps its server (its host key is pinned): make a new endpoint");
+        }
+        if (body.sshHostKey() != null) {
+            throw new InvalidRequestException(
+                    "ssh_host_key", "the host key was pinned at creation: make a new endpoint for another key");
+        }
+        if (ssh && body.password() != null && !body.password().isEmpty()) {
+            throw new InvalidRequestException(
+                    "password", "An sshftp:// endpoint takes ssh_private_key, not a password");
+        }
+        if (!ssh && body.sshPrivateKey() != null) {
+            throw new InvalidRequestException("ssh_private_key", "ssh_private_key is for sshftp:// endpoints only");
+        }
+        if (ssh && (username.isEmpty() || username.equals("anonymous"))) {
+            throw new InvalidRequestException("username", "An sshftp:// endpoint needs the SSH login (username)");
+        }
         endpoint.updateLogin(url, username.isEmpty() ? "anonymous" : username);
-        if (body.password() != null) {
+        if (ssh && body.sshPrivateKey() != null) {
+            secrets.setPassword(endpoint, SshftpLogins.privateKey(body.sshPrivateKey()));
+        } else if (!ssh && body.password() != null) {
             secrets.setPassword(endpoint, body.password());
         }
         if (url.startsWith("gsiftp://")) {
@@ -504,7 +549,15 @@ public class EndpointService {
         }
     }
 
+    private static void checkSshPassword(String url, String password) {
+        if (url.startsWith("sshftp://") && password != null && !password.isEmpty()) {
+            throw new InvalidRequestException(
+                    "password", "An sshftp:// endpoint takes ssh_private_key, not a password");
+        }
+    }
+
     private void checkPassword(String url, String password) {
+        checkSshPassword(url, password);
         if (url.startsWith("gsiftp://") && password != null && !password.isEmpty()) {
             throw new InvalidRequestException(
                     "password",

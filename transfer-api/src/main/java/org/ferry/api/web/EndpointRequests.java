@@ -59,8 +59,9 @@ public class EndpointRequests {
      *     agent's, on the relay)
      * @throws InvalidRequestException naming a field a personal endpoint does not take ({@code url},
      *     {@code DATA}, {@code password}, {@code username}, {@code myproxy_server},
-     *     {@code myproxy_dn}, {@code default_directory}, {@code public} true: it is private to its
-     *     owner) or a read-only one
+     *     {@code myproxy_dn}, {@code ssh_private_key}, {@code ssh_host_key},
+     *     {@code default_directory}, {@code public} true: it is private to its owner) or a read-only
+     *     one
      */
     public EndpointDefinition personal(EndpointRequest body) {
         checked(body);
@@ -72,6 +73,8 @@ public class EndpointRequests {
         notTaken.put("username", body.username());
         notTaken.put("myproxy_server", body.myProxyServer());
         notTaken.put("myproxy_dn", body.myProxyDn());
+        notTaken.put("ssh_private_key", body.sshPrivateKey());
+        notTaken.put("ssh_host_key", body.sshHostKey());
         notTaken.put("default_directory", body.defaultDirectory());
         notTaken.put("public", Boolean.TRUE.equals(body.isPublic()) ? true : null);
         for (Map.Entry<String, Object> field : notTaken.entrySet()) {
@@ -90,6 +93,8 @@ public class EndpointRequests {
                 null,
                 null,
                 false,
+                null,
+                null,
                 null,
                 null,
                 null,
@@ -222,6 +227,8 @@ public class EndpointRequests {
                 body.defaultDirectory(),
                 body.myProxyServer(),
                 body.myProxyDn(),
+                body.sshPrivateKey(),
+                body.sshHostKey(),
                 servers);
     }
 

@@ -64,6 +64,8 @@ public record EndpointForm(
                         : (defaultDirectory == null ? "" : defaultDirectory.trim()),
                 null, // myproxy_server: GSI endpoints are made through the API and the CLI
                 null, // myproxy_dn
+                null, // ssh_private_key: sshftp:// endpoints are made through the API and the CLI
+                null, // ssh_host_key
                 null); // one server, the url's
     }
 

@@ -1,0 +1,179 @@
+package org.ferry.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.ferry.it.infra.SshdServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code sshftp://} endpoints in the service (issue 37 item 4), against a real OpenSSH sshd on
+ * loopback whose test user runs {@code ferry-gridftp --ssh} (made the remote side with
+ * {@code ferry-gridftp enable-sshftp}): an endpoint registered with the user's private key (stored
+ * sealed) and the host key pinned at creation, browsed with {@code ferry ls}, and trees moved with
+ * {@code ferry transfer} between it and a plain {@code ftp://} ferry-gridftp both ways, byte-identical.
+ * Refused: a pinned host key the server does not have (the listing fails and names the host key),
+ * a private key that is no key (400 naming {@code ssh_private_key}), a password instead of a key.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SshftpEndpointTest {
+
+    private static final Pattern TASK_ID =
+            Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+
+    private SshdServer sshd;
+    private FerryGridFtpProcess ftp;
+    private FerryServerProcess server;
+    private CliRunner cli;
+    private Path ftpRoot;
+    private Path data;
+
+    @BeforeAll
+    void start(@TempDir Path work) throws Exception {
+        sshd = SshdServer.start();
+        Launchers launchers = Launchers.fromBuild();
+        Path launcher = launchers.repoRoot().resolve("bin/ferry-gridftp");
+        SshdServer.Run enable = sshd.runAsUser(
+                Map.of(), Duration.ofSeconds(60), List.of(launcher.toString(), "enable-sshftp", "--nonroot"));
+        assertThat(enable.exitCode()).as(enable.output()).isZero();
+        data = Files.createDirectories(sshd.directory().resolve("data"));
+        TestTrees.generateAscii(data.resolve("tree"), 30, new long[] {300_000}, 20261128L);
+        sshd.chown(data);
+        ftpRoot = Files.createDirectories(work.resolve("ftp"));
+        ftp = FerryGridFtpProcess.start(launchers, ftpRoot, work.resolve("ftp.log"));
+        server = FerryServerProcess.start(launchers, work.resolve("home"), work.resolve("server.log"));
+        cli = new CliRunner(launchers, server, work);
+        ok(cli.run(60, "endpoint", "add", "admin#ftp", "--url", "ftp://127.0.0.1:" + ftp.port()));
+        ok(cli.run(
+                120,
+                "endpoint",
+                "add",
+                "admin#ssh",
+                "--url",
+                "sshftp://127.0.0.1:" + sshd.port(),
+                "--username",
+                sshd.user(),
+                "--ssh-key",
+                sshd.clientKey().toString()));
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+        if (ftp != null) {
+            ftp.close();
+        }
+        if (sshd != null) {
+            sshd.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theHostKeyIsPinnedAtCreationAndTheEndpointIsBrowsable() throws Exception {
+        String servers = ok(cli.run(60, "endpoint", "server", "list", "admin#ssh", "-F", "json"))
+                .stdout();
+        String hostKey = Files.readString(sshd.hostPublicKey()).strip().split("\\s+")[1];
+        assertThat(servers).contains(hostKey).doesNotContain("BEGIN OPENSSH PRIVATE KEY");
+        String listing =
+                ok(cli.run(60, "ls", "admin#ssh:" + data.resolve("tree"))).stdout();
+        assertThat(listing).isNotBlank();
+        assertThat(ok(cli.run(60, "endpoint", "show", "admin#ssh", "-F", "json"))
+                        .stdout())
+                .doesNotContain("PRIVATE KEY");
+    }
+
+    @Test
+    @Order(2)
+    void treesMoveBetweenSshftpAndFtpBothWays() throws Exception {
+        String down = submit("transfer", "-r", "admin#ssh:" + data.resolve("tree"), "admin#ftp:/down");
+        ok(cli.run(300, "wait", down, "--timeout", "280"));
+        assertThat(TreeDigest.of(ftpRoot.resolve("down"))).isEqualTo(TreeDigest.of(data.resolve("tree")));
+
+        String up = submit("transfer", "-r", "admin#ftp:/down", "admin#ssh:" + data.resolve("up"));
+        ok(cli.run(300, "wait", up, "--timeout", "280"));
+        assertThat(TreeDigest.of(data.resolve("up"))).isEqualTo(TreeDigest.of(data.resolve("tree")));
+    }
+
+    @Test
+    @Order(3)
+    void aWrongHostKeyABadPrivateKeyAndAPasswordAreRefused() throws Exception {
+        // pin a key the server does not have (the client's own public key): nothing is sent
+        String stranger = Files.readString(Path.of(sshd.clientKey() + ".pub")).strip();
+        ok(cli.run(
+                60,
+                "endpoint",
+                "add",
+                "admin#wrong-host",
+                "--url",
+                "sshftp://127.0.0.1:" + sshd.port(),
+                "--username",
+                sshd.user(),
+                "--ssh-key",
+                sshd.clientKey().toString(),
+                "--ssh-host-key",
+                stranger));
+        CliRunner.Result refused = cli.run(60, "ls", "admin#wrong-host:" + data);
+        assertThat(refused.exitCode()).isEqualTo(1);
+        assertThat(refused.stderr()).containsIgnoringCase("host key");
+
+        CliRunner.Result badKey = cli.run(
+                60,
+                Map.of(),
+                "not a key\n",
+                "endpoint",
+                "add",
+                "admin#bad-key",
+                "--url",
+                "sshftp://127.0.0.1:" + sshd.port(),
+                "--username",
+                sshd.user(),
+                "--ssh-key",
+                "-");
+        assertThat(badKey.exitCode()).isEqualTo(1);
+        assertThat(badKey.stderr()).contains("ssh_private_key");
+
+        CliRunner.Result password = cli.run(
+                60,
+                "endpoint",
+                "add",
+                "admin#password",
+                "--url",
+                "sshftp://127.0.0.1:" + sshd.port(),
+                "--username",
+                sshd.user(),
+                "--password",
+                "secret");
+        assertThat(password.exitCode()).isEqualTo(1);
+        assertThat(password.stderr()).contains("password");
+        assertThat(cli.run(60, "endpoint", "show", "admin#bad-key").exitCode()).isEqualTo(1);
+    }
+
+    private String submit(String... args) throws Exception {
+        String out = ok(cli.run(120, args)).stdout();
+        Matcher id = TASK_ID.matcher(out);
+        assertThat(id.find()).as(out).isTrue();
+        return id.group();
+    }
+
+    private static CliRunner.Result ok(CliRunner.Result result) {
+        assertThat(result.exitCode()).as(result.describe()).isZero();
+        return result;
+    }
+}
