@@ -216,7 +216,7 @@ public final class EndpointSessions {
                     e);
         }
         GridFtpSession session = client.openSsh(
-                new GridFtpUrl("sshftp", parsed.host(), parsed.port(), access.username(), null, "/"), security);
+                new GridFtpUrl("sshftp", parsed.host(), parsed.port(), access.username(), "", "/"), security);
         try {
             session.requireDataProtection(dataProtection);
             return session;
