@@ -2,17 +2,32 @@ package org.ferry.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.spec.ECGenParameterSpec;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.apache.sshd.common.config.keys.PublicKeyEntry;
+import org.apache.sshd.common.config.keys.writer.openssh.OpenSSHKeyEncryptionContext;
+import org.apache.sshd.common.config.keys.writer.openssh.OpenSSHKeyPairResourceWriter;
+import org.ferry.api.credential.EndpointSecrets;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -26,7 +41,9 @@ import tools.jackson.databind.JsonNode;
  * field is left empty (a listing through the API still logs in); a bad URL comes back as the form
  * with the error beside its field and changes nothing; another user may neither open the form nor
  * save nor delete (403 while the endpoint is public, 404 once it is private); the owner's delete
- * removes it from the page and the API.
+ * removes it from the page and the API. An {@code sshftp://} endpoint's private key is stored
+ * sealed (bound to the endpoint), shown neither by the API nor the pages, and kept by a form save;
+ * an encrypted key is refused by name; its one server and pinned host key cannot change.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -41,6 +58,12 @@ class EndpointPageTest {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    DataSource dataSource;
+
+    @Autowired
+    EndpointSecrets secrets;
 
     private Path site;
     private GridFtpServer server;
@@ -161,6 +184,141 @@ class EndpointPageTest {
         assertThat(deleted).contains("Endpoint ivy#lab2 was deleted.").doesNotContain("data-endpoint=\"ivy#lab2\"");
         assertThat(ivyApi.get("/v0.10/endpoint/" + id).status()).isEqualTo(404);
         assertThat(ivy.get("/endpoints/" + id + "/edit").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void anSshftpEndpointsKeyIsSealedNeverShownAndItsPinHolds() throws Exception {
+        PageClient kim = PageClient.signedIn(port, HOME, "kim", "kims-password");
+        ApiClient kimApi = new ApiClient(port, null).withPassword("kim", "kims-password");
+        KeyPair login = ecKeyPair();
+        String privateKey = openSsh(login, null);
+        String keyBody = privateKey.lines().skip(1).findFirst().orElseThrow();
+        String hostKey = PublicKeyEntry.toString(ecKeyPair().getPublic());
+        // no sshd here: the host key is given, so nothing connects at creation
+        String url = "sshftp://127.0.0.1:1";
+
+        ApiClient.Answer encrypted = kimApi.post(
+                "/v0.10/endpoint",
+                Map.of(
+                        "canonical_name",
+                        "kim#locked",
+                        "url",
+                        url,
+                        "username",
+                        "kim",
+                        "ssh_private_key",
+                        openSsh(login, "a passphrase"),
+                        "ssh_host_key",
+                        hostKey));
+        assertThat(encrypted.status()).isEqualTo(400);
+        assertThat(encrypted.body().get("field").asString()).isEqualTo("ssh_private_key");
+        assertThat(encrypted.body().get("message").asString()).contains("encrypted");
+        assertThat(kimApi.get("/v0.10/endpoint/kim%23locked").status()).isEqualTo(404);
+
+        ApiClient.Answer created = kimApi.post(
+                "/v0.10/endpoint",
+                Map.of(
+                        "canonical_name",
+                        "kim#dtn",
+                        "url",
+                        url,
+                        "username",
+                        "kim",
+                        "ssh_private_key",
+                        privateKey,
+                        "ssh_host_key",
+                        hostKey));
+        assertThat(created.status()).as(String.valueOf(created.body())).isEqualTo(201);
+        String id = created.body().get("id").asString();
+        JsonNode shown = kimApi.get("/v0.10/endpoint/" + id).body();
+        assertThat(shown.toString()).doesNotContain(keyBody).doesNotContain("PRIVATE KEY");
+        assertThat(shown.has("ssh_private_key")).isFalse();
+        assertThat(shown.get("DATA").get(0).get("subject").asString()).isEqualTo(hostKey);
+        assertThat(kim.page("/endpoints")).contains("kim#dtn").doesNotContain(keyBody);
+        assertThat(kim.page("/endpoints/" + id + "/edit")).contains(url).doesNotContain(keyBody);
+
+        // sealed at rest like a password, bound to this endpoint
+        String sealed;
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement select =
+                        c.prepareStatement("SELECT password_sealed FROM endpoint WHERE canonical_name = ?")) {
+            select.setString(1, "kim#dtn");
+            try (ResultSet row = select.executeQuery()) {
+                assertThat(row.next()).isTrue();
+                sealed = row.getString(1);
+            }
+        }
+        assertThat(sealed).isNotNull().doesNotContain(keyBody).doesNotContain("PRIVATE KEY");
+        assertThat(secrets.open(sealed, EndpointSecrets.passwordContext(id))).isEqualTo(privateKey);
+
+        // the pin holds: no other server, no other host key, no password
+        long serverId = shown.get("DATA").get(0).get("id").asLong();
+        ApiClient.Answer another = kimApi.post(
+                "/v0.10/endpoint/" + id + "/server", Map.of("DATA_TYPE", "server", "uri", "sshftp://127.0.0.1:2"));
+        assertThat(another.status()).isEqualTo(400);
+        assertThat(another.body().get("field").asString()).isEqualTo("uri");
+        ApiClient.Answer repinned = kimApi.put(
+                "/v0.10/endpoint/" + id + "/server/" + serverId,
+                Map.of("subject", PublicKeyEntry.toString(ecKeyPair().getPublic())));
+        assertThat(repinned.status()).isEqualTo(400);
+        assertThat(repinned.body().get("field").asString()).isEqualTo("subject");
+        ApiClient.Answer password = kimApi.put("/v0.10/endpoint/" + id, Map.of("password", "secret"));
+        assertThat(password.status()).isEqualTo(400);
+        assertThat(password.body().get("field").asString()).isEqualTo("password");
+        assertThat(kimApi.put("/v0.10/endpoint/" + id, Map.of("ssh_host_key", hostKey))
+                        .body()
+                        .get("field")
+                        .asString())
+                .isEqualTo("ssh_host_key");
+        JsonNode after = kimApi.get("/v0.10/endpoint/" + id + "/server_list").body();
+        assertThat(after.get("DATA")).hasSize(1);
+        assertThat(after.get("DATA").get(0).get("subject").asString()).isEqualTo(hostKey);
+
+        // the edit form saved with its password field empty keeps the key
+        assertThat(kim.follow(kim.post(
+                        "/endpoints/" + id,
+                        "name",
+                        "dtn",
+                        "url",
+                        url,
+                        "username",
+                        "kim",
+                        "password",
+                        "",
+                        "description",
+                        "the cluster")))
+                .contains("Endpoint kim#dtn was saved.");
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement select =
+                        c.prepareStatement("SELECT password_sealed FROM endpoint WHERE canonical_name = ?")) {
+            select.setString(1, "kim#dtn");
+            try (ResultSet row = select.executeQuery()) {
+                assertThat(row.next()).isTrue();
+                assertThat(secrets.open(row.getString(1), EndpointSecrets.passwordContext(id)))
+                        .isEqualTo(privateKey);
+            }
+        }
+    }
+
+    private static KeyPair ecKeyPair() throws Exception {
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+        generator.initialize(new ECGenParameterSpec("secp256r1"));
+        return generator.generateKeyPair();
+    }
+
+    /** @return the key pair in OpenSSH's private key format, encrypted with {@code passphrase} if given */
+    private static String openSsh(KeyPair pair, String passphrase) throws Exception {
+        OpenSSHKeyEncryptionContext encryption = null;
+        if (passphrase != null) {
+            encryption = new OpenSSHKeyEncryptionContext();
+            encryption.setPassword(passphrase);
+            encryption.setCipherName("AES");
+            encryption.setCipherMode("CTR");
+            encryption.setCipherType("256");
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        OpenSSHKeyPairResourceWriter.INSTANCE.writePrivateKey(pair, "kim", encryption, out);
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     private static String endpointId(String page, String endpoint) {

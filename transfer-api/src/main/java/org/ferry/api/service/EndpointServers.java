@@ -19,7 +19,9 @@ import org.springframework.transaction.annotation.Transactional;
 /**
  * The GridFTP servers of logical endpoints (the historical Globus server list): an endpoint has
  * one or more, all {@code ftp://} or all {@code gsiftp://}; its {@code url} is always its first
- * server's. Only the owner adds, changes or removes servers; the last one cannot be removed.
+ * server's. Only the owner adds, changes or removes servers; the last one cannot be removed. An
+ * {@code sshftp://} endpoint has one server whose host key was pinned at creation: it takes no
+ * other server, and its own cannot change.
  */
 @Service
 public class EndpointServers {
@@ -85,12 +87,13 @@ public class EndpointServers {
      * @param request where the server is
      * @return the new server
      * @throws InvalidRequestException naming the field for a bad location or a scheme other than
-     *     the endpoint's
+     *     the endpoint's, or naming {@code uri} for an {@code sshftp://} endpoint
      * @throws ConflictException if the endpoint already has that server
      */
     @Transactional
     public EndpointServer add(Caller caller, String idOrName, ServerDefinition request) {
         Endpoint endpoint = endpointService.resolveOwned(caller, idOrName);
+        refuseSsh(endpoint, "uri");
         ServerLocation location = ServerLocation.of(request, null, "");
         List<EndpointServer> existing = new ArrayList<>(of(endpoint));
         checkScheme(endpoint, location.scheme());
@@ -120,11 +123,28 @@ public class EndpointServers {
      * @param serverId the server
      * @param request the new location and subject
      * @return the changed server
+     * @throws InvalidRequestException naming the field for a bad location or a scheme other than
+     *     the endpoint's; for an {@code sshftp://} endpoint, naming {@code uri} or {@code subject}
+     *     (its pinned host key) for any change
      */
     @Transactional
     public EndpointServer update(Caller caller, String idOrName, long serverId, ServerDefinition request) {
         Endpoint endpoint = endpointService.resolveOwned(caller, idOrName);
         EndpointServer server = find(endpoint, serverId);
+        if (server.getScheme().equals("sshftp")) {
+            // sent back as it is, nothing changes; any other value is refused by name
+            if (request.subject() != null && !request.subject().strip().equals(server.getSubject())) {
+                refuseSsh(endpoint, "subject");
+            }
+            boolean moved = (request.uri() != null && !request.uri().strip().equals(server.uri()))
+                    || (request.scheme() != null && !request.scheme().equals(server.getScheme()))
+                    || (request.hostname() != null && !request.hostname().equals(server.getHostname()))
+                    || (request.port() != null && request.port() != server.getPort());
+            if (moved) {
+                refuseSsh(endpoint, "uri");
+            }
+            return server;
+        }
         ServerLocation location = ServerLocation.of(request, server, "");
         checkScheme(endpoint, location.scheme());
         server.change(location.scheme(), location.hostname(), location.port(), location.subject());
@@ -170,6 +190,16 @@ public class EndpointServers {
                 .filter(s -> s.getEndpointId().equals(endpoint.getId()))
                 .orElseThrow(() -> new NotFoundException(
                         "server_id", "Endpoint " + endpoint.getCanonicalName() + " has no server " + serverId));
+    }
+
+    /** An sshftp:// endpoint's one server and its host key were pinned at creation. */
+    private static void refuseSsh(Endpoint endpoint, String field) {
+        if (endpoint.getUrl().startsWith("sshftp://")) {
+            throw new InvalidRequestException(
+                    field,
+                    field + ": " + endpoint.getCanonicalName() + " is an sshftp:// endpoint: its one server and"
+                            + " its host key were pinned at creation (make a new endpoint for another)");
+        }
     }
 
     private static void checkScheme(Endpoint endpoint, String scheme) {
