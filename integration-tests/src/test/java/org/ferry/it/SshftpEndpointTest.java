@@ -2,11 +2,14 @@ package org.ferry.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.ferry.it.infra.SshdServer;
@@ -25,8 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ferry-gridftp enable-sshftp}): an endpoint registered with the user's private key (stored
  * sealed) and the host key pinned at creation, browsed with {@code ferry ls}, and trees moved with
  * {@code ferry transfer} between it and a plain {@code ftp://} ferry-gridftp both ways, byte-identical.
- * Refused: a pinned host key the server does not have (the listing fails and names the host key),
- * a private key that is no key (400 naming {@code ssh_private_key}), a password instead of a key.
+ * Refused, changing nothing: a pinned host key the server does not have (the listing and a mkdir
+ * fail naming the host key, no directory made), a key the server does not authorize (the same,
+ * naming the authentication), a key encrypted with a passphrase or no key at all (400 naming
+ * {@code ssh_private_key}, no endpoint made), a password instead of a key. The private key
+ * appears neither in the endpoint's documents nor in ferry-server's log.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -41,9 +47,11 @@ class SshftpEndpointTest {
     private CliRunner cli;
     private Path ftpRoot;
     private Path data;
+    private Path work;
 
     @BeforeAll
     void start(@TempDir Path work) throws Exception {
+        this.work = work;
         sshd = SshdServer.start();
         Launchers launchers = Launchers.fromBuild();
         Path launcher = launchers.repoRoot().resolve("bin/ferry-gridftp");
@@ -58,17 +66,7 @@ class SshftpEndpointTest {
         server = FerryServerProcess.start(launchers, work.resolve("home"), work.resolve("server.log"));
         cli = new CliRunner(launchers, server, work);
         ok(cli.run(60, "endpoint", "add", "admin#ftp", "--url", "ftp://127.0.0.1:" + ftp.port()));
-        ok(cli.run(
-                120,
-                "endpoint",
-                "add",
-                "admin#ssh",
-                "--url",
-                "sshftp://127.0.0.1:" + sshd.port(),
-                "--username",
-                sshd.user(),
-                "--ssh-key",
-                sshd.clientKey().toString()));
+        ok(addSsh("admin#ssh", sshd.clientKey().toString()));
     }
 
     @AfterAll
@@ -113,25 +111,36 @@ class SshftpEndpointTest {
 
     @Test
     @Order(3)
-    void aWrongHostKeyABadPrivateKeyAndAPasswordAreRefused() throws Exception {
+    void aWrongHostKeyOrLoginKeyIsRefusedAndChangesNothing() throws Exception {
         // pin a key the server does not have (the client's own public key): nothing is sent
         String stranger = Files.readString(Path.of(sshd.clientKey() + ".pub")).strip();
-        ok(cli.run(
-                60,
-                "endpoint",
-                "add",
-                "admin#wrong-host",
-                "--url",
-                "sshftp://127.0.0.1:" + sshd.port(),
-                "--username",
-                sshd.user(),
-                "--ssh-key",
-                sshd.clientKey().toString(),
-                "--ssh-host-key",
-                stranger));
+        ok(addSsh("admin#wrong-host", sshd.clientKey().toString(), "--ssh-host-key", stranger));
         CliRunner.Result refused = cli.run(60, "ls", "admin#wrong-host:" + data);
-        assertThat(refused.exitCode()).isEqualTo(1);
+        assertThat(refused.exitCode()).as(refused.describe()).isEqualTo(1);
         assertThat(refused.stderr()).containsIgnoringCase("host key");
+        Path notMade = data.resolve("not-made");
+        assertThat(cli.run(60, "mkdir", "admin#wrong-host:" + notMade).exitCode())
+                .isEqualTo(1);
+        assertThat(notMade).doesNotExist();
+
+        // a well-formed key the server does not authorize (the pinned host key is right)
+        Path otherKey = keygen("other_key", "");
+        ok(addSsh("admin#wrong-key", otherKey.toString()));
+        CliRunner.Result denied = cli.run(60, "ls", "admin#wrong-key:" + data);
+        assertThat(denied.exitCode()).as(denied.describe()).isEqualTo(1);
+        assertThat(denied.stderr()).containsIgnoringCase("auth");
+        assertThat(cli.run(60, "mkdir", "admin#wrong-key:" + notMade).exitCode())
+                .isEqualTo(1);
+        assertThat(notMade).doesNotExist();
+    }
+
+    @Test
+    @Order(4)
+    void anEncryptedKeyNoKeyAndAPasswordAreRefusedByNameCreatingNothing() throws Exception {
+        CliRunner.Result encrypted = addSsh(
+                "admin#encrypted", keygen("encrypted_key", "a passphrase").toString());
+        assertThat(encrypted.exitCode()).as(encrypted.describe()).isEqualTo(1);
+        assertThat(encrypted.stderr()).contains("ssh_private_key").contains("encrypted");
 
         CliRunner.Result badKey = cli.run(
                 60,
@@ -146,7 +155,7 @@ class SshftpEndpointTest {
                 sshd.user(),
                 "--ssh-key",
                 "-");
-        assertThat(badKey.exitCode()).isEqualTo(1);
+        assertThat(badKey.exitCode()).as(badKey.describe()).isEqualTo(1);
         assertThat(badKey.stderr()).contains("ssh_private_key");
 
         CliRunner.Result password = cli.run(
@@ -160,9 +169,63 @@ class SshftpEndpointTest {
                 sshd.user(),
                 "--password",
                 "secret");
-        assertThat(password.exitCode()).isEqualTo(1);
+        assertThat(password.exitCode()).as(password.describe()).isEqualTo(1);
         assertThat(password.stderr()).contains("password");
-        assertThat(cli.run(60, "endpoint", "show", "admin#bad-key").exitCode()).isEqualTo(1);
+        for (String name : List.of("admin#encrypted", "admin#bad-key", "admin#password")) {
+            assertThat(cli.run(60, "endpoint", "show", name).exitCode())
+                    .as(name + " not made")
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
+    @Order(5)
+    void thePrivateKeyIsNeverShownNorLogged() throws Exception {
+        String show =
+                ok(cli.run(60, "endpoint", "show", "admin#ssh", "-F", "json")).stdout();
+        String list = ok(cli.run(60, "endpoint", "list", "-F", "json")).stdout();
+        String serverLog = Files.readString(work.resolve("server.log"));
+        for (String line : keyBody(sshd.clientKey())) {
+            assertThat(show).doesNotContain(line);
+            assertThat(list).doesNotContain(line);
+            assertThat(serverLog).as("ferry-server's log").doesNotContain(line);
+        }
+        assertThat(serverLog).doesNotContain("PRIVATE KEY");
+    }
+
+    /** @return the base64 lines of a private key file, each long enough to be its own */
+    private static List<String> keyBody(Path key) throws Exception {
+        return Files.readAllLines(key).stream()
+                .filter(line -> !line.startsWith("-----") && line.length() >= 32)
+                .toList();
+    }
+
+    private CliRunner.Result addSsh(String name, String key, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of(
+                "endpoint",
+                "add",
+                name,
+                "--url",
+                "sshftp://127.0.0.1:" + sshd.port(),
+                "--username",
+                sshd.user(),
+                "--ssh-key",
+                key));
+        args.addAll(List.of(more));
+        return cli.run(120, args.toArray(String[]::new));
+    }
+
+    /** @return a new Ed25519 private key made by ssh-keygen, encrypted with {@code passphrase} unless empty */
+    private Path keygen(String name, String passphrase) throws Exception {
+        Path key = work.resolve(name);
+        Process keygen = new ProcessBuilder(
+                        "ssh-keygen", "-q", "-t", "ed25519", "-N", passphrase, "-C", name, "-f", key.toString())
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(keygen.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(keygen.waitFor(60, TimeUnit.SECONDS)).as("ssh-keygen ends").isTrue();
+        assertThat(keygen.exitValue()).as(output).isZero();
+        return key;
     }
 
     private String submit(String... args) throws Exception {

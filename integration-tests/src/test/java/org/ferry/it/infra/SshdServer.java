@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
+import org.ferry.testing.Prerequisites;
 
 /**
  * A real OpenSSH {@code sshd} on 127.0.0.1 for one test run, with a test user made for the run
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Assumptions;
  * with this sshd's key, a {@code config} for {@code ssh}, which the Globus tools run as that user)
  * and sshd's files live in a per-run directory under /tmp; the user is deleted and the directory
  * removed on {@link #close()}, which also ends every process sshd started. Needs root (useradd,
- * sshd); skips otherwise, fails under {@code CI=true}.
+ * sshd); skips otherwise, fails under CI.
  */
 public final class SshdServer implements AutoCloseable {
 
@@ -49,15 +49,18 @@ public final class SshdServer implements AutoCloseable {
         this.sshd = sshd;
     }
 
-    /** Skips the calling test without sshd, ssh or root; under {@code CI=true} fails instead. */
+    /**
+     * Skips the calling test without sshd, ssh, ssh-keygen or root; under CI fails instead
+     * ({@link Prerequisites}).
+     */
     public static void assumeAvailable() {
-        boolean installed = Files.isExecutable(SSHD) && Files.isExecutable(Path.of("/usr/bin/ssh"));
-        boolean root = "root".equals(System.getProperty("user.name"));
-        if ((!installed || !root) && "true".equals(System.getenv("CI"))) {
-            throw new IllegalStateException("sshd/ssh missing or not root under CI: .ci/run installs openssh-server");
-        }
-        Assumptions.assumeTrue(installed, "sshd/ssh not installed: apt-get install -y openssh-server openssh-client");
-        Assumptions.assumeTrue(root, "a test user and sshd need root");
+        Prerequisites.require(
+                Files.isExecutable(SSHD)
+                        && Files.isExecutable(Path.of("/usr/bin/ssh"))
+                        && Files.isExecutable(Path.of("/usr/bin/ssh-keygen")),
+                "OpenSSH's sshd, ssh or ssh-keygen missing: apt-get install -y openssh-server openssh-client");
+        Prerequisites.require(
+                "root".equals(System.getProperty("user.name")), "a test user and sshd need root (useradd, runuser)");
     }
 
     /**
