@@ -143,6 +143,8 @@ class EndpointRequestsTest {
                 Map.entry("username", "u"),
                 Map.entry("myproxy_server", "myproxy.example"),
                 Map.entry("myproxy_dn", "/CN=myproxy"),
+                Map.entry("ssh_private_key", "-----BEGIN OPENSSH PRIVATE KEY-----"),
+                Map.entry("ssh_host_key", "ssh-ed25519 AAAA"),
                 Map.entry("default_directory", "/home"),
                 Map.entry("public", true),
                 Map.entry("owner_string", "alice"),
