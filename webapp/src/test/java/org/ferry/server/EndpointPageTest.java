@@ -13,6 +13,7 @@ import java.security.spec.ECGenParameterSpec;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -214,6 +215,27 @@ class EndpointPageTest {
         assertThat(encrypted.body().get("field").asString()).isEqualTo("ssh_private_key");
         assertThat(encrypted.body().get("message").asString()).contains("encrypted");
         assertThat(kimApi.get("/v0.10/endpoint/kim%23locked").status()).isEqualTo(404);
+        ApiClient.Answer unreadable = kimApi.post(
+                "/v0.10/endpoint",
+                Map.of("canonical_name", "kim#nohost", "url", url, "username", "kim", "ssh_private_key", privateKey));
+        assertThat(unreadable.status())
+                .as("no host key to pin: nothing listens")
+                .isEqualTo(400);
+        assertThat(unreadable.body().get("field").asString()).isEqualTo("url");
+        ApiClient.Answer onFtp = kimApi.post(
+                "/v0.10/endpoint",
+                Map.of(
+                        "canonical_name",
+                        "kim#ftp",
+                        "url",
+                        "ftp://127.0.0.1:" + server.port(),
+                        "ssh_private_key",
+                        privateKey));
+        assertThat(onFtp.status()).isEqualTo(400);
+        assertThat(onFtp.body().get("field").asString()).isEqualTo("ssh_private_key");
+        for (String name : List.of("kim%23nohost", "kim%23ftp")) {
+            assertThat(kimApi.get("/v0.10/endpoint/" + name).status()).as(name).isEqualTo(404);
+        }
 
         ApiClient.Answer created = kimApi.post(
                 "/v0.10/endpoint",
@@ -238,16 +260,7 @@ class EndpointPageTest {
         assertThat(kim.page("/endpoints/" + id + "/edit")).contains(url).doesNotContain(keyBody);
 
         // sealed at rest like a password, bound to this endpoint
-        String sealed;
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement select =
-                        c.prepareStatement("SELECT password_sealed FROM endpoint WHERE canonical_name = ?")) {
-            select.setString(1, "kim#dtn");
-            try (ResultSet row = select.executeQuery()) {
-                assertThat(row.next()).isTrue();
-                sealed = row.getString(1);
-            }
-        }
+        String sealed = sealedKey();
         assertThat(sealed).isNotNull().doesNotContain(keyBody).doesNotContain("PRIVATE KEY");
         assertThat(secrets.open(sealed, EndpointSecrets.passwordContext(id))).isEqualTo(privateKey);
 
@@ -270,6 +283,18 @@ class EndpointPageTest {
                         .get("field")
                         .asString())
                 .isEqualTo("ssh_host_key");
+        ApiClient.Answer badKey = kimApi.put("/v0.10/endpoint/" + id, Map.of("ssh_private_key", "not a key"));
+        assertThat(badKey.status()).isEqualTo(400);
+        assertThat(badKey.body().get("field").asString()).isEqualTo("ssh_private_key");
+        assertThat(secrets.open(sealedKey(), EndpointSecrets.passwordContext(id)))
+                .as("a refused change keeps the key")
+                .isEqualTo(privateKey);
+        String newKey = openSsh(ecKeyPair(), null);
+        assertThat(kimApi.put("/v0.10/endpoint/" + id, Map.of("ssh_private_key", newKey))
+                        .status())
+                .isEqualTo(200);
+        assertThat(secrets.open(sealedKey(), EndpointSecrets.passwordContext(id)))
+                .isEqualTo(newKey);
         JsonNode after = kimApi.get("/v0.10/endpoint/" + id + "/server_list").body();
         assertThat(after.get("DATA")).hasSize(1);
         assertThat(after.get("DATA").get(0).get("subject").asString()).isEqualTo(hostKey);
@@ -288,14 +313,19 @@ class EndpointPageTest {
                         "description",
                         "the cluster")))
                 .contains("Endpoint kim#dtn was saved.");
+        assertThat(secrets.open(sealedKey(), EndpointSecrets.passwordContext(id)))
+                .isEqualTo(newKey);
+    }
+
+    /** @return kim#dtn's sealed secret as the database holds it */
+    private String sealedKey() throws Exception {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement select =
                         c.prepareStatement("SELECT password_sealed FROM endpoint WHERE canonical_name = ?")) {
             select.setString(1, "kim#dtn");
             try (ResultSet row = select.executeQuery()) {
                 assertThat(row.next()).isTrue();
-                assertThat(secrets.open(row.getString(1), EndpointSecrets.passwordContext(id)))
-                        .isEqualTo(privateKey);
+                return row.getString(1);
             }
         }
     }
