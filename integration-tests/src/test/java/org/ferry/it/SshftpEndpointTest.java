@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ferry transfer} between it and a plain {@code ftp://} ferry-gridftp both ways, byte-identical.
  * Refused, changing nothing: a pinned host key the server does not have (the listing and a mkdir
  * fail naming the host key, no directory made), a key the server does not authorize (the same,
- * naming the authentication), a key encrypted with a passphrase or no key at all (400 naming
+ * naming the authentication; a transfer into it fails at once, PERMISSION_DENIED, writing nothing), a key encrypted with a passphrase or no key at all (400 naming
  * {@code ssh_private_key}, no endpoint made), a password instead of a key. The private key
  * appears neither in the endpoint's documents nor in ferry-server's log.
  */
@@ -131,6 +131,16 @@ class SshftpEndpointTest {
         assertThat(denied.stderr()).contains("refused every key offered");
         assertThat(cli.run(60, "mkdir", "admin#wrong-key:" + notMade).exitCode())
                 .isEqualTo(1);
+        assertThat(notMade).doesNotExist();
+
+        // a task into it fails at once, a refusal rather than a broken connection to retry
+        String task = submit("transfer", "-r", "admin#ftp:/down", "admin#wrong-key:" + notMade);
+        CliRunner.Result waited = cli.run(200, "wait", task, "--timeout", "180", "--timeout-exit-code", "2");
+        assertThat(waited.exitCode())
+                .as("FAILED, not still retrying: " + waited.describe())
+                .isEqualTo(1);
+        String status = ok(cli.run(60, "status", task, "-F", "json")).stdout();
+        assertThat(status).contains("FAILED").contains("PERMISSION_DENIED");
         assertThat(notMade).doesNotExist();
     }
 

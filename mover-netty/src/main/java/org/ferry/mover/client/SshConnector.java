@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.security.KeyPair;
 import java.security.PublicKey;
 import java.util.List;
@@ -125,8 +126,10 @@ final class SshConnector implements AutoCloseable {
      * @param password a password to try after the keys, or null
      * @param security trusted host keys, login keys, remote command, timeout
      * @return the running remote command's channel
-     * @throws IOException if the host key is unknown or changed, no key or password is accepted, or
-     *     the connection or the remote command fails (the message says which, never a secret)
+     * @throws java.nio.file.AccessDeniedException if the host key is unknown or changed, or no key
+     *     or password is accepted
+     * @throws IOException if the connection or the remote command fails (the message says which,
+     *     never a secret)
      */
     Exec open(String host, int port, String user, String password, SshftpSecurity security) throws IOException {
         AtomicReference<String> refused = new AtomicReference<>();
@@ -150,10 +153,11 @@ final class SshConnector implements AutoCloseable {
             try {
                 session.auth().verify(security.connectTimeout());
             } catch (IOException e) {
+                // refusals, not faults: a task fails at once (PERMISSION_DENIED) rather than retrying
                 if (refused.get() != null) {
-                    throw new IOException("sshftp: " + host + ":" + port + " is not trusted: " + refused.get(), e);
+                    throw refusal("sshftp: " + host + ":" + port + " is not trusted: " + refused.get(), e);
                 }
-                throw new IOException(
+                throw refusal(
                         "sshftp: " + user + "@" + host + ":" + port + " refused every key offered ("
                                 + security.identities().size() + " keys"
                                 + (security.agentSocket() != null ? " and the agent's" : "")
@@ -204,6 +208,13 @@ final class SshConnector implements AutoCloseable {
             LOG.warn("sshftp: {} {}", address, why);
         }
         return accepted;
+    }
+
+    /** @return an access refusal whose message is {@code reason} alone */
+    private static AccessDeniedException refusal(String reason, IOException cause) {
+        AccessDeniedException refused = new AccessDeniedException(null, null, reason);
+        refused.initCause(cause);
+        return refused;
     }
 
     /** The ssh-agent of each session's settings, if any. */
