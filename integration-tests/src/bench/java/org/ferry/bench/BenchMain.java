@@ -37,6 +37,7 @@ public final class BenchMain {
                     case "disk" -> new DiskToDiskBench(options, table).run();
                     case "smallfiles" -> new SmallFilesBench(options, table).run();
                     case "fixedclient" -> new FixedClientBench(options, table).run();
+                    case "sshftp" -> new SshftpBench(options, table).run();
                     case "crosshost" -> new CrossHostBench(options, table).run();
                     case "sessions" -> new SessionsBench(options, table).run();
                     case "secure" -> new SecureThroughputBenchmark(options, table).run();
@@ -70,7 +71,8 @@ public final class BenchMain {
         System.exit(failed ? 1 : 0);
     }
 
-    private static String loadAverage() {
+    /** @return {@code /proc/loadavg}'s three load averages, or {@code unknown} */
+    static String loadAverage() {
         try {
             String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
             return fields[0] + " " + fields[1] + " " + fields[2];

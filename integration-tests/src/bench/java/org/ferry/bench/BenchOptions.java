@@ -23,6 +23,7 @@ import java.util.Set;
  * @param millionFiles files of the million-file task (1,000,000; 100,000 with --quick)
  * @param cases a regular expression: the crosshost benchmark runs only the cases whose names it
  *     finds (all when null), so that one direction or link can be measured in a run of minutes
+ * @param sshftpFileBytes size of the sshftp benchmark's big file (512 MiB; 128 MiB with --quick)
  */
 record BenchOptions(
         Set<String> only,
@@ -40,7 +41,8 @@ record BenchOptions(
         int repeat,
         Path smallFilesDirectory,
         int millionFiles,
-        java.util.regex.Pattern cases) {
+        java.util.regex.Pattern cases,
+        long sshftpFileBytes) {
 
     /** Benchmark names, in run order. */
     static final java.util.List<String> ALL = java.util.List.of(
@@ -48,6 +50,7 @@ record BenchOptions(
             "disk",
             "smallfiles",
             "fixedclient",
+            "sshftp",
             "crosshost",
             "sessions",
             "secure",
@@ -119,7 +122,8 @@ record BenchOptions(
                 Math.max(1, repeat),
                 (smallDir == null ? data.resolve("small") : smallDir).toAbsolutePath(),
                 million != null ? million : quick ? 100_000 : 1_000_000,
-                cases);
+                cases,
+                quick ? 128L << 20 : 512L << 20);
     }
 
     /** @return true unless {@code --cases} was given and does not find its pattern in {@code name} */

@@ -190,13 +190,13 @@ final class FixedClientBench {
         // the first transfer of freshly started servers, one cold start per round and server
         for (int round = 1; round <= options.repeat(); round++) {
             for (String server : order(round)) {
-                try (Servers servers = Servers.start(options, logs, server)) {
+                try (PlainServers servers = PlainServers.start(options, logs, server, "fixed")) {
                     time(first, servers, server, false);
                 }
             }
         }
         // the rest on servers started once and warmed by an untimed pass (servers run for days)
-        try (Servers servers = Servers.start(options, logs, "both")) {
+        try (PlainServers servers = PlainServers.start(options, logs, "both", "fixed")) {
             for (int round = 0; round <= options.repeat(); round++) {
                 boolean warmup = round == 0;
                 String load = loadAverage();
@@ -214,10 +214,10 @@ final class FixedClientBench {
         cases.add(0, first);
     }
 
-    private void time(Case c, Servers servers, String server, boolean warmup) throws Exception {
+    private void time(Case c, PlainServers servers, String server, boolean warmup) throws Exception {
         String url = server.equals("globus")
-                ? servers.globus.url()
-                : servers.ferry.url().replace("anonymous:bench@", "");
+                ? servers.globus().url()
+                : servers.ferry().url().replace("anonymous:bench@", "");
         long nanos = c.run().run(url, server);
         if (!warmup) {
             seconds.computeIfAbsent(c.name(), k -> new LinkedHashMap<>())
@@ -362,39 +362,6 @@ final class FixedClientBench {
             return fields[0] + " " + fields[1] + " " + fields[2];
         } catch (IOException e) {
             return "unknown";
-        }
-    }
-
-    /** One globus-gridftp-server and one ferry-gridftp (or just one of them), both serving / on loopback. */
-    private static final class Servers implements AutoCloseable {
-        private GlobusServer globus;
-        private FerryServer ferry;
-
-        static Servers start(BenchOptions options, Path logs, String which) throws IOException, InterruptedException {
-            Servers servers = new Servers();
-            try {
-                if (!which.equals("ferry")) {
-                    servers.globus = GlobusServer.start(logs.resolve("globus-fixed.pid"));
-                }
-                if (!which.equals("globus")) {
-                    servers.ferry =
-                            FerryServer.start(options.repoRoot(), Path.of("/"), logs.resolve("ferry-fixed.log"));
-                }
-                return servers;
-            } catch (IOException | InterruptedException | RuntimeException e) {
-                servers.close();
-                throw e;
-            }
-        }
-
-        @Override
-        public void close() throws IOException, InterruptedException {
-            if (ferry != null) {
-                ferry.close();
-            }
-            if (globus != null) {
-                globus.close();
-            }
         }
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,9 +54,7 @@ class SshftpEndpointTest {
         sshd = SshdServer.start();
         Launchers launchers = Launchers.fromBuild();
         Path launcher = launchers.repoRoot().resolve("bin/ferry-gridftp");
-        SshdServer.Run enable = sshd.runAsUser(
-                Map.of(), Duration.ofSeconds(60), List.of(launcher.toString(), "enable-sshftp", "--nonroot"));
-        assertThat(enable.exitCode()).as(enable.output()).isZero();
+        sshd.enableFerrySshftp(launcher);
         data = Files.createDirectories(sshd.directory().resolve("data"));
         TestTrees.generateAscii(data.resolve("tree"), 30, new long[] {300_000}, 20261128L);
         sshd.chown(data);

@@ -1,14 +1,11 @@
 package org.ferry.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.ferry.it.infra.SshdServer;
@@ -35,12 +32,7 @@ class SshftpFileSystemTest extends RemoteFileSystemContract {
     static void start() throws Exception {
         GlobusTools.assumeInstalled();
         sshd = SshdServer.start();
-        Path script = sshd.home().resolve("globus-sshftp");
-        SshdServer.Run enable = sshd.runAsUser(
-                Map.of(),
-                Duration.ofSeconds(30),
-                List.of("/usr/sbin/globus-gridftp-server-enable-sshftp", "-out", script.toString()));
-        assertThat(enable.exitCode()).as(enable.output()).isZero();
+        Path script = sshd.enableGlobusSshftp();
         SshftpSecurity security = SshftpSecurity.knownHosts(sshd.knownHosts())
                 .withKeyFile(sshd.clientKey(), null)
                 .withRemoteCommand(script.toString());

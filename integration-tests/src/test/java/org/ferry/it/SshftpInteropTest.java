@@ -54,19 +54,10 @@ class SshftpInteropTest {
         Files.write(data.resolve("big.bin"), random(5 << 20, 1));
         sshd.chown(data);
         // the one documented line, as the user: ~/.globus/sshftp runs ferry-gridftp --ssh
-        SshdServer.Run enable = sshd.runAsUser(
-                Map.of(),
-                Duration.ofSeconds(60),
-                List.of(launcher.toString(), "enable-sshftp", "--nonroot", "--", "--popen-allow", "tar:/bin/tar"));
-        assertThat(enable.exitCode()).as(enable.output()).isZero();
-        assertThat(sshd.home().resolve(".globus/sshftp")).exists();
+        assertThat(sshd.enableFerrySshftp(launcher, "--popen-allow", "tar:/bin/tar"))
+                .isEqualTo(sshd.home().resolve(".globus/sshftp"));
         // globus's own remote command, written where it does not shadow Ferry's
-        globusScript = sshd.home().resolve("globus-sshftp");
-        SshdServer.Run globus = sshd.runAsUser(
-                Map.of(),
-                Duration.ofSeconds(30),
-                List.of("/usr/sbin/globus-gridftp-server-enable-sshftp", "-out", globusScript.toString()));
-        assertThat(globus.exitCode()).as(globus.output()).isZero();
+        globusScript = sshd.enableGlobusSshftp();
     }
 
     @AfterAll

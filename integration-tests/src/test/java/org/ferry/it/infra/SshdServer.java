@@ -276,6 +276,52 @@ public final class SshdServer implements AutoCloseable {
     }
 
     /**
+     * Makes ferry-gridftp this user's remote side of sshftp with the one documented line, run as the
+     * user: {@code ferry-gridftp enable-sshftp --nonroot [-- OPTIONS]}, which writes
+     * {@code ~/.globus/sshftp} (the first remote command globus-url-copy's {@code gridftp-ssh} and
+     * Ferry's client try).
+     *
+     * @param launcher the checkout's {@code bin/ferry-gridftp}
+     * @param options options for the sessions, e.g. {@code --popen-allow tar:/bin/tar}
+     * @return the script written, {@code ~/.globus/sshftp}
+     * @throws IOException if the command fails (with its output) or writes nothing
+     */
+    public Path enableFerrySshftp(Path launcher, String... options) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(launcher.toString(), "enable-sshftp", "--nonroot"));
+        if (options.length > 0) {
+            command.add("--");
+            command.addAll(List.of(options));
+        }
+        Path script = home.resolve(".globus/sshftp");
+        Run enable = runAsUser(Map.of(), Duration.ofSeconds(60), command);
+        if (enable.exitCode() != 0 || !Files.isRegularFile(script)) {
+            throw new IOException(String.join(" ", command) + " exited with " + enable.exitCode() + " and wrote "
+                    + (Files.isRegularFile(script) ? script : "nothing") + ": " + enable.output());
+        }
+        return script;
+    }
+
+    /**
+     * Writes globus-gridftp-server's remote command of sshftp, as the user, with the script
+     * {@code globus-gridftp-server-enable-sshftp -out FILE} (it execs {@code globus-gridftp-server
+     * -ssh}), at {@code ~/globus-sshftp}, where it does not shadow Ferry's {@code ~/.globus/sshftp}:
+     * clients name it ({@code GLOBUS_REMOTE_SSHFTP}, {@code SshftpSecurity.withRemoteCommand}).
+     *
+     * @return the script written
+     * @throws IOException if the command fails (with its output)
+     */
+    public Path enableGlobusSshftp() throws IOException, InterruptedException {
+        Path script = home.resolve("globus-sshftp");
+        List<String> command = List.of("/usr/sbin/globus-gridftp-server-enable-sshftp", "-out", script.toString());
+        Run enable = runAsUser(Map.of(), Duration.ofSeconds(30), command);
+        if (enable.exitCode() != 0 || !Files.isRegularFile(script)) {
+            throw new IOException(
+                    String.join(" ", command) + " exited with " + enable.exitCode() + ": " + enable.output());
+        }
+        return script;
+    }
+
+    /**
      * Kills every process sshd started (the users' sessions and the GridFTP servers their remote
      * commands run) with SIGKILL, as a crash would: their connections drop. sshd itself stays, so a
      * client can log in again.
