@@ -95,29 +95,7 @@ public record TransferSubmission(
             }
         }
 
-        /** The options comparing MD5. */
-        public Options(
-                SyncLevel syncLevel,
-                boolean verifyChecksum,
-                boolean preserveTimestamp,
-                boolean encryptData,
-                boolean skipSourceErrors,
-                boolean deleteDestinationExtra,
-                FilterRules filterRules,
-                boolean failOnQuotaErrors) {
-            this(
-                    syncLevel,
-                    verifyChecksum,
-                    preserveTimestamp,
-                    encryptData,
-                    skipSourceErrors,
-                    deleteDestinationExtra,
-                    filterRules,
-                    failOnQuotaErrors,
-                    null);
-        }
-
-        /** The options with {@code failOnQuotaErrors} off (the Globus default). */
+        /** The options with {@code failOnQuotaErrors} off (the Globus default), comparing MD5. */
         public Options(
                 SyncLevel syncLevel,
                 boolean verifyChecksum,
@@ -134,7 +112,8 @@ public record TransferSubmission(
                     skipSourceErrors,
                     deleteDestinationExtra,
                     filterRules,
-                    false);
+                    false,
+                    null);
         }
 
         /** @return no sync level, no checksums, nothing skipped or deleted, no filters */
