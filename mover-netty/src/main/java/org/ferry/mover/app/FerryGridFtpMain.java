@@ -12,14 +12,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.ferry.gsi.PasswordFile;
 import org.ferry.gsi.credential.CredentialLoader;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GsiClientSecurity;
+import org.ferry.mover.protocol.ChecksumAlgorithm;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.command.SiteSetDiskStackHandler;
 import org.ferry.mover.server.dtp.DtpFactory;
@@ -178,6 +181,16 @@ public final class FerryGridFtpMain implements Callable<Integer> {
     private int busyPollMicros;
 
     @Option(
+            names = "--inflight-checksums",
+            paramLabel = "ALGORITHMS",
+            defaultValue = "MD5",
+            description = "Checksums computed of a received file while it arrives in order (stream mode, MODE E over"
+                    + " one connection) and kept with the file's identity, so that CKSM answers without reading it"
+                    + " again: a comma-separated list of MD5, ADLER32, SHA1, SHA256, SHA512, CRC32C, or none"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private String inflightChecksums;
+
+    @Option(
             names = "--data-node",
             paramLabel = "HOST:PORT",
             description = "Run as a striped head node driving this data node (repeat, in stripe order).")
@@ -283,6 +296,18 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             err.println("ferry-gridftp: --marker-interval must be 0.1 to 86400 seconds, --idle-timeout at least 1");
             return 2;
         }
+        Set<ChecksumAlgorithm> inflight = EnumSet.noneOf(ChecksumAlgorithm.class);
+        if (!inflightChecksums.strip().equalsIgnoreCase("none")) {
+            for (String name : inflightChecksums.split(",")) {
+                ChecksumAlgorithm algorithm = ChecksumAlgorithm.parse(name);
+                if (algorithm == null) {
+                    err.println("ferry-gridftp: --inflight-checksums: unknown algorithm \"" + name.strip()
+                            + "\" (known: MD5, ADLER32, SHA1, SHA256, SHA512, CRC32C, or none)");
+                    return 2;
+                }
+                inflight.add(algorithm);
+            }
+        }
         if (busyPollMicros < 0 || busyPollMicros > 1_000_000) {
             err.println("ferry-gridftp: --busy-poll must be 0 to 1000000 microseconds");
             return 2;
@@ -329,7 +354,8 @@ public final class FerryGridFtpMain implements Callable<Integer> {
                 Duration.ofMillis(Math.round(markerIntervalSeconds * 1000)),
                 Duration.ofSeconds(idleTimeoutSeconds),
                 dataRateLimitBytesPerSecond,
-                Duration.of(busyPollMicros, ChronoUnit.MICROS));
+                Duration.of(busyPollMicros, ChronoUnit.MICROS),
+                inflight);
         DtpFactory dtps = DtpFactory.local();
         if (!dataNodes.isEmpty()) {
             if (dataNodeSecret == null) {

@@ -169,7 +169,8 @@ public final class Agent implements RelayPorts, AutoCloseable {
                     options.markerInterval(),
                     Duration.ofSeconds(600),
                     options.dataRateLimitBytesPerSecond(),
-                    Duration.ZERO);
+                    Duration.ZERO,
+                    GridFtpServerConfig.DEFAULT_INFLIGHT_CHECKSUMS);
             Agent[] self = new Agent[1];
             RelayPorts ports = new RelayPorts() {
                 @Override

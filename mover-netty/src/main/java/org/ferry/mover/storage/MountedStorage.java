@@ -175,6 +175,12 @@ public final class MountedStorage implements StorageInterface {
     }
 
     @Override
+    public java.util.Optional<FileIdentity> identity(String virtualPath) throws StorageException {
+        Target target = target(virtualPath);
+        return target.isRoot() ? java.util.Optional.empty() : target.storage().identity(target.inner());
+    }
+
+    @Override
     public List<FileStat> list(String virtualPath) throws StorageException {
         Target target = target(virtualPath);
         if (target.isRoot()) {

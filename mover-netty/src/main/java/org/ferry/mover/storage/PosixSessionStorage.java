@@ -262,6 +262,11 @@ final class PosixSessionStorage implements StorageInterface {
     }
 
     @Override
+    public java.util.Optional<FileIdentity> identity(String virtualPath) throws StorageException {
+        return storage.identity(virtualPath);
+    }
+
+    @Override
     public void createDirectory(String virtualPath) throws StorageException {
         storage.createDirectory(virtualPath);
     }

@@ -71,6 +71,36 @@ public final class PosixStorage implements StorageInterface {
         }
     }
 
+    /** One stat for a file's identity; {@code unix:ctime} is st_ctim, which no user can set. */
+    private static final String IDENTITY_ATTRIBUTES = "unix:mode,dev,ino,size,lastModifiedTime,ctime";
+
+    @Override
+    public java.util.Optional<FileIdentity> identity(String virtualPath) throws StorageException {
+        Path real = resolver.resolve(virtualPath);
+        Map<String, Object> unix;
+        try {
+            unix = Files.readAttributes(real, IDENTITY_ATTRIBUTES);
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return java.util.Optional.empty(); // no unix view: no inodes to tell files apart
+        } catch (IOException e) {
+            throw StorageException.from(e, virtualPath);
+        }
+        if (typeOfMode((Integer) unix.get("mode")) != FileInfo.Type.FILE) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new FileIdentity(
+                (Long) unix.get("dev"),
+                (Long) unix.get("ino"),
+                (Long) unix.get("size"),
+                nanos((java.nio.file.attribute.FileTime) unix.get("lastModifiedTime")),
+                nanos((java.nio.file.attribute.FileTime) unix.get("ctime"))));
+    }
+
+    private static long nanos(java.nio.file.attribute.FileTime time) {
+        java.time.Instant instant = time.toInstant();
+        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+    }
+
     @Override
     public List<FileStat> list(String virtualPath) throws StorageException {
         Path dir = resolver.resolve(virtualPath);

@@ -19,6 +19,19 @@ public interface StorageInterface {
     FileStat stat(String virtualPath) throws StorageException;
 
     /**
+     * A regular file's identity (device, inode, size, modification and change times), where the
+     * file system gives inodes: what a checksum computed in flight is kept with and checked against
+     * before it answers CKSM. The default has none.
+     *
+     * @param virtualPath a file
+     * @return its identity, or empty when this storage cannot tell one (no inodes, not a regular file)
+     * @throws StorageException NOT_FOUND, PERMISSION_DENIED (also outside the root), OTHER
+     */
+    default java.util.Optional<FileIdentity> identity(String virtualPath) throws StorageException {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * @param virtualPath a directory
      * @return its entries sorted by name (without {@code .} and {@code ..}); symbolic links that
      *     point outside the root are reported as {@code SYMLINK} entries and not followed

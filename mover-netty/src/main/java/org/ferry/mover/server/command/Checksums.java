@@ -48,15 +48,38 @@ final class Checksums {
      * @throws IOException if reading fails
      */
     static String compute(String algorithm, FileChannel channel, long from, long to) throws IOException {
-        if (algorithm.equals("ADLER32")) {
-            Adler32 adler = new Adler32();
-            read(channel, from, to, adler::update);
-            return String.format("%08x", adler.getValue());
-        }
-        if (algorithm.equals("CRC32C")) {
-            CRC32C crc = new CRC32C();
-            read(channel, from, to, crc::update);
-            return String.format("%08x", crc.getValue());
+        Running running = start(algorithm);
+        read(channel, from, to, running::update);
+        return running.hex();
+    }
+
+    /** A checksum being computed over bytes in order, e.g. as they arrive ({@link InflightChecksums}). */
+    interface Running {
+        /** @param bytes the next bytes, read to their limit */
+        void update(ByteBuffer bytes);
+
+        /** @return the checksum of everything given, lowercase hex as CKSM answers it; call once */
+        String hex();
+    }
+
+    /**
+     * @param algorithm a canonical name from {@link #ALGORITHMS}
+     * @return a new checksum over no bytes yet
+     */
+    static Running start(String algorithm) {
+        if (algorithm.equals("ADLER32") || algorithm.equals("CRC32C")) {
+            java.util.zip.Checksum sum = algorithm.equals("ADLER32") ? new Adler32() : new CRC32C();
+            return new Running() {
+                @Override
+                public void update(ByteBuffer bytes) {
+                    sum.update(bytes);
+                }
+
+                @Override
+                public String hex() {
+                    return String.format("%08x", sum.getValue());
+                }
+            };
         }
         MessageDigest digest;
         try {
@@ -70,8 +93,17 @@ final class Checksums {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(algorithm + " is a required JDK algorithm", e);
         }
-        read(channel, from, to, digest::update);
-        return HexFormat.of().formatHex(digest.digest());
+        return new Running() {
+            @Override
+            public void update(ByteBuffer bytes) {
+                digest.update(bytes);
+            }
+
+            @Override
+            public String hex() {
+                return HexFormat.of().formatHex(digest.digest());
+            }
+        };
     }
 
     private static void read(FileChannel channel, long from, long to, java.util.function.Consumer<ByteBuffer> sink)

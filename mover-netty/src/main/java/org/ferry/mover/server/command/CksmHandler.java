@@ -3,9 +3,12 @@ package org.ferry.mover.server.command;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.ferry.mover.server.pi.CommandContext;
 import org.ferry.mover.server.pi.CommandHandler;
 import org.ferry.mover.server.pi.FtpException;
+import org.ferry.mover.storage.FileIdentity;
 import org.ferry.mover.storage.FileStat;
 import org.ferry.mover.storage.StorageException;
 
@@ -17,8 +20,20 @@ import org.ferry.mover.storage.StorageException;
  * MD5;ADLER32;SHA1;SHA256;SHA512;CRC32C;SHA256-TREE;}
  * (globus adds {@code :10}-style suffixes that globus-url-copy does not parse; Ferry leaves them
  * out). {@code CKSM SHA256-TREE 0 -1 dir} digests a whole directory tree ({@link TreeDigest}).
+ *
+ * <p>A whole file's checksum ({@code 0 -1}) comes from the server's {@link ChecksumCache} when it
+ * holds one for the file's identity as it is now (computed while a STOR received it, or by an
+ * earlier CKSM); otherwise the file is read, and the result kept if the file did not change while
+ * it was read. With no in-flight checksums configured, every CKSM reads the file.
  */
 public final class CksmHandler implements CommandHandler {
+
+    private final ChecksumCache checksums;
+
+    /** @param checksums the server's kept whole-file checksums */
+    CksmHandler(ChecksumCache checksums) {
+        this.checksums = checksums;
+    }
 
     @Override
     public String verb() {
@@ -67,17 +82,32 @@ public final class CksmHandler implements CommandHandler {
         if (!stat.isFile()) {
             throw new FtpException(550, path + ": not a plain file.");
         }
+        boolean cached =
+                offset == 0 && length == -1 && !ctx.config().inflightChecksums().isEmpty();
+        Optional<FileIdentity> before = cached ? ctx.storage().identity(path) : Optional.empty();
+        if (before.isPresent()) {
+            String kept = checksums.get(before.get(), algorithm);
+            if (kept != null) {
+                ctx.reply(213, kept);
+                return;
+            }
+        }
+        String computed;
         try (FileChannel channel = ctx.storage().openForRead(path)) {
             long size = channel.size();
             if (offset > size) {
                 throw new FtpException(501, "Offset past the end of file.");
             }
             long end = length == -1 ? size : Math.min(size, offset + length);
-            ctx.reply(213, Checksums.compute(algorithm, channel, offset, end));
+            computed = Checksums.compute(algorithm, channel, offset, end);
         } catch (StorageException e) {
             throw e;
         } catch (IOException e) {
             throw StorageException.from(e, path);
         }
+        if (before.isPresent() && before.equals(ctx.storage().identity(path))) {
+            checksums.put(before.get(), Map.of(algorithm, computed)); // unchanged while read: the next CKSM is free
+        }
+        ctx.reply(213, computed);
     }
 }

@@ -14,6 +14,12 @@ import org.ferry.mover.server.popen.PopenPolicy;
  */
 public final class StandardCommands {
 
+    /**
+     * How many files' whole-file checksums a server keeps for CKSM ({@link ChecksumCache}): a few
+     * hundred bytes each, so about 20 MiB when full.
+     */
+    static final int CHECKSUM_CACHE_FILES = 65_536;
+
     private StandardCommands() {}
 
     /**
@@ -34,6 +40,7 @@ public final class StandardCommands {
     }
 
     static List<CommandHandler> all(StripedDtp dtp, PopenPolicy popen) {
+        ChecksumCache checksums = new ChecksumCache(CHECKSUM_CACHE_FILES); // the server's: one registry per server
         return List.of(
                 new UserHandler(),
                 new PassHandler(),
@@ -50,7 +57,7 @@ public final class StandardCommands {
                 new MlstHandler(),
                 new OptsHandler(),
                 new OptsRetrHandler(),
-                new CksmHandler(),
+                new CksmHandler(checksums),
                 new ScksHandler(),
                 new TypeHandler(),
                 new ModeHandler(),
@@ -66,7 +73,7 @@ public final class StandardCommands {
                 new ListHandler(),
                 new NlstHandler(),
                 new RetrHandler(dtp),
-                new StorHandler(dtp),
+                new StorHandler(dtp, checksums),
                 new AppeHandler(dtp),
                 new EretHandler(),
                 new EstoHandler(dtp),

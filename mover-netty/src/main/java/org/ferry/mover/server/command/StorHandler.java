@@ -2,7 +2,11 @@ package org.ferry.mover.server.command;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.ferry.mover.data.DataSink;
@@ -16,6 +20,7 @@ import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.FtpException;
 import org.ferry.mover.server.pi.StorageStage;
 import org.ferry.mover.server.pi.TransferMode;
+import org.ferry.mover.storage.FileIdentity;
 
 /**
  * STOR path (RFC 959 section 4.1.3): receives a file, written in place like globus does (a failed
@@ -25,14 +30,25 @@ import org.ferry.mover.server.pi.TransferMode;
  * markers in MODE E, 226; 550/552/553 on storage failures. After SCKS the stored file's checksum
  * is compared before 226: a mismatch answers 550 with the computed and expected checksums. After
  * ALLO, 552 before 150 (file untouched) when the file system lacks the announced size.
+ *
+ * <p>A STOR from the first byte (no REST) computes the server's in-flight checksums ({@link
+ * org.ferry.mover.server.pi.GridFtpServerConfig#inflightChecksums}, and the SCKS algorithm) while the
+ * bytes arrive ({@link InflightChecksums}); when they came in order, SCKS is checked against them and
+ * they are kept with the file's identity ({@link ChecksumCache}) before 226, so that the CKSM a
+ * client sends next (globus-url-copy {@code -verify-checksum}) does not read the file again.
  */
 public final class StorHandler implements CommandHandler {
 
     private final StripedDtp dtp;
+    private final ChecksumCache checksums;
 
-    /** @param dtp the server's DTPs: STOR goes striped after SPAS, or PASV on a head node */
-    public StorHandler(StripedDtp dtp) {
+    /**
+     * @param dtp the server's DTPs: STOR goes striped after SPAS, or PASV on a head node
+     * @param checksums where the checksums computed in flight are kept for CKSM
+     */
+    StorHandler(StripedDtp dtp, ChecksumCache checksums) {
         this.dtp = dtp;
+        this.checksums = checksums;
     }
 
     @Override
@@ -65,7 +81,8 @@ public final class StorHandler implements CommandHandler {
         }
         Opened opened = open(ctx, argument);
         try {
-            CompletableFuture<Long> received = ctx.transfers().receiveAsync(opened.sink());
+            CompletableFuture<Long> received = ctx.transfers()
+                    .receiveAsync(opened.sink(), opened.inflight() == null ? null : () -> keep(ctx, opened));
             return received.whenComplete((bytes, error) -> closeQuietly(opened.channel()));
         } catch (FtpException | RuntimeException e) {
             closeQuietly(opened.channel());
@@ -90,12 +107,47 @@ public final class StorHandler implements CommandHandler {
             ctx.transfers()
                     .receive(
                             opened.sink(),
-                            algorithm == null ? null : () -> verify(ctx, opened.path(), algorithm, expected));
+                            algorithm == null && opened.inflight() == null
+                                    ? null
+                                    : () -> {
+                                        Map<String, String> computed = keep(ctx, opened);
+                                        if (algorithm != null) {
+                                            verify(ctx, opened.path(), algorithm, expected, computed.get(algorithm));
+                                        }
+                                    });
         }
     }
 
-    /** The file a STOR writes, open, and the sink that writes it. */
-    private record Opened(String path, FileChannel channel, DataSink sink) {}
+    /**
+     * The file a STOR writes, open, and the sink that writes it.
+     *
+     * @param inflight the checksums computed as the bytes arrive (the sink writes through them), or
+     *     null when none are (a restart, or none configured)
+     */
+    private record Opened(String path, FileChannel channel, DataSink sink, InflightChecksums inflight) {}
+
+    /**
+     * Ends the in-flight checksums once every byte is written and, if they cover the whole file, keeps
+     * them with its identity for CKSM. Before 226: a client's next CKSM finds them.
+     *
+     * @return the checksums by algorithm; empty when they do not cover the file (blocks out of order)
+     */
+    private Map<String, String> keep(CommandContext ctx, Opened opened) {
+        if (opened.inflight() == null) {
+            return Map.of();
+        }
+        try {
+            Optional<FileIdentity> identity = ctx.storage().identity(opened.path());
+            long size = identity.isPresent()
+                    ? identity.get().sizeBytes()
+                    : opened.channel().size();
+            Map<String, String> values = opened.inflight().values(size);
+            identity.ifPresent(id -> checksums.put(id, values));
+            return values;
+        } catch (IOException e) {
+            return Map.of(); // CKSM and SCKS read the file, as without in-flight checksums
+        }
+    }
 
     /**
      * Checks the argument and the data endpoint, then creates or truncates the file (after ALLO,
@@ -116,9 +168,22 @@ public final class StorHandler implements CommandHandler {
         ctx.transfers().requireEndpoint(false);
         Allocation.check(ctx, path, modeE ? 0 : offset); // before anything is truncated: 552 leaves the file as it was
         long truncateTo = modeE ? (restarted ? Long.MAX_VALUE : 0) : offset;
+        String expectedAlgorithm = ctx.session().expectedChecksumAlgorithm();
         ctx.session().expectedChecksum(null, null); // SCKS applies to this STOR only
         FileChannel channel = ctx.storage().openForWrite(path, truncateTo);
-        return new Opened(path, channel, DataSink.toFile(channel, modeE ? 0 : offset));
+        DataSink sink = DataSink.toFile(channel, modeE ? 0 : offset);
+        Set<String> algorithms = new LinkedHashSet<>();
+        if (!restarted) { // from the first byte: a digest of the whole file
+            ctx.config().inflightChecksums().forEach(a -> algorithms.add(a.name()));
+            if (!algorithms.isEmpty() && expectedAlgorithm != null) {
+                algorithms.add(expectedAlgorithm);
+            }
+        }
+        if (algorithms.isEmpty()) {
+            return new Opened(path, channel, sink, null);
+        }
+        InflightChecksums inflight = new InflightChecksums(sink, algorithms);
+        return new Opened(path, channel, inflight, inflight);
     }
 
     private static void closeQuietly(FileChannel channel) {
@@ -129,13 +194,20 @@ public final class StorHandler implements CommandHandler {
         }
     }
 
-    /** SCKS: the stored file's checksum must match (GFD.047 "CKSM", INCORRECT_CHECKSUM). */
-    private static void verify(CommandContext ctx, String path, String algorithm, String expected) throws FtpException {
-        String computed;
-        try (FileChannel channel = ctx.storage().openForRead(path)) { // the write channel is not readable
-            computed = Checksums.compute(algorithm, channel, 0, channel.size());
-        } catch (IOException e) {
-            throw new FtpException(451, "Local error in processing: cannot compute checksum: " + e.getMessage());
+    /**
+     * SCKS: the stored file's checksum must match (GFD.047 "CKSM", INCORRECT_CHECKSUM).
+     *
+     * @param inflight the checksum computed while the file arrived, or null to read the file
+     */
+    private static void verify(CommandContext ctx, String path, String algorithm, String expected, String inflight)
+            throws FtpException {
+        String computed = inflight;
+        if (computed == null) {
+            try (FileChannel channel = ctx.storage().openForRead(path)) { // the write channel is not readable
+                computed = Checksums.compute(algorithm, channel, 0, channel.size());
+            } catch (IOException e) {
+                throw new FtpException(451, "Local error in processing: cannot compute checksum: " + e.getMessage());
+            }
         }
         if (!computed.equals(expected)) {
             throw new FtpException(FtpReply.multiline(

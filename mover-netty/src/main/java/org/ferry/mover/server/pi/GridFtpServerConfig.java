@@ -4,6 +4,8 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
+import org.ferry.mover.protocol.ChecksumAlgorithm;
 import org.ferry.mover.server.GridFtpServer;
 
 /**
@@ -23,6 +25,11 @@ import org.ferry.mover.server.GridFtpServer;
  * @param busyPoll how long an event loop keeps polling after it answered a command before it
  *     blocks, while the server has fewer sessions than cores ({@link org.ferry.mover.net.BusyPoll});
  *     {@link Duration#ZERO} for never (the default; the stand-alone ferry-gridftp turns it on)
+ * @param inflightChecksums the checksums a STOR computes of a whole file while it arrives in order
+ *     (stream mode, MODE E over one connection), kept with the file's identity so that CKSM answers
+ *     without reading the file again ({@link #DEFAULT_INFLIGHT_CHECKSUMS}: MD5, what
+ *     globus-url-copy {@code -verify-checksum} asks for); an SCKS algorithm is added for its STOR;
+ *     empty for none (then SCKS and CKSM read the file)
  */
 public record GridFtpServerConfig(
         InetAddress bindAddress,
@@ -33,7 +40,11 @@ public record GridFtpServerConfig(
         Duration markerInterval,
         Duration idleTimeout,
         long dataRateLimitBytesPerSecond,
-        Duration busyPoll) {
+        Duration busyPoll,
+        Set<ChecksumAlgorithm> inflightChecksums) {
+
+    /** What a received file's checksums are computed of while it arrives, unless configured otherwise: MD5. */
+    public static final Set<ChecksumAlgorithm> DEFAULT_INFLIGHT_CHECKSUMS = Set.of(ChecksumAlgorithm.MD5);
 
     /**
      * @throws IllegalArgumentException on a port outside 0..65535, a non-positive marker interval
@@ -46,6 +57,7 @@ public record GridFtpServerConfig(
         Objects.requireNonNull(markerInterval, "markerInterval");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         Objects.requireNonNull(busyPoll, "busyPoll");
+        inflightChecksums = Set.copyOf(inflightChecksums);
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port out of range: " + port);
         }
@@ -76,7 +88,17 @@ public record GridFtpServerConfig(
             Authenticator authenticator,
             Duration markerInterval,
             Duration idleTimeout) {
-        this(bindAddress, port, root, anonymousAllowed, authenticator, markerInterval, idleTimeout, 0, Duration.ZERO);
+        this(
+                bindAddress,
+                port,
+                root,
+                anonymousAllowed,
+                authenticator,
+                markerInterval,
+                idleTimeout,
+                0,
+                Duration.ZERO,
+                DEFAULT_INFLIGHT_CHECKSUMS);
     }
 
     /**
@@ -120,7 +142,8 @@ public record GridFtpServerConfig(
                 markerInterval,
                 idleTimeout,
                 dataRateLimitBytesPerSecond,
-                busyPoll);
+                busyPoll,
+                inflightChecksums);
     }
 
     /**
@@ -137,7 +160,8 @@ public record GridFtpServerConfig(
                 markerInterval,
                 idleTimeout,
                 dataRateLimitBytesPerSecond,
-                busyPoll);
+                busyPoll,
+                inflightChecksums);
     }
 
     /**
@@ -154,7 +178,8 @@ public record GridFtpServerConfig(
                 markerInterval,
                 idleTimeout,
                 dataRateLimitBytesPerSecond,
-                busyPoll);
+                busyPoll,
+                inflightChecksums);
     }
 
     /**
@@ -171,7 +196,8 @@ public record GridFtpServerConfig(
                 markerInterval,
                 idleTimeout,
                 dataRateLimitBytesPerSecond,
-                busyPoll);
+                busyPoll,
+                inflightChecksums);
     }
 
     /**
@@ -188,7 +214,8 @@ public record GridFtpServerConfig(
                 value,
                 idleTimeout,
                 dataRateLimitBytesPerSecond,
-                busyPoll);
+                busyPoll,
+                inflightChecksums);
     }
 
     /**
@@ -205,7 +232,8 @@ public record GridFtpServerConfig(
                 markerInterval,
                 value,
                 dataRateLimitBytesPerSecond,
-                busyPoll);
+                busyPoll,
+                inflightChecksums);
     }
 
     /**
@@ -222,7 +250,8 @@ public record GridFtpServerConfig(
                 markerInterval,
                 idleTimeout,
                 bytesPerSecond,
-                busyPoll);
+                busyPoll,
+                inflightChecksums);
     }
 
     /**
@@ -239,6 +268,25 @@ public record GridFtpServerConfig(
                 markerInterval,
                 idleTimeout,
                 dataRateLimitBytesPerSecond,
-                window);
+                window,
+                inflightChecksums);
+    }
+
+    /**
+     * @param algorithms the checksums computed while a file arrives; empty for none
+     * @return a copy with other in-flight checksums
+     */
+    public GridFtpServerConfig withInflightChecksums(Set<ChecksumAlgorithm> algorithms) {
+        return new GridFtpServerConfig(
+                bindAddress,
+                port,
+                root,
+                anonymousAllowed,
+                authenticator,
+                markerInterval,
+                idleTimeout,
+                dataRateLimitBytesPerSecond,
+                busyPoll,
+                algorithms);
     }
 }

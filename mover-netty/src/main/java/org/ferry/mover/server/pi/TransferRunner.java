@@ -191,8 +191,22 @@ public final class TransferRunner {
      * @throws FtpException 425/503 before anything started
      */
     public CompletableFuture<Long> receiveAsync(DataSink sink) throws FtpException {
+        return receiveAsync(sink, null);
+    }
+
+    /**
+     * Like {@link #receiveAsync(DataSink)}, with {@code verifier} run before 226 on the event loop
+     * that ends the transfer: for quick work only (a stat, not a file read).
+     *
+     * @param sink where the bytes go
+     * @param verifier checks or records the result; null for none
+     * @return completes with the bytes received once 226 is sent, or exceptionally with the
+     *     {@link FtpException} whose reply is owed
+     * @throws FtpException 425/503 before anything started
+     */
+    public CompletableFuture<Long> receiveAsync(DataSink sink, Verifier verifier) throws FtpException {
         ReceivePlan plan = receivePlan(sink);
-        return RunningTransfer.start(ctx, plan.markers(), plan.reusing(), false, null, plan.start())
+        return RunningTransfer.start(ctx, plan.markers(), plan.reusing(), false, verifier, plan.start())
                 .whenReplied();
     }
 
