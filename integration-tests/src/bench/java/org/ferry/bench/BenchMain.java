@@ -47,6 +47,7 @@ public final class BenchMain {
                     case "files-api" -> new FilesApiBench(options, table).run();
                     case "connect" -> new ConnectBench(options, table).run();
                     case "multicast" -> new MulticastBench(options, table).run();
+                    case "verify" -> new VerifyChecksumBench(options, table).run();
                     default -> throw new IllegalStateException(name);
                 }
                 table.print(name, System.out);

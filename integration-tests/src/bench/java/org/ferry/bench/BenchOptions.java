@@ -59,7 +59,8 @@ record BenchOptions(
             "files-api",
             "connect",
             "multicast",
-            "manytasks");
+            "manytasks",
+            "verify");
 
     private static final long GIB = 1L << 30;
 
