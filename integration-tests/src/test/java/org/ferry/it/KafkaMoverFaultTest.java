@@ -16,6 +16,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
 import org.ferry.it.infra.ContainerFaults;
 import org.ferry.it.infra.ContainerFaults.Fault;
 import org.ferry.it.infra.FtpFaultProxy;
@@ -24,8 +28,11 @@ import org.ferry.testing.PostgresContainers;
 import org.ferry.testing.RequiresContainers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -36,7 +43,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * Fault tests of the distributed form: ferry-server on PostgreSQL with the Kafka work queue, a real
  * Kafka broker in a container of this class's own, and two {@code ferry-mover} processes in one
- * consumer group. A mover killed (kill -9) mid-file: its chunk goes to the other mover, which
+ * consumer group, one started before the server (on a broker without Ferry's topics) and one after. A mover killed (kill -9) mid-file: its chunk goes to the other mover, which
  * resumes from the recorded restart markers (the source sends the file once and a bit, not twice);
  * the Kafka broker killed (SIGKILL), frozen (paused) and cut off the network mid-task, through the
  * container engine; a cancel and a deadline moved into the past reaching the movers through the
@@ -47,6 +54,7 @@ import tools.jackson.databind.JsonNode;
  */
 @RequiresContainers
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KafkaMoverFaultTest {
 
     private static final long RATE = 16L << 20;
@@ -57,6 +65,9 @@ class KafkaMoverFaultTest {
     private static final Pattern BROKER_REFUSED = Pattern.compile("could not be established");
     /** A mover fencing itself: its results unacknowledged for the fence time. */
     private static final Pattern MOVER_FENCED = Pattern.compile("No result acknowledged by Kafka");
+    /** A mover's consumer having asked the broker for the chunks topic: missing, or created and assigned. */
+    private static final Pattern CHUNKS_TOPIC_LOOKED_UP =
+            Pattern.compile("ferry\\.chunks=UNKNOWN_TOPIC_OR_PARTITION|Adding newly assigned partitions");
 
     @Container
     static final KafkaContainer KAFKA = KafkaContainers.create();
@@ -73,6 +84,9 @@ class KafkaMoverFaultTest {
         work = classWork;
         jdbcUrl = PostgresContainers.createDatabase(PostgresContainers.shared(), "kafka_faults");
         sites = FaultSites.start(work, RATE);
+        // deployments start movers and servers in any order: one mover before the server, on a
+        // broker that has no Ferry topic yet (it looks the chunks topic up and must not create it)
+        startMover("mover-1").awaitOutput(CHUNKS_TOPIC_LOOKED_UP, Duration.ofSeconds(60));
         ferry = FaultHarness.onPostgres(
                         work,
                         jdbcUrl,
@@ -86,9 +100,7 @@ class KafkaMoverFaultTest {
         ferry.endpoints(sites);
         proxy = new FtpFaultProxy(sites.destinationPort()); // carries the data connections of admin#dstp
         ferry.endpoint("admin#dstp", proxy.port());
-        for (int i = 1; i <= 2; i++) {
-            startMover("mover-" + i);
-        }
+        startMover("mover-2");
     }
 
     private ManagedProcess startMover(String name) throws Exception {
@@ -147,6 +159,42 @@ class KafkaMoverFaultTest {
                                 + "'")) {
             rows.next();
             return rows.getLong(1);
+        }
+    }
+
+    /**
+     * The mover started before the server did not create the chunks topic with the broker's one
+     * partition: the server made it with four, and the movers' group reads all four (a chunk on a
+     * partition no mover reads would wait minutes for a metadata refresh, then for the chunk
+     * timeout).
+     */
+    @Test
+    @Order(1)
+    void aMoverStartedBeforeTheServerReadsEveryChunkPartition() throws Exception {
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.getBootstrapServers()))) {
+            TopicDescription chunks = admin.describeTopics(List.of("ferry.chunks"))
+                    .allTopicNames()
+                    .get()
+                    .get("ferry.chunks");
+            assertThat(chunks.partitions()).hasSize(4);
+            FaultHarness.awaitTrue(
+                    "the movers' group reading the four chunk partitions",
+                    () ->
+                            admin
+                                            .describeConsumerGroups(List.of("ferry-movers"))
+                                            .all()
+                                            .get()
+                                            .get("ferry-movers")
+                                            .members()
+                                            .stream()
+                                            .flatMap(member -> member.assignment().topicPartitions().stream())
+                                            .filter(partition ->
+                                                    partition.topic().equals("ferry.chunks"))
+                                            .map(TopicPartition::partition)
+                                            .distinct()
+                                            .count()
+                                    == 4);
         }
     }
 

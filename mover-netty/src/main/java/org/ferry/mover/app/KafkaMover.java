@@ -296,6 +296,12 @@ public final class KafkaMover implements AutoCloseable {
         properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // ferry-server creates the topics with their partition counts: a mover started first must
+        // not create them with the broker's defaults (one partition, the others never read)
+        properties.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        // partitions that appear after this mover subscribed (the server creating the topics, an
+        // admin growing them) are assigned within seconds, not the client's default five minutes
+        properties.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "5000");
         if (groupId != null) {
             properties.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
             properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
