@@ -298,6 +298,40 @@ public final class EndpointSessions {
         return credential;
     }
 
+    /**
+     * The URL by which a multicast server (the chunk's first destination) reaches a further
+     * destination of the tree ({@code SITE SETDISKSTACK file,gridftp_multicast:urls=...}, see
+     * {@code org.ferry.mover.server.multicast.MulticastTree}): for {@code ftp://} the endpoint's
+     * first server with its login ({@code ftp://user:password@host:port}, user info
+     * percent-encoded, anonymous as {@code anonymous:globus@}); for {@code gsiftp://} the server
+     * alone, which the forwarding server reaches with its own host credential. Without a path: the
+     * file goes to the same path as on the first destination.
+     *
+     * @param access a further destination
+     * @return its URL for the tree (holds the password: never log it)
+     * @throws IOException if the password cannot be unsealed, or for an {@code sshftp://} endpoint
+     *     (the multicast driver refuses those)
+     */
+    public String forwardingUrl(EndpointAccess access) throws IOException {
+        GridFtpUrl server = GridFtpUrl.parse(access.servers().get(0).url());
+        if (access.isSsh()) {
+            throw new IOException(
+                    access.endpoint() + " is an sshftp:// endpoint, which a multicast server cannot reach");
+        }
+        String hostPort =
+                (server.host().contains(":") ? "[" + server.host() + "]" : server.host()) + ":" + server.port();
+        if (access.isGsi()) {
+            return "gsiftp://" + hostPort;
+        }
+        String user = access.username() == null ? "anonymous" : access.username();
+        String password = access.sealedSecret() == null ? "globus@" : unseal(access);
+        return "ftp://" + userInfo(user) + ":" + userInfo(password) + "@" + hostPort;
+    }
+
+    private static String userInfo(String value) {
+        return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
     private String unseal(EndpointAccess access) throws IOException {
         try {
             return cipher.openString(access.sealedSecret(), access.secretContext());

@@ -25,10 +25,12 @@ public final class MessageCodec {
      * {@link org.ferry.mover.runner.ChunkRequest} with its {@link org.ferry.mover.runner.FileTransfer}s,
      * issue 30) inside its envelope; 5 since the request carries {@code checksumAlgorithm} and its
      * files an {@code externalChecksum} (issue 35: a version-4 mover would verify MD5 and ignore the
-     * given value). A mover of an older version refuses a newer chunk instead of misreading it:
+     * given value); 6 since the request carries {@code additionalDestinations} (Ferry's multicast: a
+     * version-5 mover would move to the first destination only and report the files arrived). A
+     * mover of an older version refuses a newer chunk instead of misreading it:
      * upgrade the movers before the servers.
      */
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
 
     /** The oldest version this release reads: version 2 messages mean what they meant then. */
     public static final int OLDEST_READABLE = 2;

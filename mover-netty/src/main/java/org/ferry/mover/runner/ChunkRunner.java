@@ -64,7 +64,8 @@ public final class ChunkRunner {
         ChunkTuning tuning = modeE ? chunk.tuning() : ChunkTuning.forStreamMode(chunk.files());
         TransferOptions options = modeE ? TransferOptions.extendedBlock(tuning.parallelism()) : TransferOptions.STREAM;
         int laneCount = Math.max(1, Math.min(tuning.concurrency(), chunk.files().size()));
-        LaneFeed feed = new LaneFeed(chunk.files(), laneCount, tuning.pipelining());
+        // a multicast file goes on its own: its tree is set for each STOR, and checked at every destination
+        LaneFeed feed = new LaneFeed(chunk.files(), laneCount, chunk.isMulticast() ? 1 : tuning.pipelining());
         List<Future<?>> others = new ArrayList<>();
         for (int i = 1; i < laneCount; i++) {
             others.add(lanes.submit(

@@ -35,6 +35,13 @@ import org.ferry.mover.protocol.ByteRange;
  * <p>When the chunk preserves timestamps, a checked file gets its source's modification time
  * ({@code MFMT}, one pipelined exchange per batch) before it is reported arrived; a refused time is
  * a fault of that file, retried by setting the time again (the checked bytes are not sent again).
+ *
+ * <p>A multicast chunk ({@link ChunkRequest#isMulticast}) sends each file once to the first
+ * destination with the chunk's multicast disk stack set ({@link SessionPair#multicastStack}), which
+ * forwards it to the further destinations; the file is then checked (size, and checksum when asked)
+ * and renamed at every destination before it is reported arrived. A multicast stack takes no
+ * {@code REST}, so every attempt sends the whole file (the server already restarts a failed branch
+ * from its own copy; an attempt here is what the server could not do).
  */
 final class FileMover {
 
@@ -106,6 +113,9 @@ final class FileMover {
         for (int attempt = 1; ; attempt++) {
             if (listener.isStopped()) {
                 return Outcome.DONE;
+            }
+            if (chunk.isMulticast()) {
+                acknowledged = List.of(); // a multicast stack takes no REST: the whole file, each attempt
             }
             if (arrived == null && !acknowledged.isEmpty() && !holds(lane, writing, acknowledged)) {
                 acknowledged = List.of(); // the temporary file is gone or short: send it all again
@@ -218,6 +228,11 @@ final class FileMover {
             AtomicBoolean receiving)
             throws IOException {
         long bytes;
+        if (chunk.isMulticast()) {
+            int slash = writing.lastIndexOf('/');
+            lane.ensureAdditionalDirectory(slash <= 0 ? "/" : writing.substring(0, slash));
+            lane.destination().setDiskStack(lane.multicastStack());
+        }
         if (acknowledged.isEmpty()) {
             bytes = lane.source()
                     .sendTo(
@@ -238,11 +253,49 @@ final class FileMover {
                             reportingMarkers(listener, file, markers, receiving));
         }
         listener.onBytes(bytes - counted.getAndSet(bytes));
-        if (checksChecksum(chunk, file)) {
-            return new Arrival(bytes, verify(chunk, lane, file, writing));
+        if (chunk.isMulticast()) {
+            lane.destination().setDiskStack("file"); // plain files again for CKSM, RNFR and the next file
         }
-        verifySize(lane, writing, bytes);
-        return new Arrival(bytes, null);
+        Arrival arrival;
+        if (checksChecksum(chunk, file)) {
+            arrival = new Arrival(bytes, verify(chunk, lane, file, writing));
+        } else {
+            verifySize(lane, writing, bytes);
+            arrival = new Arrival(bytes, null);
+        }
+        verifyAdditional(chunk, lane, file, writing, arrival);
+        return arrival;
+    }
+
+    /**
+     * A multicast file at each further destination: its size, and its checksum when the chunk
+     * checks checksums (equal to the first destination's, which equals the source's).
+     *
+     * @throws SizeMismatchException if a destination holds another size (the file is sent again)
+     * @throws ChecksumMismatchException if a destination holds other bytes
+     * @throws IOException if a session fails
+     */
+    private static void verifyAdditional(
+            ChunkRequest chunk, SessionPair lane, FileTransfer file, String writing, Arrival arrival)
+            throws IOException {
+        List<GridFtpSession> others = lane.additionalDestinations();
+        for (int i = 0; i < others.size(); i++) {
+            String endpoint = chunk.additionalDestinations().get(i).endpoint();
+            long there = others.get(i).stat(writing).sizeBytes();
+            if (there != arrival.bytes()) {
+                throw new SizeMismatchException(writing + " has " + there + " bytes at " + endpoint
+                        + " after the multicast transfer, the source " + arrival.bytes());
+            }
+            if (arrival.checksum() != null) {
+                String algorithm = chunk.checksumAlgorithm().name();
+                String sum = algorithm + ":"
+                        + others.get(i).checksum(algorithm, writing).toLowerCase(Locale.ROOT);
+                if (!sum.equals(arrival.checksum())) {
+                    throw new ChecksumMismatchException(algorithm + " of " + file.destinationPath() + " is " + sum
+                            + " at " + endpoint + ", " + arrival.checksum() + " at the source");
+                }
+            }
+        }
     }
 
     /** @return the lane's destination, asked for performance markers every second in MODE E */
@@ -289,10 +342,20 @@ final class FileMover {
         if (writing.equals(destinationPath)) {
             return;
         }
+        // a multicast file's further destinations first: the first destination's temporary file
+        // stays until every copy is placed, so a retry still finds what it must check
+        for (GridFtpSession other : lane.additionalDestinations()) {
+            place(other, writing, destinationPath, bytes);
+        }
+        place(lane.destination(), writing, destinationPath, bytes);
+    }
+
+    private static void place(GridFtpSession destination, String writing, String destinationPath, long bytes)
+            throws IOException {
         try {
-            lane.destination().rename(writing, destinationPath);
+            destination.rename(writing, destinationPath);
         } catch (GridFtpReplyException e) {
-            long[] there = lane.destination().sizes(List.of(writing, destinationPath));
+            long[] there = destination.sizes(List.of(writing, destinationPath));
             if (there[0] < 0 && there[1] == bytes) {
                 return;
             }

@@ -1,9 +1,12 @@
 package org.ferry.mover.runner;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpReplyException;
 import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.server.multicast.MulticastTree;
 
 /**
  * One lane's control channels: a source session and a destination session, opened on first use
@@ -11,7 +14,9 @@ import org.ferry.mover.client.GridFtpSession;
  * several servers the first session goes to a random one, and a session reopened after a fault to
  * the next one)
  * and reopened after a fault (a failed transfer may leave either channel unusable). Each session is
- * reported to the chunk's listener, which may close it to stop the lane at once.
+ * reported to the chunk's listener, which may close it to stop the lane at once. A multicast chunk's
+ * lane also holds one session to each further destination, where it checks and renames the files
+ * the first destination forwarded.
  */
 final class SessionPair implements AutoCloseable {
 
@@ -20,6 +25,9 @@ final class SessionPair implements AutoCloseable {
     private final ChunkListener listener;
     private GridFtpSession source;
     private GridFtpSession destination;
+    private final List<GridFtpSession> additional = new ArrayList<>();
+    private String multicastStack;
+    private final java.util.Set<String> additionalDirectories = new java.util.HashSet<>();
     private int sourceServer;
     private int destinationServer;
     private boolean perfMarkersAsked;
@@ -52,6 +60,74 @@ final class SessionPair implements AutoCloseable {
             destination = opened(opened.session());
         }
         return destination;
+    }
+
+    /**
+     * @return a logged-in session to each of the chunk's further destinations ({@link
+     *     ChunkRequest#additionalDestinations}), in their order; empty for one destination
+     * @throws IOException if a session cannot be opened
+     */
+    List<GridFtpSession> additionalDestinations() throws IOException {
+        List<org.ferry.mover.access.EndpointAccess> wanted = chunk.additionalDestinations();
+        while (additional.size() < wanted.size()) {
+            additional.add(opened(sessions.open(wanted.get(additional.size()), chunk.dataProtection())));
+        }
+        return List.copyOf(additional);
+    }
+
+    /**
+     * Makes sure every further destination has the directory a multicast file goes to (the planner
+     * creates the tree at the first destination only), creating it and its missing parents (MKD,
+     * RFC 959 section 4.1.3); each directory is asked once per lane sessions.
+     *
+     * @param directory absolute directory path
+     * @throws IOException if a destination cannot create it
+     */
+    void ensureAdditionalDirectory(String directory) throws IOException {
+        if (additionalDirectories.contains(directory)) {
+            return;
+        }
+        for (GridFtpSession other : additionalDestinations()) {
+            ensureDirectory(other, directory);
+        }
+        additionalDirectories.add(directory);
+    }
+
+    private static void ensureDirectory(GridFtpSession session, String directory) throws IOException {
+        if (directory.isEmpty() || directory.equals("/")) {
+            return;
+        }
+        try {
+            session.stat(directory);
+            return;
+        } catch (java.nio.file.NoSuchFileException missing) {
+            // made below
+        }
+        int slash = directory.lastIndexOf('/');
+        ensureDirectory(session, slash <= 0 ? "/" : directory.substring(0, slash));
+        try {
+            session.makeDirectory(directory);
+        } catch (GridFtpReplyException e) {
+            session.stat(directory); // another lane made it meanwhile; else the refusal stands
+        }
+    }
+
+    /**
+     * @return the disk stack that makes the first destination forward what it stores to the
+     *     further destinations ({@code file,gridftp_multicast:urls=...;cc=2;P=n}, a binary tree with
+     *     the chunk's parallelism per forward), the same for every file of the chunk
+     * @throws IOException if a further destination's password cannot be unsealed
+     */
+    String multicastStack() throws IOException {
+        if (multicastStack == null) {
+            List<String> urls = new ArrayList<>();
+            for (org.ferry.mover.access.EndpointAccess access : chunk.additionalDestinations()) {
+                urls.add(sessions.forwardingUrl(access));
+            }
+            int parallelism = Math.max(1, Math.min(64, chunk.tuning().parallelism()));
+            multicastStack = new MulticastTree(urls, MulticastTree.DEFAULT_CAST_COUNT, parallelism).diskStack();
+        }
+        return multicastStack;
     }
 
     /**
@@ -110,6 +186,9 @@ final class SessionPair implements AutoCloseable {
         }
         release(source);
         release(destination);
+        additional.forEach(this::release);
+        additional.clear();
+        additionalDirectories.clear();
         source = null;
         destination = null;
         perfMarkersAsked = false;

@@ -39,11 +39,11 @@ class MessageCodecTest {
     }
 
     /**
-     * Version 5: the envelope around the chunk in the runner's own shape, files and all, with the
-     * checksum algorithm and the files' given checksums.
+     * Version 6: the envelope around the chunk in the runner's own shape, files and all, with the
+     * checksum algorithm, the files' given checksums and the further destinations of a multicast.
      */
     @Test
-    void version5CarriesTheChunkInTheRunnersShape() {
+    void version6CarriesTheChunkInTheRunnersShape() {
         ChunkMessage message = new ChunkMessage(
                 MessageCodec.VERSION,
                 12,
@@ -68,14 +68,18 @@ class MessageCodecTest {
                         false,
                         ProtectionLevel.PRIVATE,
                         true,
-                        ChecksumAlgorithm.ADLER32));
+                        ChecksumAlgorithm.ADLER32,
+                        List.of(access("alice#d2", 2813), access("alice#d3", 2814))));
         byte[] json = codec.write(message);
         assertThat(new String(json, StandardCharsets.UTF_8))
-                .contains("\"v\":5", "\"request\":", "\"checksumAlgorithm\":\"ADLER32\"")
+                .contains("\"v\":6", "\"request\":", "\"checksumAlgorithm\":\"ADLER32\"", "alice#d3")
                 .as("derived answers are not part of the message")
-                .doesNotContain("\"gsi\"", "\"resumed\"");
+                .doesNotContain("\"gsi\"", "\"resumed\"", "\"multicast\"");
         ChunkMessage read = codec.chunk(json);
         assertThat(read).isEqualTo(message);
+        assertThat(read.request().additionalDestinations())
+                .extracting(EndpointAccess::endpoint)
+                .containsExactly("alice#d2", "alice#d3");
         assertThat(read.request().files())
                 .extracting(FileTransfer::sourceModified)
                 .containsExactly(Instant.parse("2001-02-03T04:05:06Z"), null);
@@ -186,14 +190,14 @@ class MessageCodecTest {
     }
 
     @Test
-    void versionsOutsideTwoToFiveAreRefusedLoudly() {
-        for (int version : new int[] {1, 6}) {
+    void versionsOutsideTwoToSixAreRefusedLoudly() {
+        for (int version : new int[] {1, 7}) {
             String json = "{\"v\":" + version + ",\"type\":\"PING\",\"taskId\":null,\"chunkId\":0}";
             assertThatThrownBy(() -> codec.control(json.getBytes(StandardCharsets.UTF_8)))
                     .as("version " + version)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("message version " + version)
-                    .hasMessageContaining("reads 2 to 5");
+                    .hasMessageContaining("reads 2 to 6");
         }
     }
 }

@@ -47,6 +47,12 @@ public final class SiteSetDiskStackHandler implements CommandHandler {
         return "SITE SETDISKSTACK";
     }
 
+    /** @return {@link MulticastTree#FEATURE} on a server that forwards, else none */
+    @Override
+    public java.util.List<String> features() {
+        return multicast == null ? java.util.List.of() : java.util.List.of(MulticastTree.FEATURE);
+    }
+
     @Override
     public void handle(CommandContext ctx, String argument) throws FtpException {
         Optional<MulticastTree> tree = multicastTree(argument);

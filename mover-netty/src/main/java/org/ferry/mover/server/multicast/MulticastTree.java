@@ -28,6 +28,13 @@ public record MulticastTree(List<String> urls, int castCount, int parallelism) {
     /** The driver's name on the disk stack. */
     public static final String DRIVER = "gridftp_multicast";
 
+    /**
+     * The FEAT line (RFC 2389) of a server that forwards this driver ({@code ferry-gridftp
+     * --multicast}), by which a client learns it may send a tree: Globus GridFTP announces none, so
+     * this is Ferry's own; a client without it must not send one.
+     */
+    public static final String FEATURE = "SETDISKSTACK " + DRIVER;
+
     /** Default {@link #castCount}: a binary tree. */
     public static final int DEFAULT_CAST_COUNT = 2;
 
