@@ -97,6 +97,14 @@ public final class TransferCommand extends ApiCommand {
     private String externalChecksum;
 
     @Option(
+            names = "--also-to",
+            paramLabel = "ENDPOINT",
+            description = "Multicast (a Ferry extension): send every file to ENDPOINT too, at the same path as on DST,"
+                    + " the source read once; repeat for more (at most 15). DST's server must forward"
+                    + " (ferry-gridftp --multicast).")
+    private List<String> alsoTo = new java.util.ArrayList<>();
+
+    @Option(
             names = "--fail-on-quota-errors",
             description = "Fail the task at once when the destination is full or over quota"
                     + " (by default it waits for space until its deadline).")
@@ -218,6 +226,10 @@ public final class TransferCommand extends ApiCommand {
         options.write(body);
         TransferOptions.putIfTrue(body, "skip_activation_check", skipActivationCheck);
         TransferOptions.putIfTrue(body, "fail_on_quota_errors", failOnQuotaErrors);
+        if (!alsoTo.isEmpty()) {
+            ArrayNode further = body.putArray("ferry_additional_destination_endpoints");
+            alsoTo.forEach(further::add);
+        }
         notifications(body);
         ArrayNode items = body.putArray("DATA");
         if (batch == null) {

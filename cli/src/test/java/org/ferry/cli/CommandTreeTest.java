@@ -147,6 +147,23 @@ class CommandTreeTest {
     }
 
     @Test
+    void alsoToNamesFurtherDestinationsInTheDocument() {
+        Run run = ferry(
+                "transfer",
+                "admin#a:/src",
+                "admin#d1:/dst",
+                "-r",
+                "--also-to",
+                "admin#d2",
+                "--also-to",
+                "admin#d3",
+                "--print-document");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out().replaceAll("\\s+", ""))
+                .contains("\"ferry_additional_destination_endpoints\":[\"admin#d2\",\"admin#d3\"]");
+    }
+
+    @Test
     void anUnreachableApiSaysSoAndExitsOne() {
         Run run = ferry("status");
         assertThat(run.exitCode()).isEqualTo(1);

@@ -58,9 +58,10 @@ class DatabaseUpgradeTest {
 
     /**
      * Migrations added after the renumbering ended at V13: V14 (SSH keys), V15 (personal
-     * endpoints), V16 (fail_on_quota_errors), V17 (checksum_algorithm, external_checksum).
+     * endpoints), V16 (fail_on_quota_errors), V17 (checksum_algorithm, external_checksum), V18
+     * (multicast's further destinations).
      */
-    private static final int MIGRATIONS_AFTER_RENUMBERING = 4;
+    private static final int MIGRATIONS_AFTER_RENUMBERING = 5;
 
     /** {@code V13_2} as the build before the renumbering named it. */
     static class V13_2__SealEndpointPasswords extends V4__SealEndpointPasswords {
@@ -102,7 +103,7 @@ class DatabaseUpgradeTest {
         MigrateResult upgraded = current(legacyUrl, database, vendor).migrate();
 
         // nothing of the renumbered sequence runs again; only what came after it (V14 ssh keys,
-        // V15 personal endpoints, V16 fail_on_quota_errors, V17 checksum algorithms)
+        // V15 personal endpoints, V16 fail_on_quota_errors, V17 checksum algorithms, V18 multicast)
         assertThat(upgraded.migrationsExecuted).as("nothing runs again").isEqualTo(MIGRATIONS_AFTER_RENUMBERING);
         Flyway after = current(legacyUrl, database, vendor);
         after.validate();
@@ -110,8 +111,8 @@ class DatabaseUpgradeTest {
         try (Connection c = DriverManager.getConnection(legacyUrl, user(database), "")) {
             assertThat(versions(c))
                     .containsExactlyInAnyOrder(
-                            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
-                            "17");
+                            "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17",
+                            "18");
             try (Statement s = c.createStatement();
                     ResultSet row = s.executeQuery("select bytes_transferred from task where id = '" + task + "'")) {
                 assertThat(row.next()).as("the task kept").isTrue();
@@ -127,7 +128,8 @@ class DatabaseUpgradeTest {
                 .extracting(MigrationInfo::getVersion)
                 .extracting(Object::toString)
                 .containsExactly(
-                        "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17");
+                        "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17",
+                        "18");
         assertThat(schema(legacyUrl, database)).isEqualTo(schema(freshUrl, database));
     }
 

@@ -14,6 +14,7 @@ import org.ferry.api.credential.ActivationRequiredException;
 import org.ferry.api.domain.Task;
 import org.ferry.api.store.FileStore;
 import org.ferry.api.store.LeasedTask;
+import org.ferry.api.store.NewTask;
 import org.ferry.api.store.TaskStore;
 import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.data.security.ProtectionLevel;
@@ -184,10 +185,17 @@ public class Dispatcher implements TickStep {
         }
         EndpointAccess source;
         EndpointAccess destination;
+        List<EndpointAccess> additional = new ArrayList<>();
+        List<UUID> endpointIds = new ArrayList<>(List.of(task.sourceEndpointId(), task.destinationEndpointId()));
         try {
             source = activations.accessOf(task.ownerName(), task.sourceEndpointId(), task.sourceEndpoint());
             destination =
                     activations.accessOf(task.ownerName(), task.destinationEndpointId(), task.destinationEndpoint());
+            // multicast: every further destination in the chunk, or the chunk does not go at all
+            for (NewTask.Destination further : tasks.additionalDestinations(task.id())) {
+                additional.add(activations.accessOf(task.ownerName(), further.endpointId(), further.endpoint()));
+                endpointIds.add(further.endpointId());
+            }
         } catch (PlanningException e) {
             ending.fail(task.id(), e.code().name(), e.getMessage());
             return false;
@@ -195,8 +203,7 @@ public class Dispatcher implements TickStep {
             activations.suspend(task.id(), e.getMessage());
             return false;
         }
-        Instant credentialsExpire = activations.credentialsExpire(
-                task.ownerName(), List.of(task.sourceEndpointId(), task.destinationEndpointId()));
+        Instant credentialsExpire = activations.credentialsExpire(task.ownerName(), endpointIds);
         Long chunkId = transactions.execute(
                 status -> files.createChunk(task.id(), task.ownerName(), task.endpointPair(), chunkFiles, now));
         if (chunkId == null || chunkId < 0) {
@@ -216,7 +223,8 @@ public class Dispatcher implements TickStep {
                         task.options().verifyChecksum(),
                         task.options().encryptData() ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR,
                         task.options().preserveTimestamp(),
-                        ChecksumAlgorithm.parse(task.options().checksumAlgorithm()))));
+                        ChecksumAlgorithm.parse(task.options().checksumAlgorithm()),
+                        additional)));
         log.debug("Dispatched chunk {} of task {}: {} files", chunkId, task.id(), chunkFiles.size());
         return true;
     }

@@ -129,7 +129,8 @@ public class TimerRunner {
                 body.options(),
                 // the timer's notify_on decides the run's mail: a failed or INACTIVE run always needs a person
                 new TransferSubmission.Notify(Timer.NOTIFY_EVERY_RUN.equals(timer.notifyOn()), true, true),
-                body.skipActivationCheck());
+                body.skipActivationCheck(),
+                body.additionalDestinationEndpoints());
         Submission submission =
                 transfers.submit(new Caller(account.getId(), timer.ownerName(), account.getRole() == Role.ADMIN), run);
         UUID taskId = submission.taskId();

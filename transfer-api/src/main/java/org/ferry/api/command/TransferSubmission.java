@@ -21,6 +21,10 @@ import org.ferry.mover.protocol.ChecksumAlgorithm;
  * @param notifyOn whom the task's ends e-mail
  * @param skipActivationCheck accept the task although a {@code gsiftp://} endpoint is not
  *     activated (it waits INACTIVE)
+ * @param additionalDestinationEndpoints Ferry's multicast extension ({@code
+ *     ferry_additional_destination_endpoints}): further destination endpoints (ids or canonical
+ *     names, as given) that get every file at its destination path too, the source read once;
+ *     empty for a plain transfer
  */
 public record TransferSubmission(
         String submissionId,
@@ -31,16 +35,60 @@ public record TransferSubmission(
         List<Item> items,
         Options options,
         Notify notifyOn,
-        boolean skipActivationCheck) {
+        boolean skipActivationCheck,
+        List<String> additionalDestinationEndpoints) {
 
-    /** Checks the required values and copies the list. */
+    /** Checks the required values and copies the lists. */
     public TransferSubmission {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(notifyOn, "notifyOn");
         items = List.copyOf(items);
+        additionalDestinationEndpoints =
+                additionalDestinationEndpoints == null ? List.of() : List.copyOf(additionalDestinationEndpoints);
         if (items.isEmpty()) {
             throw new IllegalArgumentException("a transfer has at least one item");
         }
+    }
+
+    /**
+     * A transfer to one destination.
+     *
+     * @param submissionId the client's submission id, or null to make one
+     * @param sourceEndpoint the source endpoint's id or canonical name
+     * @param destinationEndpoint the destination endpoint's id or canonical name
+     * @param label the label, or null
+     * @param deadline the deadline, or null for the service's default
+     * @param items the items, in order
+     * @param options what the task does beside its items
+     * @param notifyOn whom the task's ends e-mail
+     * @param skipActivationCheck accept the task although an endpoint is not activated
+     */
+    public TransferSubmission(
+            String submissionId,
+            String sourceEndpoint,
+            String destinationEndpoint,
+            String label,
+            Instant deadline,
+            List<Item> items,
+            Options options,
+            Notify notifyOn,
+            boolean skipActivationCheck) {
+        this(
+                submissionId,
+                sourceEndpoint,
+                destinationEndpoint,
+                label,
+                deadline,
+                items,
+                options,
+                notifyOn,
+                skipActivationCheck,
+                List.of());
+    }
+
+    /** @return true if the transfer has further destinations (Ferry's multicast extension) */
+    public boolean isMulticast() {
+        return !additionalDestinationEndpoints.isEmpty();
     }
 
     /**

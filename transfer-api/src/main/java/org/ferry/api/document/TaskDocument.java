@@ -1,5 +1,6 @@
 package org.ferry.api.document;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
@@ -69,6 +70,9 @@ import java.util.List;
  * @param canceledByAdmin whether an admin (not the owner) cancelled it
  * @param canceledByAdminMessage null
  * @param historyDeleted false
+ * @param destinations Ferry's multicast extension, only in {@code GET /task/{id}} of a task with
+ *     {@code ferry_additional_destination_endpoints}: every destination, the destination endpoint
+ *     first, each with the files and bytes checked there; absent otherwise
  */
 public record TaskDocument(
         @JsonProperty("DATA_TYPE") String dataType,
@@ -126,7 +130,29 @@ public record TaskDocument(
         @JsonProperty("fatal_error") FatalError fatalError,
         @JsonProperty("canceled_by_admin") boolean canceledByAdmin,
         @JsonProperty("canceled_by_admin_message") String canceledByAdminMessage,
-        @JsonProperty("history_deleted") boolean historyDeleted) {
+        @JsonProperty("history_deleted") boolean historyDeleted,
+
+        @JsonProperty("ferry_destinations") @JsonInclude(JsonInclude.Include.NON_NULL)
+        List<Destination> destinations) {
+
+    /**
+     * One destination of a multicast task ({@code DATA_TYPE} {@code ferry_destination}). A file
+     * counts for a destination once its size (and checksum with {@code verify_checksum}) was
+     * checked there; the mover checks a file at every destination before it reports it arrived,
+     * so a file missing anywhere counts nowhere and is retried.
+     *
+     * @param dataType {@code ferry_destination}
+     * @param endpointId the endpoint's id
+     * @param displayName its canonical name at submission
+     * @param filesTransferred files checked there
+     * @param bytesTransferred their bytes
+     */
+    public record Destination(
+            @JsonProperty("DATA_TYPE") String dataType,
+            @JsonProperty("endpoint_id") String endpointId,
+            @JsonProperty("display_name") String displayName,
+            @JsonProperty("files_transferred") long filesTransferred,
+            @JsonProperty("bytes_transferred") long bytesTransferred) {}
 
     /**
      * Why a task FAILED.

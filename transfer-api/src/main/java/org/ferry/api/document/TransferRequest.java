@@ -48,6 +48,11 @@ import java.util.List;
  *     {@code external_checksum} compare: {@code MD5} (default), {@code ADLER32}, {@code SHA1},
  *     {@code SHA256}, {@code SHA512} or {@code CRC32C}, in any case; the items may name it too (one
  *     algorithm per task)
+ * @param additionalDestinationEndpoints a Ferry extension of the Globus document (Globus has no
+ *     such field): further destination endpoints (ids or canonical names, at most 15, none twice,
+ *     not the destination endpoint) that get every file at the same destination path, the source
+ *     read once (multicast through the destination's server, docs/rest-api.md); null or empty for
+ *     one destination
  */
 public record TransferRequest(
         @JsonProperty("DATA_TYPE") String dataType,
@@ -77,7 +82,10 @@ public record TransferRequest(
         @JsonProperty("skip_activation_check") Boolean skipActivationCheck,
         @JsonProperty("store_base_path_info") Boolean storeBasePathInfo,
         @JsonProperty("DATA") List<TransferItem> items,
-        @JsonProperty("checksum_algorithm") String checksumAlgorithm) {
+        @JsonProperty("checksum_algorithm") String checksumAlgorithm,
+
+        @JsonProperty("ferry_additional_destination_endpoints")
+        List<String> additionalDestinationEndpoints) {
 
     /**
      * One {@code DATA[]} entry.

@@ -128,6 +128,16 @@ public class FileOperationService {
         });
     }
 
+    /**
+     * @param user the caller
+     * @param endpoint the endpoint
+     * @param feature a FEAT keyword (RFC 2389), e.g. {@code SETDISKSTACK gridftp_multicast}
+     * @return whether the endpoint's server lists it (one session, logged in as the caller)
+     */
+    public boolean offers(String user, Endpoint endpoint, String feature) {
+        return run(user, endpoint, "endpoint_id", "/", session -> session.offers(feature));
+    }
+
     private static boolean exists(GridFtpSession session, String path) throws IOException {
         try {
             session.stat(path);

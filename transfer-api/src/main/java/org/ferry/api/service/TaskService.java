@@ -80,6 +80,14 @@ public class TaskService {
     }
 
     /**
+     * @param task a task the caller may see
+     * @return its further destinations (Ferry's multicast extension), in order; empty for one
+     */
+    public List<org.ferry.api.store.NewTask.Destination> additionalDestinations(Task task) {
+        return store.additionalDestinations(task.getId());
+    }
+
+    /**
      * @param caller the user
      * @param taskId task id text
      * @return the task, if the caller owns it or is an admin

@@ -39,6 +39,7 @@ public class TransferService {
     private final ApplicationEventPublisher publisher;
     private final Duration defaultDeadline;
     private final Optional<TransferPreview> preview;
+    private final FileOperationService servers;
 
     /**
      * @param store where the task is stored
@@ -50,6 +51,7 @@ public class TransferService {
      *     ({@code ferry.transfer.default-deadline}, ISO-8601 or e.g. {@code 24h}; Globus: 24 hours):
      *     transient faults are retried until the deadline, so every transfer task has one
      * @param preview the scheduler's dry-run planner (absent in an API-only context)
+     * @param servers asks a multicast transfer's destination server whether it forwards
      */
     public TransferService(
             TaskStore store,
@@ -58,7 +60,9 @@ public class TransferService {
             SubmissionIds submissionIds,
             ApplicationEventPublisher publisher,
             @Value("${ferry.transfer.default-deadline:24h}") Duration defaultDeadline,
-            Optional<TransferPreview> preview) {
+            Optional<TransferPreview> preview,
+            FileOperationService servers) {
+        this.servers = servers;
         this.store = store;
         this.endpoints = endpoints;
         this.accesses = accesses;
@@ -113,6 +117,7 @@ public class TransferService {
             checkActivated(caller, source, "source_endpoint");
             checkActivated(caller, destination, "destination_endpoint");
         }
+        List<Endpoint> additional = additionalDestinations(caller, transfer, destination);
         Instant now = Instant.now();
         UUID taskId = store.create(NewTask.transfer(
                 submissionId,
@@ -138,10 +143,70 @@ public class TransferService {
                 transfer.items().stream()
                         .map(item -> new NewTask.Item(
                                 item.sourcePath(), item.destinationPath(), item.recursive(), item.externalChecksum()))
-                        .toList()));
+                        .toList(),
+                additional));
         publisher.publishEvent(new TaskSubmittedEvent(taskId));
         return new Submission(taskId, submissionId, false);
     }
+
+    /**
+     * The multicast extension's endpoints, resolved and checked: each visible, allowed, activated
+     * (unless {@code skip_activation_check}), {@code ftp://} or {@code gsiftp://} ({@code gsiftp://}
+     * only behind a {@code gsiftp://} destination, whose server forwards with its host
+     * credential); and the destination's server must announce that it forwards ({@link
+     * #MULTICAST_FEATURE} in FEAT, {@code ferry-gridftp --multicast}): a transfer is never sent to
+     * fewer destinations than asked.
+     *
+     * @return the further destinations, in order; empty for a plain transfer
+     * @throws InvalidRequestException naming {@code ferry_additional_destination_endpoints} (or an
+     *     entry) for an endpoint that cannot take part or a destination server that does not forward
+     */
+    private List<Endpoint> additionalDestinations(Caller caller, TransferSubmission transfer, Endpoint destination) {
+        if (!transfer.isMulticast()) {
+            return List.of();
+        }
+        String field = "ferry_additional_destination_endpoints";
+        List<Endpoint> additional = new java.util.ArrayList<>();
+        for (int i = 0; i < transfer.additionalDestinationEndpoints().size(); i++) {
+            String entry = field + "[" + i + "]";
+            Endpoint endpoint = endpoints.resolve(
+                    caller, transfer.additionalDestinationEndpoints().get(i), entry);
+            endpoints.checkAllowed(endpoint, entry);
+            if (endpoint.getId().equals(destination.getId())
+                    || additional.stream().anyMatch(e -> e.getId().equals(endpoint.getId()))) {
+                throw new InvalidRequestException(
+                        entry,
+                        entry + ": " + endpoint.getCanonicalName()
+                                + " is a destination already (each destination once)");
+            }
+            if (endpoint.getUrl().startsWith("sshftp:") || destination.getUrl().startsWith("sshftp:")) {
+                throw new InvalidRequestException(
+                        entry,
+                        field + " needs ftp:// or gsiftp:// endpoints (a multicast server cannot reach sshftp://)");
+            }
+            if (endpoint.isGsi() && !destination.isGsi()) {
+                throw new InvalidRequestException(
+                        entry,
+                        entry + ": " + endpoint.getCanonicalName() + " is a gsiftp:// endpoint, which the clear-text"
+                                + " destination " + destination.getCanonicalName() + " cannot forward to");
+            }
+            if (!transfer.skipActivationCheck()) {
+                checkActivated(caller, endpoint, entry);
+            }
+            additional.add(endpoint);
+        }
+        if (!servers.offers(caller.name(), destination, MULTICAST_FEATURE)) {
+            throw new InvalidRequestException(
+                    field,
+                    field + ": the server of destination_endpoint " + destination.getCanonicalName()
+                            + " does not forward to further destinations (its FEAT lacks '" + MULTICAST_FEATURE
+                            + "'; ferry-gridftp does with --multicast): send one transfer per destination");
+        }
+        return List.copyOf(additional);
+    }
+
+    /** The FEAT line of a server that forwards multicast trees (MulticastTree.FEATURE). */
+    public static final String MULTICAST_FEATURE = org.ferry.mover.server.multicast.MulticastTree.FEATURE;
 
     private void checkActivated(Caller caller, Endpoint endpoint, String field) {
         if (endpoint.isGsi() && !endpoint.isPersonal()) { // a personal endpoint needs no activation
@@ -183,5 +248,11 @@ public class TransferService {
     public void checkEndpoints(Caller caller, TransferSubmission transfer) {
         endpoints.resolve(caller, transfer.sourceEndpoint(), "source_endpoint");
         endpoints.resolve(caller, transfer.destinationEndpoint(), "destination_endpoint");
+        for (int i = 0; i < transfer.additionalDestinationEndpoints().size(); i++) {
+            endpoints.resolve(
+                    caller,
+                    transfer.additionalDestinationEndpoints().get(i),
+                    "ferry_additional_destination_endpoints[" + i + "]");
+        }
     }
 }

@@ -40,6 +40,8 @@ import org.ferry.api.domain.TaskType;
  * @param failOnQuotaErrors a full destination or an exhausted quota fails the task at once
  * @param checksumAlgorithm what verify_checksum, sync level 3 and external checksums compare (a
  *     CKSM name); null: MD5
+ * @param additionalDestinations a transfer's further destinations (Ferry's multicast extension),
+ *     in order; empty for one destination
  */
 public record NewTask(
         TaskType type,
@@ -67,10 +69,20 @@ public record NewTask(
         List<Item> transferItems,
         List<String> deletePaths,
         boolean failOnQuotaErrors,
-        String checksumAlgorithm) {
+        String checksumAlgorithm,
+        List<Destination> additionalDestinations) {
+
+    /**
+     * A further destination of a multicast transfer.
+     *
+     * @param endpointId the endpoint
+     * @param endpoint its canonical name at submission
+     */
+    public record Destination(UUID endpointId, String endpoint) {}
 
     /** Checks the required values and copies the lists. */
     public NewTask {
+        additionalDestinations = additionalDestinations == null ? List.of() : List.copyOf(additionalDestinations);
         if (checksumAlgorithm == null) {
             checksumAlgorithm = "MD5";
         }
@@ -81,6 +93,64 @@ public record NewTask(
         Objects.requireNonNull(sourceEndpointId, "sourceEndpointId");
         transferItems = List.copyOf(transferItems);
         deletePaths = List.copyOf(deletePaths);
+    }
+
+    /** A task with one destination (the components as above, without {@code additionalDestinations}). */
+    public NewTask(
+            TaskType type,
+            String submissionId,
+            String ownerName,
+            String label,
+            Instant requestTime,
+            Instant deadline,
+            UUID sourceEndpointId,
+            String sourceEndpoint,
+            UUID destinationEndpointId,
+            String destinationEndpoint,
+            SyncLevel syncLevel,
+            boolean verifyChecksum,
+            boolean encryptData,
+            boolean preserveTimestamp,
+            boolean skipSourceErrors,
+            boolean deleteDestinationExtra,
+            FilterRules filterRules,
+            boolean deleteRecursive,
+            boolean ignoreMissing,
+            boolean notifyOnSucceeded,
+            boolean notifyOnFailed,
+            boolean notifyOnInactive,
+            List<Item> transferItems,
+            List<String> deletePaths,
+            boolean failOnQuotaErrors,
+            String checksumAlgorithm) {
+        this(
+                type,
+                submissionId,
+                ownerName,
+                label,
+                requestTime,
+                deadline,
+                sourceEndpointId,
+                sourceEndpoint,
+                destinationEndpointId,
+                destinationEndpoint,
+                syncLevel,
+                verifyChecksum,
+                encryptData,
+                preserveTimestamp,
+                skipSourceErrors,
+                deleteDestinationExtra,
+                filterRules,
+                deleteRecursive,
+                ignoreMissing,
+                notifyOnSucceeded,
+                notifyOnFailed,
+                notifyOnInactive,
+                transferItems,
+                deletePaths,
+                failOnQuotaErrors,
+                checksumAlgorithm,
+                List.of());
     }
 
     /** A task that compares MD5 (the components as above, without {@code checksumAlgorithm}). */
@@ -198,6 +268,25 @@ public record NewTask(
             Endpoint destination,
             TransferOptions options,
             List<Item> items) {
+        return transfer(
+                submissionId, ownerName, label, requestTime, deadline, source, destination, options, items, List.of());
+    }
+
+    /**
+     * @param additionalDestinations the further destinations (multicast), in order; empty for none
+     * @return a new transfer task
+     */
+    public static NewTask transfer(
+            String submissionId,
+            String ownerName,
+            String label,
+            Instant requestTime,
+            Instant deadline,
+            Endpoint source,
+            Endpoint destination,
+            TransferOptions options,
+            List<Item> items,
+            List<Endpoint> additionalDestinations) {
         return new NewTask(
                 TaskType.TRANSFER,
                 submissionId,
@@ -224,7 +313,10 @@ public record NewTask(
                 items,
                 List.of(),
                 options.failOnQuotaErrors(),
-                options.checksumAlgorithm());
+                options.checksumAlgorithm(),
+                additionalDestinations.stream()
+                        .map(e -> new Destination(e.getId(), e.getCanonicalName()))
+                        .toList());
     }
 
     /**

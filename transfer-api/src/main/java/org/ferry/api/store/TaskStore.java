@@ -104,6 +104,15 @@ public class TaskStore {
                 PlanState.NEW.name(),
                 task.failOnQuotaErrors(),
                 task.checksumAlgorithm());
+        for (int i = 0; i < task.additionalDestinations().size(); i++) {
+            NewTask.Destination destination = task.additionalDestinations().get(i);
+            jdbc.update(
+                    "insert into task_destination (task_id, position, endpoint_id, endpoint) values (?, ?, ?, ?)",
+                    id,
+                    i,
+                    destination.endpointId(),
+                    destination.endpoint());
+        }
         if (task.type() == TaskType.TRANSFER) {
             List<Object[]> rows = new ArrayList<>(task.transferItems().size());
             for (int i = 0; i < task.transferItems().size(); i++) {
@@ -464,6 +473,18 @@ public class TaskStore {
         List<Boolean> skip =
                 jdbc.queryForList("select skip_source_errors from task where id = ?", Boolean.class, taskId);
         return !skip.isEmpty() && Boolean.TRUE.equals(skip.get(0));
+    }
+
+    /**
+     * @param taskId a task
+     * @return its further destinations (Ferry's multicast extension), in order; empty for a task
+     *     with one destination
+     */
+    public List<NewTask.Destination> additionalDestinations(UUID taskId) {
+        return jdbc.query(
+                "select endpoint_id, endpoint from task_destination where task_id = ? order by position",
+                (rs, row) -> new NewTask.Destination(rs.getObject(1, UUID.class), rs.getString(2)),
+                taskId);
     }
 
     /**

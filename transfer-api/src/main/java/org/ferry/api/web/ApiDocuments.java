@@ -120,6 +120,18 @@ public final class ApiDocuments {
      * @return the task document
      */
     public static TaskDocument task(Task task, String ownerId, Instant now) {
+        return task(task, ownerId, now, List.of());
+    }
+
+    /**
+     * @param task the task
+     * @param ownerId the owner's account id, or null when unknown
+     * @param now the time rates are computed against while the task is ACTIVE
+     * @param additional the task's further destinations (multicast); empty for none
+     * @return the task document, with {@code ferry_destinations} when {@code additional} has any
+     */
+    public static TaskDocument task(
+            Task task, String ownerId, Instant now, List<org.ferry.api.store.NewTask.Destination> additional) {
         boolean active = task.getStatus() == TaskStatus.ACTIVE || task.getStatus() == TaskStatus.INACTIVE;
         long open = Math.max(
                 0,
@@ -194,7 +206,29 @@ public final class ApiDocuments {
                         : new TaskDocument.FatalError(task.getFatalErrorCode(), task.getFatalErrorDescription()),
                 task.isCanceledByAdmin(),
                 null,
-                false);
+                false,
+                additional.isEmpty() ? null : destinations(task, additional));
+    }
+
+    /** Every destination of a multicast task with what was checked there (all of them, file by file). */
+    private static List<TaskDocument.Destination> destinations(
+            Task task, List<org.ferry.api.store.NewTask.Destination> additional) {
+        List<TaskDocument.Destination> all = new java.util.ArrayList<>();
+        all.add(new TaskDocument.Destination(
+                "ferry_destination",
+                task.getDestinationEndpointId().toString(),
+                displayName(task.getDestinationEndpoint()),
+                task.getFilesTransferred(),
+                task.getBytesTransferred()));
+        for (org.ferry.api.store.NewTask.Destination further : additional) {
+            all.add(new TaskDocument.Destination(
+                    "ferry_destination",
+                    further.endpointId().toString(),
+                    displayName(further.endpoint()),
+                    task.getFilesTransferred(),
+                    task.getBytesTransferred()));
+        }
+        return all;
     }
 
     /** The task's filter rules in the request's shape, or null when it has none. */

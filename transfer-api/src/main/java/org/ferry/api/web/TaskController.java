@@ -84,7 +84,8 @@ public class TaskController {
     @GetMapping("/task/{taskId}")
     public TaskDocument task(Caller caller, @PathVariable("taskId") String taskId) {
         Task task = tasks.get(caller, taskId);
-        return ApiDocuments.task(task, ownerIds.of(task.getOwnerName()), Instant.now());
+        return ApiDocuments.task(
+                task, ownerIds.of(task.getOwnerName()), Instant.now(), tasks.additionalDestinations(task));
     }
 
     /** {@code PUT /task/{id} {label, deadline}}: result {@code Updated}; 409 once the task ended. */

@@ -43,6 +43,12 @@ public class TransferDocuments implements TransferBodies {
     /** Filter rules per document: enough for any hand-written list, bounded for the crawl's sake. */
     static final int MAX_FILTER_RULES = 100;
 
+    /** The multicast extension's field (Ferry's, not Globus's). */
+    public static final String ADDITIONAL_DESTINATIONS = "ferry_additional_destination_endpoints";
+
+    /** Further destinations per transfer: a tree of 16 servers (cc=2: four levels). */
+    public static final int MAX_ADDITIONAL_DESTINATIONS = 15;
+
     private final ApiLimits limits;
     private final JsonMapper json;
     private final Clock clock;
@@ -121,6 +127,9 @@ public class TransferDocuments implements TransferBodies {
             document.put("notify_on_inactive", false);
         }
         flag(document, "skip_activation_check", transfer.skipActivationCheck());
+        if (transfer.isMulticast()) {
+            document.put(ADDITIONAL_DESTINATIONS, transfer.additionalDestinationEndpoints());
+        }
         List<Map<String, Object>> items = new ArrayList<>();
         for (TransferSubmission.Item item : transfer.items()) {
             Map<String, Object> written = new LinkedHashMap<>();
@@ -169,6 +178,7 @@ public class TransferDocuments implements TransferBodies {
                     "delete_destination_extra",
                     "delete_destination_extra applies to recursive items only, and DATA has none");
         }
+        List<String> additional = additionalDestinations(request, syncLevel, deleteExtra);
         return new TransferSubmission(
                 submissionId(request.submissionId()),
                 request.sourceEndpoint(),
@@ -191,7 +201,59 @@ public class TransferDocuments implements TransferBodies {
                         !Boolean.FALSE.equals(request.notifyOnSucceeded()),
                         !Boolean.FALSE.equals(request.notifyOnFailed()),
                         !Boolean.FALSE.equals(request.notifyOnInactive())),
-                Boolean.TRUE.equals(request.skipActivationCheck()));
+                Boolean.TRUE.equals(request.skipActivationCheck()),
+                additional);
+    }
+
+    /**
+     * The multicast extension: 1..15 endpoints, none twice nor the destination itself, and none of
+     * the options that act on one destination's listing or data channels (the tree forwards with
+     * its servers' own settings, and the planner looks at the first destination only).
+     *
+     * @return the further destinations as given; empty when the field is absent or empty
+     * @throws InvalidRequestException naming the field (or its entry) for a bad list or an option
+     *     it cannot go with
+     */
+    private static List<String> additionalDestinations(
+            TransferRequest request, SyncLevel syncLevel, boolean deleteExtra) {
+        List<String> given = request.additionalDestinationEndpoints();
+        if (given == null || given.isEmpty()) {
+            return List.of();
+        }
+        String field = ADDITIONAL_DESTINATIONS;
+        if (given.size() > MAX_ADDITIONAL_DESTINATIONS) {
+            throw new InvalidRequestException(
+                    field, field + " holds " + given.size() + " endpoints; at most " + MAX_ADDITIONAL_DESTINATIONS);
+        }
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < given.size(); i++) {
+            String endpoint = given.get(i);
+            String entry = field + "[" + i + "]";
+            if (endpoint == null || endpoint.isBlank()) {
+                throw new InvalidRequestException(entry, entry + " must be an endpoint id or canonical name");
+            }
+            if (endpoint.equals(request.destinationEndpoint()) || seen.contains(endpoint)) {
+                throw new InvalidRequestException(
+                        entry, entry + ": " + endpoint + " is a destination already (each destination once)");
+            }
+            seen.add(endpoint);
+        }
+        String why = " cannot go with " + field
+                + " (a multicast transfer copies every file to every destination, checked at each)";
+        if (syncLevel != null) {
+            throw new InvalidRequestException(field, "sync_level" + why);
+        }
+        if (deleteExtra) {
+            throw new InvalidRequestException(field, "delete_destination_extra" + why);
+        }
+        if (Boolean.TRUE.equals(request.preserveTimestamp())) {
+            throw new InvalidRequestException(field, "preserve_timestamp" + why);
+        }
+        if (Boolean.TRUE.equals(request.encryptData())) {
+            throw new InvalidRequestException(
+                    field, "encrypt_data" + why + ": the servers forward to each other unencrypted");
+        }
+        return List.copyOf(seen);
     }
 
     /**

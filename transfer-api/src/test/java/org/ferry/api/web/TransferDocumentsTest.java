@@ -168,6 +168,47 @@ class TransferDocumentsTest {
     }
 
     @Test
+    void additionalDestinationsAreTakenCheckedAndWrittenBack() {
+        String field = TransferDocuments.ADDITIONAL_DESTINATIONS;
+        TransferSubmission sent = documents.submission(
+                document(Map.of(field, List.of("a#d2", "a#d3"), "verify_checksum", true), "/a", "/b"));
+        assertThat(sent.additionalDestinationEndpoints()).containsExactly("a#d2", "a#d3");
+        assertThat(documents.read(documents.write(sent))).isEqualTo(sent);
+        assertThat(documents
+                        .submission(document(Map.of(field, List.of()), "/a", "/b"))
+                        .isMulticast())
+                .isFalse();
+        Map<TransferRequest, String> refused = new java.util.LinkedHashMap<>();
+        refused.put(document(Map.of(field, List.of("a#d2", "a#d2")), "/a", "/b"), field + "[1]");
+        refused.put(document(Map.of(field, List.of("a#dst")), "/a", "/b"), field + "[0]");
+        refused.put(document(Map.of(field, List.of("a#d2", " ")), "/a", "/b"), field + "[1]");
+        refused.put(
+                document(
+                        Map.of(
+                                field,
+                                java.util.stream.IntStream.range(0, 16)
+                                        .mapToObj(i -> "a#d" + i)
+                                        .toList()),
+                        "/a",
+                        "/b"),
+                field);
+        for (Map<String, Object> option : List.<Map<String, Object>>of(
+                Map.of("sync_level", "size"),
+                Map.of("preserve_timestamp", true),
+                Map.of("encrypt_data", true),
+                Map.of("delete_destination_extra", true))) {
+            Map<String, Object> fields = new java.util.HashMap<>(option);
+            fields.put(field, List.of("a#d2"));
+            refused.put(document(fields, "/a", "/b"), field);
+        }
+        refused.forEach((document, named) -> assertThatThrownBy(() -> documents.submission(document))
+                .as(named + " " + document)
+                .isInstanceOf(InvalidRequestException.class)
+                .extracting(e -> ((FerryException) e).field())
+                .isEqualTo(named));
+    }
+
+    @Test
     void aStoredTimerBodyReadsBackAsTheSubmissionItWas() {
         TransferSubmission sent = documents.submission(transfer("2030-06-01T00:00:00Z", "/a", "/b"));
         TransferSubmission stored = documents.read(documents.write(sent));
