@@ -279,4 +279,29 @@ class SshftpInteropTest {
                     .hasMessageContaining("refused every key");
         }
     }
+
+    @Test
+    @Order(8)
+    void aWholeSessionPipedThroughSshThenItsEndIsAnsweredInFull() throws Exception {
+        // printf '...' | ssh user@host ~/.globus/sshftp: sshd closes the server's standard input right
+        // after the last command; every command before it gets its reply, in order
+        Path input = sshd.directory().resolve("whole-session.txt");
+        Files.writeString(
+                input,
+                "USER " + sshd.user() + "\r\nPASS dummy\r\nSYST\r\nTYPE I\r\nSIZE " + data.resolve("big.bin")
+                        + "\r\nPWD\r\nQUIT\r\n");
+        SshdServer.Run session = sshd.runAsUser(
+                Map.of(),
+                Duration.ofSeconds(60),
+                List.of("ssh", "-p", String.valueOf(sshd.port()), sshd.user() + "@127.0.0.1", ".globus/sshftp"),
+                input);
+        assertThat(session.exitCode()).as(session.output() + sshd.log()).isZero();
+        List<String> codes = session.output()
+                .lines()
+                .filter(line -> line.matches("\\d{3} .*"))
+                .map(line -> line.substring(0, 3))
+                .toList();
+        assertThat(codes).as(session.output()).containsExactly("220", "331", "230", "215", "200", "213", "257", "221");
+        assertThat(session.output()).contains("213 " + (5 << 20));
+    }
 }

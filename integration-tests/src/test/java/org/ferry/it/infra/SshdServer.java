@@ -255,6 +255,21 @@ public final class SshdServer implements AutoCloseable {
      */
     public Run runAsUser(Map<String, String> environment, Duration timeout, List<String> command)
             throws IOException, InterruptedException {
+        return runAsUser(environment, timeout, command, Path.of("/dev/null"));
+    }
+
+    /**
+     * Runs a program as the test user ({@code runuser}), as {@link #runAsUser(Map, Duration, List)}
+     * does, with standard input read from a file (to its end, which the program then sees).
+     *
+     * @param environment variables to add
+     * @param timeout the run is killed after this long
+     * @param command the program and its arguments
+     * @param input the file the program reads as its standard input
+     * @return exit status and output
+     */
+    public Run runAsUser(Map<String, String> environment, Duration timeout, List<String> command, Path input)
+            throws IOException, InterruptedException {
         List<String> full = new ArrayList<>(List.of("runuser", "-u", user, "--", "env", "HOME=" + home));
         environment.forEach((k, v) -> full.add(k + "=" + v));
         full.addAll(command);
@@ -262,7 +277,7 @@ public final class SshdServer implements AutoCloseable {
         Process process = new ProcessBuilder(full)
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(input.toFile()))
                 .directory(home.toFile())
                 .start();
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -14,6 +14,7 @@ import io.netty.channel.local.LocalAddress;
 import io.netty.channel.local.LocalChannel;
 import io.netty.channel.local.LocalIoHandler;
 import io.netty.channel.local.LocalServerChannel;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
@@ -35,12 +36,19 @@ import org.slf4j.LoggerFactory;
  * (the client side). The pipeline runs on a Netty in-JVM channel on an event loop of Netty's local
  * transport ({@link #newGroup}; the socket loops do not take in-JVM channels, so data channels stay
  * on their own loops); a daemon thread copies the input stream into it, another writes what the
- * pipeline sends to the output stream (so a slow reader never blocks an event loop). The bridge
- * ends when the input ends or the pipeline's channel closes; then the output is flushed and closed.
+ * pipeline sends to the output stream (so a slow reader never blocks an event loop). The end of the
+ * input reaches the pipeline as a socket's half-closure does ({@link ChannelInputShutdownEvent},
+ * after every byte read before it): a handler that still has work for what it read (the server's
+ * queued commands) consumes the event and closes the channel when done; otherwise the bridge's last
+ * handler closes it at once. The bridge ends when the pipeline's channel closes; then the output is
+ * flushed and closed.
  */
 public final class StreamBridge {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamBridge.class);
+
+    /** The name of the bridge's last handler, which closes the channel when the input ended. */
+    private static final String CLOSE_ON_INPUT_SHUTDOWN = "closeOnInputShutdown";
 
     private final Channel channel;
     private final Channel done;
@@ -108,6 +116,7 @@ public final class StreamBridge {
                         @Override
                         protected void initChannel(Channel ch) {
                             pipeline.accept(ch);
+                            ch.pipeline().addLast(CLOSE_ON_INPUT_SHUTDOWN, new CloseOnInputShutdown());
                         }
                     })
                     .connect(address)
@@ -136,7 +145,10 @@ public final class StreamBridge {
         return new StreamBridge(channel, server);
     }
 
-    /** Copies the input stream into the pipeline until it ends, then closes the channel. */
+    /**
+     * Copies the input stream into the pipeline until it ends, then tells the pipeline that its
+     * input is shut down (behind the last read: the loop runs its tasks in order).
+     */
     private static void copyInput(InputStream in, Channel channel) {
         byte[] buffer = new byte[16 * 1024];
         try {
@@ -154,7 +166,22 @@ public final class StreamBridge {
         } catch (IOException e) {
             LOG.debug("bridged input ended: {}", e.toString());
         } finally {
-            channel.eventLoop().execute(() -> channel.close());
+            channel.eventLoop().execute(() -> {
+                if (channel.isActive()) {
+                    channel.pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
+                }
+            });
+        }
+    }
+
+    /** Closes the channel on the end of the input when no handler before it took the end on itself. */
+    private static final class CloseOnInputShutdown extends ChannelInboundHandlerAdapter {
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+            if (evt instanceof ChannelInputShutdownEvent) {
+                ctx.close();
+            }
+            super.userEventTriggered(ctx, evt);
         }
     }
 

@@ -135,4 +135,91 @@ class StreamServerTest {
             server.close();
         }
     }
+
+    /** Runs a server on the given input to its end and returns everything it wrote. */
+    private String serveToTheEnd(String input) throws Exception {
+        java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
+        GridFtpServer server = GridFtpServer.serveStreams(
+                GridFtpServerConfig.loopback(root).withAuthenticator((u, p) -> true),
+                null,
+                PopenPolicy.disabled(),
+                new java.io.ByteArrayInputStream(input.getBytes(StandardCharsets.US_ASCII)),
+                written,
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 22),
+                null);
+        try {
+            CompletableFuture.runAsync(server::awaitClose).get(30, TimeUnit.SECONDS);
+        } finally {
+            server.close();
+        }
+        return written.toString(StandardCharsets.US_ASCII);
+    }
+
+    /** @return the codes of the replies' last lines, in order */
+    private static java.util.List<String> codes(String replies) {
+        return replies.lines()
+                .filter(line -> line.length() >= 4 && line.charAt(3) == ' ' && Character.isDigit(line.charAt(0)))
+                .map(line -> line.substring(0, 3))
+                .toList();
+    }
+
+    @Test
+    void aWholeSessionWrittenBeforeTheInputEndsIsAnsweredInFullAndInOrder() throws Exception {
+        // what `printf '...' | ferry-gridftp --ssh` gives: every command, then the end of the input
+        // at once (the first commands run on the worker, the loop sees the end meanwhile)
+        String replies = serveToTheEnd(
+                "USER whoever\r\nPASS anything\r\nSYST\r\nTYPE I\r\nMKD /made\r\nPWD\r\nNOOP\r\nQUIT\r\n");
+        assertThat(codes(replies))
+                .as(replies)
+                .containsExactly("220", "331", "230", "215", "200", "257", "257", "200", "221");
+        assertThat(root.resolve("made")).isDirectory();
+    }
+
+    @Test
+    void withoutQuitTheServerAnswersWhatItReadThenEndsAndIgnoresAnUnfinishedLine() throws Exception {
+        String replies = serveToTheEnd("USER whoever\r\nPASS anything\r\nSYST\r\nMKD /m2\r\nNOOP");
+        assertThat(codes(replies)).as(replies).containsExactly("220", "331", "230", "215", "257");
+        assertThat(root.resolve("m2")).isDirectory();
+    }
+
+    @Test
+    void aTransferRunningWhenTheInputEndsFinishesAndTheCommandsAfterItAreAnswered() throws Exception {
+        Files.writeString(root.resolve("g.txt"), "after the end of input");
+        PipedOutputStream toServer = new PipedOutputStream();
+        PipedInputStream serverIn = new PipedInputStream(toServer, 65536);
+        PipedInputStream fromServer = new PipedInputStream(65536);
+        GridFtpServer server = GridFtpServer.serveStreams(
+                GridFtpServerConfig.loopback(root).withAuthenticator((u, p) -> true),
+                null,
+                PopenPolicy.disabled(),
+                serverIn,
+                new PipedOutputStream(fromServer),
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 22),
+                null);
+        CompletableFuture<Void> ended = CompletableFuture.runAsync(server::awaitClose);
+        try (Client client = new Client(
+                toServer, new BufferedReader(new InputStreamReader(fromServer, StandardCharsets.US_ASCII)))) {
+            assertThat(client.reply()).startsWith("220 ");
+            assertThat(client.command("USER whoever")).startsWith("331 ");
+            assertThat(client.command("PASS anything")).startsWith("230 ");
+            String pasv = client.command("PASV");
+            Matcher m = PASV.matcher(pasv);
+            assertThat(m.find()).as(pasv).isTrue();
+            // the RETR waits for its data connection, which comes only after the input ended
+            client.commands.write("RETR /g.txt\r\nSYST\r\n".getBytes(StandardCharsets.US_ASCII));
+            client.commands.close();
+            try (Socket data =
+                    new Socket("127.0.0.1", Integer.parseInt(m.group(5)) * 256 + Integer.parseInt(m.group(6)))) {
+                assertThat(new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+                        .isEqualTo("after the end of input");
+            }
+            assertThat(client.reply()).startsWith("150 ");
+            assertThat(client.reply()).startsWith("226 ");
+            assertThat(client.reply()).startsWith("215 ");
+            assertThat(client.replies.readLine()).isNull(); // then the server closed its output
+            ended.get(10, TimeUnit.SECONDS);
+        } finally {
+            server.close();
+        }
+    }
 }

@@ -2,6 +2,7 @@ package org.ferry.mover.server.pi;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
 import java.util.Deque;
@@ -26,7 +27,10 @@ import org.slf4j.LoggerFactory;
  * hand-off per file, as a globus-gridftp-server session does in its one thread. Reading continues
  * while a command (a transfer) runs, so {@code ABOR} is seen at once: it cancels the running
  * transfer and jumps the queue (RFC 959 section 4.1.3). Sends the 220 banner on connect and 421 on
- * idle timeout.
+ * idle timeout. When the input ends ({@link ChannelInputShutdownEvent}: a half-closed channel, or the
+ * end of standard input under {@code --ssh}/{@code --inetd}), every command read before it is still
+ * answered, in order, and then the channel closes; when the channel itself closes, queued commands
+ * are dropped (nobody is left to answer).
  */
 public final class ControlChannelHandler extends SimpleChannelInboundHandler<FtpCommand> {
 
@@ -119,6 +123,13 @@ public final class ControlChannelHandler extends SimpleChannelInboundHandler<Ftp
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof ChannelInputShutdownEvent && context != null) {
+            // the client's input ended (sshd or inetd closed standard input, possibly right after
+            // the last commands): answer every command read before it, in order, then close
+            queue.addLast(new Queued(null, () -> context.channel().close()));
+            drain();
+            return;
+        }
         if (evt instanceof IdleStateEvent && context.session().activeTransfer() == null) {
             queue.addLast(
                     new Queued(null, () -> context.replyAndClose(421, "Idle Timeout: closing control connection.")));
