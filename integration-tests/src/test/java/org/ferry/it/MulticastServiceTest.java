@@ -23,8 +23,8 @@ import tools.jackson.databind.JsonNode;
  * 4 MiB/s, the destinations with {@code --multicast} and no branch retries of their own, so that a
  * failed branch reaches the service as {@code 451 Multicast: ...}), the embedded ferry-server. A
  * leaf destination (d4, which d2 forwards to) is killed mid-file and started again on its port
- * once the task has a fault: the task retries the file, ends SUCCEEDED, and all four destinations
- * hold the source's bytes under the final name. A destination whose server does not forward is
+ * once the task has a fault: the task retries the file, ends SUCCEEDED (checksums verified at
+ * every destination), and all four destinations hold the source's bytes under the final name. A destination whose server does not forward is
  * refused at submission with a 400 naming the field.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -90,6 +90,7 @@ class MulticastServiceTest {
         Files.write(sourceRoot.resolve("run1/x.h5"), data);
         Map<String, Object> transfer = FaultHarness.recursive("admin#src", "admin#d1", "/run1", "/run1");
         transfer.put(FIELD, List.of("admin#d2", "admin#d3", "admin#d4"));
+        transfer.put("verify_checksum", true); // the CLI's default: CKSM at every destination
         String taskId = ferry.submit(transfer);
 
         Path leaf = roots.get(3).resolve("run1/x.h5");
@@ -110,6 +111,8 @@ class MulticastServiceTest {
         assertThat(listed.findValuesAsString("display_name")).containsExactly("d1", "d2", "d3", "d4");
         assertThat(listed.findValues("files_transferred"))
                 .allSatisfy(n -> assertThat(n.asLong()).isEqualTo(1));
+        assertThat(listed.findValues("bytes_transferred"))
+                .allSatisfy(n -> assertThat(n.asLong()).isEqualTo(data.length));
         for (Path root : roots) {
             assertThat(Files.readAllBytes(root.resolve("run1/x.h5")))
                     .as(root + " holds the source's bytes")
