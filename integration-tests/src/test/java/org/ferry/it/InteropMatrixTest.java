@@ -187,6 +187,28 @@ class InteropMatrixTest {
         assertThat(Files.readAllBytes(dst.resolve("same-size-dest-newer.bin"))).isEqualTo(level >= 3 ? a : b);
     }
 
+    /**
+     * In stream mode ferry-gridftp computes MD5 while the file arrives and answers -verify-checksum's
+     * CKSM from it; once the file changed (in place, same size, mtime put back) CKSM reads it again:
+     * a stale answer would make -sync-level 3 skip the file.
+     */
+    @Test
+    void gucVerifyChecksumInStreamModeThenSyncLevel3SeesTheFileChangedSince() throws Exception {
+        Path src = Files.createDirectories(work.resolve("inflight-src"));
+        Path dst = ferryRoot.resolve("inflight");
+        byte[] a = bytes(3_000_000, 7);
+        write(src.resolve("f.bin"), a, Instant.parse("2024-01-01T00:00:00Z"));
+        GlobusTools.urlCopy(120, "-verify-checksum", "-r", "-cd", "file://" + src + "/", ferry.url() + "/inflight/");
+        assertThat(dst.resolve("f.bin")).hasBinaryContent(a);
+        byte[] changed = a.clone();
+        changed[12_345] ^= 1;
+        java.nio.file.attribute.FileTime mtime = Files.getLastModifiedTime(dst.resolve("f.bin"));
+        Files.write(dst.resolve("f.bin"), changed);
+        Files.setLastModifiedTime(dst.resolve("f.bin"), mtime);
+        GlobusTools.urlCopy(120, "-sync", "-sync-level", "3", "-r", "file://" + src + "/", ferry.url() + "/inflight/");
+        assertThat(dst.resolve("f.bin")).hasBinaryContent(a);
+    }
+
     @ParameterizedTest(name = "guc -off/-len from ferry, p={0}")
     @ValueSource(ints = {0, 4})
     void gucPartial(int p) throws Exception {
