@@ -19,11 +19,15 @@ import java.util.Map;
  * stream mode, {@code -p 1}: in-flight checksums need the bytes in order). Each run with and
  * without {@code -verify-checksum}, on the three servers, rounds alternated (the order turned each
  * round); the median round's seconds and the ratio with / without are reported. One untimed pass
- * first (servers run warm).
+ * first (servers run warm). The cases whose names end in {@code at 100 MiB/s} run only on the two
+ * ferry-gridftp configurations, each capped at 100 MiB/s ({@code --data-rate-limit 100M}, about a
+ * 1 Gbit/s link; globus-gridftp-server has no such cap), with a 1 GiB big file: where the link is
+ * slower than the hashing. {@code --cases REGEX} picks cases by name.
  */
 final class VerifyChecksumBench {
 
     private static final List<String> SERVERS = List.of("globus", "ferry-none", "ferry");
+    private static final List<String> LIMITED = List.of("ferry-none-limited", "ferry-limited");
 
     private final BenchOptions options;
     private final ResultTable table;
@@ -35,7 +39,7 @@ final class VerifyChecksumBench {
         this.table = table;
     }
 
-    private record Workload(String name, String source, List<String> flags, boolean tree) {}
+    private record Workload(String name, String source, List<String> flags, boolean tree, List<String> servers) {}
 
     void run() throws Exception {
         Path logs = options.outputDirectory().resolve("logs");
@@ -50,40 +54,60 @@ final class VerifyChecksumBench {
         }
         long bigBytes = options.diskFileBytes();
         Path big = base.resolve("big");
-        Scratch.file(big, bigBytes, 23);
+        Path gib = base.resolve("gib");
         Path runs = Scratch.directory(base.resolve("runs"));
-        List<Workload> workloads = List.of(
+        String smallName = String.format(Locale.ROOT, "%,d x 50 KiB upload, -pp", count);
+        List<Workload> workloads = new ArrayList<>(List.of(
+                new Workload(smallName, "file://" + small + "/", List.of("-r", "-cd", "-pp"), true, SERVERS),
                 new Workload(
-                        String.format(Locale.ROOT, "%,d x 50 KiB upload, -pp", count),
+                        Rates.size(bigBytes) + " upload, -p 1 (stream)", "file://" + big, List.of(), false, SERVERS),
+                new Workload(
+                        smallName + ", at 100 MiB/s",
                         "file://" + small + "/",
                         List.of("-r", "-cd", "-pp"),
-                        true),
-                new Workload(Rates.size(bigBytes) + " upload, -p 1 (stream)", "file://" + big, List.of(), false));
+                        true,
+                        LIMITED),
+                new Workload("1 GiB upload, -p 1 (stream), at 100 MiB/s", "file://" + gib, List.of(), false, LIMITED)));
+        workloads.removeIf(w -> !options.runsCase(w.name()));
+        if (workloads.stream().anyMatch(w -> w.source().equals("file://" + big))) {
+            Scratch.file(big, bigBytes, 23);
+        }
+        if (workloads.stream().anyMatch(w -> w.source().equals("file://" + gib))) {
+            Scratch.file(gib, 1L << 30, 29);
+        }
+        java.util.Set<String> wanted = new java.util.HashSet<>();
+        workloads.forEach(w -> wanted.addAll(w.servers()));
         GlobusServer globus = null;
-        FerryServer ferryNone = null;
-        FerryServer ferry = null;
+        List<FerryServer> ferries = new ArrayList<>();
         try {
-            globus = GlobusServer.start(logs.resolve("globus-verify.pid"));
-            ferryNone = FerryServer.start(
-                    options.repoRoot(),
-                    Path.of("/"),
-                    logs.resolve("ferry-verify-none.log"),
-                    null,
-                    List.of("--inflight-checksums", "none"));
-            ferry = FerryServer.start(options.repoRoot(), Path.of("/"), logs.resolve("ferry-verify.log"));
-            Map<String, String> urls = Map.of(
-                    "globus", globus.url(),
-                    "ferry-none", ferryNone.url().replace("anonymous:bench@", ""),
-                    "ferry", ferry.url().replace("anonymous:bench@", ""));
+            Map<String, String> urls = new LinkedHashMap<>();
+            if (wanted.contains("globus")) {
+                globus = GlobusServer.start(logs.resolve("globus-verify.pid"));
+                urls.put("globus", globus.url());
+            }
+            for (String server : List.of("ferry-none", "ferry", "ferry-none-limited", "ferry-limited")) {
+                if (!wanted.contains(server)) {
+                    continue;
+                }
+                List<String> flags = new ArrayList<>(
+                        List.of("--inflight-checksums", server.startsWith("ferry-none") ? "none" : "MD5"));
+                if (server.endsWith("-limited")) {
+                    flags.addAll(List.of("--data-rate-limit", "100M"));
+                }
+                FerryServer ferry = FerryServer.start(
+                        options.repoRoot(), Path.of("/"), logs.resolve(server + "-verify.log"), null, flags);
+                ferries.add(ferry);
+                urls.put(server, ferry.url().replace("anonymous:bench@", ""));
+            }
             for (int round = 0; round <= options.repeat(); round++) {
                 boolean warmup = round == 0;
                 System.out.println("verify " + (warmup ? "warm-up" : "round " + round) + " (load "
                         + BenchMain.loadAverage() + ")");
-                List<String> order = new ArrayList<>(SERVERS);
-                if (round % 2 == 1) {
-                    java.util.Collections.reverse(order);
-                }
                 for (Workload workload : workloads) {
+                    List<String> order = new ArrayList<>(workload.servers());
+                    if (round % 2 == 1) {
+                        java.util.Collections.reverse(order);
+                    }
                     for (boolean verify : new boolean[] {false, true}) {
                         for (String server : order) {
                             double s = upload(workload, verify, urls.get(server), runs, server);
@@ -97,11 +121,8 @@ final class VerifyChecksumBench {
                 }
             }
         } finally {
-            if (ferry != null) {
+            for (FerryServer ferry : ferries) {
                 ferry.close();
-            }
-            if (ferryNone != null) {
-                ferryNone.close();
             }
             if (globus != null) {
                 globus.close();
@@ -135,8 +156,11 @@ final class VerifyChecksumBench {
         for (Workload workload : workloads) {
             Map<String, List<Double>> plain = seconds.get(key(workload, false));
             Map<String, List<Double>> verified = seconds.get(key(workload, true));
+            boolean limited = workload.servers().equals(LIMITED);
+            String on = limited ? "ferry-limited" : "ferry";
+            String off = limited ? "ferry-none-limited" : "ferry-none";
             Map<String, Double> cost = new LinkedHashMap<>();
-            for (String server : SERVERS) {
+            for (String server : workload.servers()) {
                 double with = median(verified.get(server));
                 double without = median(plain.get(server));
                 cost.put(server, with / without);
@@ -150,6 +174,27 @@ final class VerifyChecksumBench {
                         verified.get(server).size()));
             }
             String rows = workload.name() + ", with / without -verify-checksum";
+            table.add(new Result(
+                    "verify",
+                    key(workload, true) + ", seconds",
+                    "s",
+                    median(verified.get(on)),
+                    name(off),
+                    median(verified.get(off)),
+                    Double.NaN,
+                    true));
+            table.add(new Result(
+                    "verify",
+                    workload.name() + ", no verify, seconds",
+                    "s",
+                    median(plain.get(on)),
+                    name(off),
+                    median(plain.get(off)),
+                    Double.NaN,
+                    true));
+            if (limited) {
+                continue;
+            }
             table.add(new Result(
                     "verify",
                     rows + ", in flight",
@@ -173,24 +218,6 @@ final class VerifyChecksumBench {
                     key(workload, true) + ", seconds",
                     "s",
                     median(verified.get("ferry")),
-                    name("ferry-none"),
-                    median(verified.get("ferry-none")),
-                    Double.NaN,
-                    true));
-            table.add(new Result(
-                    "verify",
-                    workload.name() + ", no verify, seconds",
-                    "s",
-                    median(plain.get("ferry")),
-                    name("ferry-none"),
-                    median(plain.get("ferry-none")),
-                    Double.NaN,
-                    true));
-            table.add(new Result(
-                    "verify",
-                    key(workload, true) + ", seconds",
-                    "s",
-                    median(verified.get("ferry")),
                     name("globus"),
                     median(verified.get("globus")),
                     Double.NaN,
@@ -202,7 +229,9 @@ final class VerifyChecksumBench {
         return switch (server) {
             case "globus" -> "globus-gridftp-server";
             case "ferry-none" -> "ferry-gridftp --inflight-checksums none";
-            default -> "ferry-gridftp (in flight: MD5)";
+            case "ferry-none-limited" -> "ferry-gridftp none, 100 MiB/s";
+            case "ferry-limited" -> "ferry-gridftp MD5, 100 MiB/s";
+            default -> "ferry-gridftp --inflight-checksums MD5";
         };
     }
 

@@ -77,7 +77,8 @@ class InteropMatrixTest {
         Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
         Path served = Files.write(shared.resolve("src.bin"), data);
         Files.setPosixFilePermissions(served, PosixFilePermissions.fromString("rw-r--r--"));
-        ferry = FerryGridFtpProcess.start(Launchers.fromBuild(), ferryRoot, work.resolve("ferry-gridftp.log"));
+        ferry = FerryGridFtpProcess.start(
+                Launchers.fromBuild(), ferryRoot, work.resolve("ferry-gridftp.log"), 0, "--inflight-checksums", "MD5");
         globus = GlobusGridFtpServer.start();
         client = new GridFtpClient();
     }

@@ -183,11 +183,11 @@ public final class FerryGridFtpMain implements Callable<Integer> {
     @Option(
             names = "--inflight-checksums",
             paramLabel = "ALGORITHMS",
-            defaultValue = "MD5",
+            defaultValue = "none",
             description = "Checksums computed of a received file while it arrives in order (stream mode, MODE E over"
                     + " one connection) and kept with the file's identity, so that CKSM answers without reading it"
                     + " again: a comma-separated list of MD5, ADLER32, SHA1, SHA256, SHA512, CRC32C, or none"
-                    + " (default: ${DEFAULT-VALUE}).")
+                    + " (default: ${DEFAULT-VALUE}; MD5 is what globus-url-copy -verify-checksum asks for).")
     private String inflightChecksums;
 
     @Option(

@@ -103,7 +103,7 @@ class InflightChecksumTest {
 
     @Test
     void cksmAfterAStreamModeStorReadsNothingUntilTheFileChanges() throws Exception {
-        start(GridFtpServerConfig.DEFAULT_INFLIGHT_CHECKSUMS);
+        start(Set.of(ChecksumAlgorithm.MD5));
         byte[] data = data(2_000_003, 1);
         assertThat(ftp.storeFile("up.bin", new ByteArrayInputStream(data))).isTrue();
         int before = reads.get();
@@ -137,7 +137,7 @@ class InflightChecksumTest {
 
     @Test
     void scksIsCheckedAgainstTheInflightChecksumWithoutReadingTheFile() throws Exception {
-        start(GridFtpServerConfig.DEFAULT_INFLIGHT_CHECKSUMS);
+        start(Set.of(ChecksumAlgorithm.MD5));
         byte[] data = data(700_001, 2);
         assertThat(ftp.sendCommand("SCKS", "SHA256 " + "0".repeat(64))).isEqualTo(200);
         assertThat(ftp.storeFile("bad.bin", new ByteArrayInputStream(data))).isFalse();
@@ -152,7 +152,7 @@ class InflightChecksumTest {
 
     @Test
     void aRestartedStorAndAServerWithoutInflightChecksumsReadTheFile() throws Exception {
-        start(Set.of());
+        start(GridFtpServerConfig.DEFAULT_INFLIGHT_CHECKSUMS); // none
         byte[] data = data(300_000, 3);
         assertThat(ftp.storeFile("up.bin", new ByteArrayInputStream(data))).isTrue();
         assertThat(cksm("MD5", "/up.bin")).isEqualTo(hex("MD5", data));
@@ -163,7 +163,7 @@ class InflightChecksumTest {
         Files.delete(root.resolve("up.bin"));
         Files.delete(root);
 
-        start(GridFtpServerConfig.DEFAULT_INFLIGHT_CHECKSUMS);
+        start(Set.of(ChecksumAlgorithm.MD5));
         Files.write(root.resolve("up.bin"), java.util.Arrays.copyOf(data, 1000));
         ftp.setRestartOffset(1000);
         assertThat(ftp.storeFile("up.bin", new ByteArrayInputStream(data, 1000, data.length - 1000)))

@@ -27,9 +27,9 @@ import org.ferry.mover.server.GridFtpServer;
  *     {@link Duration#ZERO} for never (the default; the stand-alone ferry-gridftp turns it on)
  * @param inflightChecksums the checksums a STOR computes of a whole file while it arrives in order
  *     (stream mode, MODE E over one connection), kept with the file's identity so that CKSM answers
- *     without reading the file again ({@link #DEFAULT_INFLIGHT_CHECKSUMS}: MD5, what
- *     globus-url-copy {@code -verify-checksum} asks for); an SCKS algorithm is added for its STOR;
- *     empty for none (then SCKS and CKSM read the file)
+ *     without reading the file again (MD5 is what globus-url-copy {@code -verify-checksum} asks
+ *     for); an SCKS algorithm is added for its STOR; empty for none, the default (then SCKS and
+ *     CKSM read the file)
  */
 public record GridFtpServerConfig(
         InetAddress bindAddress,
@@ -43,8 +43,13 @@ public record GridFtpServerConfig(
         Duration busyPoll,
         Set<ChecksumAlgorithm> inflightChecksums) {
 
-    /** What a received file's checksums are computed of while it arrives, unless configured otherwise: MD5. */
-    public static final Set<ChecksumAlgorithm> DEFAULT_INFLIGHT_CHECKSUMS = Set.of(ChecksumAlgorithm.MD5);
+    /**
+     * What a received file's checksums are computed of while it arrives, unless configured otherwise:
+     * none. Hashing on the receiving event loop bounds a fast single-stream upload whether the client
+     * verifies or not (docs/benchmarks.md, "Checksums computed in flight"): a site whose clients verify
+     * turns it on.
+     */
+    public static final Set<ChecksumAlgorithm> DEFAULT_INFLIGHT_CHECKSUMS = Set.of();
 
     /**
      * @throws IllegalArgumentException on a port outside 0..65535, a non-positive marker interval
