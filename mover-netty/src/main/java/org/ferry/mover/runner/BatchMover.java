@@ -12,11 +12,13 @@ import org.ferry.mover.client.FilePair;
 import org.ferry.mover.client.GridFtpReplyException;
 import org.ferry.mover.client.TransferListener;
 import org.ferry.mover.client.TransferOptions;
+import org.ferry.mover.protocol.FileInfo;
 
 /**
  * Moves a batch of small files between a lane's session pair in one pipelined exchange
  * ({@link org.ferry.mover.client.GridFtpSession#sendAll}, as tar streams between Ferry servers),
- * checks them after the batch with one pipelined {@code SIZE} exchange (or their checksums), sets
+ * checks them after the batch with one pipelined {@code SIZE} exchange on each end (the source's
+ * finds files that changed while the batch read them), or their checksums, sets
  * their modification times with one pipelined {@code MFMT} exchange when the chunk preserves them,
  * and only then reports them arrived. What the batch left over, or what failed a check, goes to
  * {@link FileMover} one file at a time, so each fault is reported against its file.
@@ -111,6 +113,9 @@ final class BatchMover {
         }
         Map<FileTransfer, Arrival> untimed = new LinkedHashMap<>(); // checked, only the time left to set
         if (!completed.isEmpty() && !listener.isStopped()) {
+            requireSourcesUnchanged(listener, lane, completed, left);
+        }
+        if (!completed.isEmpty() && !listener.isStopped()) {
             Map<FileTransfer, Arrival> checked = new LinkedHashMap<>();
             Map<FileTransfer, Long> bySum = new LinkedHashMap<>();
             Map<FileTransfer, Long> bySize = new LinkedHashMap<>();
@@ -135,6 +140,72 @@ final class BatchMover {
             }
         }
         return FileMover.Outcome.DONE;
+    }
+
+    /**
+     * One pipelined SIZE exchange on the source for the batch's completed files (RFC 3659 section
+     * 4): a file whose source no longer has its planned size changed while the batch read it. The
+     * batch wrote it in place, so it is deleted from under its final name (it may match neither
+     * version), reported ({@code FILE_SIZE_CHANGED}, its new facts from one MLST) and moved again
+     * on its own, planned with the new size and time, where {@link FileMover} checks the source
+     * after the transfer again. When the exchange fails, every completed file goes back to {@code
+     * left} without a fault (moved on its own, and checked there). A change that keeps the size is
+     * not seen here (the single move's MLST compares times too; {@code verify_checksum} compares
+     * content).
+     *
+     * @param completed the completed files to their bytes; those that go back are removed
+     */
+    private static void requireSourcesUnchanged(
+            ChunkListener listener, SessionPair lane, Map<FileTransfer, Long> completed, Set<FileTransfer> left) {
+        List<FileTransfer> files = new ArrayList<>(completed.keySet());
+        long[] now;
+        try {
+            now = lane.source()
+                    .sizes(files.stream().map(FileTransfer::sourcePath).toList());
+        } catch (IOException | RuntimeException e) {
+            lane.close();
+            log.info(
+                    "Checking the sources of {} files after a batch failed (moving them again one by one): {}",
+                    files.size(),
+                    Faults.classify(e, "SIZE").description());
+            for (FileTransfer file : files) {
+                listener.onBytes(-completed.remove(file));
+                left.add(file);
+            }
+            return;
+        }
+        for (int i = 0; i < files.size(); i++) {
+            FileTransfer file = files.get(i);
+            if (now[i] == file.sizeBytes()) {
+                continue;
+            }
+            listener.onBytes(-completed.remove(file));
+            FileMover.removeUnchecked(lane, file.destinationPath());
+            FileTransfer again = file.afterFailedAttempt();
+            IOException why;
+            try {
+                FileInfo facts = lane.source().stat(file.sourcePath());
+                SourceChangedException changed = SourceChangedException.compare(file, facts);
+                why = changed != null ? changed : SourceChangedException.of(file, now[i], null);
+            } catch (IOException e) {
+                lane.close();
+                why = e; // e.g. deleted meanwhile: FILE_NOT_FOUND
+            } catch (RuntimeException e) {
+                lane.close();
+                why = new IOException(e);
+            }
+            if (why instanceof SourceChangedException changed) {
+                again = changed.replan(again);
+            }
+            MoverFault fault = Faults.classify(
+                    why,
+                    "Checking the source of " + file.sourcePath() + " after a batch (attempt "
+                            + (file.attemptsBefore() + 1) + ")");
+            listener.onFault(file, fault, file.attemptsBefore() + 1, !fault.isPermanent(), List.of());
+            if (!fault.isPermanent()) {
+                left.add(again);
+            }
+        }
     }
 
     /**

@@ -46,7 +46,11 @@ public enum FaultCode {
      * external_checksum}): the source is not what the user meant to send. Permanent.
      */
     EXTERNAL_CHECKSUM_MISMATCH(true),
-    /** The destination's size differs from the source's after the transfer. Transient. */
+    /**
+     * The destination's size differs from the source's after the transfer, or the source itself
+     * changed while it was read (its size or modification time differ from the plan): the file is
+     * sent again whole. Transient.
+     */
     FILE_SIZE_CHANGED(false),
     /** Anything else. Transient. */
     UNKNOWN(false);

@@ -41,7 +41,8 @@ public final class Faults {
     public static boolean onSource(Throwable failure) {
         if (failure instanceof NoSuchFileException
                 || failure instanceof AccessDeniedException
-                || failure instanceof ModifiedTimeUnknownException) {
+                || failure instanceof ModifiedTimeUnknownException
+                || failure instanceof SourceChangedException) {
             return true;
         }
         if (failure instanceof GridFtpReplyException reply) {
@@ -68,7 +69,7 @@ public final class Faults {
         if (failure instanceof ChecksumMismatchException) {
             return FaultCode.VERIFY_CHECKSUM;
         }
-        if (failure instanceof SizeMismatchException) {
+        if (failure instanceof SizeMismatchException || failure instanceof SourceChangedException) {
             return FaultCode.FILE_SIZE_CHANGED;
         }
         if (failure instanceof ModifiedTimeUnknownException) {

@@ -32,6 +32,12 @@ import org.ferry.mover.protocol.ByteRange;
  * level, not for a user listing the directory. A resumed attempt first checks that the temporary
  * file still holds what the restart markers say (else it sends the whole file again).
  *
+ * <p>After its bytes are checked, the source is asked for its size and modification time again
+ * (MLST): a source that differs from the file's plan changed while (or since) it was read, and the
+ * destination may hold bytes of neither version; the file is a {@code FILE_SIZE_CHANGED} fault,
+ * planned again with the new size and time, and sent again whole under its temporary name
+ * ({@link SourceChangedException}), within the same bounded attempts as any transient fault.
+ *
  * <p>When the chunk preserves timestamps, a checked file gets its source's modification time
  * ({@code MFMT}, one pipelined exchange per batch) before it is reported arrived; a refused time is
  * a fault of that file, retried by setting the time again (the checked bytes are not sent again).
@@ -102,9 +108,10 @@ final class FileMover {
             ChunkRequest chunk,
             ChunkListener listener,
             SessionPair lane,
-            FileTransfer file,
+            FileTransfer planned,
             TransferOptions options,
             Arrival checked) {
+        FileTransfer file = planned; // planned again when the source changes while it is read
         boolean streamMode = options.mode() == TransferOptions.Mode.STREAM;
         List<ByteRange> acknowledged = file.acknowledged(); // what the destination holds from earlier attempts
         Arrival arrived = checked;
@@ -159,6 +166,11 @@ final class FileMover {
                 if (arrived != null) {
                     // the bytes are checked, the time is missing: attempts here set it again; a
                     // later chunk (this runner giving up) sends the file again whole
+                    acknowledged = List.of();
+                } else if (e instanceof SourceChangedException changed) {
+                    // what arrived may match neither version: the next attempt sends the new one
+                    // whole and checks it against the new size and time
+                    file = changed.replan(file);
                     acknowledged = List.of();
                 } else if (e instanceof ChecksumMismatchException || e instanceof SizeMismatchException) {
                     acknowledged = List.of(); // wrong bytes at the destination: send it all again
@@ -257,13 +269,19 @@ final class FileMover {
             lane.destination().setDiskStack("file"); // plain files again for CKSM, RNFR and the next file
         }
         Arrival arrival;
-        if (checksChecksum(chunk, file)) {
-            arrival = new Arrival(bytes, verify(chunk, lane, file, writing));
-        } else {
-            verifySize(lane, writing, bytes);
-            arrival = new Arrival(bytes, null);
+        try {
+            if (checksChecksum(chunk, file)) {
+                arrival = new Arrival(bytes, verify(chunk, lane, file, writing));
+            } else {
+                verifySize(lane, writing, bytes);
+                arrival = new Arrival(bytes, null);
+            }
+            verifyAdditional(chunk, lane, file, writing, arrival);
+        } catch (ChecksumMismatchException | SizeMismatchException e) {
+            requireUnchanged(lane, file, e); // a source that changed meanwhile explains the mismatch
+            throw e;
         }
-        verifyAdditional(chunk, lane, file, writing, arrival);
+        requireUnchanged(lane, file, null);
         return arrival;
     }
 
@@ -295,6 +313,27 @@ final class FileMover {
                             + " at " + endpoint + ", " + arrival.checksum() + " at the source");
                 }
             }
+        }
+    }
+
+    /**
+     * After a transfer (and after its checksums, which read the source again): the source must
+     * still be the version the file was planned with, as Globus Transfer checks (an MLST, RFC 3659
+     * section 7, compared by {@link SourceChangedException#compare}). A file appended to or
+     * rewritten while it was read leaves bytes at the destination that may match neither version.
+     *
+     * @param mismatch the destination's mismatch found before, kept as suppressed; or null
+     * @throws SourceChangedException if the source's size or modification time differ from the plan
+     * @throws IOException if the MLST fails
+     */
+    private static void requireUnchanged(SessionPair lane, FileTransfer file, IOException mismatch) throws IOException {
+        SourceChangedException changed =
+                SourceChangedException.compare(file, lane.source().stat(file.sourcePath()));
+        if (changed != null) {
+            if (mismatch != null) {
+                changed.addSuppressed(mismatch);
+            }
+            throw changed;
         }
     }
 

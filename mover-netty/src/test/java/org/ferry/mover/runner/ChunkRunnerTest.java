@@ -381,6 +381,103 @@ class ChunkRunnerTest {
         }
     }
 
+    /**
+     * A source file appended to while it is read (after the first bytes reached the destination):
+     * the transfer ends with a copy that matches neither version; the source's MLST after it
+     * shows another size than planned, so the file is a FILE_SIZE_CHANGED fault naming both sizes,
+     * planned again with the new size and sent again whole. It arrives once, byte-identical to
+     * the new version, and no old bytes stand under its final or temporary name.
+     */
+    @Test
+    void aFileAppendedToWhileItIsReadIsSentAgainAsTheNewVersion() throws Exception {
+        byte[] data = new byte[48 << 20]; // 1.5 s at the source's 32 MiB/s
+        new Random(61).nextBytes(data);
+        Path sourceFile = sourceRoot.resolve("growing.bin");
+        Files.write(sourceFile, data);
+        Instant planned =
+                Files.getLastModifiedTime(sourceFile).toInstant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Files.setLastModifiedTime(sourceFile, FileTime.from(planned)); // as the listing had it, to the second
+        FileTransfer file = new FileTransfer(5, "/growing.bin", "/growing.bin", data.length, List.of(), 0, planned);
+        byte[] tail = new byte[3 << 20];
+        new Random(62).nextBytes(tail);
+        Recording listener = new Recording();
+        java.util.concurrent.atomic.AtomicBoolean appended = new java.util.concurrent.atomic.AtomicBoolean();
+        listener.onBytesHook = delta -> {
+            if (delta > 0 && appended.compareAndSet(false, true)) { // bytes are moving: append
+                try {
+                    Files.write(sourceFile, tail, java.nio.file.StandardOpenOption.APPEND);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        };
+        assertThat(new ChunkRunner(sessions, new RetryPolicy(3, List.of(0)), lanes)
+                        .run(chunk(List.of(file), new ChunkTuning(1, 2, 1)), listener))
+                .isNull();
+        assertThat(appended).isTrue();
+        assertThat(listener.faults).extracting(MoverFault::code).containsExactly(FaultCode.FILE_SIZE_CHANGED);
+        assertThat(listener.faults.get(0).description())
+                .contains("/growing.bin", data.length + " bytes", (data.length + tail.length) + " bytes");
+        assertThat(listener.arrived).hasSize(1);
+        assertThat(listener.arrived.get(0).id()).isEqualTo(5);
+        assertThat(listener.arrived.get(0).sizeBytes()).isEqualTo(data.length + tail.length);
+        assertThat(Files.mismatch(sourceFile, destinationRoot.resolve("growing.bin")))
+                .isEqualTo(-1);
+        assertThat(destinationRoot.resolve(".growing.bin.ferry-part")).doesNotExist();
+        assertThat(listener.bytes.get()).isEqualTo(data.length + tail.length);
+    }
+
+    /**
+     * A batch file whose source grows once the batch sent it: the batch wrote it in place, so the
+     * source check after the batch deletes it, reports FILE_SIZE_CHANGED and moves it again on its
+     * own as the new version; the batch's other files arrive once each.
+     */
+    @Test
+    void aBatchFileWhoseSourceChangedIsDeletedAndSentAgainOnItsOwn() throws Exception {
+        List<FileTransfer> files = new java.util.ArrayList<>();
+        Random random = new Random(63);
+        for (int i = 0; i < 10; i++) {
+            byte[] data = new byte[5000 + 103 * i]; // sizes tell the files apart in onBytes
+            random.nextBytes(data);
+            Files.write(sourceRoot.resolve("g" + i + ".bin"), data);
+            files.add(new FileTransfer(i + 1, "/g" + i + ".bin", "/g" + i + ".bin", data.length, List.of(), 0));
+        }
+        FileTransfer victim = files.get(4);
+        Path victimSource = sourceRoot.resolve("g4.bin");
+        Recording listener = new Recording();
+        java.util.concurrent.atomic.AtomicBoolean appended = new java.util.concurrent.atomic.AtomicBoolean();
+        listener.onBytesHook = delta -> {
+            if (delta == victim.sizeBytes() && appended.compareAndSet(false, true)) { // the batch sent it
+                try {
+                    Files.write(victimSource, new byte[] {1, 2, 3}, java.nio.file.StandardOpenOption.APPEND);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        };
+        assertThat(new ChunkRunner(sessions, new RetryPolicy(2, List.of(0)), lanes)
+                        .run(chunk(files, new ChunkTuning(1, 1, 10), false), listener))
+                .isNull();
+        assertThat(appended).as("the batch reported g4 sent").isTrue();
+        assertThat(listener.faults).extracting(MoverFault::code).containsExactly(FaultCode.FILE_SIZE_CHANGED);
+        assertThat(listener.faults.get(0).description()).contains("/g4.bin");
+        assertThat(listener.arrived).hasSize(10);
+        assertThat(listener.arrived.stream().filter(f -> f.id() == victim.id()))
+                .singleElement()
+                .extracting(FileTransfer::sizeBytes)
+                .isEqualTo(victim.sizeBytes() + 3);
+        for (FileTransfer file : files) {
+            assertThat(Files.mismatch(
+                            sourceRoot.resolve(file.sourcePath().substring(1)),
+                            destinationRoot.resolve(file.destinationPath().substring(1))))
+                    .as(file.sourcePath())
+                    .isEqualTo(-1);
+        }
+        assertThat(listener.bytes.get())
+                .as("the old copy's bytes were taken back")
+                .isEqualTo(files.stream().mapToLong(FileTransfer::sizeBytes).sum() + 3);
+    }
+
     private static String adler32(byte[] data) {
         java.util.zip.Adler32 adler = new java.util.zip.Adler32();
         adler.update(data);
