@@ -410,8 +410,13 @@ class TransferEndToEndTest {
         }
     }
 
+    /** @return the file's size, 0 while it does not exist (also when it goes away as it is asked) */
     private static long sizeOf(Path file) throws IOException {
-        return Files.exists(file) ? Files.size(file) : 0;
+        try {
+            return Files.size(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return 0;
+        }
     }
 
     private List<String> eventCodesOf(String taskId) {
@@ -563,6 +568,143 @@ class TransferEndToEndTest {
             assertThat(left.map(path -> path.getFileName().toString()).toList())
                     .as("no file whose checksum did not verify stands at the destination")
                     .doesNotContain("small.bin", "big.bin", ".small.bin.ferry-part");
+        }
+    }
+
+    /**
+     * A source file appended to while it is read (a file moved on its own, from the source sending
+     * 4 MiB/s, once its first bytes reached the destination's temporary name): the source's MLST
+     * after the transfer differs from the listing, and the task still ends SUCCEEDED, with the
+     * destination byte-identical to the new version, a FILE_SIZE_CHANGED event naming both sizes,
+     * and successful_transfers showing the new size; the old version's bytes never stand under the
+     * final name.
+     */
+    @Test
+    void aSourceFileAppendedToWhileItIsReadIsSentAgainAsTheNewVersion() throws IOException {
+        byte[] first = random(17 << 20, 71); // above the batch limit: moved on its own, 4 s from crawl-a
+        byte[] appended = random(1 << 20, 72);
+        Path source = SITE_A.resolve("growing/log.bin");
+        write(source, first);
+        Map<String, Object> transfer = transfer("/growing/log.bin", "/growing-copy/log.bin", false);
+        transfer.put("source_endpoint", "admin#crawl-a");
+        ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer);
+        assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(202);
+        String taskId = accepted.body().get("task_id").asString();
+        Path part = SITE_B.resolve("growing-copy/.log.bin.ferry-part");
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(20))
+                .alias("the first bytes at the destination")
+                .until(() -> sizeOf(part) > 0);
+        Files.write(source, appended, java.nio.file.StandardOpenOption.APPEND);
+
+        JsonNode task = runToEndOf(taskId);
+        assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
+        byte[] now = Files.readAllBytes(source);
+        assertThat(now).hasSize(first.length + appended.length);
+        assertThat(Files.mismatch(source, SITE_B.resolve("growing-copy/log.bin")))
+                .isEqualTo(-1);
+        assertThat(part).doesNotExist();
+        JsonNode events =
+                api.get("/v0.10/task/" + taskId + "/event_list").body().get("DATA");
+        JsonNode changed = null;
+        for (JsonNode event : events) {
+            if (event.get("code").asString().equals("FILE_SIZE_CHANGED")) {
+                changed = event;
+            }
+        }
+        assertThat(changed).as(events.toString()).isNotNull();
+        assertThat(changed.get("is_error").asBoolean()).isTrue();
+        assertThat(changed.get("description").asString())
+                .contains("/growing/log.bin", first.length + " bytes", now.length + " bytes");
+        assertThat(task.get("files_transferred").asLong()).isEqualTo(1);
+        assertThat(task.get("bytes_transferred").asLong()).isEqualTo(now.length);
+        assertThat(successfulTransfers(task).get(0).get("size").asLong()).isEqualTo(now.length);
+    }
+
+    /**
+     * verify_checksum when the source's content differs from what arrived although its size and
+     * time do not (the file item is a link the test points at another version of the same size and
+     * time while each attempt is half sent, from the source sending 4 MiB/s; the first attempt is a
+     * pipelined batch writing in place, the second moves the file on its own under its temporary
+     * name): each attempt is a VERIFY_CHECKSUM fault of that file, sent again whole; after the last one
+     * (the batch's, then {@code ferry.transfer.max-attempts} 2 on its own) the file and the task
+     * fail with VERIFY_CHECKSUM naming both values, and nothing of it stands at the destination.
+     */
+    @Test
+    void aChecksumThatDiffersOnEveryAttemptFailsTheTaskWithVerifyChecksumNamingBothValues() throws IOException {
+        byte[] one = random(8 << 20, 81); // 2 s per attempt from crawl-a
+        byte[] two = one.clone();
+        two[0]++; // read first: a version swapped in after half is sent differs from what arrived
+        Path dir = SITE_A.resolve("swapped");
+        write(dir.resolve("one.bin"), one);
+        write(dir.resolve("two.bin"), two);
+        java.nio.file.attribute.FileTime time =
+                java.nio.file.attribute.FileTime.from(Instant.parse("2020-02-03T04:05:06Z"));
+        Files.setLastModifiedTime(dir.resolve("one.bin"), time);
+        Files.setLastModifiedTime(dir.resolve("two.bin"), time);
+        Path link = dir.resolve("data.bin");
+        Files.createSymbolicLink(link, Path.of("one.bin"));
+        Map<String, Object> transfer = transfer("/swapped/data.bin", "/swapped-copy/data.bin", false);
+        transfer.put("source_endpoint", "admin#crawl-a");
+        transfer.put("verify_checksum", true);
+        transfer.put("checksum_algorithm", "SHA256");
+        ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer);
+        assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(202);
+        String taskId = accepted.body().get("task_id").asString();
+        Path part = SITE_B.resolve("swapped-copy/.data.bin.ferry-part");
+        Path copy = SITE_B.resolve("swapped-copy/data.bin");
+        long half = one.length / 2;
+        boolean[] restarted = {true}; // the first attempt writes a new file
+        long[] previous = {0};
+        boolean[] ended = {false};
+        int swaps = 0;
+        for (String next = "two.bin"; ; next = next.equals("two.bin") ? "one.bin" : "two.bin") {
+            // each attempt writes the file from its start again: wait until what the destination
+            // holds shrinks, then until it passes half (or the task ends: no attempt is left)
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(20))
+                    .alias("an attempt half sent, or the task's end")
+                    .until(() -> {
+                        long size = Math.max(sizeOf(part), sizeOf(copy));
+                        restarted[0] |= size < previous[0];
+                        previous[0] = size;
+                        if (restarted[0] && size > half) {
+                            return true;
+                        }
+                        ended[0] = !api.get("/v0.10/task/" + taskId)
+                                .body()
+                                .get("status")
+                                .asString()
+                                .equals("ACTIVE");
+                        return ended[0];
+                    });
+            if (ended[0]) {
+                break;
+            }
+            restarted[0] = false;
+            Path swap = dir.resolve("data.bin.swap");
+            Files.createSymbolicLink(swap, Path.of(next));
+            Files.move(swap, link, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            swaps++;
+        }
+
+        JsonNode task = runToEndOf(taskId);
+        assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("FAILED");
+        assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("VERIFY_CHECKSUM");
+        String hexOne = java.util.HexFormat.of().formatHex(sha256(one));
+        String hexTwo = java.util.HexFormat.of().formatHex(sha256(two));
+        assertThat(task.get("fatal_error").get("description").asString())
+                .contains("/swapped-copy/data.bin", hexOne, hexTwo);
+        assertThat(eventCodesOf(taskId)).contains("VERIFY_CHECKSUM").doesNotContain("SUCCEEDED");
+        assertThat(task.get("faults").asLong())
+                .as("one per attempt")
+                .isEqualTo(swaps)
+                .isGreaterThanOrEqualTo(2);
+        assertThat(successfulTransfers(task).size()).isZero();
+        try (Stream<Path> left = Files.list(SITE_B.resolve("swapped-copy"))) {
+            assertThat(left.toList())
+                    .as("nothing of a file that did not verify stands there")
+                    .isEmpty();
         }
     }
 

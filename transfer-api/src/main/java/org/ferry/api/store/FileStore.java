@@ -338,7 +338,8 @@ public class FileStore {
 
     /**
      * {@link FileTransition#ARRIVE}: files the destination confirmed whole (its acknowledged ranges
-     * cleared, the verified checksum kept).
+     * cleared, the verified checksum kept, the size the one that arrived: a source that changed
+     * while it was read is sent again with its new size, shown in {@code successful_transfers}).
      *
      * @param arrivals the files
      * @return per arrival, whether this call moved it (false: applied before, or the file left
@@ -347,16 +348,17 @@ public class FileStore {
     public boolean[] arrived(List<FileArrival> arrivals, Instant now) {
         int[][] counts = jdbc.batchUpdate(
                 "update transfer_file set state = ?, completion_time = ?, acknowledged = null, bytes_acknowledged = 0,"
-                        + " checksum = ? where id = ? and chunk_id = ? and state = ?",
+                        + " checksum = ?, size_bytes = ? where id = ? and chunk_id = ? and state = ?",
                 arrivals,
                 500,
                 (ps, arrival) -> {
                     ps.setString(1, FileTransition.ARRIVE.to().name());
                     ps.setTimestamp(2, Sql.time(now));
                     ps.setString(3, Sql.cut(arrival.checksum(), 160));
-                    ps.setLong(4, arrival.fileId());
-                    ps.setLong(5, arrival.chunkId());
-                    ps.setString(6, FileTransition.ARRIVE.from().name());
+                    ps.setLong(4, arrival.bytes());
+                    ps.setLong(5, arrival.fileId());
+                    ps.setLong(6, arrival.chunkId());
+                    ps.setString(7, FileTransition.ARRIVE.from().name());
                 });
         boolean[] moved = new boolean[arrivals.size()];
         int index = 0;
