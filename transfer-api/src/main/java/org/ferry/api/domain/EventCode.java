@@ -59,7 +59,11 @@ public enum EventCode {
     NO_SPACE_LEFT(true),
     /** The destination's quota is exhausted. */
     QUOTA_EXCEEDED(true),
-    /** The destination's size differs from the source's after a transfer. */
+    /**
+     * The destination's size differs from the source's after a transfer, or the source changed while
+     * it was read (its size or modification time differ from the listing's; both named): the file
+     * is sent again whole as its new version.
+     */
     FILE_SIZE_CHANGED(true),
     /** Source paths were skipped for errors ({@code skip_source_errors}); listed in {@code skipped_errors}. */
     SKIPPED_ERRORS(true),
