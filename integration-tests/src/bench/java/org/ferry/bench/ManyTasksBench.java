@@ -51,7 +51,7 @@ final class ManyTasksBench {
                 FerryServer destination =
                         FerryServer.start(options.repoRoot(), destinationRoot, logs.resolve("many-destination.log"));
                 ServiceProcess server = ServiceProcess.server(
-                        options.repoRoot(), home, logs.resolve("many-server.log"), List.of(), List.of())) {
+                        options.repoRoot(), home, logs.resolve("many-server.log"), serverJvmOptions(), List.of())) {
             server.endpoint("admin#src", source.port());
             server.endpoint("admin#dst", destination.port());
             Round first = round(server, "first");
@@ -104,6 +104,17 @@ final class ManyTasksBench {
                     best.p99(),
                     best.succeeded()));
         }
+    }
+
+    /**
+     * @return the server's extra JVM options from {@code FERRY_BENCH_SERVER_OPTS} (split at blanks),
+     *     e.g. {@code -XX:StartFlightRecording=filename=/tmp/many.jfr,settings=profile} to profile a run
+     */
+    private static List<String> serverJvmOptions() {
+        String options = System.getenv("FERRY_BENCH_SERVER_OPTS");
+        return options == null || options.isBlank()
+                ? List.of()
+                : List.of(options.trim().split("\\s+"));
     }
 
     private record Round(double tasksPerSecond, double p50, double p99, int succeeded) {}

@@ -2,6 +2,8 @@ package org.ferry.scheduler.drive;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.ferry.api.domain.Endpoint;
@@ -26,10 +28,16 @@ public class AgentWaits {
     /** How soon a waiting task is looked at again. */
     static final Duration RECHECK = Duration.ofSeconds(2);
 
+    /** How long one pass's look at an endpoint is reused at most. */
+    private static final long PASS_NANOS = 100_000_000L;
+
     private final EndpointRepository endpoints;
     private final PersonalEndpoints personal;
     private final TaskStore tasks;
     private final TransactionTemplate transactions;
+    private final Map<UUID, Optional<Endpoint>> pass = new HashMap<>();
+    private Instant passTime;
+    private long passNanos;
 
     /**
      * @param endpoints endpoints
@@ -54,7 +62,7 @@ public class AgentWaits {
      * @return true if it must wait for an agent (it is marked so); false to go on
      */
     public boolean waiting(LeasedTask task, Instant now) {
-        Optional<Endpoint> away = away(task.sourceEndpointId()).or(() -> away(task.destinationEndpointId()));
+        Optional<Endpoint> away = away(task.sourceEndpointId(), now).or(() -> away(task.destinationEndpointId(), now));
         if (away.isEmpty()) {
             return false;
         }
@@ -73,12 +81,23 @@ public class AgentWaits {
         return true;
     }
 
-    private Optional<Endpoint> away(UUID endpointId) {
+    private Optional<Endpoint> away(UUID endpointId, Instant now) {
         if (endpointId == null) {
             return Optional.empty();
         }
-        return endpoints
-                .findById(endpointId)
-                .filter(e -> e.isPersonal() && !e.isConnectRevoked() && !personal.reachable(e));
+        synchronized (pass) {
+            if (!now.equals(passTime) || System.nanoTime() - passNanos > PASS_NANOS) {
+                pass.clear();
+                passTime = now;
+                passNanos = System.nanoTime();
+            }
+            // one look per endpoint and pass, not two per leased task: hundreds of tasks share a
+            // few endpoints
+            return pass.computeIfAbsent(
+                    endpointId,
+                    id -> endpoints
+                            .findById(id)
+                            .filter(e -> e.isPersonal() && !e.isConnectRevoked() && !personal.reachable(e)));
+        }
     }
 }

@@ -1,5 +1,8 @@
 package org.ferry.scheduler.drive;
 
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 import org.ferry.api.store.FileStore;
 import org.ferry.api.store.LeasedTask;
 import org.springframework.stereotype.Component;
@@ -38,8 +41,17 @@ public class FinishStep implements TickStep {
 
     @Override
     public void run(Tick tick) {
-        for (LeasedTask task : tick.transfers()) {
-            if (!task.planned() || tick.expired(task) || files.hasOpenFiles(task.id())) {
+        List<LeasedTask> planned = tick.transfers().stream()
+                .filter(task -> task.planned() && !tick.expired(task))
+                .toList();
+        if (planned.isEmpty()) {
+            return;
+        }
+        // one statement for the pass, not one per leased task
+        Set<UUID> open =
+                files.withOpenFiles(planned.stream().map(LeasedTask::id).toList());
+        for (LeasedTask task : planned) {
+            if (open.contains(task.id())) {
                 continue;
             }
             if (!task.mirrorPending()) {

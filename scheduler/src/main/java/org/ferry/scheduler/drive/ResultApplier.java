@@ -227,6 +227,10 @@ public class ResultApplier implements MoverResults {
         for (ResultMessage fault : faults) {
             applyFault(fault, now, outcome);
         }
+        // a chunk that ended frees its mover's slot, also when its task's end (its last file's
+        // arrival, applied in an earlier batch) ended the chunk first: the engine dispatches the
+        // next chunk at once instead of on its next tick
+        outcome.chunkEnded = !chunkDone.isEmpty();
         for (ResultMessage done : chunkDone) {
             applyChunkDone(done, now, outcome);
         }
@@ -326,7 +330,6 @@ public class ResultApplier implements MoverResults {
         if (taskId == null) {
             return; // ended before (a repeated message, or taken as lost)
         }
-        outcome.chunkEnded = true;
         outcome.maybeDone.add(taskId);
         tasks.refreshBytesInFlight(taskId);
         if (FaultCode.NO_CREDENTIALS.name().equals(done.code())) {

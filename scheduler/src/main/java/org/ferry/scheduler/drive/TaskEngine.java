@@ -69,6 +69,8 @@ public class TaskEngine implements SmartLifecycle {
     private final String instance;
 
     private volatile long lastRenewMillis = System.currentTimeMillis();
+    private Instant renewedAt;
+    private long renewedNanos;
     private boolean fenced;
     private Thread loop;
     private volatile boolean running;
@@ -268,13 +270,26 @@ public class TaskEngine implements SmartLifecycle {
 
     private void tick() {
         Instant now = clock.instant();
-        List<LeasedTask> leased =
-                transactions.execute(status -> tasks.renewLeases(instance, now, now.plus(properties.lease())));
+        boolean renew = renewedAt == null
+                || !now.isBefore(renewedAt.plus(properties.tickInterval()))
+                || now.isBefore(renewedAt)
+                || System.nanoTime() - renewedNanos >= properties.tickInterval().toNanos();
+        // a pass woken by a submission or a chunk's end between two renewals reads the leases it
+        // holds without rewriting every ACTIVE task row (with hundreds of short tasks the passes
+        // come every few milliseconds); the leases are renewed once per tick interval, far within
+        // the lease time
+        List<LeasedTask> leased = renew
+                ? transactions.execute(status -> tasks.renewLeases(instance, now, now.plus(properties.lease())))
+                : transactions.execute(status -> tasks.leasedTasks(instance, now));
         if (leased == null) {
             return;
         }
-        lastRenewMillis = System.currentTimeMillis();
-        fenced = false;
+        if (renew) {
+            renewedAt = now;
+            renewedNanos = System.nanoTime();
+            lastRenewMillis = System.currentTimeMillis();
+            fenced = false;
+        }
         Tick tick = new Tick(now, leased, firstTick, instance);
         firstTick = false;
         for (TickStep step : steps) {

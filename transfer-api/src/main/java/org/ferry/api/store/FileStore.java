@@ -4,8 +4,10 @@ import java.sql.PreparedStatement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.ferry.api.domain.FileState;
 import org.ferry.mover.protocol.ByteRange;
@@ -66,6 +68,30 @@ public class FileStore {
                     ps.setTimestamp(9, Sql.time(file.sourceModified()));
                     ps.setString(10, file.externalChecksum());
                 });
+    }
+
+    /**
+     * {@link #hasOpenFiles} for many tasks in one statement per {@value #IDS_PER_STATEMENT} ids (the
+     * engine's pass asks it of every leased task).
+     *
+     * @param taskIds the tasks
+     * @return those of them that have files PENDING or ACTIVE
+     */
+    public Set<UUID> withOpenFiles(List<UUID> taskIds) {
+        Set<UUID> open = new HashSet<>();
+        for (int from = 0; from < taskIds.size(); from += IDS_PER_STATEMENT) {
+            List<UUID> group = taskIds.subList(from, Math.min(taskIds.size(), from + IDS_PER_STATEMENT));
+            List<Object> arguments = new ArrayList<>(group.size() + 2);
+            arguments.add(PENDING);
+            arguments.add(ACTIVE);
+            arguments.addAll(group);
+            open.addAll(jdbc.queryForList(
+                    "select distinct task_id from transfer_file where state in (?, ?) and task_id in ("
+                            + String.join(", ", Collections.nCopies(group.size(), "?")) + ")",
+                    UUID.class,
+                    arguments.toArray()));
+        }
+        return open;
     }
 
     /** @return true while the task has files PENDING or ACTIVE */

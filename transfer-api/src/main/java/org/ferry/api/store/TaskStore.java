@@ -164,12 +164,26 @@ public class TaskStore {
                 ACTIVE,
                 me,
                 Sql.time(now));
+        return leasedTasks(me, now);
+    }
+
+    /**
+     * The tasks whose live lease this instance holds, renewing none: for a pass between two
+     * renewals (one woken by a submission or a chunk's end), which need not rewrite every ACTIVE
+     * task row. A lease that ran out is not this instance's any more, even if no other took it.
+     *
+     * @param me this instance's name
+     * @param now the time; leases that end at or before it are left out
+     * @return the tasks this instance drives now, oldest first
+     */
+    public List<LeasedTask> leasedTasks(String me, Instant now) {
         return jdbc.query(
                 "select id, type, owner_name, plan_state, deadline, retry_after, source_endpoint_id,"
                         + " source_endpoint, destination_endpoint_id, destination_endpoint,"
                         + " bytes_transferred + bytes_in_flight, files_transferred, delete_destination_extra,"
                         + " mirror_state, verify_checksum, encrypt_data, preserve_timestamp, nice_status,"
-                        + " checksum_algorithm from task where status = ? and lease_owner = ? order by request_time",
+                        + " checksum_algorithm from task where status = ? and lease_owner = ? and lease_expires > ?"
+                        + " order by request_time",
                 (rs, n) -> new LeasedTask(
                         rs.getObject(1, UUID.class),
                         TaskType.valueOf(rs.getString(2)),
@@ -188,7 +202,8 @@ public class TaskStore {
                         new LeasedTask.ChunkOptions(
                                 rs.getBoolean(15), rs.getBoolean(16), rs.getBoolean(17), rs.getString(19))),
                 ACTIVE,
-                me);
+                me,
+                Sql.time(now));
     }
 
     /**

@@ -7,10 +7,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.queue.ChunkExecutor;
 import org.ferry.mover.queue.ChunkMessage;
+import org.ferry.mover.queue.ResultMessage;
 import org.ferry.mover.runner.RetryPolicy;
 import org.ferry.scheduler.TransferProperties;
 import org.ferry.scheduler.queue.MoverResults;
@@ -149,14 +151,24 @@ public class InProcessWorkQueue implements WorkQueue {
             } catch (InterruptedException e) {
                 return;
             }
+            AtomicBoolean slotFreed = new AtomicBoolean();
             try {
-                executor.run(chunk, results::offer);
+                executor.run(chunk, result -> {
+                    if (result.type() == ResultMessage.Type.CHUNK_DONE && slotFreed.compareAndSet(false, true)) {
+                        // free the slot before the applier sees the chunk's end: the pass that end
+                        // wakes must find the slot free, or the next chunk waits a tick interval
+                        inFlight.decrementAndGet();
+                    }
+                    results.offer(result);
+                });
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
                 log.error("Embedded mover failed on chunk {}", chunk.chunkId(), e);
             } finally {
-                inFlight.decrementAndGet();
+                if (slotFreed.compareAndSet(false, true)) {
+                    inFlight.decrementAndGet();
+                }
             }
         }
     }
