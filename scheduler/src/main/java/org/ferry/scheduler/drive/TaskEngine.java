@@ -28,7 +28,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * on a submission, a cancel, a deadline change, a chunk's end or a job's end, it takes and renews
  * the leases of ACTIVE tasks (several ferry-server instances may share one database; the lease
  * decides which one drives a task, and an instance that stops renewing loses its tasks to
- * another after the lease time), then runs its named steps in order on the leased tasks:
+ * another after the lease time; a pass woken sooner than a tick interval after the last renewal
+ * reads the live leases it holds instead of renewing them), then runs its named steps in order on
+ * the leased tasks:
  *
  * <ol>
  *   <li>{@code fence}: stop the work here of tasks another instance drives now ({@link FenceStep});

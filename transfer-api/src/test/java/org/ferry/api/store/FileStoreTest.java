@@ -65,6 +65,25 @@ class FileStoreTest {
     }
 
     @Test
+    void openFilesAreAskedOfManyTasksAtOnce() {
+        UUID done = tasks.create(TaskStoreTest.transfer("alice"));
+        files.insert(done, List.of(PlannedFile.skipped("/c/1", "/d/1", "PERMISSION_DENIED", "unreadable")));
+        UUID empty = tasks.create(TaskStoreTest.transfer("alice"));
+        assertThat(files.withOpenFiles(List.of(task, done, empty))).containsExactly(task);
+        long chunk = dispatch();
+        assertThat(files.withOpenFiles(List.of(task)))
+                .as("ACTIVE files are open")
+                .containsExactly(task);
+        files.arrived(
+                List.of(
+                        new FileArrival(id("/a/1"), chunk, task, 100, null),
+                        new FileArrival(id("/a/2"), chunk, task, 200, null)),
+                now);
+        assertThat(files.withOpenFiles(List.of(task, done, empty))).isEmpty();
+        assertThat(files.withOpenFiles(List.of())).isEmpty();
+    }
+
+    @Test
     void anArrivalAppliedTwiceCountsOnce() {
         long chunk = dispatch();
         FileArrival arrival = new FileArrival(id("/a/1"), chunk, task, 100, null);

@@ -142,6 +142,25 @@ class TaskStoreTest {
     }
 
     @Test
+    void readingTheLeasesRenewsNoneAndLeavesOutThoseThatRanOut() {
+        UUID task = store.create(transfer("alice"));
+        Instant now = Instant.now();
+        store.renewLeases("a", now, now.plusSeconds(30));
+        assertThat(store.leasedTasks("a", now.plusSeconds(1)))
+                .extracting(LeasedTask::id)
+                .contains(task);
+        assertThat(store.leasedTasks("b", now.plusSeconds(1)))
+                .extracting(LeasedTask::id)
+                .doesNotContain(task);
+        assertThat(store.leasedTasks("a", now.plusSeconds(31)))
+                .extracting(LeasedTask::id)
+                .as("the lease ran out (not renewed by reading it), although no other instance took it")
+                .doesNotContain(task);
+        assertThat(jdbc.queryForObject("select lease_owner from task where id = ?", String.class, task))
+                .isEqualTo("a");
+    }
+
+    @Test
     void onlyTasksAnotherInstanceDrivesAreLeasedElsewhere() {
         UUID driven = store.create(transfer("alice"));
         UUID ended = store.create(transfer("alice"));
