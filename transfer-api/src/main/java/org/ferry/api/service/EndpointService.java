@@ -25,6 +25,7 @@ import org.ferry.mover.client.GridFtpUrl;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Endpoint registry. A private endpoint is seen and used by its owner only (its stored password
@@ -58,6 +59,7 @@ public class EndpointService {
     private final EndpointSecrets secrets;
     private final EndpointServerRows servers;
     private final boolean allowClearText;
+    private final TransactionTemplate transactions;
 
     /**
      * @param endpoints the endpoint store
@@ -66,18 +68,21 @@ public class EndpointService {
      * @param servers the endpoints' server rows (the first follows {@code url})
      * @param allowClearText {@code ferry.endpoints.allow-clear-text} (default true): false refuses
      *     {@code ftp://} endpoints, whose logins and data pass in clear
+     * @param transactions runs {@link #create}'s writes (its checks and network reads run outside)
      */
     public EndpointService(
             EndpointRepository endpoints,
             TaskRepository tasks,
             EndpointSecrets secrets,
             EndpointServerRows servers,
-            @Value("${ferry.endpoints.allow-clear-text:true}") boolean allowClearText) {
+            @Value("${ferry.endpoints.allow-clear-text:true}") boolean allowClearText,
+            TransactionTemplate transactions) {
         this.endpoints = endpoints;
         this.tasks = tasks;
         this.secrets = secrets;
         this.servers = servers;
         this.allowClearText = allowClearText;
+        this.transactions = transactions;
     }
 
     /** @return false when this server refuses {@code ftp://} endpoints */
@@ -113,8 +118,11 @@ public class EndpointService {
      * @throws InvalidRequestException naming the field for invalid values or another owner
      * @throws ConflictException if the name is taken
      */
-    @Transactional
     public Endpoint create(Caller caller, EndpointDefinition body) {
+        // Not one transaction: pinning an sshftp:// server's host key may read it over the network
+        // (up to SshftpLogins.HOST_KEY_TIMEOUT), which must not hold a database connection and
+        // transaction open; the checks and that read come first, the rows are written in one
+        // transaction after them (a name taken meanwhile fails on the unique canonical name).
         String name;
         String nameField;
         if (body.canonicalName() != null) {
@@ -181,6 +189,25 @@ public class EndpointService {
                     body.sshPrivateKey() != null ? "ssh_private_key" : "ssh_host_key",
                     "ssh_private_key and ssh_host_key are for sshftp:// endpoints only");
         }
+        String login = secret;
+        String pinned = hostKey;
+        String endpointUrl = url;
+        String endpointName = name;
+        return transactions.execute(
+                status -> store(caller, body, endpointName, endpointUrl, username, login, locations, ssh, pinned));
+    }
+
+    /** Writes the rows of a checked new endpoint (in {@link #create}'s transaction). */
+    private Endpoint store(
+            Caller caller,
+            EndpointDefinition body,
+            String name,
+            String url,
+            String username,
+            String secret,
+            List<ServerLocation> locations,
+            boolean ssh,
+            String hostKey) {
         Endpoint endpoint = new Endpoint(caller.name(), name, url, username);
         secrets.setPassword(endpoint, secret);
         endpoint.setMyProxy(myProxyServer(body.myProxyServer()), blankToNull(body.myProxyDn()));

@@ -14,6 +14,7 @@ import org.apache.sshd.common.config.keys.PublicKeyEntryResolver;
 import org.apache.sshd.common.util.security.SecurityUtils;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.mover.client.SshHostKeys;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The login of an {@code sshftp://} endpoint, checked when it is given (issue 37): the private key
@@ -79,6 +80,7 @@ final class SshftpLogins {
      * @return the key to pin, as an OpenSSH public key line without comment
      * @throws InvalidRequestException naming {@code ssh_host_key} if the given one is no key, or
      *     {@code url} if none was given and the server shows none
+     * @throws IllegalStateException if it would read the server's key inside a transaction
      */
     static String hostKey(String given, String host, int port) {
         if (given != null && !given.isBlank()) {
@@ -90,6 +92,10 @@ final class SshftpLogins {
                 throw new InvalidRequestException(
                         "ssh_host_key", "ssh_host_key is not an OpenSSH public key line (ssh-ed25519 AAAA...)");
             }
+        }
+        if (TransactionSynchronizationManager.isActualTransactionActive()) {
+            // a network round trip of up to HOST_KEY_TIMEOUT must not hold a transaction open
+            throw new IllegalStateException("a host key is read over the network inside a transaction");
         }
         try {
             return PublicKeyEntry.toString(SshHostKeys.fetch(host, port, HOST_KEY_TIMEOUT));
