@@ -203,13 +203,15 @@ final class FileMover {
                     // (naming both values) instead of going round until the deadline
                     fault = fault.givenUp();
                 }
-                listener.onFault(file, fault, number, retry, acknowledged);
                 if (!retry && fault.isPermanent()) {
+                    // before the fault is reported: the service may end the task on it, and a task
+                    // that says FAILED leaves nothing of the file behind
                     removeQuietly(lane, writing, file.destinationPath()); // nothing will resume it
                     if (isChecksumFault(fault) && writing.equals(file.destinationPath())) {
                         removeUnchecked(lane, writing); // written in place (a long name): not to stand as done
                     }
                 }
+                listener.onFault(file, fault, number, retry, acknowledged);
                 if (!retry) {
                     return fault.isPermanent() ? Outcome.DONE : new Outcome(fault);
                 }
