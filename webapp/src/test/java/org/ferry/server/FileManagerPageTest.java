@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.Adler32;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,6 +90,7 @@ class FileManagerPageTest {
             List<String> fields,
             Integer syncLevel,
             boolean verifyChecksum,
+            String verifiedWith,
             String label,
             String deadline,
             boolean notifySucceeded,
@@ -110,14 +114,19 @@ class FileManagerPageTest {
             }
         }
         assertThat(checked(form, "encrypt")).isFalse();
+        // the algorithm list starts at Globus' default
+        assertThat(form).containsPattern("<option value=\"MD5\" selected");
+        untouched.addAll(List.of("checksumAlgorithm", "MD5"));
 
         List<OptionCase> cases = List.of(
-                new OptionCase("/untouched", untouched, null, true, null, null, true, true, true),
+                new OptionCase("/untouched", untouched, null, true, "MD5", null, null, true, true, true),
                 new OptionCase(
                         "/by-size",
                         List.of(
                                 "syncLevel",
                                 "size",
+                                "checksumAlgorithm",
+                                "sha256",
                                 "verifyChecksum",
                                 "true",
                                 "label",
@@ -131,6 +140,7 @@ class FileManagerPageTest {
                                 "true"),
                         1,
                         true,
+                        "SHA-256",
                         "nightly run",
                         "2031-01-31T17:00:00+00:00",
                         true,
@@ -149,6 +159,7 @@ class FileManagerPageTest {
                                 "true"),
                         3,
                         false,
+                        null,
                         "second",
                         "2031-02-01T06:30:00+00:00",
                         false,
@@ -156,15 +167,25 @@ class FileManagerPageTest {
                         false),
                 new OptionCase(
                         "/if-missing",
-                        List.of("syncLevel", "exists", "verifyChecksum", "true", "notifyInactive", "true"),
+                        List.of(
+                                "syncLevel",
+                                "exists",
+                                "verifyChecksum",
+                                "true",
+                                "checksumAlgorithm",
+                                "ADLER32",
+                                "notifyInactive",
+                                "true"),
                         0,
                         true,
+                        "ADLER32",
                         null,
                         null,
                         false,
                         false,
                         true),
-                new OptionCase("/if-newer", List.of("syncLevel", "mtime"), 2, false, null, null, false, false, false));
+                new OptionCase(
+                        "/if-newer", List.of("syncLevel", "mtime"), 2, false, null, null, null, false, false, false));
 
         for (OptionCase option : cases) {
             Files.createDirectories(siteB.resolve(option.destinationDirectory().substring(1)));
@@ -200,6 +221,21 @@ class FileManagerPageTest {
                 assertThat(task.get("sync_level").asInt()).as(what).isEqualTo(option.syncLevel());
             }
             assertThat(task.get("verify_checksum").asBoolean()).as(what).isEqualTo(option.verifyChecksum());
+            // the file's verified checksum, in the algorithm chosen, against one computed here
+            JsonNode transferred = api.get("/v0.10/task/" + taskId + "/successful_transfers")
+                    .body()
+                    .get("DATA")
+                    .get(0);
+            if (option.verifiedWith() == null) {
+                assertThat(transferred.get("checksum").isNull()).as(what).isTrue();
+            } else {
+                assertThat(transferred.get("checksum_algorithm").asString())
+                        .as(what)
+                        .isEqualTo(option.verifiedWith().replace("-", ""));
+                assertThat(transferred.get("checksum").asString())
+                        .as(what)
+                        .isEqualToIgnoringCase(checksum(option.verifiedWith(), content));
+            }
             assertThat(task.get("encrypt_data").asBoolean()).as(what).isFalse();
             if (option.label() == null) {
                 assertThat(task.get("label").isNull()).as(what).isTrue();
@@ -227,7 +263,7 @@ class FileManagerPageTest {
     }
 
     @Test
-    void encryptionBetweenClearTextEndpointsIsRefusedByNameAndMakesNoTask() throws Exception {
+    void encryptionBetweenClearTextEndpointsOrAnUnknownAlgorithmIsRefusedByName() throws Exception {
         Files.createDirectories(siteA.resolve("secret"));
         Files.writeString(siteA.resolve("secret/plan.txt"), "not for clear text");
         long tasksBefore =
@@ -255,6 +291,30 @@ class FileManagerPageTest {
         assertThat(page)
                 .contains("id=\"error-message\"", "encrypt_data needs endpoints that can encrypt data channels")
                 .contains("hana#a is a clear-text endpoint")
+                .doesNotContain("id=\"notice-task\"");
+        assertThat(api.get("/v0.10/task_list?limit=1000").body().get("total").asLong())
+                .isEqualTo(tasksBefore);
+        assertThat(siteB.resolve("plan.txt")).doesNotExist();
+
+        String unknown = hana.follow(hana.post(
+                "/files/action",
+                "action",
+                "transfer-right",
+                "left",
+                a,
+                "lpath",
+                "/secret",
+                "right",
+                b,
+                "rpath",
+                "/",
+                "leftSelected",
+                "plan.txt",
+                "checksumAlgorithm",
+                "CRC64"));
+        assertThat(unknown)
+                .contains("id=\"error-message\"", "checksum_algorithm must be one of MD5, ADLER32")
+                .contains("was &#39;CRC64&#39;")
                 .doesNotContain("id=\"notice-task\"");
         assertThat(api.get("/v0.10/task_list?limit=1000").body().get("total").asLong())
                 .isEqualTo(tasksBefore);
@@ -461,6 +521,16 @@ class FileManagerPageTest {
     }
 
     /** @return whether the page's checkbox of that id starts checked */
+    /** @return the hex checksum of {@code content} computed here: a JDK digest name or ADLER32 */
+    private static String checksum(String algorithm, byte[] content) throws Exception {
+        if (algorithm.equals("ADLER32")) {
+            Adler32 adler = new Adler32();
+            adler.update(content);
+            return String.format("%08x", adler.getValue());
+        }
+        return HexFormat.of().formatHex(MessageDigest.getInstance(algorithm).digest(content));
+    }
+
     private static boolean checked(String page, String id) {
         Matcher input = Pattern.compile("<input[^>]*\\bid=\"" + id + "\"[^>]*>").matcher(page);
         assertThat(input.find()).as(id + " on the page").isTrue();

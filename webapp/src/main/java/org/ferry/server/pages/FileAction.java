@@ -19,6 +19,8 @@ import java.util.List;
  * @param leftNewName the new name of the one left entry to rename
  * @param rightNewName the new name of the one right entry to rename
  * @param syncLevel empty (always copy), {@code exists}, {@code size}, {@code mtime} or {@code checksum}
+ * @param checksumAlgorithm what the verify step and sync level 3 compare ({@code MD5}, {@code ADLER32},
+ *     {@code SHA1}, {@code SHA256}, {@code SHA512}, {@code CRC32C}); absent or blank: MD5
  * @param verifyChecksum compare checksums after each file
  * @param encrypt encrypt the data channels
  * @param label the task's label
@@ -39,6 +41,7 @@ public record FileAction(
         String leftNewName,
         String rightNewName,
         String syncLevel,
+        String checksumAlgorithm,
         Boolean verifyChecksum,
         Boolean encrypt,
         String label,

@@ -212,7 +212,9 @@ public class FileManagerPages {
                         checked(form.encrypt()),
                         false,
                         false,
-                        FilterRules.none()),
+                        FilterRules.none(),
+                        false,
+                        FormValues.checksumAlgorithm(form.checksumAlgorithm())),
                 // an unchecked box means no mail
                 new TransferSubmission.Notify(
                         checked(form.notifySucceeded()), checked(form.notifyFailed()), checked(form.notifyInactive())),

@@ -1,7 +1,10 @@
 package org.ferry.server.pages;
 
+import java.util.Arrays;
+import java.util.stream.Collectors;
 import org.ferry.api.domain.SyncLevel;
 import org.ferry.api.error.InvalidRequestException;
+import org.ferry.mover.protocol.ChecksumAlgorithm;
 
 /** What the pages' forms send, read the same way by every page: blank fields, the sync level list. */
 final class FormValues {
@@ -31,5 +34,27 @@ final class FormValues {
             throw new InvalidRequestException(
                     "sync_level", "sync_level must be exists, size, mtime or checksum; was '" + value + "'");
         }
+    }
+
+    /**
+     * @param value the checksum algorithm list's choice, in any case
+     * @return the algorithm; MD5 (Globus' default) for blank
+     * @throws InvalidRequestException naming {@code checksum_algorithm} for a name that is none of them
+     */
+    static ChecksumAlgorithm checksumAlgorithm(String value) {
+        if (value == null || value.isBlank()) {
+            return ChecksumAlgorithm.MD5;
+        }
+        ChecksumAlgorithm algorithm = ChecksumAlgorithm.parse(value);
+        if (algorithm == null) {
+            throw new InvalidRequestException(
+                    "checksum_algorithm",
+                    "checksum_algorithm must be one of "
+                            + Arrays.stream(ChecksumAlgorithm.values())
+                                    .map(Enum::name)
+                                    .collect(Collectors.joining(", "))
+                            + "; was '" + value + "'");
+        }
+        return algorithm;
     }
 }
