@@ -1,27 +1,50 @@
 package org.ferry.bench;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.ferry.it.infra.KafkaContainers;
+import org.ferry.testing.PostgresContainers;
+import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.postgresql.PostgreSQLContainer;
 import tools.jackson.databind.JsonNode;
 
 /**
  * A task of {@code --million-files} (1,000,000) one-byte files, 1,000 per directory, between two
- * ferry-gridftp servers on tmpfs, through ferry-server on the embedded default with its heap capped
- * at 256 MiB: it plans and runs only because file rows stream through the database in pages. Reports
- * the planning rate (crawl and rows written), the whole task's rate, the server's live heap in the
- * middle of the run, and its CPU time per file (planning, dispatch, result application: the
- * per-file database cost, H2 included, as the server pays it). No peer runs this; the figures stand
- * alone.
+ * ferry-gridftp servers on tmpfs, through ferry-server with its heap capped at 256 MiB: it plans and
+ * runs only because file rows stream through the database in pages. Two cases ({@code --cases}
+ * chooses by name): {@code embedded} (the default: H2, the in-process mover) and
+ * {@code postgres-kafka} (PostgreSQL and Kafka in containers, two {@code ferry-mover}s).
+ *
+ * <p>Reports the planning rate (crawl and rows written), the whole task's rate (submit to
+ * SUCCEEDED), the server's heap after the first collection past half way (read afterwards from the
+ * server's own GC log: nothing is forced inside the timed run) and its CPU time per file. After the
+ * timed part the destination is checked file by file: every expected file present, one byte, the
+ * source's byte, and no other file. The source tree is built once per count and kept beside the
+ * scratch directory ({@code <shm>-million/src-N}, a marker {@code src-N.count} holding the count)
+ * for later runs. No peer runs this; the figures stand alone.
  */
 final class MillionFilesBench {
 
     private static final int PER_DIRECTORY = 1000;
+
+    /**
+     * A pause line of {@code -Xlog:gc:...:timemillis}, e.g. {@code [1764384000123ms] GC(5) Pause
+     * Young (Normal) (G1 Evacuation Pause) 100M->20M(256M) 5.123ms}: its wall-clock time and the
+     * heap in use after it.
+     */
+    private static final Pattern GC_PAUSE =
+            Pattern.compile("^\\[(\\d+)ms\\] GC\\(\\d+\\) Pause .* (\\d+)M->(\\d+)M\\(");
 
     private final BenchOptions options;
     private final ResultTable table;
@@ -33,40 +56,68 @@ final class MillionFilesBench {
 
     void run() throws Exception {
         int count = options.millionFiles();
+        Path source = sourceTree(count);
         Path base = Scratch.directory(options.memoryDirectory().resolve("million"));
-        Path source = Files.createDirectories(base.resolve("src-" + count));
-        Path marker = source.resolve(".complete");
-        if (!Files.exists(marker)) {
-            ByteBuffer one = ByteBuffer.wrap(new byte[] {'x'});
-            for (int i = 0; i < count; i++) {
-                Path directory = source.resolve(String.format("d%04d", i / PER_DIRECTORY));
-                if (i % PER_DIRECTORY == 0) {
-                    Files.createDirectories(directory);
-                }
-                try (FileChannel file = FileChannel.open(
-                        directory.resolve(String.format("f%04d", i % PER_DIRECTORY)),
-                        StandardOpenOption.CREATE,
-                        StandardOpenOption.WRITE)) {
-                    file.write(one.rewind());
-                }
-            }
-            Files.writeString(marker, "");
+        if (wanted("embedded")) {
+            runCase("embedded", "embedded", count, source, base, List.of(), kafka -> List.of());
         }
-        Files.deleteIfExists(marker); // not a file of the task
+        if (wanted("postgres-kafka")) {
+            try (PostgreSQLContainer postgres = PostgresContainers.create();
+                    KafkaContainer kafka = KafkaContainers.create()) {
+                postgres.start();
+                kafka.start();
+                List<String> arguments = List.of(
+                        "--spring.datasource.url=" + PostgresContainers.jdbcUrl(postgres, "ferry"),
+                        "--ferry.queue.type=kafka",
+                        "--ferry.kafka.bootstrap-servers=" + kafka.getBootstrapServers(),
+                        "--ferry.kafka.chunk-partitions=6");
+                runCase("postgres-kafka", "PostgreSQL + Kafka, 2 movers", count, source, base, arguments, logs -> {
+                    List<ServiceProcess> movers = new ArrayList<>();
+                    for (String name : List.of("million-mover-1", "million-mover-2")) {
+                        movers.add(ServiceProcess.mover(
+                                options.repoRoot(),
+                                logs.resolve(name + ".log"),
+                                List.of("--bootstrap-servers", kafka.getBootstrapServers(), "--name", name)));
+                    }
+                    return movers;
+                });
+            }
+        }
+    }
+
+    private boolean wanted(String name) {
+        return options.cases() == null || options.cases().matcher(name).find();
+    }
+
+    /** Starts the processes a case needs beside ferry-server (movers); closed after the case. */
+    private interface Extras {
+        List<ServiceProcess> start(Path logs) throws Exception;
+    }
+
+    private void runCase(
+            String name, String label, int count, Path source, Path base, List<String> serverArguments, Extras extras)
+            throws Exception {
         Path destination = base.resolve("dst");
         Scratch.deleteTree(destination);
         Files.createDirectories(destination);
-        Path home = base.resolve("home");
+        Path home = base.resolve("home-" + name);
         Scratch.deleteTree(home);
         Path logs = options.outputDirectory().resolve("logs");
+        Path gcLog = logs.resolve("million-" + name + "-server-gc.log");
+        Files.deleteIfExists(gcLog);
+        List<String> arguments = new ArrayList<>(serverArguments);
+        arguments.add("--ferry.transfer.progress-interval-seconds=30");
+        List<ServiceProcess> started = new ArrayList<>();
         try (FerryServer from = FerryServer.start(options.repoRoot(), source, logs.resolve("million-src.log"));
                 FerryServer to = FerryServer.start(options.repoRoot(), destination, logs.resolve("million-dst.log"));
                 ServiceProcess server = ServiceProcess.server(
                         options.repoRoot(),
                         home,
-                        logs.resolve("million-server.log"),
-                        List.of("-Xmx256m"),
-                        List.of("--ferry.transfer.progress-interval-seconds=30"))) {
+                        logs.resolve("million-" + name + "-server.log"),
+                        // the GC's own log: the heap after each collection, read after the run
+                        List.of("-Xmx256m", "-Xlog:gc:file=" + gcLog + ":timemillis"),
+                        arguments)) {
+            started.addAll(extras.start(logs));
             server.endpoint("admin#src", from.port());
             server.endpoint("admin#dst", to.port());
             double cpuBefore = server.cpuSeconds();
@@ -76,7 +127,7 @@ final class MillionFilesBench {
                     .get("task_id")
                     .asString();
             double planned = 0;
-            long heapMid = -1;
+            long halfWayMillis = -1;
             JsonNode task;
             while (true) {
                 task = server.get("/v0.10/task/" + taskId);
@@ -84,8 +135,8 @@ final class MillionFilesBench {
                 if (planned == 0 && task.get("files").asLong() >= count) {
                     planned = seconds;
                 }
-                if (heapMid < 0 && task.get("files_transferred").asLong() >= count / 2) {
-                    heapMid = JvmHeap.liveHeapBytes(server.pid());
+                if (halfWayMillis < 0 && task.get("files_transferred").asLong() >= count / 2) {
+                    halfWayMillis = System.currentTimeMillis();
                 }
                 if (!"ACTIVE".equals(task.get("status").asString())) {
                     break;
@@ -97,11 +148,14 @@ final class MillionFilesBench {
             }
             double total = (System.nanoTime() - start) / 1e9;
             double cpu = server.cpuSeconds() - cpuBefore;
+            // the timed part ends here
             if (!"SUCCEEDED".equals(task.get("status").asString())
                     || task.get("files_transferred").asLong() != count) {
                 throw new IllegalStateException("million-file task ended " + task);
             }
-            String scenario = String.format(Locale.ROOT, "%,d x 1 B, embedded, -Xmx256m", count);
+            long checked = checkDestination(destination.resolve("copy"), count);
+            HeapAfterGc heap = HeapAfterGc.read(gcLog, halfWayMillis);
+            String scenario = String.format(Locale.ROOT, "%,d x 1 B, %s, -Xmx256m", count, label);
             table.add(new Result(
                     "million",
                     scenario + ", planning (crawl + rows)",
@@ -122,9 +176,9 @@ final class MillionFilesBench {
                     false));
             table.add(new Result(
                     "million",
-                    scenario + ", live heap at half way",
+                    scenario + ", heap after the first GC past half way",
                     "MiB",
-                    heapMid / 1048576.0,
+                    heap.firstAfterHalfWay(),
                     "-",
                     Double.NaN,
                     Double.NaN,
@@ -140,13 +194,139 @@ final class MillionFilesBench {
                     true));
             table.note(String.format(
                     Locale.ROOT,
-                    "million: planned in %.1f s, ended in %.1f s, server CPU %.1f s, H2 database %s MiB",
+                    "million %s: planned in %.1f s, ended in %.1f s, server CPU %.1f s; destination checked"
+                            + " afterwards: %,d files, each 1 B and the source's byte, no other file; GC log: %d"
+                            + " collections, heap after them %d-%d MiB over the run, %d MiB after the first past"
+                            + " half way; %s",
+                    name,
                     planned,
                     total,
                     cpu,
-                    Files.size(home.resolve("db/ferry.mv.db")) / 1048576));
+                    checked,
+                    heap.collections(),
+                    heap.lowest(),
+                    heap.highest(),
+                    heap.firstAfterHalfWay(),
+                    databaseSize(home)));
         } finally {
+            for (ServiceProcess process : started) {
+                process.close();
+            }
             Scratch.deleteTree(destination);
+        }
+    }
+
+    /**
+     * Builds the source tree of {@code count} one-byte files once and keeps it: {@code <shm>-million}
+     * is outside the scratch directory the run script empties. The marker beside the tree (not in
+     * it: it would be a file of the task) holds the count and is written last.
+     */
+    private Path sourceTree(int count) throws IOException {
+        Path memory = options.memoryDirectory();
+        Path keep = Scratch.directory(memory.resolveSibling(memory.getFileName() + "-million"));
+        Path source = keep.resolve("src-" + count);
+        Path marker = keep.resolve("src-" + count + ".count");
+        if (Files.exists(marker) && Files.readString(marker).strip().equals(Integer.toString(count))) {
+            return source;
+        }
+        Scratch.deleteTree(source);
+        Files.createDirectories(source);
+        ByteBuffer one = ByteBuffer.allocate(1);
+        for (int i = 0; i < count; i++) {
+            Path directory = source.resolve(directoryName(i));
+            if (i % PER_DIRECTORY == 0) {
+                Files.createDirectories(directory);
+            }
+            try (FileChannel file = FileChannel.open(
+                    directory.resolve(fileName(i)), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                one.clear();
+                one.put(0, content(i));
+                file.write(one);
+            }
+        }
+        Files.writeString(marker, Integer.toString(count));
+        return source;
+    }
+
+    /**
+     * Checks every file the task should have written (present, one byte, the source's byte) and
+     * that no other file is there.
+     *
+     * @return the number of files found
+     * @throws IllegalStateException at the first file that is missing, of another size or content,
+     *     or when the tree holds more files
+     */
+    private static long checkDestination(Path copy, int count) throws IOException {
+        for (int i = 0; i < count; i++) {
+            Path file = copy.resolve(directoryName(i)).resolve(fileName(i));
+            byte[] bytes;
+            try {
+                bytes = Files.readAllBytes(file);
+            } catch (java.nio.file.NoSuchFileException e) {
+                throw new IllegalStateException("million: the task SUCCEEDED but " + file + " is missing");
+            }
+            if (bytes.length != 1 || bytes[0] != content(i)) {
+                throw new IllegalStateException("million: the task SUCCEEDED but " + file + " holds " + bytes.length
+                        + " bytes, not the source's");
+            }
+        }
+        long found;
+        try (Stream<Path> paths = Files.walk(copy)) {
+            found = paths.filter(Files::isRegularFile).count();
+        }
+        if (found != count) {
+            throw new IllegalStateException("million: the destination holds " + found + " files, not " + count);
+        }
+        return found;
+    }
+
+    private static String directoryName(int i) {
+        return String.format("d%04d", i / PER_DIRECTORY);
+    }
+
+    private static String fileName(int i) {
+        return String.format("f%04d", i % PER_DIRECTORY);
+    }
+
+    /** A file's one byte: a letter that differs between neighbours, so that swapped files show. */
+    private static byte content(int i) {
+        return (byte) ('a' + i % 26);
+    }
+
+    private static String databaseSize(Path home) throws IOException {
+        Path h2 = home.resolve("db/ferry.mv.db");
+        return Files.exists(h2) ? "H2 database " + Files.size(h2) / 1048576 + " MiB" : "database outside FERRY_HOME";
+    }
+
+    /**
+     * The heap figures of a JVM's GC log ({@code -Xlog:gc:file=F:timemillis}): the heap after each
+     * pause, in MiB. The heap after a young collection still holds the old generation's garbage, so
+     * it bounds the live heap from above.
+     */
+    private record HeapAfterGc(int collections, long lowest, long highest, long firstAfterHalfWay) {
+
+        static HeapAfterGc read(Path log, long halfWayMillis) throws IOException {
+            int collections = 0;
+            long lowest = Long.MAX_VALUE;
+            long highest = 0;
+            long first = -1;
+            for (String line : Files.readAllLines(log)) {
+                Matcher matcher = GC_PAUSE.matcher(line);
+                if (!matcher.find()) {
+                    continue;
+                }
+                long after = Long.parseLong(matcher.group(3));
+                collections++;
+                lowest = Math.min(lowest, after);
+                highest = Math.max(highest, after);
+                if (first < 0 && halfWayMillis >= 0 && Long.parseLong(matcher.group(1)) >= halfWayMillis) {
+                    first = after;
+                }
+            }
+            if (collections == 0 || first < 0) {
+                throw new IllegalStateException("million: no collection after half way in " + log);
+            }
+            return new HeapAfterGc(collections, lowest, highest, first);
         }
     }
 }
