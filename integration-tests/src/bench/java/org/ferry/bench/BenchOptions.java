@@ -7,7 +7,7 @@ import java.util.Set;
  * What one benchmark run does, from the command line of {@link BenchMain}.
  *
  * @param only benchmark names to run (empty: all of {@link #ALL})
- * @param memoryBytes bytes moved per memory-to-memory run (8 GiB; 1 GiB with --quick)
+ * @param memoryBytes size of the memory-to-memory source file, held in RAM on tmpfs (4 GiB; 1 GiB with --quick)
  * @param diskFileBytes size of the disk-to-disk file and of the files-api file (4 GiB; 1 GiB with --quick)
  * @param smallFileCount number of small files (5,000; 500 with --quick)
  * @param smallFileBytes size of each small file (50 KiB)
@@ -109,7 +109,7 @@ record BenchOptions(
         }
         return new BenchOptions(
                 only,
-                quick ? GIB : 8 * GIB,
+                quick ? GIB : 4 * GIB,
                 quick ? GIB : 4 * GIB,
                 quick ? 500 : 5000,
                 50 * 1024,

@@ -20,8 +20,8 @@ import tools.jackson.databind.JsonNode;
  * <ul>
  *   <li>per-request overhead: submit a 1-byte transfer and poll until SUCCEEDED, 100 times one
  *       after another (after 10 untimed), p50 and p99, on the embedded default and on Kafka with
- *       one ferry-mover; beside Globus Online's 2.73 s per request (2012), the target p50 under
- *       50 ms embedded;
+ *       one ferry-mover; the target p50 under 50 ms embedded (Globus Online's 2.73 s per
+ *       request, CACM 2012, is a figure from a paper, printed as a note, not as a peer);
  *   <li>chunk dispatch rate on Kafka: a task of 3,000 one-byte files in chunks of 10 files,
  *       chunks per second from submit to SUCCEEDED, with 1 and with 3 ferry-movers;
  *   <li>5,000 files of 50 KiB through the whole service ({@code ferry transfer} then {@code ferry
@@ -133,17 +133,26 @@ final class ServiceBench {
             Arrays.sort(millis);
             double p50 = millis[49];
             double p99 = millis[98];
+            // no peer measured here: Globus Online's 2.73 s per request (CACM 2012) is a figure from a
+            // paper, given in a note, not a ratio
             table.add(new Result(
                     "service",
                     "1-byte request, submit to SUCCEEDED, p50, " + scenario,
                     "ms",
                     p50,
-                    "Globus Online 2012",
-                    2730,
-                    scenario.equals("embedded") ? 50.0 / 2730 : Double.NaN,
+                    "-",
+                    Double.NaN,
+                    Double.NaN,
                     true));
-            table.add(new Result(
-                    "service", "same, p99, " + scenario, "ms", p99, "Globus Online 2012", 2730, Double.NaN, true));
+            table.add(new Result("service", "same, p99, " + scenario, "ms", p99, "-", Double.NaN, Double.NaN, true));
+            if (scenario.equals("embedded")) {
+                table.note(String.format(
+                        Locale.ROOT,
+                        "service embedded: target p50 < 50 ms: %s (p50 %.1f ms); literature, not measured here:"
+                                + " Globus Online, CACM 2012, 2.73 s per request",
+                        p50 < 50 ? "met" : "NOT met",
+                        p50));
+            }
             table.note(String.format(
                     Locale.ROOT,
                     "service %s: first request after the start %.1f ms, p50 %.1f ms, p99 %.1f ms, max %.1f ms",

@@ -10,15 +10,13 @@ import java.util.List;
  * Many concurrent control sessions against one ferry-gridftp process: opens {@code sessionCount}
  * logged-in sessions from this process over plain sockets, holds them, reads the server's live heap
  * (after a forced GC, via jcmd) and resident set before and after, and measures NOOP reply latency
- * one session at a time and with every session's NOOP sent at once. The Globus Online paper (CACM
- * 2012) reports 1,800 clients at 0.94 MB each; the target here is under 100 kB of heap each.
+ * one session at a time and with every session's NOOP sent at once. The target is under 100 kB of
+ * heap each; the Globus Online paper (CACM 2012) reports 1,800 clients at 0.94 MB each, a figure
+ * printed as literature beside it, not as a peer with a ratio.
  */
 final class SessionsBench {
 
     private static final int WARMUP_SESSIONS = 200;
-    /** The Globus paper's figure, in kB per client. */
-    private static final double GLOBUS_PAPER_KB_PER_SESSION = 940;
-
     private static final double TARGET_KB_PER_SESSION = 100;
 
     private final BenchOptions options;
@@ -82,24 +80,17 @@ final class SessionsBench {
             double rssKb = (rssAfter - rssBefore) / 1000.0 / Math.max(1, held);
             table.add(new Result(
                     "sessions", scenario + ", errors " + errors, "sessions", held, "asked for", wanted, 1.0, false));
-            table.add(new Result(
-                    "sessions",
-                    scenario,
-                    "kB heap",
-                    heapKb,
-                    "Globus paper 0.94 MB/client",
-                    GLOBUS_PAPER_KB_PER_SESSION,
-                    TARGET_KB_PER_SESSION / GLOBUS_PAPER_KB_PER_SESSION,
-                    true));
-            table.add(new Result(
-                    "sessions",
-                    scenario,
-                    "kB RSS",
-                    rssKb,
-                    "Globus paper 0.94 MB/client",
-                    GLOBUS_PAPER_KB_PER_SESSION,
-                    Double.NaN,
-                    true));
+            // the target is absolute; the Globus Online paper's 0.94 MB per client is literature, not
+            // measured here: a note, not a peer with a ratio
+            table.add(new Result("sessions", scenario, "kB heap", heapKb, "-", Double.NaN, Double.NaN, true));
+            table.add(new Result("sessions", scenario, "kB RSS", rssKb, "-", Double.NaN, Double.NaN, true));
+            table.note(String.format(
+                    java.util.Locale.ROOT,
+                    "sessions: target < %.0f kB of heap per session: %s (%.2f kB); literature, not measured here:"
+                            + " Globus Online, CACM 2012, 1,800 clients at 0.94 MB each",
+                    TARGET_KB_PER_SESSION,
+                    heapKb < TARGET_KB_PER_SESSION ? "met" : "NOT met",
+                    heapKb));
             table.add(new Result(
                     "sessions",
                     "login rate while opening",
