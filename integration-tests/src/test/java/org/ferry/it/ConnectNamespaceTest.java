@@ -262,6 +262,11 @@ class ConnectNamespaceTest {
 
     /** As gsuser inside host {@code host}: setpriv execs, so the process's pid is the JVM's. */
     static List<String> asUser(int host, List<String> command) {
+        return asUser(net, host, command);
+    }
+
+    /** As gsuser inside host {@code host} of {@code net}. */
+    static List<String> asUser(NetworkNamespaces net, int host, List<String> command) {
         List<String> all = new ArrayList<>(List.of(
                 "setpriv",
                 "--reuid=" + USER,
@@ -276,6 +281,11 @@ class ConnectNamespaceTest {
     }
 
     static List<String> connect(Path home, String... args) {
+        return connect(jar, home, args);
+    }
+
+    /** {@code ferry-connect --home HOME ARGS} from {@code jar}. */
+    static List<String> connect(Path jar, Path home, String... args) {
         List<String> command = new ArrayList<>(List.of(
                 java(), "-cp", jar.toString(), "org.ferry.mover.app.FerryConnectMain", "--home", home.toString()));
         command.addAll(List.of(args));

@@ -13,6 +13,7 @@ import org.ferry.api.store.FileStore;
 import org.ferry.api.store.PlannedFile;
 import org.ferry.api.store.TaskStore;
 import org.ferry.mover.access.CredentialExpiredException;
+import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.scheduler.plan.PlanTotals;
 import org.ferry.scheduler.plan.PlanningException;
@@ -111,6 +112,16 @@ public class PlanningJob {
             if (!Boolean.TRUE.equals(recorded)) {
                 return false;
             }
+            if (from.dialsOut() && to.dialsOut()) {
+                String relay = relayOf(access.destination());
+                transactions.executeWithoutResult(status -> tasks.eventIfActive(
+                        taskId,
+                        EventCode.DATA_RELAYED,
+                        "The Ferry Connect relay at " + relay + " carries this task's data: "
+                                + task.getSourceEndpoint() + " and " + task.getDestinationEndpoint()
+                                + " are agents that accept no inbound connection",
+                        "{\"relay\":\"" + relay + "\"}"));
+            }
             if (totals.skippedErrors() > 0) {
                 transactions.executeWithoutResult(status -> tasks.eventIfActive(
                         taskId,
@@ -145,6 +156,16 @@ public class PlanningJob {
             context.fault(taskId, e, "Listing the source and preparing the destination");
             return false;
         }
+    }
+
+    /**
+     * @param agent a personal endpoint's access: its one server is the agent's control port on the
+     *     relay's forward host, where the relay also opens the agent's passive ports
+     * @return that host
+     */
+    private static String relayOf(EndpointAccess agent) {
+        String host = java.net.URI.create(agent.servers().get(0).url()).getHost();
+        return host == null ? "?" : host.replace("\"", "");
     }
 
     private void flush(UUID taskId, List<PlannedFile> batch) {

@@ -33,6 +33,13 @@ public enum EventCode {
      * goes on from its restart markers once the agent is back (Globus: {@code GC_NOT_CONNECTED}).
      */
     GC_NOT_CONNECTED(true),
+    /**
+     * The Ferry Connect relay carries the task's data: source and destination are both agents that
+     * accept no inbound connection, so the receiving agent's passive ports are opened on the relay
+     * and the sending agent dials them there (the relay's address in the details). Written once,
+     * when the task is planned.
+     */
+    DATA_RELAYED(false),
     /** A control or data connection broke mid-transfer. */
     CONNECTION_BROKEN(true),
     /** The endpoint answered with another failure reply. */
