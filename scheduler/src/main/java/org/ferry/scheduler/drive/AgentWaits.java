@@ -64,6 +64,11 @@ public class AgentWaits {
     public boolean waiting(LeasedTask task, Instant now) {
         Optional<Endpoint> away = away(task.sourceEndpointId(), now).or(() -> away(task.destinationEndpointId(), now));
         if (away.isEmpty()) {
+            if (EventCode.GC_NOT_CONNECTED.name().equals(task.niceStatus())) {
+                // the agent is back: say so now, not at the task's first progress
+                transactions.executeWithoutResult(
+                        status -> tasks.endWait(task.id(), EventCode.GC_NOT_CONNECTED.name()));
+            }
             return false;
         }
         String name = away.get().getCanonicalName();

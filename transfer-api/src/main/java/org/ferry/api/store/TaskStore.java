@@ -418,6 +418,25 @@ public class TaskStore {
         return !code.equals(before.get(0));
     }
 
+    /**
+     * Ends a wait that {@link #waitFor} began: the endpoint is back, so {@code nice_status} shows
+     * OK again at once rather than at the task's next progress.
+     *
+     * @param taskId the task
+     * @param code the wait's code; another {@code nice_status} (a fault shown since) is kept
+     */
+    public void endWait(UUID taskId, String code) {
+        if (jdbc.update(
+                        "update task set nice_status = ? where id = ? and status = ? and nice_status = ?",
+                        Task.NICE_OK,
+                        taskId,
+                        ACTIVE,
+                        code)
+                > 0) {
+            changed(taskId);
+        }
+    }
+
     /** @return the consecutive transient faults of the task so far */
     public int consecutiveFaults(UUID taskId) {
         List<Integer> faults =
