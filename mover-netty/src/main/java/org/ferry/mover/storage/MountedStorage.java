@@ -264,7 +264,15 @@ public final class MountedStorage implements StorageInterface {
     public long usableSpaceBytes(String virtualPath) throws StorageException {
         Target target = target(virtualPath);
         if (target.isRoot()) {
-            return 0;
+            // ALLO before a STOR whose mount is not named yet (a client at "/"): the most any
+            // writable directory has; the STOR checks its own mount again (Allocation)
+            long most = 0;
+            for (Mount mount : mounts.values()) {
+                if (!mount.readOnly()) {
+                    most = Math.max(most, storages.get(mount.name()).usableSpaceBytes("/"));
+                }
+            }
+            return most;
         }
         return target.mount().readOnly() ? 0 : target.storage().usableSpaceBytes(target.inner());
     }

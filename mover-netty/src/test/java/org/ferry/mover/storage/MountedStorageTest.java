@@ -49,6 +49,20 @@ class MountedStorageTest {
                         e -> assertThat(e.reason()).isEqualTo(StorageException.Reason.NOT_FOUND));
     }
 
+    /**
+     * ALLO at the root (a client whose working directory is "/", as movers' are) announces a file
+     * whose mount is not named yet: the space of the writable mounts, not none (which refused every
+     * ALLO, so every file of 64 MiB and more, into an agent); a read-only mount has none.
+     */
+    @Test
+    void theRootHasTheSpaceOfTheWritableMounts() throws Exception {
+        assertThat(Files.getFileStore(data).getUsableSpace()).isPositive();
+        assertThat(storage.usableSpaceBytes("/")).isPositive();
+        assertThat(storage.usableSpaceBytes("/papers/x.bin")).isZero();
+        MountedStorage readOnly = new MountedStorage(List.of(new MountedStorage.Mount("papers", papers, true)));
+        assertThat(readOnly.usableSpaceBytes("/")).isZero();
+    }
+
     @Test
     void aReadWriteMountTakesFilesAndNothingLeavesIt() throws Exception {
         try (FileChannel out = storage.openForWrite("/data/new.bin", 0)) {
