@@ -39,10 +39,25 @@ final class MyProxyServerProcess implements AutoCloseable {
      */
     static MyProxyServerProcess start(Path dir, Path hostCertificate, Path hostKey, Path trustDirectory)
             throws IOException, InterruptedException {
-        Files.createDirectories(dir);
-        Path config = Files.writeString(
-                dir.resolve("myproxy-server.config"),
+        return start(
+                dir,
+                hostCertificate,
+                hostKey,
+                trustDirectory,
                 "accepted_credentials \"*\"\nauthorized_retrievers \"*\"\ncert_dir " + trustDirectory + "\n");
+    }
+
+    /**
+     * As {@link #start(Path, Path, Path, Path)} with a configuration of the caller's (e.g. an
+     * online CA: {@code certificate_issuer_cert}, {@code pam}, docs/deployment.md).
+     *
+     * @param configuration the text of {@code myproxy-server.config}
+     */
+    static MyProxyServerProcess start(
+            Path dir, Path hostCertificate, Path hostKey, Path trustDirectory, String configuration)
+            throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        Path config = Files.writeString(dir.resolve("myproxy-server.config"), configuration);
         Path storage = Files.createDirectory(
                 dir.resolve("storage"),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));

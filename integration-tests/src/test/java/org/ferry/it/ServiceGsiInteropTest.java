@@ -590,7 +590,136 @@ class ServiceGsiInteropTest {
         }
     }
 
+    /**
+     * The multi-user flavour (Globus Connect Multi-User; docs/deployment.md "A multi-user endpoint
+     * (GCMU)"), each step as documented: {@code ferry-gridftp online-ca} makes the site's online CA
+     * and the host credential; a real {@code myproxy-server} signs with that CA after a PAM login
+     * ({@code pam_unix}: the site account's own password) and maps the account to its DN with the
+     * grid-mapfile that {@code ferry-gridftp --gsi} reads too; the service activates the endpoint
+     * with the account's name and password (a wrong password is refused with MyProxy's reason) and
+     * holds a certificate of at most 12 hours for that account, with which a file moves byte for
+     * byte. Root only (a site account and a PAM service of the run's own, removed at the end).
+     */
+    @Test
+    @Order(99)
+    void aSiteAccountActivatesAMultiUserEndpointThroughTheOnlineCa() throws Exception {
+        org.ferry.testing.Prerequisites.require(
+                "root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/sbin/useradd")),
+                "the multi-user endpoint case needs root and useradd (a site account of its own)");
+        Launchers launchers = Launchers.fromBuild();
+        Path site = Files.createDirectories(work.resolve("gcmu"));
+        Path hostCert = site.resolve("hostcert.pem");
+        Path hostKey = site.resolve("hostkey.pem");
+        // 1. the site's online CA and the host credential of its servers
+        List<String> onlineCa = new ArrayList<>(launchers.ferryGridFtp());
+        onlineCa.addAll(List.of(
+                "online-ca",
+                "--dir",
+                site.resolve("ca").toString(),
+                "--subject",
+                "/O=Example University/OU=Research Computing/CN=Example Site CA",
+                "--host",
+                "localhost",
+                "--host-cert",
+                hostCert.toString(),
+                "--host-key",
+                hostKey.toString()));
+        GlobusTools.Run made = GlobusTools.run(Map.of(), 120, onlineCa);
+        assertThat(made.exitCode()).as(made.output()).isZero();
+        assertThat(made.output())
+                .contains("A user NAME gets: /O=Example University/OU=Research Computing/CN=NAME")
+                .contains("Host credential: /O=Example University/OU=Research Computing/CN=host/localhost");
+        Path trust = site.resolve("ca/certificates");
+
+        // 2. a site account (its password is what the user types) and a PAM service for MyProxy
+        String account = "fgcmu" + Long.toHexString(System.nanoTime() & 0xffffffL);
+        String password = "site-password-of-" + account;
+        Path pamService = Path.of("/etc/pam.d/ferry-gcmu-" + account);
+        Process useradd = new ProcessBuilder("useradd", "-M", "-s", "/usr/sbin/nologin", account)
+                .inheritIO()
+                .start();
+        assertThat(useradd.waitFor()).isZero();
+        try {
+            Process chpasswd = new ProcessBuilder("chpasswd").start();
+            chpasswd.getOutputStream().write((account + ":" + password + "\n").getBytes(StandardCharsets.UTF_8));
+            chpasswd.getOutputStream().close();
+            assertThat(chpasswd.waitFor()).isZero();
+            Files.writeString(pamService, "auth required pam_unix.so\naccount required pam_unix.so\n");
+
+            // 3. myproxy-server as the online CA; one grid-mapfile for it and the GridFTP server
+            String dn = "/O=Example University/OU=Research Computing/CN=" + account;
+            Path gridMap = Files.writeString(site.resolve("grid-mapfile"), "\"" + dn + "\" " + account + "\n");
+            MyProxyServerProcess ca = started(MyProxyServerProcess.start(
+                    site.resolve("myproxy"),
+                    hostCert,
+                    hostKey,
+                    trust,
+                    "authorized_retrievers \"*\"\n"
+                            + "default_retrievers \"*\"\n"
+                            + "pam \"sufficient\"\n"
+                            + "pam_id \"" + pamService.getFileName() + "\"\n"
+                            + "certificate_issuer_cert \"" + site.resolve("ca/cacert.pem") + "\"\n"
+                            + "certificate_issuer_key \"" + site.resolve("ca/private/cakey.pem") + "\"\n"
+                            + "certificate_serialfile \"" + site.resolve("myproxy-serial") + "\"\n"
+                            + "certificate_mapfile \"" + gridMap + "\"\n"
+                            + "max_cert_lifetime 12\n"
+                            + "cert_dir \"" + trust + "\"\n"));
+
+            // 4. ferry-gridftp trusting the online CA, mapping with the same grid-mapfile
+            Path campusRoot = Files.createDirectories(site.resolve("root"));
+            FerryGridFtpProcess campus = started(FerryGridFtpProcess.startGsi(
+                    launchers, campusRoot, site.resolve("ferry-gridftp.log"), hostCert, hostKey, trust, gridMap));
+
+            // 5. the service: the endpoint names its MyProxy server; the user activates with the
+            // site account's name and password
+            String endpoint = "admin#campus";
+            expectSuccess(cli.run(
+                    60, "endpoint", "add", endpoint, "--url", campus.gsiUrl(), "--myproxy-server", ca.address()));
+            CliRunner.Result wrong = activateAsSiteAccount(endpoint, account, "not-the-password");
+            assertThat(wrong.exitCode()).as(wrong.describe()).isEqualTo(1);
+            assertThat(wrong.stderr()).contains("ClientError.ActivationFailed");
+            CliRunner.Result activated = activateAsSiteAccount(endpoint, account, password);
+            assertThat(expectSuccess(activated).stdout())
+                    .contains("Activated.MyProxyCredential")
+                    .contains(dn);
+            JsonNode shown = json.readTree(expectSuccess(cli.run(60, "-F", "json", "endpoint", "show", endpoint))
+                    .stdout());
+            assertThat(shown.path("activation_subject").asString()).startsWith(dn);
+            assertThat(shown.path("expires_in").asLong())
+                    .as("a short-lived certificate: max_cert_lifetime 12")
+                    .isBetween(1L, 12L * 3600);
+            assertThat(server.output()).doesNotContain(password);
+
+            Path in = Files.createDirectories(campusRoot.resolve("in"));
+            Files.write(in.resolve("data.bin"), ConnectNamespaceTest.random(3 << 20, 33));
+            transfer(endpoint + ":/in", endpoint + ":/out");
+            assertThat(TreeDigest.of(campusRoot.resolve("out"))).isEqualTo(TreeDigest.of(in));
+            assertThat(Files.readString(site.resolve("ferry-gridftp.log")))
+                    .contains(dn + " authenticated by GSI")
+                    .contains("mapped to " + account);
+        } finally {
+            Files.deleteIfExists(pamService);
+            new ProcessBuilder("userdel", account).inheritIO().start().waitFor();
+        }
+    }
+
     // ---- helpers ----
+
+    /** {@code ferry endpoint activate ENDPOINT --myproxy -U ACCOUNT}, the password on stdin, trust bootstrapped. */
+    private CliRunner.Result activateAsSiteAccount(String endpoint, String account, String password) throws Exception {
+        return cli.run(
+                120,
+                Map.of(),
+                password + "\n",
+                "endpoint",
+                "activate",
+                endpoint,
+                "--myproxy",
+                "-U",
+                account,
+                "--passphrase-stdin",
+                "--myproxy-bootstrap-trust");
+    }
 
     private String submit(String source, String destination, String... options) throws Exception {
         List<String> args = new ArrayList<>(List.of("-F", "unix", "transfer", source, destination, "--recursive"));

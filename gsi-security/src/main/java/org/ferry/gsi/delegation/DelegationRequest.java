@@ -99,6 +99,26 @@ public final class DelegationRequest {
     }
 
     /**
+     * Assembles a credential from a certificate an online CA issued for this request's key: a
+     * MyProxy server acting as a CA ({@code certificate_issuer_cert}, myproxy-server.config(5))
+     * returns that certificate alone, signed by its CA rather than by the server. The credential
+     * is the certificate only; whether its issuer is trusted is for the caller's validation against
+     * its trust roots, before use.
+     *
+     * @param certificateDer the DER certificate the CA returned
+     * @return the credential
+     * @throws GeneralSecurityException if the certificate does not parse or is not for this
+     *     request's key
+     */
+    public GsiCredential completeIssued(byte[] certificateDer) throws GeneralSecurityException {
+        X509Certificate certificate = parse(certificateDer);
+        if (!certificate.getPublicKey().equals(keyPair.getPublic())) {
+            throw new GeneralSecurityException("issued certificate is not for the key we requested");
+        }
+        return new GsiCredential(keyPair.getPrivate(), List.of(certificate));
+    }
+
+    /**
      * @param der one DER certificate
      * @return the certificate
      * @throws CertificateException if it does not parse

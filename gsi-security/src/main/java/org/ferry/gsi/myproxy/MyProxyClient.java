@@ -276,7 +276,8 @@ public final class MyProxyClient {
     }
 
     /**
-     * Reads the delegation reply: one byte N, then N DER certificates (new proxy first), then,
+     * Reads the delegation reply: one byte N, then N DER certificates (new proxy first, or the one
+     * certificate a MyProxy CA issued), then,
      * possibly in the same read, the final {@code VERSION=MYPROXYv2 RESPONSE=0} message.
      */
     private GsiCredential readCredential(InputStream in, DelegationRequest csr)
@@ -308,7 +309,9 @@ public final class MyProxyClient {
         for (byte[] der : ders.subList(1, ders.size())) {
             chain.add((X509Certificate) cf.generateCertificate(new ByteArrayInputStream(der)));
         }
-        return csr.complete(ders.get(0), chain);
+        // one certificate alone: the server is an online CA and issued it (no stored credential
+        // delegated a proxy); else a proxy followed by the stored credential's chain
+        return chain.isEmpty() ? csr.completeIssued(ders.get(0)) : csr.complete(ders.get(0), chain);
     }
 
     /** @return the DER certificates if all {@code data[0]} of them are complete, else null */

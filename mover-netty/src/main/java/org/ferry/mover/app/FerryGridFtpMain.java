@@ -58,7 +58,12 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         version = "ferry-gridftp 0.1",
         description = "Ferry GridFTP server: serves one directory over GridFTP (clear-text and/or GSI logins).",
-        subcommands = {FerryGridFtpMain.Passwd.class, DataNodeCommand.class, EnableSshftpCommand.class})
+        subcommands = {
+            FerryGridFtpMain.Passwd.class,
+            DataNodeCommand.class,
+            EnableSshftpCommand.class,
+            OnlineCaCommand.class
+        })
 public final class FerryGridFtpMain implements Callable<Integer> {
 
     @Spec
