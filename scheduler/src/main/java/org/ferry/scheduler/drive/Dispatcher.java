@@ -25,6 +25,8 @@ import org.ferry.mover.runner.ChunkRequest;
 import org.ferry.mover.runner.ChunkTuning;
 import org.ferry.mover.runner.FileTransfer;
 import org.ferry.scheduler.TransferProperties;
+import org.ferry.scheduler.optimize.Allowance;
+import org.ferry.scheduler.optimize.Optimizer;
 import org.ferry.scheduler.plan.Chunker;
 import org.ferry.scheduler.plan.PlanningException;
 import org.ferry.scheduler.queue.WorkQueue;
@@ -40,6 +42,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * pair limits. A one-file task submitted behind a task of a million files gets the next free slot:
  * it has no chunk moving, the big one has all of them. Chunks are cut from the database (smallest
  * files first, at most {@code chunk-max-files}), never from a list in memory.
+ *
+ * <p>The {@link Optimizer}'s value per endpoint pair bounds the session pairs of the pair's chunks
+ * in flight (over every task, user and instance): a chunk gets the fixed rules' concurrency, or the
+ * pair's value spread over the work queue's chunk slots if that is more, at most what the pair has
+ * free; its parallelism is the fixed rules', at most the optimizer's per file.
  */
 @Component
 public class Dispatcher implements TickStep {
@@ -56,6 +63,7 @@ public class Dispatcher implements TickStep {
     private final TransferProperties properties;
     private final Chunker chunker;
     private final AgentWaits agents;
+    private final Optimizer optimizer;
     private final Map<UUID, Long> lastServed = new ConcurrentHashMap<>();
 
     private final TaskStore tasks;
@@ -69,6 +77,7 @@ public class Dispatcher implements TickStep {
      * @param properties limits and chunk size
      * @param tasks shows why a task waits ({@code nice_status})
      * @param agents holds back tasks whose personal endpoint's agent is away
+     * @param optimizer session pairs and parallelism per endpoint pair
      */
     public Dispatcher(
             FileStore files,
@@ -78,7 +87,9 @@ public class Dispatcher implements TickStep {
             Activations activations,
             TransferProperties properties,
             TaskStore tasks,
-            AgentWaits agents) {
+            AgentWaits agents,
+            Optimizer optimizer) {
+        this.optimizer = optimizer;
         this.tasks = tasks;
         this.agents = agents;
         this.files = files;
@@ -125,13 +136,16 @@ public class Dispatcher implements TickStep {
         Map<String, Integer> perUser = new HashMap<>();
         Map<String, Integer> perPair = new HashMap<>();
         Map<UUID, Integer> perTask = new HashMap<>();
-        int slots = queue.freeSlots(files.activeChunks(perUser, perPair, perTask));
+        Map<String, Integer> sessions = new HashMap<>();
+        int slots = queue.freeSlots(files.activeChunks(perUser, perPair, perTask, sessions));
+        Optimizer.Allowances allowances = optimizer.allowances();
         int dispatched = 0;
         while (slots > 0 && !candidates.isEmpty()) {
             Optional<LeasedTask> next = candidates.stream()
                     .filter(t -> within(perUser.getOrDefault(t.ownerName(), 0), properties.maxActiveChunksPerUser()))
                     .filter(t -> within(
                             perPair.getOrDefault(t.endpointPair(), 0), properties.maxActiveChunksPerEndpointPair()))
+                    .filter(t -> freeSessions(t, allowances, sessions) > 0)
                     .min(Comparator.<LeasedTask>comparingInt(t -> perUser.getOrDefault(t.ownerName(), 0))
                             .thenComparingInt(t -> perTask.getOrDefault(t.id(), 0))
                             .thenComparingLong(t -> lastServed.getOrDefault(t.id(), 0L)));
@@ -139,10 +153,13 @@ public class Dispatcher implements TickStep {
                 break;
             }
             LeasedTask task = next.get();
-            if (!dispatchOne(task, now)) {
+            Allowance allowance = allowances.of(task.endpointPair());
+            int lanes = dispatchOne(task, now, freeSessions(task, allowances, sessions), allowance);
+            if (lanes == 0) {
                 candidates.remove(task);
                 continue;
             }
+            sessions.merge(task.endpointPair(), lanes, Integer::sum);
             if (task.niceStatus() != null && QUEUED.contains(task.niceStatus()) && !perTask.containsKey(task.id())) {
                 // its first chunk of this pass: it no longer waits (the row said so when the pass read it)
                 transactions.executeWithoutResult(status -> tasks.showWaiting(task.id(), Task.NICE_OK));
@@ -162,6 +179,7 @@ public class Dispatcher implements TickStep {
             String reason = !within(perUser.getOrDefault(task.ownerName(), 0), properties.maxActiveChunksPerUser())
                     ? Task.NICE_QUEUED_USER_LIMIT
                     : !within(perPair.getOrDefault(task.endpointPair(), 0), properties.maxActiveChunksPerEndpointPair())
+                                    || freeSessions(task, allowances, sessions) <= 0
                             ? Task.NICE_QUEUED_PAIR_LIMIT
                             : slots <= 0 ? Task.NICE_QUEUED_NO_SLOT : null;
             // written on a change only, judged by the row as this pass read it (not by a copy in
@@ -177,12 +195,38 @@ public class Dispatcher implements TickStep {
         return limit <= 0 || count < limit;
     }
 
-    /** @return false if the task has no ready file (or cannot run) */
-    private boolean dispatchOne(LeasedTask task, Instant now) {
+    /** @return session pairs the task's endpoint pair may still open (the optimizer's value less those in flight) */
+    private static int freeSessions(LeasedTask task, Optimizer.Allowances allowances, Map<String, Integer> sessions) {
+        long free =
+                (long) allowances.of(task.endpointPair()).concurrency() - sessions.getOrDefault(task.endpointPair(), 0);
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, free));
+    }
+
+    /**
+     * The chunk's tuning: the fixed rules', with the concurrency spread from the optimizer's value
+     * over the queue's chunk slots (at least the fixed rules'), at most the pair's free session pairs
+     * and the chunk's files, and the parallelism at most the optimizer's.
+     */
+    private ChunkTuning tuning(List<FileTransfer> chunkFiles, int free, Allowance allowance) {
+        ChunkTuning fixed = ChunkTuning.forFiles(chunkFiles);
+        if (allowance.concurrency() == Integer.MAX_VALUE) {
+            return fixed; // the optimizer is off
+        }
+        int capacity = Math.max(1, queue.capacity());
+        int spread = (allowance.concurrency() + capacity - 1) / capacity;
+        int concurrency =
+                Math.max(1, Math.min(Math.min(free, chunkFiles.size()), Math.max(fixed.concurrency(), spread)));
+        int parallelism = Math.max(1, Math.min(fixed.parallelism(), allowance.parallelism()));
+        return new ChunkTuning(concurrency, parallelism, fixed.pipelining());
+    }
+
+    /** @return the chunk's session pairs, 0 if the task has no ready file (or cannot run) */
+    private int dispatchOne(LeasedTask task, Instant now, int free, Allowance allowance) {
         List<FileTransfer> chunkFiles = chunker.cut(files.ready(task.id(), now, chunker.maxFiles()));
         if (chunkFiles.isEmpty()) {
-            return false;
+            return 0;
         }
+        ChunkTuning tuning = tuning(chunkFiles, free, allowance);
         EndpointAccess source;
         EndpointAccess destination;
         List<EndpointAccess> additional = new ArrayList<>();
@@ -198,16 +242,17 @@ public class Dispatcher implements TickStep {
             }
         } catch (PlanningException e) {
             ending.fail(task.id(), e.code().name(), e.getMessage());
-            return false;
+            return 0;
         } catch (ActivationRequiredException e) {
             activations.suspend(task.id(), e.getMessage());
-            return false;
+            return 0;
         }
         Instant credentialsExpire = activations.credentialsExpire(task.ownerName(), endpointIds);
+        int lanes = Math.max(1, Math.min(tuning.concurrency(), chunkFiles.size()));
         Long chunkId = transactions.execute(
-                status -> files.createChunk(task.id(), task.ownerName(), task.endpointPair(), chunkFiles, now));
+                status -> files.createChunk(task.id(), task.ownerName(), task.endpointPair(), chunkFiles, lanes, now));
         if (chunkId == null || chunkId < 0) {
-            return false;
+            return 0;
         }
         queue.submit(new ChunkMessage(
                 MessageCodec.VERSION,
@@ -219,13 +264,13 @@ public class Dispatcher implements TickStep {
                         source,
                         destination,
                         chunkFiles,
-                        ChunkTuning.forFiles(chunkFiles),
+                        tuning,
                         task.options().verifyChecksum(),
                         task.options().encryptData() ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR,
                         task.options().preserveTimestamp(),
                         ChecksumAlgorithm.parse(task.options().checksumAlgorithm()),
                         additional)));
-        log.debug("Dispatched chunk {} of task {}: {} files", chunkId, task.id(), chunkFiles.size());
-        return true;
+        log.debug("Dispatched chunk {} of task {}: {} files, {}", chunkId, task.id(), chunkFiles.size(), tuning);
+        return lanes;
     }
 }

@@ -25,6 +25,8 @@ import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.queue.ResultMessage;
 import org.ferry.mover.runner.FaultCode;
 import org.ferry.scheduler.TransferProperties;
+import org.ferry.scheduler.optimize.Optimizer;
+import org.ferry.scheduler.optimize.PairMeter;
 import org.ferry.scheduler.queue.MoverResults;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,6 +62,7 @@ public class ResultApplier implements MoverResults {
     private final Activations activations;
     private final Wakeup wakeup;
     private final TransferProperties properties;
+    private final PairMeter meter;
     private final LinkedBlockingQueue<ResultMessage> buffer = new LinkedBlockingQueue<>();
     private Thread thread;
     private volatile boolean running;
@@ -72,6 +75,7 @@ public class ResultApplier implements MoverResults {
      * @param activations suspends tasks whose endpoint credential expired
      * @param wakeup wakes the scheduler when a chunk ends
      * @param properties back-off and batch size
+     * @param optimizer counts each endpoint pair's arrivals and transient faults
      */
     public ResultApplier(
             TaskStore tasks,
@@ -80,7 +84,9 @@ public class ResultApplier implements MoverResults {
             TaskEnding ending,
             Activations activations,
             Wakeup wakeup,
-            TransferProperties properties) {
+            TransferProperties properties,
+            Optimizer optimizer) {
+        this.meter = optimizer.meter();
         this.tasks = tasks;
         this.files = files;
         this.transactions = transactions;
@@ -159,6 +165,19 @@ public class ResultApplier implements MoverResults {
         if (outcome.chunkEnded) {
             wakeup.wake();
         }
+        // counted once the batch is in (a retried transaction counts nothing twice)
+        for (Map.Entry<Long, long[]> counted : outcome.perChunk.entrySet()) {
+            String pair = outcome.pairs.get(counted.getKey());
+            long[] c = counted.getValue();
+            if (pair != null) {
+                if (c[1] > 0) {
+                    meter.arrived(pair, c[0], (int) c[1]);
+                }
+                for (long i = 0; i < c[2]; i++) {
+                    meter.failed(pair);
+                }
+            }
+        }
         try {
             for (Map.Entry<UUID, String[]> fatal : outcome.fatal.entrySet()) {
                 ending.fail(fatal.getKey(), fatal.getValue()[0], fatal.getValue()[1]);
@@ -186,7 +205,15 @@ public class ResultApplier implements MoverResults {
         final Set<UUID> maybeDone = new HashSet<>();
         final Map<UUID, String[]> fatal = new LinkedHashMap<>();
         final Map<UUID, String> credentialExpired = new LinkedHashMap<>();
+        /** per chunk: bytes arrived, files arrived, transient faults (for the optimizer) */
+        final Map<Long, long[]> perChunk = new HashMap<>();
+
+        Map<Long, String> pairs = Map.of();
         boolean chunkEnded;
+
+        long[] of(long chunkId) {
+            return perChunk.computeIfAbsent(chunkId, id -> new long[3]);
+        }
     }
 
     private Outcome applyInTransaction(List<ResultMessage> results) {
@@ -234,6 +261,9 @@ public class ResultApplier implements MoverResults {
         for (ResultMessage done : chunkDone) {
             applyChunkDone(done, now, outcome);
         }
+        if (!outcome.perChunk.isEmpty()) {
+            outcome.pairs = files.chunkPairs(outcome.perChunk.keySet());
+        }
         return outcome;
     }
 
@@ -250,6 +280,9 @@ public class ResultApplier implements MoverResults {
                 long[] sums = perTask.computeIfAbsent(result.taskId(), id -> new long[2]);
                 sums[0]++;
                 sums[1] += result.bytes();
+                long[] counted = outcome.of(result.chunkId());
+                counted[0] += result.bytes();
+                counted[1]++;
             }
         }
         perTask.forEach((taskId, sums) -> {
@@ -293,6 +326,9 @@ public class ResultApplier implements MoverResults {
                 now);
         if (!changed) {
             return; // applied before, or the file left this chunk
+        }
+        if (!fault.permanent()) {
+            outcome.of(fault.chunkId())[2]++; // a transient fault says something of the link
         }
         boolean active = tasks.addFaults(taskId, 1, fault.code());
         if (skip) {
@@ -338,6 +374,7 @@ public class ResultApplier implements MoverResults {
             outcome.credentialExpired.put(
                     taskId, done.description() == null ? "An endpoint's credential expired" : done.description());
         } else if (done.code() != null) {
+            outcome.of(done.chunkId())[2]++;
             // a file gave up on a transient fault and the chunk stopped: the endpoint is probably
             // down, or the destination full (nice_status NO_SPACE_LEFT / QUOTA_EXCEEDED says so);
             // back the task off before its files are offered again

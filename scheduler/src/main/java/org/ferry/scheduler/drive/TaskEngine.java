@@ -97,6 +97,7 @@ public class TaskEngine implements SmartLifecycle {
      * @param dispatch step 7
      * @param progress step 8
      * @param credentialSweep step 9
+     * @param optimize step 10
      * @param clock the time a pass runs at (the application's clock, which endpoint credentials
      *     are judged by too)
      * @param instanceId this instance's lease name ({@code ferry.scheduler.instance-id}; default:
@@ -122,6 +123,7 @@ public class TaskEngine implements SmartLifecycle {
             Dispatcher dispatch,
             ProgressStep progress,
             ExpiredCredentialSweep credentialSweep,
+            OptimizerStep optimize,
             Clock clock,
             @Value("${ferry.scheduler.instance-id:}") String instanceId,
             @Value("${ferry.home:.}") String ferryHome) {
@@ -134,7 +136,8 @@ public class TaskEngine implements SmartLifecycle {
         this.ending = ending;
         this.wakeup = wakeup;
         this.properties = properties;
-        this.steps = List.of(fence, deadlines, plan, delete, finish, lostChunks, dispatch, progress, credentialSweep);
+        this.steps = List.of(
+                fence, deadlines, plan, delete, finish, lostChunks, dispatch, progress, credentialSweep, optimize);
         this.plan = plan;
         this.delete = delete;
         this.clock = clock;

@@ -30,6 +30,9 @@ public interface WorkQueue {
      */
     int freeSlots(int activeChunks);
 
+    /** @return the chunks that may move at once when nothing moves (the optimizer's start spreads over them) */
+    int capacity();
+
     /**
      * Sends a chunk to the movers (after its rows committed).
      *

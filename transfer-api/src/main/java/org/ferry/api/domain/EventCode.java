@@ -94,6 +94,11 @@ public enum EventCode {
      * say when). Never changes the task's status.
      */
     NOTIFICATION_FAILED(true),
+    /**
+     * The optimizer changed the session pairs (concurrency) or the parallelism of the task's
+     * endpoint pair (docs/optimizer.md); details give its inputs.
+     */
+    OPTIMIZER_DECISION(false),
     /** Anything else. */
     UNKNOWN(true);
 

@@ -3,7 +3,9 @@ package org.ferry.api.store;
 import java.sql.PreparedStatement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -174,14 +176,33 @@ public class FileStore {
      *     transaction then rolls back: nothing changed)
      */
     public long createChunk(UUID taskId, String ownerName, String endpointPair, List<FileTransfer> files, Instant now) {
+        return createChunk(taskId, ownerName, endpointPair, files, 2, now);
+    }
+
+    /**
+     * Creates an ACTIVE chunk that opens the given session pairs and moves its files into it
+     * ({@link FileTransition#DISPATCH}).
+     *
+     * @param sessionPairs the chunk's lanes (its concurrency), counted against its pair's optimizer value
+     * @return the chunk id
+     * @throws IllegalStateException if another instance took some of the files first (the caller's
+     *     transaction then rolls back: nothing changed)
+     */
+    public long createChunk(
+            UUID taskId,
+            String ownerName,
+            String endpointPair,
+            List<FileTransfer> files,
+            int sessionPairs,
+            Instant now) {
         long bytes = files.stream().mapToLong(FileTransfer::sizeBytes).sum();
         KeyHolder key = new GeneratedKeyHolder();
         jdbc.update(
                 connection -> {
                     PreparedStatement ps = connection.prepareStatement(
                             "insert into chunk (task_id, owner_name, endpoint_pair, state, files, size_bytes,"
-                                    + " bytes_in_flight, dispatch_time, heartbeat_time)"
-                                    + " values (?, ?, ?, 'ACTIVE', ?, ?, 0, ?, ?)",
+                                    + " bytes_in_flight, dispatch_time, heartbeat_time, session_pairs)"
+                                    + " values (?, ?, ?, 'ACTIVE', ?, ?, 0, ?, ?, ?)",
                             new String[] {"id"});
                     ps.setObject(1, taskId);
                     ps.setString(2, ownerName);
@@ -190,6 +211,7 @@ public class FileStore {
                     ps.setLong(5, bytes);
                     ps.setTimestamp(6, Sql.time(now));
                     ps.setTimestamp(7, Sql.time(now));
+                    ps.setInt(8, sessionPairs);
                     return ps;
                 },
                 key);
@@ -225,9 +247,28 @@ public class FileStore {
      * @return all active chunks
      */
     public int activeChunks(Map<String, Integer> perUser, Map<String, Integer> perPair, Map<UUID, Integer> perTask) {
+        return activeChunks(perUser, perPair, perTask, new HashMap<>());
+    }
+
+    /**
+     * Active chunks per user, endpoint pair and task, and the session pairs they hold per endpoint
+     * pair, over every instance (the limits are global).
+     *
+     * @param perUser filled with user to count
+     * @param perPair filled with endpoint pair to count
+     * @param perTask filled with task to count
+     * @param sessionsPerPair filled with endpoint pair to session pairs of its active chunks
+     * @return all active chunks
+     */
+    public int activeChunks(
+            Map<String, Integer> perUser,
+            Map<String, Integer> perPair,
+            Map<UUID, Integer> perTask,
+            Map<String, Integer> sessionsPerPair) {
         int[] total = {0};
         jdbc.query(
-                "select c.owner_name, c.endpoint_pair, c.task_id, count(*) from chunk c join task t on t.id = c.task_id"
+                "select c.owner_name, c.endpoint_pair, c.task_id, count(*), sum(c.session_pairs)"
+                        + " from chunk c join task t on t.id = c.task_id"
                         + " where c.state = 'ACTIVE' and t.status = 'ACTIVE'"
                         + " group by c.owner_name, c.endpoint_pair, c.task_id",
                 rs -> {
@@ -235,9 +276,30 @@ public class FileStore {
                     perUser.merge(rs.getString(1), count, Integer::sum);
                     perPair.merge(rs.getString(2), count, Integer::sum);
                     perTask.merge(rs.getObject(3, UUID.class), count, Integer::sum);
+                    sessionsPerPair.merge(rs.getString(2), rs.getInt(5), Integer::sum);
                     total[0] += count;
                 });
         return total[0];
+    }
+
+    /**
+     * @param chunkIds chunks
+     * @return each found chunk's endpoint pair ({@code source>destination})
+     */
+    public Map<Long, String> chunkPairs(Collection<Long> chunkIds) {
+        Map<Long, String> pairs = new HashMap<>();
+        List<Long> ids = new ArrayList<>(chunkIds);
+        for (int from = 0; from < ids.size(); from += IDS_PER_STATEMENT) {
+            List<Long> group = ids.subList(from, Math.min(ids.size(), from + IDS_PER_STATEMENT));
+            jdbc.query(
+                    "select id, endpoint_pair from chunk where id in ("
+                            + String.join(",", Collections.nCopies(group.size(), "?")) + ")",
+                    rs -> {
+                        pairs.put(rs.getLong(1), rs.getString(2));
+                    },
+                    group.toArray());
+        }
+        return pairs;
     }
 
     /**

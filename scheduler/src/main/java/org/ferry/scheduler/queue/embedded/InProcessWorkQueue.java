@@ -56,6 +56,11 @@ public class InProcessWorkQueue implements WorkQueue {
     }
 
     @Override
+    public int capacity() {
+        return properties.workerThreads();
+    }
+
+    @Override
     public int freeSlots(int activeChunks) {
         return properties.workerThreads() - inFlight.get();
     }

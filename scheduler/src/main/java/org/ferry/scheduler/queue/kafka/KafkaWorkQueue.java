@@ -83,6 +83,11 @@ public class KafkaWorkQueue implements WorkQueue {
     }
 
     @Override
+    public int capacity() {
+        return properties.maxActiveChunks();
+    }
+
+    @Override
     public int freeSlots(int activeChunks) {
         return properties.maxActiveChunks() - activeChunks;
     }

@@ -1,0 +1,217 @@
+package org.ferry.scheduler.optimize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+import org.ferry.api.domain.EndpointLimits;
+import org.ferry.api.domain.OptimizerDecision;
+import org.ferry.api.domain.TaskType;
+import org.ferry.api.store.FileStore;
+import org.ferry.api.store.LeasedTask;
+import org.ferry.api.store.NewTask;
+import org.ferry.api.store.OptimizerRows;
+import org.ferry.api.store.TaskStore;
+import org.ferry.gsi.store.CredentialCipher;
+import org.ferry.gsi.trust.TrustCache;
+import org.ferry.mover.access.EndpointSessions;
+import org.ferry.mover.client.GridFtpClient;
+import org.ferry.scheduler.SchedulerConfiguration;
+import org.ferry.scheduler.queue.embedded.InProcessWorkQueue;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.jdbc.test.autoconfigure.JdbcTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The optimizer on a real database made by Ferry's migrations: its intervals driven by the test
+ * ({@link Optimizer#decide} with the time the test chooses, no sleeping), its decisions stored with
+ * their inputs, its events on the pair's tasks, and the admins' limits applied at once.
+ */
+@JdbcTest(
+        properties = {
+            "spring.flyway.locations=classpath:db/migration,classpath:db/vendor/{vendor}",
+            "spring.flyway.out-of-order=false",
+            "ferry.transfer.worker-threads=2",
+            "ferry.optimizer.interval=2s"
+        })
+@Import({
+    SchedulerConfiguration.class,
+    TaskStore.class,
+    FileStore.class,
+    OptimizerRows.class,
+    InProcessWorkQueue.class,
+    OptimizerTest.Sessions.class
+})
+class OptimizerTest {
+
+    private static final long MB = 1_000_000;
+
+    /** The embedded queue's sessions (never opened here). */
+    @TestConfiguration
+    static class Sessions {
+        @Bean
+        EndpointSessions endpointSessions() throws Exception {
+            Path trust = Files.createTempDirectory("ferry-optimizer-trust");
+            return new EndpointSessions(
+                    new GridFtpClient(),
+                    CredentialCipher.fromBase64(Base64.getEncoder().encodeToString(new byte[32])),
+                    new TrustCache(trust, trust),
+                    Clock.systemUTC());
+        }
+    }
+
+    @Autowired
+    TaskStore tasks;
+
+    @Autowired
+    OptimizerProperties settings;
+
+    @Autowired
+    TransactionTemplate transactions;
+
+    @Autowired
+    InProcessWorkQueue queue;
+
+    /** A fresh optimizer per test: its clock is the test's. */
+    Optimizer optimizer;
+
+    @BeforeEach
+    void freshOptimizer() {
+        optimizer = new Optimizer(settings, rows, tasks, transactions, queue);
+    }
+
+    @Autowired
+    OptimizerRows rows;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    private UUID endpoint(String name) {
+        UUID id = UUID.randomUUID();
+        jdbc.update(
+                "insert into endpoint (id, owner_name, canonical_name, display_name, url, username, password,"
+                        + " created_time) values (?, 'admin', ?, ?, 'ftp://127.0.0.1:1', '', '', current_timestamp)",
+                id,
+                "admin#" + name + id,
+                name);
+        return id;
+    }
+
+    private LeasedTask task(UUID source, UUID destination) {
+        UUID id = tasks.create(new NewTask(
+                TaskType.TRANSFER,
+                UUID.randomUUID().toString(),
+                "alice",
+                null,
+                Instant.now(),
+                null,
+                source,
+                "admin#a",
+                destination,
+                "admin#b",
+                null,
+                false,
+                false,
+                false,
+                false,
+                false,
+                null,
+                false,
+                false,
+                false,
+                false,
+                false,
+                List.of(new NewTask.Item("/a", "/b", false)),
+                List.of(),
+                false));
+        Instant now = Instant.now();
+        return tasks.renewLeases("test", now, now.plusSeconds(30)).stream()
+                .filter(t -> t.id().equals(id))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void eachIntervalStoresADecisionWithItsInputsAndTellsThePairsTasks() {
+        UUID a = endpoint("a");
+        UUID b = endpoint("b");
+        LeasedTask task = task(a, b);
+        String pair = task.endpointPair();
+        // the start: the fixed rules' 2 session pairs per chunk slot (2 worker threads)
+        assertThat(optimizer.allowances().of(pair).concurrency()).isEqualTo(4);
+
+        Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+        assertThat(optimizer.due(t0)).isFalse(); // starts the clock
+        assertThat(optimizer.due(t0.plusMillis(1999))).isFalse();
+        assertThat(optimizer.due(t0.plusSeconds(2))).isTrue();
+        optimizer.meter().arrived(pair, 40 * MB, 4);
+        List<OptimizerDecision> first = optimizer.decide(t0.plusSeconds(2), List.of(task));
+        assertThat(first).hasSize(1);
+        OptimizerDecision d = first.get(0);
+        assertThat(d.throughputSample()).isEqualTo(20.0 * MB);
+        assertThat(d.previousConcurrency()).isEqualTo(4);
+        assertThat(d.concurrency()).isEqualTo(5);
+        assertThat(d.successRate()).isEqualTo(100.0);
+        assertThat(d.reason()).contains("First throughput");
+        assertThat(optimizer.allowances().of(pair).concurrency()).isEqualTo(5);
+
+        // 1 of 4 failed: 75 % < 97 %, back to 4
+        optimizer.meter().arrived(pair, 60 * MB, 3);
+        optimizer.meter().failed(pair);
+        OptimizerDecision second =
+                optimizer.decide(t0.plusSeconds(4), List.of(task)).get(0);
+        assertThat(second.concurrency()).isEqualTo(4);
+        assertThat(second.filesFailed()).isEqualTo(1);
+        assertThat(second.successRate()).isEqualTo(75.0);
+
+        assertThat(rows.evolution(a, b, null, 100))
+                .extracting(OptimizerDecision::concurrency)
+                .containsExactly(5, 4);
+        assertThat(rows.current()).anySatisfy(c -> assertThat(c.reason()).contains("75.0 %"));
+        List<String> events = jdbc.queryForList(
+                "select description from task_event where task_id = ? and code = 'OPTIMIZER_DECISION'" + " order by id",
+                String.class,
+                task.id());
+        assertThat(events).hasSize(2);
+        assertThat(events.get(0)).contains("4 -> 5 session pairs");
+        assertThat(events.get(1)).contains("5 -> 4 session pairs").contains("below 97 %");
+    }
+
+    @Test
+    void anAdminsLimitsBindAtOnceAndAreNeverExceeded() {
+        UUID a = endpoint("a");
+        UUID b = endpoint("b");
+        LeasedTask task = task(a, b);
+        String pair = task.endpointPair();
+        rows.saveLimits(b, new EndpointLimits(null, 3, 2));
+        assertThat(optimizer.allowances().of(pair)).isEqualTo(new Allowance(3, 2));
+
+        Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+        assertThat(optimizer.due(t0)).isFalse();
+        double throughput = 10 * MB;
+        for (int i = 1; i <= 10; i++) {
+            // throughput rises with every session pair: the optimizer wants more, the limit holds it
+            throughput *= 1.5;
+            optimizer.meter().arrived(pair, (long) (throughput * 2), 10);
+            OptimizerDecision d =
+                    optimizer.decide(t0.plusSeconds(2L * i), List.of(task)).get(0);
+            assertThat(d.concurrency()).isLessThanOrEqualTo(3);
+            assertThat(d.maxConcurrency()).isEqualTo(3);
+            assertThat(d.parallelism()).isLessThanOrEqualTo(2);
+        }
+        // a minimum above the other endpoint's maximum: the maximum wins
+        rows.saveLimits(a, new EndpointLimits(5, null, null));
+        assertThat(optimizer.allowances().of(pair).concurrency()).isEqualTo(3);
+    }
+}

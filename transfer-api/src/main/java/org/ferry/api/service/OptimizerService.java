@@ -1,0 +1,111 @@
+package org.ferry.api.service;
+
+import java.time.Instant;
+import java.util.List;
+import org.ferry.api.domain.Endpoint;
+import org.ferry.api.domain.EndpointLimits;
+import org.ferry.api.domain.OptimizerDecision;
+import org.ferry.api.error.InvalidRequestException;
+import org.ferry.api.identity.AccountService;
+import org.ferry.api.identity.Caller;
+import org.ferry.api.store.OptimizerRows;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * What the optimizer decided per endpoint pair, and the admins' limits per endpoint
+ * (docs/optimizer.md). The scheduler's optimizer writes the decisions; this reads them.
+ */
+@Service
+public class OptimizerService {
+
+    /** Largest concurrency limit an admin may set. */
+    public static final int MAX_CONCURRENCY_LIMIT = 1000;
+
+    /** Largest parallelism limit an admin may set (FTS3's OptimizerMaxStreams is 16). */
+    public static final int MAX_PARALLELISM_LIMIT = 64;
+
+    private final OptimizerRows rows;
+    private final EndpointService endpoints;
+
+    /**
+     * @param rows the optimizer's rows
+     * @param endpoints resolves endpoints by id or name
+     */
+    public OptimizerService(OptimizerRows rows, EndpointService endpoints) {
+        this.rows = rows;
+        this.endpoints = endpoints;
+    }
+
+    /**
+     * @param caller the user
+     * @param endpoint the endpoint's id or name
+     * @return its limits (null fields: the defaults apply)
+     * @throws org.ferry.api.error.NotFoundException naming {@code endpoint_id} if the caller cannot see it
+     */
+    @Transactional(readOnly = true)
+    public EndpointLimits limits(Caller caller, String endpoint) {
+        return rows.limitsOf(endpoints.resolve(caller, endpoint, "endpoint_id").getId());
+    }
+
+    /**
+     * Replaces an endpoint's limits (admins only).
+     *
+     * @param caller an admin
+     * @param endpoint the endpoint's id or name
+     * @param limits the new limits; a null field takes the default
+     * @return the endpoint
+     * @throws org.ferry.api.error.PermissionDeniedException unless the caller is an admin
+     * @throws InvalidRequestException naming {@code min_concurrency}, {@code max_concurrency} or
+     *     {@code max_parallelism} for a value below 1, above the largest limit, or a minimum above
+     *     the maximum
+     */
+    @Transactional
+    public Endpoint updateLimits(Caller caller, String endpoint, EndpointLimits limits) {
+        AccountService.requireAdmin(caller);
+        check("min_concurrency", limits.minConcurrency(), MAX_CONCURRENCY_LIMIT);
+        check("max_concurrency", limits.maxConcurrency(), MAX_CONCURRENCY_LIMIT);
+        check("max_parallelism", limits.maxParallelism(), MAX_PARALLELISM_LIMIT);
+        if (limits.minConcurrency() != null
+                && limits.maxConcurrency() != null
+                && limits.minConcurrency() > limits.maxConcurrency()) {
+            throw new InvalidRequestException(
+                    "min_concurrency",
+                    "min_concurrency (" + limits.minConcurrency() + ") is above max_concurrency ("
+                            + limits.maxConcurrency() + ")");
+        }
+        Endpoint found = endpoints.resolve(caller, endpoint, "endpoint_id");
+        rows.saveLimits(found.getId(), limits);
+        return found;
+    }
+
+    private static void check(String field, Integer value, int largest) {
+        if (value != null && (value < 1 || value > largest)) {
+            throw new InvalidRequestException(
+                    field, field + " must be between 1 and " + largest + " (or null for the default), was " + value);
+        }
+    }
+
+    /** @return the latest decision of every pair, newest first */
+    @Transactional(readOnly = true)
+    public List<OptimizerDecision> current() {
+        return rows.current();
+    }
+
+    /**
+     * @param caller the user
+     * @param source the pair's source endpoint (id or name)
+     * @param destination the pair's destination endpoint (id or name)
+     * @param since oldest decision, or null
+     * @param limit most decisions (the newest)
+     * @return the pair's decisions, oldest first
+     * @throws org.ferry.api.error.NotFoundException naming {@code source} or {@code destination}
+     */
+    @Transactional(readOnly = true)
+    public List<OptimizerDecision> evolution(
+            Caller caller, String source, String destination, Instant since, int limit) {
+        Endpoint from = endpoints.resolve(caller, source, "source");
+        Endpoint to = endpoints.resolve(caller, destination, "destination");
+        return rows.evolution(from.getId(), to.getId(), since, limit);
+    }
+}
