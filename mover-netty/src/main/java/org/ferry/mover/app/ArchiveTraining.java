@@ -1,11 +1,18 @@
 package org.ferry.mover.app;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.ferry.mover.client.FilePair;
 import org.ferry.mover.client.GridFtpClient;
@@ -15,6 +22,7 @@ import org.ferry.mover.client.TransferListener;
 import org.ferry.mover.client.TransferOptions;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
+import org.ferry.mover.server.popen.PopenPolicy;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
@@ -88,6 +96,32 @@ public final class ArchiveTraining {
                 session.checksum("MD5", "/src/f3");
                 session.delete("/dst/up");
             }
+        }
+        trainSshSession(root);
+    }
+
+    /**
+     * An sshftp session's start, as sshd runs {@code ferry-gridftp --ssh} for each connection: the
+     * fast path's command, the control channel on a byte stream read through a FileChannel (here a
+     * file of commands instead of a pipe), the in-JVM bridge, and the input's end.
+     */
+    private static void trainSshSession(Path root) throws Exception {
+        FerryGridFtpMain.sshWithDefaults(Map.of());
+        Path commands = Files.writeString(
+                root.resolve("ssh-commands"),
+                "USER anonymous\r\nPASS x\r\nSYST\r\nFEAT\r\nTYPE I\r\nMODE E\r\nPWD\r\nCWD /src\r\n"
+                        + "SIZE f0\r\nMDTM f0\r\nCKSM MD5 0 -1 f0\r\nOPTS RETR Parallelism=4,4,4;\r\n"
+                        + "PASV\r\nNOOP\r\nQUIT\r\n");
+        ByteArrayOutputStream replies = new ByteArrayOutputStream();
+        GridFtpServerConfig config = GridFtpServerConfig.loopback(root).withAnonymousAllowed(true);
+        try (InputStream in = Channels.newInputStream(FileChannel.open(commands))) {
+            GridFtpServer server = GridFtpServer.serveStreams(
+                    config, null, PopenPolicy.disabled(), in, replies, new InetSocketAddress("127.0.0.1", 0), null);
+            server.awaitClose();
+            server.close();
+        }
+        if (!replies.toString(StandardCharsets.US_ASCII).contains("221")) {
+            throw new IllegalStateException("the ssh-mode training session did not end with 221: " + replies);
         }
     }
 

@@ -1,11 +1,15 @@
 package org.ferry.mover.app;
 
 import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,7 +77,7 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             names = {"-p", "--port"},
             defaultValue = "2811",
             description = "Control channel port; 0 = ephemeral (default: ${DEFAULT-VALUE}).")
-    private int port;
+    private int port = 2811;
 
     @Option(
             names = {"-r", "--root"},
@@ -113,7 +117,7 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             defaultValue = "120",
             description = "Seconds a failed multicast branch is retried from this server's copy before the transfer"
                     + " fails naming it (default: ${DEFAULT-VALUE}).")
-    private long multicastRetrySeconds;
+    private long multicastRetrySeconds = 120;
 
     @Option(
             names = "--popen-allow",
@@ -128,7 +132,7 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             paramLabel = "SECONDS",
             defaultValue = "3600",
             description = "Longest a popen program may run before it is stopped (default: ${DEFAULT-VALUE}).")
-    private long popenTimeoutSeconds;
+    private long popenTimeoutSeconds = 3600;
 
     @Option(
             names = "--popen-spool",
@@ -144,7 +148,7 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             converter = ByteSizeConverter.class,
             description = "Most bytes a popen program may write, or a client may send to one; suffixes K, M, G"
                     + " (default: ${DEFAULT-VALUE}).")
-    private long popenSpoolLimitBytes;
+    private long popenSpoolLimitBytes = 64L << 30;
 
     @Option(
             names = {"--anonymous", "-aa"},
@@ -159,13 +163,13 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             defaultValue = "5",
             description = "Seconds between 112/111 markers while receiving in MODE E, 0.1 or more, fractions "
                     + "allowed (default: ${DEFAULT-VALUE}).")
-    private double markerIntervalSeconds;
+    private double markerIntervalSeconds = 5;
 
     @Option(
             names = "--idle-timeout",
             defaultValue = "600",
             description = "Seconds before an idle control connection is closed (default: ${DEFAULT-VALUE}).")
-    private int idleTimeoutSeconds;
+    private int idleTimeoutSeconds = 600;
 
     @Option(
             names = "--data-rate-limit",
@@ -174,7 +178,7 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             converter = ByteSizeConverter.class,
             description = "Cap on the bytes per second the server sends, and separately receives, over all its "
                     + "data connections; suffixes K, M, G (powers of 1024); 0 for none (default: ${DEFAULT-VALUE}).")
-    private long dataRateLimitBytesPerSecond;
+    private long dataRateLimitBytesPerSecond = 0;
 
     @Option(
             names = "--busy-poll",
@@ -183,7 +187,7 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             description = "Microseconds an event loop keeps polling after it answered a command before it sleeps,"
                     + " while the server has fewer sessions than cores: a client's next command then finds it"
                     + " awake; 0 = never (default: ${DEFAULT-VALUE}).")
-    private int busyPollMicros;
+    private int busyPollMicros = 400;
 
     @Option(
             names = "--inflight-checksums",
@@ -193,7 +197,7 @@ public final class FerryGridFtpMain implements Callable<Integer> {
                     + " one connection) and kept with the file's identity, so that CKSM answers without reading it"
                     + " again: a comma-separated list of MD5, ADLER32, SHA1, SHA256, SHA512, CRC32C, or none"
                     + " (default: ${DEFAULT-VALUE}; MD5 is what globus-url-copy -verify-checksum asks for).")
-    private String inflightChecksums;
+    private String inflightChecksums = "none";
 
     @Option(
             names = "--data-node",
@@ -260,21 +264,69 @@ public final class FerryGridFtpMain implements Callable<Integer> {
 
     /**
      * @param args command line
+     * @throws Exception when the --ssh fast path fails in a way picocli would have reported
      */
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         // Standard output is the control channel in these modes: logs (standard error, logback.xml)
         // go to the client's terminal through ssh, so only warnings. Set before any logger exists.
         if (java.util.Arrays.asList(args).contains("--ssh") && System.getProperty("ferry.log.level") == null) {
             System.setProperty("ferry.log.level", "WARN");
         }
+        // Netty's buffer events set up JFR at the first buffer (about 0.09 s of every sshd-started
+        // server, before its banner); a recording of such a short process is rare, and the option
+        // brings the events back.
+        if (java.util.Arrays.asList(args).contains("--ssh") && System.getProperty("io.netty.jfr.enabled") == null) {
+            System.setProperty("io.netty.jfr.enabled", "false");
+        }
         // Before any TLS: globus peers send a DN as SNI on DCAU data connections (GsiEngines).
         org.ferry.gsi.context.GsiEngines.ignoreServerNameIndication();
+        if (args.length == 1 && args[0].equals("--ssh")) {
+            // What sshd runs for every sshftp connection (enable-sshftp's script without options): no
+            // picocli, whose parse took a quarter of a second of each start (its class files are too
+            // old for the class data sharing archive, so they are read and verified every time).
+            System.exit(sshWithDefaults(System.getenv()).serve(errWriter(), outWriter()));
+        }
         System.exit(new CommandLine(new FerryGridFtpMain()).execute(args));
+    }
+
+    /**
+     * The command as picocli makes it of the one argument {@code --ssh}: every other option at its
+     * default (the fields' initial values, which equal the annotations' defaults; a test compares
+     * them).
+     *
+     * @param environment the process's variables ({@code SSH_CONNECTION}, the GSI ones)
+     * @return the command, ready for {@link #serve}
+     */
+    static FerryGridFtpMain sshWithDefaults(Map<String, String> environment) {
+        FerryGridFtpMain command = new FerryGridFtpMain(environment);
+        command.ssh = true;
+        return command;
+    }
+
+    private static PrintWriter errWriter() {
+        return new PrintWriter(
+                new java.io.OutputStreamWriter(System.err, java.nio.charset.Charset.defaultCharset()), true);
+    }
+
+    private static PrintWriter outWriter() {
+        return new PrintWriter(
+                new java.io.OutputStreamWriter(System.out, java.nio.charset.Charset.defaultCharset()), true);
     }
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter err = spec.commandLine().getErr();
+        return serve(spec.commandLine().getErr(), spec.commandLine().getOut());
+    }
+
+    /**
+     * Checks the options and serves until the server is closed (or the one session of --ssh / --inetd ends).
+     *
+     * @param err where usage errors go
+     * @param out where the listening address goes
+     * @return the exit status: 0 served, 1 the server could not start, 2 bad options
+     * @throws Exception as {@link #call}
+     */
+    int serve(PrintWriter err, PrintWriter out) throws Exception {
         if (ssh && inetd) {
             err.println("ferry-gridftp: --ssh and --inetd exclude each other");
             return 2;
@@ -419,7 +471,6 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "ferry-gridftp-shutdown"));
-        PrintWriter out = spec.commandLine().getOut();
         // the configured address, not the socket's: a wildcard bind may show as the IPv6 "::"
         String host = config.bindAddress().getHostAddress();
         out.println("Server listening at " + (host.contains(":") ? "[" + host + "]" : host) + ":" + server.port());
@@ -459,21 +510,24 @@ public final class FerryGridFtpMain implements Callable<Integer> {
         InetSocketAddress local =
                 connection.map(SshConnection::server).orElse(new InetSocketAddress(config.bindAddress(), 0));
         InetSocketAddress peer = connection.map(SshConnection::client).orElse(null);
+        // Standard input through a FileChannel, not a FileInputStream: closing the channel wakes the
+        // thread blocked reading it (a signal ends its read(2)). A thread left in native code holds
+        // the JVM's exit for 0.3 s (HotSpot waits for such threads to block), and the client need
+        // not close its side before it has seen this process end.
+        InputStream in = Channels.newInputStream(new FileInputStream(FileDescriptor.in).getChannel());
         GridFtpServer server;
         try {
-            server = GridFtpServer.serveStreams(
-                    config,
-                    security,
-                    popen,
-                    new java.io.FileInputStream(java.io.FileDescriptor.in),
-                    System.out,
-                    local,
-                    peer);
+            server = GridFtpServer.serveStreams(config, security, popen, in, System.out, local, peer);
         } catch (IOException e) {
             err.println("ferry-gridftp: " + e.getMessage());
             return 1;
         }
         server.awaitClose();
+        try {
+            in.close();
+        } catch (IOException e) {
+            // the session is over; nothing more is read
+        }
         server.close();
         return 0;
     }

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -166,11 +167,15 @@ public final class StreamBridge {
         } catch (IOException e) {
             LOG.debug("bridged input ended: {}", e.toString());
         } finally {
-            channel.eventLoop().execute(() -> {
-                if (channel.isActive()) {
-                    channel.pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
-                }
-            });
+            try {
+                channel.eventLoop().execute(() -> {
+                    if (channel.isActive()) {
+                        channel.pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                // the loop stopped with the channel (the input was closed at the end): nobody to tell
+            }
         }
     }
 

@@ -42,6 +42,26 @@ class FerryGridFtpMainTest {
         return new GsiFiles(cert, key, pki.trustDirectory(), gridMap);
     }
 
+    /**
+     * main serves a lone {@code --ssh} without picocli: its command must hold what picocli's parse of
+     * {@code --ssh} holds, option by option (a default changed in one place only fails here).
+     */
+    @Test
+    void theSshFastPathHasPicoclisDefaults() throws Exception {
+        FerryGridFtpMain parsed = new FerryGridFtpMain(Map.of());
+        new CommandLine(parsed).parseArgs("--ssh");
+        FerryGridFtpMain fast = FerryGridFtpMain.sshWithDefaults(Map.of());
+        int options = 0;
+        for (java.lang.reflect.Field field : FerryGridFtpMain.class.getDeclaredFields()) {
+            if (field.isAnnotationPresent(CommandLine.Option.class)) {
+                field.setAccessible(true);
+                assertThat(field.get(fast)).as(field.getName()).isEqualTo(field.get(parsed));
+                options++;
+            }
+        }
+        assertThat(options).isGreaterThan(20);
+    }
+
     @Test
     void usageErrorsExitWith2() {
         StringWriter err = new StringWriter();
