@@ -461,7 +461,64 @@ class BrowserTest {
         assertThat(browser.find("[role=status]").getText()).contains("SSH key " + fingerprint + " was removed.");
         assertThat(browser.findAll("tr[data-ssh-key]")).isEmpty();
         assertThat(keysOf(api, carol)).isEmpty();
+
+        sshftpEndpointOnTheForm(api, carol, privateKey, privateBody);
         signOutNow();
+    }
+
+    /**
+     * An sshftp:// endpoint made on the endpoint form: an encrypted key refused beside its field and
+     * not shown back, then the endpoint made with an unencrypted key and a host key to pin (given,
+     * so no server is reached), its key never in a page or in the API's document.
+     */
+    private void sshftpEndpointOnTheForm(WebClient api, String carol, String privateKey, String privateBody)
+            throws Exception {
+        Path keys = work.resolve("ssh-keys");
+        Path locked = keys.resolve("id_locked");
+        sshKeygen("-q", "-t", "ed25519", "-N", "a passphrase", "-f", locked.toString());
+        String lockedKey = Files.readString(locked);
+        String lockedBody = lockedKey
+                .lines()
+                .filter(line -> !line.startsWith("-----"))
+                .findFirst()
+                .orElseThrow();
+        Path host = keys.resolve("ssh_host_ed25519_key");
+        sshKeygen("-q", "-t", "ed25519", "-N", "", "-f", host.toString());
+        String hostLine = Files.readString(Path.of(host + ".pub")).strip();
+
+        browser.find("#nav-endpoints").click();
+        browser.await("the endpoint list", ExpectedConditions.presenceOfElementLocated(By.id("endpoint-new")));
+        browser.find("#endpoint-new").click();
+        browser.await("the endpoint form", ExpectedConditions.presenceOfElementLocated(By.id("endpoint-form")));
+        checkLabels("endpoint form");
+        submit(() -> {
+            browser.find("#name").sendKeys("lab");
+            browser.find("#url").sendKeys("sshftp://127.0.0.1:2222");
+            browser.find("#username").sendKeys("carol");
+            browser.find("#sshPrivateKey").sendKeys(lockedKey);
+            browser.find("#sshHostKey").sendKeys(hostLine);
+            browser.find("#endpoint-save").click();
+        });
+        WebElement error = browser.await(
+                "the form's error", ExpectedConditions.visibilityOfElementLocated(By.id("error-message")));
+        assertThat(error.getText()).contains("ssh_private_key is not an unencrypted");
+        assertThat(browser.find("#sshPrivateKey").getAttribute("aria-invalid")).isEqualTo("true");
+        assertThat(browser.find("#sshPrivateKey").getAttribute("value")).isEmpty();
+        assertThat(browser.driver().getPageSource()).doesNotContain(lockedBody);
+        assertThat(browser.find("#sshHostKey").getAttribute("value")).isEqualTo(hostLine);
+
+        submit(() -> {
+            browser.find("#sshPrivateKey").sendKeys(privateKey);
+            browser.find("#endpoint-save").click();
+        });
+        browser.await(
+                "the sshftp endpoint listed",
+                ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-endpoint='carol#lab']")));
+        assertThat(browser.find("[role=status]").getText()).contains("carol#lab was created");
+        assertThat(browser.driver().getPageSource()).doesNotContain(privateBody);
+        JsonNode stored = api.apiOk("GET", "/v0.10/endpoint/carol%23lab", carol, null);
+        assertThat(stored.get("username").asString()).isEqualTo("carol");
+        assertThat(stored.toString()).contains("sshftp://127.0.0.1:2222").doesNotContain(privateBody);
     }
 
     /** Pastes into the key form, submits, and returns the error the page comes back with. */

@@ -13,6 +13,10 @@ import org.ferry.api.domain.Endpoint;
  * @param description free text
  * @param isPublic whether every user may see and use it (an unchecked box sends nothing: null)
  * @param defaultDirectory where listings start (blank: {@code /})
+ * @param sshPrivateKey for {@code sshftp://}: the unencrypted private key the service logs in with
+ *     (blank on edit: keep the stored one); never shown back
+ * @param sshHostKey for a new {@code sshftp://} endpoint: the host key line to pin (blank: the one
+ *     the server shows at creation); ignored on edit (the pin is made once)
  */
 public record EndpointForm(
         String name,
@@ -21,16 +25,18 @@ public record EndpointForm(
         String password,
         String description,
         Boolean isPublic,
-        String defaultDirectory) {
+        String defaultDirectory,
+        String sshPrivateKey,
+        String sshHostKey) {
 
     /** @return an empty form */
     public static EndpointForm empty() {
-        return new EndpointForm("", "", "", "", "", false, "");
+        return new EndpointForm("", "", "", "", "", false, "", "", "");
     }
 
     /**
      * @param endpoint a stored endpoint
-     * @return its fields, without the password
+     * @return its fields, without the password or SSH key
      */
     public static EndpointForm of(Endpoint endpoint) {
         return new EndpointForm(
@@ -40,7 +46,9 @@ public record EndpointForm(
                 "",
                 endpoint.getDescription() == null ? "" : endpoint.getDescription(),
                 endpoint.isPublic(),
-                endpoint.getDefaultDirectory() == null ? "" : endpoint.getDefaultDirectory());
+                endpoint.getDefaultDirectory() == null ? "" : endpoint.getDefaultDirectory(),
+                "",
+                "");
     }
 
     /**
@@ -64,8 +72,8 @@ public record EndpointForm(
                         : (defaultDirectory == null ? "" : defaultDirectory.trim()),
                 null, // myproxy_server: GSI endpoints are made through the API and the CLI
                 null, // myproxy_dn
-                null, // ssh_private_key: sshftp:// endpoints are made through the API and the CLI
-                null, // ssh_host_key
+                FormValues.blankToNull(sshPrivateKey),
+                creating ? FormValues.blankToNull(sshHostKey) : null,
                 null); // one server, the url's
     }
 
@@ -81,6 +89,8 @@ public record EndpointForm(
             case "display_name", "canonical_name" -> "name";
             case "default_directory" -> "defaultDirectory";
             case "public" -> "isPublic";
+            case "ssh_private_key" -> "sshPrivateKey";
+            case "ssh_host_key" -> "sshHostKey";
             default -> apiField;
         };
     }
