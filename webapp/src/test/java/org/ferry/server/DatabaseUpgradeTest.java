@@ -59,9 +59,9 @@ class DatabaseUpgradeTest {
     /**
      * Migrations added after the renumbering ended at V13: V14 (SSH keys), V15 (personal
      * endpoints), V16 (fail_on_quota_errors), V17 (checksum_algorithm, external_checksum), V18
-     * (multicast's further destinations).
+     * (multicast's further destinations), V19 (the optimizer), V20 (verify_tree_digest).
      */
-    private static final int MIGRATIONS_AFTER_RENUMBERING = 5;
+    private static final int MIGRATIONS_AFTER_RENUMBERING = 7;
 
     /** {@code V13_2} as the build before the renumbering named it. */
     static class V13_2__SealEndpointPasswords extends V4__SealEndpointPasswords {
@@ -103,7 +103,8 @@ class DatabaseUpgradeTest {
         MigrateResult upgraded = current(legacyUrl, database, vendor).migrate();
 
         // nothing of the renumbered sequence runs again; only what came after it (V14 ssh keys,
-        // V15 personal endpoints, V16 fail_on_quota_errors, V17 checksum algorithms, V18 multicast)
+        // V15 personal endpoints, V16 fail_on_quota_errors, V17 checksum algorithms, V18 multicast,
+        // V19 optimizer, V20 tree digests)
         assertThat(upgraded.migrationsExecuted).as("nothing runs again").isEqualTo(MIGRATIONS_AFTER_RENUMBERING);
         Flyway after = current(legacyUrl, database, vendor);
         after.validate();
@@ -112,7 +113,7 @@ class DatabaseUpgradeTest {
             assertThat(versions(c))
                     .containsExactlyInAnyOrder(
                             "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17",
-                            "18");
+                            "18", "19", "20");
             try (Statement s = c.createStatement();
                     ResultSet row = s.executeQuery("select bytes_transferred from task where id = '" + task + "'")) {
                 assertThat(row.next()).as("the task kept").isTrue();
@@ -129,7 +130,7 @@ class DatabaseUpgradeTest {
                 .extracting(Object::toString)
                 .containsExactly(
                         "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17",
-                        "18");
+                        "18", "19", "20");
         assertThat(schema(legacyUrl, database)).isEqualTo(schema(freshUrl, database));
     }
 

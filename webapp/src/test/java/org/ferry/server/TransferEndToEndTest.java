@@ -230,6 +230,54 @@ class TransferEndToEndTest {
         assertThat(Files.readString(changed)).isEqualTo("hello ferry\n");
     }
 
+    /**
+     * {@code ferry_verify_tree_digest}: after the files arrived the service compares one digest of
+     * each tree on the two servers (CKSM SHA256-TREE). A clean copy verifies; one destination file
+     * with other bytes of the same size, which sync level 1 (size) leaves alone, fails the task with
+     * VERIFY_CHECKSUM naming the tree; what cannot go with it is refused by name.
+     */
+    @Test
+    void treeDigestVerifiesACopyAndFailsTheTaskOnOneFileThatDiffers() throws IOException {
+        Path tree = SITE_A.resolve("digest-tree");
+        for (int i = 0; i < 20; i++) {
+            write(tree.resolve("d" + (i % 3) + "/f" + i + ".bin"), random(1000 + i, 100 + i));
+        }
+        Map<String, Object> transfer = transfer("/digest-tree", "/digest-copy", true);
+        transfer.put("ferry_verify_tree_digest", true);
+        JsonNode task = runToEnd(transfer);
+        assertThat(task.get("status").asString())
+                .as(String.valueOf(task.get("fatal_error")))
+                .isEqualTo("SUCCEEDED");
+        assertThat(eventCodes(task)).contains("TREE_DIGEST_VERIFIED");
+        assertThat(snapshot(SITE_B.resolve("digest-copy"))).isEqualTo(snapshot(tree));
+
+        Path changed = SITE_B.resolve("digest-copy/d1/f4.bin");
+        byte[] bytes = Files.readAllBytes(changed);
+        bytes[0] ^= 1;
+        Files.write(changed, bytes);
+        Map<String, Object> again = transfer("/digest-tree", "/digest-copy", true);
+        again.put("sync_level", 1);
+        again.put("ferry_verify_tree_digest", true);
+        JsonNode failed = runToEnd(again);
+        assertThat(failed.get("status").asString()).isEqualTo("FAILED");
+        assertThat(failed.get("files_skipped").asLong()).isEqualTo(20);
+        assertThat(failed.get("fatal_error").get("code").asString()).isEqualTo("VERIFY_CHECKSUM");
+        assertThat(failed.get("fatal_error").get("description").asString())
+                .contains("SHA256-TREE", "/digest-tree", "/digest-copy");
+        assertThat(eventCodes(failed)).doesNotContain("TREE_DIGEST_VERIFIED");
+
+        Map<String, Object> fileOnly = transfer("/digest-tree/d0/f0.bin", "/digest-one.bin", false);
+        fileOnly.put("ferry_verify_tree_digest", true);
+        Map<String, Object> filtered = transfer("/digest-tree", "/digest-filtered", true);
+        filtered.put("ferry_verify_tree_digest", true);
+        filtered.put("filter_rules", List.of(Map.of("DATA_TYPE", "filter_rule", "method", "exclude", "name", "*.bin")));
+        for (Map<String, Object> refused : List.of(fileOnly, filtered)) {
+            ApiClient.Answer answer = api.post("/v0.10/transfer", refused);
+            assertThat(answer.status()).as(String.valueOf(answer.body())).isEqualTo(400);
+            assertThat(answer.body().get("field").asString()).isEqualTo("ferry_verify_tree_digest");
+        }
+    }
+
     @Test
     void fileItemWritesExactlyTheDestinationPath() throws IOException {
         write(SITE_A.resolve("single/data.bin"), random(70_000, 3));

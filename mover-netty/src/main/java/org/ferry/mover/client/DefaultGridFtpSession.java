@@ -213,6 +213,11 @@ final class DefaultGridFtpSession implements GridFtpSession {
     }
 
     @Override
+    public boolean offersChecksum(String algorithm) throws IOException {
+        return session.offersChecksum(algorithm);
+    }
+
+    @Override
     public boolean isOpen() {
         return !closed && session.channel().isActive();
     }

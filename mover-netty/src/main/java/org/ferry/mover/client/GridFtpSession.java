@@ -440,6 +440,16 @@ public interface GridFtpSession extends Closeable {
     }
 
     /**
+     * @param algorithm a CKSM algorithm, e.g. {@code SHA256-TREE}
+     * @return whether the server's FEAT lists it in its CKSM line (globus-gridftp-server's and
+     *     Ferry's form: {@code CKSM MD5;ADLER32;...;}); FEAT is asked once per session
+     * @throws IOException if the connection fails
+     */
+    default boolean offersChecksum(String algorithm) throws IOException {
+        return false;
+    }
+
+    /**
      * @return false once the control connection is known to be closed or broken (the server closed
      *     it, e.g. after an idle timeout or a restart); true does not promise that the next command
      *     gets through

@@ -203,6 +203,18 @@ final class SessionControl {
         return features.stream().anyMatch(line -> line.equals(wanted) || line.startsWith(wanted + " "));
     }
 
+    /** As {@link #offers}, for one algorithm of the FEAT's CKSM line ({@code CKSM MD5;ADLER32;...;}). */
+    boolean offersChecksum(String algorithm) throws IOException {
+        if (features == null) {
+            features(command("FEAT"));
+        }
+        String wanted = algorithm.toUpperCase(Locale.ROOT);
+        return features.stream()
+                .filter(line -> line.startsWith("CKSM "))
+                .flatMap(line -> java.util.Arrays.stream(line.substring(5).split(";")))
+                .anyMatch(name -> name.strip().equals(wanted));
+    }
+
     /**
      * Keeps the server's answer to FEAT (RFC 2389 section 3.2), e.g. one read with the login.
      *

@@ -124,6 +124,8 @@ public record TransferSubmission(
      *     (by default the task waits for space and retries until its deadline)
      * @param checksumAlgorithm what verify_checksum, sync level 3 and the items' external
      *     checksums compare; null: MD5
+     * @param verifyTreeDigest after every file arrived, compare one digest of each recursive
+     *     item's tree on the two servers ({@code ferry_verify_tree_digest})
      */
     public record Options(
             SyncLevel syncLevel,
@@ -134,13 +136,38 @@ public record TransferSubmission(
             boolean deleteDestinationExtra,
             FilterRules filterRules,
             boolean failOnQuotaErrors,
-            ChecksumAlgorithm checksumAlgorithm) {
+            ChecksumAlgorithm checksumAlgorithm,
+            boolean verifyTreeDigest) {
 
         /** Defaults the algorithm to MD5. */
         public Options {
             if (checksumAlgorithm == null) {
                 checksumAlgorithm = ChecksumAlgorithm.MD5;
             }
+        }
+
+        /** The options without the tree digest. */
+        public Options(
+                SyncLevel syncLevel,
+                boolean verifyChecksum,
+                boolean preserveTimestamp,
+                boolean encryptData,
+                boolean skipSourceErrors,
+                boolean deleteDestinationExtra,
+                FilterRules filterRules,
+                boolean failOnQuotaErrors,
+                ChecksumAlgorithm checksumAlgorithm) {
+            this(
+                    syncLevel,
+                    verifyChecksum,
+                    preserveTimestamp,
+                    encryptData,
+                    skipSourceErrors,
+                    deleteDestinationExtra,
+                    filterRules,
+                    failOnQuotaErrors,
+                    checksumAlgorithm,
+                    false);
         }
 
         /** The options with {@code failOnQuotaErrors} off (the Globus default), comparing MD5. */

@@ -53,6 +53,9 @@ import java.util.List;
  *     not the destination endpoint) that get every file at the same destination path, the source
  *     read once (multicast through the destination's server, docs/rest-api.md); null or empty for
  *     one destination
+ * @param verifyTreeDigest a Ferry extension: after every file arrived, the service compares one
+ *     digest of each recursive item's whole tree on the two servers ({@code CKSM SHA256-TREE});
+ *     null or false for none
  */
 public record TransferRequest(
         @JsonProperty("DATA_TYPE") String dataType,
@@ -85,7 +88,9 @@ public record TransferRequest(
         @JsonProperty("checksum_algorithm") String checksumAlgorithm,
 
         @JsonProperty("ferry_additional_destination_endpoints")
-        List<String> additionalDestinationEndpoints) {
+        List<String> additionalDestinationEndpoints,
+
+        @JsonProperty("ferry_verify_tree_digest") Boolean verifyTreeDigest) {
 
     /**
      * One {@code DATA[]} entry.

@@ -85,6 +85,12 @@ public enum EventCode {
      */
     DELETE_DESTINATION_EXTRA_SKIPPED(false),
     /**
+     * A recursive item's tree digest ({@code CKSM SHA256-TREE}) is the same on both servers
+     * ({@code ferry_verify_tree_digest}); one event per item, the paths and the digest in its
+     * details. A difference fails the task with {@link #VERIFY_CHECKSUM}.
+     */
+    TREE_DIGEST_VERIFIED(false),
+    /**
      * The owner's e-mail about the task's end or INACTIVE state was delivered to the mail server;
      * the kind (SUCCEEDED, FAILED, INACTIVE) and the address in its details. Written after the end.
      */

@@ -131,6 +131,9 @@ public class Task {
     @Column(name = "delete_destination_extra", nullable = false)
     private boolean deleteDestinationExtra;
 
+    @Column(name = "verify_tree_digest", nullable = false)
+    private boolean verifyTreeDigest;
+
     @Column(name = "filter_rules")
     private String filterRules;
 
@@ -363,6 +366,14 @@ public class Task {
     /** @return whether destination extras under recursive items are deleted after the copy */
     public boolean isDeleteDestinationExtra() {
         return deleteDestinationExtra;
+    }
+
+    /**
+     * @return whether each recursive item's tree digest is compared on the two servers after every
+     *     file arrived ({@code ferry_verify_tree_digest})
+     */
+    public boolean isVerifyTreeDigest() {
+        return verifyTreeDigest;
     }
 
     /** @return the filter rules (empty when the task has none) */

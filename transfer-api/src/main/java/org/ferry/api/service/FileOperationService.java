@@ -138,6 +138,16 @@ public class FileOperationService {
         return run(user, endpoint, "endpoint_id", "/", session -> session.offers(feature));
     }
 
+    /**
+     * @param user the caller
+     * @param endpoint the endpoint
+     * @param algorithm a CKSM algorithm, e.g. {@code SHA256-TREE}
+     * @return whether the endpoint's server lists it in its FEAT's CKSM line (one session)
+     */
+    public boolean offersChecksum(String user, Endpoint endpoint, String algorithm) {
+        return run(user, endpoint, "endpoint_id", "/", session -> session.offersChecksum(algorithm));
+    }
+
     private static boolean exists(GridFtpSession session, String path) throws IOException {
         try {
             session.stat(path);

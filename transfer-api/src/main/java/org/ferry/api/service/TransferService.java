@@ -118,6 +118,9 @@ public class TransferService {
             checkActivated(caller, destination, "destination_endpoint");
         }
         List<Endpoint> additional = additionalDestinations(caller, transfer, destination);
+        if (options.verifyTreeDigest()) {
+            checkTreeDigests(caller, source, destination);
+        }
         Instant now = Instant.now();
         UUID taskId = store.create(NewTask.transfer(
                 submissionId,
@@ -139,7 +142,8 @@ public class TransferService {
                         transfer.notifyOn().onFailed(),
                         transfer.notifyOn().onInactive(),
                         options.failOnQuotaErrors(),
-                        options.checksumAlgorithm().name()),
+                        options.checksumAlgorithm().name(),
+                        options.verifyTreeDigest()),
                 transfer.items().stream()
                         .map(item -> new NewTask.Item(
                                 item.sourcePath(), item.destinationPath(), item.recursive(), item.externalChecksum()))
@@ -203,6 +207,28 @@ public class TransferService {
                             + "'; ferry-gridftp does with --multicast): send one transfer per destination");
         }
         return List.copyOf(additional);
+    }
+
+    /** The CKSM algorithm {@code ferry_verify_tree_digest} compares (ferry-gridftp's TreeDigest). */
+    public static final String TREE_DIGEST_ALGORITHM = "SHA256-TREE";
+
+    /**
+     * {@code ferry_verify_tree_digest}: both servers must digest whole trees (their FEAT's CKSM line
+     * lists {@value #TREE_DIGEST_ALGORITHM}), asked now so that a task is never accepted to verify
+     * what it cannot.
+     *
+     * @throws InvalidRequestException naming {@code ferry_verify_tree_digest} for a server that cannot
+     */
+    private void checkTreeDigests(Caller caller, Endpoint source, Endpoint destination) {
+        for (Endpoint endpoint : List.of(source, destination)) {
+            if (!servers.offersChecksum(caller.name(), endpoint, TREE_DIGEST_ALGORITHM)) {
+                throw new InvalidRequestException(
+                        "ferry_verify_tree_digest",
+                        "ferry_verify_tree_digest: the server of " + endpoint.getCanonicalName()
+                                + " cannot digest a whole tree (its FEAT's CKSM line lacks " + TREE_DIGEST_ALGORITHM
+                                + "; ferry-gridftp has it, globus-gridftp-server has not): use verify_checksum");
+            }
+        }
     }
 
     /** The FEAT line of a server that forwards multicast trees (MulticastTree.FEATURE). */

@@ -42,6 +42,8 @@ import org.ferry.api.domain.TaskType;
  *     CKSM name); null: MD5
  * @param additionalDestinations a transfer's further destinations (Ferry's multicast extension),
  *     in order; empty for one destination
+ * @param verifyTreeDigest compare each recursive item's tree digest on the two servers after
+ *     every file arrived (Ferry's {@code ferry_verify_tree_digest})
  */
 public record NewTask(
         TaskType type,
@@ -70,7 +72,8 @@ public record NewTask(
         List<String> deletePaths,
         boolean failOnQuotaErrors,
         String checksumAlgorithm,
-        List<Destination> additionalDestinations) {
+        List<Destination> additionalDestinations,
+        boolean verifyTreeDigest) {
 
     /**
      * A further destination of a multicast transfer.
@@ -93,6 +96,66 @@ public record NewTask(
         Objects.requireNonNull(sourceEndpointId, "sourceEndpointId");
         transferItems = List.copyOf(transferItems);
         deletePaths = List.copyOf(deletePaths);
+    }
+
+    /** A task without the tree digest (the components as above, without {@code verifyTreeDigest}). */
+    public NewTask(
+            TaskType type,
+            String submissionId,
+            String ownerName,
+            String label,
+            Instant requestTime,
+            Instant deadline,
+            UUID sourceEndpointId,
+            String sourceEndpoint,
+            UUID destinationEndpointId,
+            String destinationEndpoint,
+            SyncLevel syncLevel,
+            boolean verifyChecksum,
+            boolean encryptData,
+            boolean preserveTimestamp,
+            boolean skipSourceErrors,
+            boolean deleteDestinationExtra,
+            FilterRules filterRules,
+            boolean deleteRecursive,
+            boolean ignoreMissing,
+            boolean notifyOnSucceeded,
+            boolean notifyOnFailed,
+            boolean notifyOnInactive,
+            List<Item> transferItems,
+            List<String> deletePaths,
+            boolean failOnQuotaErrors,
+            String checksumAlgorithm,
+            List<Destination> additionalDestinations) {
+        this(
+                type,
+                submissionId,
+                ownerName,
+                label,
+                requestTime,
+                deadline,
+                sourceEndpointId,
+                sourceEndpoint,
+                destinationEndpointId,
+                destinationEndpoint,
+                syncLevel,
+                verifyChecksum,
+                encryptData,
+                preserveTimestamp,
+                skipSourceErrors,
+                deleteDestinationExtra,
+                filterRules,
+                deleteRecursive,
+                ignoreMissing,
+                notifyOnSucceeded,
+                notifyOnFailed,
+                notifyOnInactive,
+                transferItems,
+                deletePaths,
+                failOnQuotaErrors,
+                checksumAlgorithm,
+                additionalDestinations,
+                false);
     }
 
     /** A task with one destination (the components as above, without {@code additionalDestinations}). */
@@ -240,6 +303,7 @@ public record NewTask(
      * @param notifyOnInactive e-mail the owner when it goes INACTIVE
      * @param failOnQuotaErrors a full destination or an exhausted quota fails the task at once
      * @param checksumAlgorithm what verify_checksum, sync level 3 and external checksums compare
+     * @param verifyTreeDigest compare each recursive item's tree digest after every file arrived
      */
     public record TransferOptions(
             SyncLevel syncLevel,
@@ -253,7 +317,8 @@ public record NewTask(
             boolean notifyOnFailed,
             boolean notifyOnInactive,
             boolean failOnQuotaErrors,
-            String checksumAlgorithm) {}
+            String checksumAlgorithm,
+            boolean verifyTreeDigest) {}
 
     /**
      * @return a new transfer task
@@ -316,7 +381,8 @@ public record NewTask(
                 options.checksumAlgorithm(),
                 additionalDestinations.stream()
                         .map(e -> new Destination(e.getId(), e.getCanonicalName()))
-                        .toList());
+                        .toList(),
+                options.verifyTreeDigest());
     }
 
     /**

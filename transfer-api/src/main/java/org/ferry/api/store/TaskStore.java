@@ -71,9 +71,9 @@ public class TaskStore {
                         + " ignore_missing, notify_on_succeeded, notify_on_failed, notify_on_inactive, plan_state,"
                         + " files, directories, files_transferred, files_skipped, bytes_transferred, faults,"
                         + " subtasks_total, subtasks_succeeded, subtasks_failed, fail_on_quota_errors,"
-                        + " checksum_algorithm)"
+                        + " checksum_algorithm, verify_tree_digest)"
                         + " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                        + " 0, 0, 0, 0, 0, 0, 0, 0, 0, ?, ?)",
+                        + " 0, 0, 0, 0, 0, 0, 0, 0, 0, ?, ?, ?)",
                 id,
                 task.submissionId(),
                 task.ownerName(),
@@ -103,7 +103,8 @@ public class TaskStore {
                 task.notifyOnInactive(),
                 PlanState.NEW.name(),
                 task.failOnQuotaErrors(),
-                task.checksumAlgorithm());
+                task.checksumAlgorithm(),
+                task.verifyTreeDigest());
         for (int i = 0; i < task.additionalDestinations().size(); i++) {
             NewTask.Destination destination = task.additionalDestinations().get(i);
             jdbc.update(
@@ -182,7 +183,8 @@ public class TaskStore {
                         + " source_endpoint, destination_endpoint_id, destination_endpoint,"
                         + " bytes_transferred + bytes_in_flight, files_transferred, delete_destination_extra,"
                         + " mirror_state, verify_checksum, encrypt_data, preserve_timestamp, nice_status,"
-                        + " checksum_algorithm from task where status = ? and lease_owner = ? and lease_expires > ?"
+                        + " checksum_algorithm, verify_tree_digest from task where status = ? and lease_owner = ?"
+                        + " and lease_expires > ?"
                         + " order by request_time",
                 (rs, n) -> new LeasedTask(
                         rs.getObject(1, UUID.class),
@@ -198,7 +200,7 @@ public class TaskStore {
                         rs.getString(10),
                         rs.getLong(11),
                         rs.getLong(12),
-                        rs.getBoolean(13) && rs.getString(14) == null,
+                        (rs.getBoolean(13) || rs.getBoolean(20)) && rs.getString(14) == null,
                         new LeasedTask.ChunkOptions(
                                 rs.getBoolean(15), rs.getBoolean(16), rs.getBoolean(17), rs.getString(19))),
                 ACTIVE,
@@ -532,12 +534,13 @@ public class TaskStore {
     }
 
     /**
-     * @return true if the task asks for {@code delete_destination_extra} and the extras are not
-     *     deleted yet (the task must not end before)
+     * @return true if the task asks for {@code delete_destination_extra} or for
+     *     {@code ferry_verify_tree_digest} and that step has not run yet (the task must not end before)
      */
     public boolean mirrorPending(UUID taskId) {
         Integer pending = jdbc.queryForObject(
-                "select count(*) from task where id = ? and delete_destination_extra = TRUE and mirror_state is null",
+                "select count(*) from task where id = ? and (delete_destination_extra = TRUE"
+                        + " or verify_tree_digest = TRUE) and mirror_state is null",
                 Integer.class,
                 taskId);
         return pending != null && pending > 0;

@@ -46,6 +46,9 @@ public class TransferDocuments implements TransferBodies {
     /** The multicast extension's field (Ferry's, not Globus's). */
     public static final String ADDITIONAL_DESTINATIONS = "ferry_additional_destination_endpoints";
 
+    /** Ferry's extension that compares whole trees' digests after the files arrived (CKSM SHA256-TREE). */
+    public static final String VERIFY_TREE_DIGEST = "ferry_verify_tree_digest";
+
     /** Further destinations per transfer: a tree of 16 servers (cc=2: four levels). */
     public static final int MAX_ADDITIONAL_DESTINATIONS = 15;
 
@@ -99,6 +102,7 @@ public class TransferDocuments implements TransferBodies {
         flag(document, "skip_source_errors", options.skipSourceErrors());
         flag(document, "fail_on_quota_errors", options.failOnQuotaErrors());
         flag(document, "delete_destination_extra", options.deleteDestinationExtra());
+        flag(document, VERIFY_TREE_DIGEST, options.verifyTreeDigest());
         if (options.checksumAlgorithm() != ChecksumAlgorithm.MD5) {
             document.put("checksum_algorithm", options.checksumAlgorithm().name());
         }
@@ -179,6 +183,7 @@ public class TransferDocuments implements TransferBodies {
                     "delete_destination_extra applies to recursive items only, and DATA has none");
         }
         List<String> additional = additionalDestinations(request, syncLevel, deleteExtra);
+        boolean treeDigest = verifyTreeDigest(request, items, additional);
         return new TransferSubmission(
                 submissionId(request.submissionId()),
                 request.sourceEndpoint(),
@@ -195,7 +200,8 @@ public class TransferDocuments implements TransferBodies {
                         deleteExtra,
                         filterRules(request.filterRules()),
                         Boolean.TRUE.equals(request.failOnQuotaErrors()),
-                        algorithm),
+                        algorithm,
+                        treeDigest),
                 // Globus: each notify_on_* is true when omitted
                 new TransferSubmission.Notify(
                         !Boolean.FALSE.equals(request.notifyOnSucceeded()),
@@ -203,6 +209,39 @@ public class TransferDocuments implements TransferBodies {
                         !Boolean.FALSE.equals(request.notifyOnInactive())),
                 Boolean.TRUE.equals(request.skipActivationCheck()),
                 additional);
+    }
+
+    /**
+     * The tree digest extension: it compares whole trees, so it needs a recursive item and none of
+     * the options that leave a tree's files out (filter rules, skipped source errors) or send them
+     * to more than one destination.
+     *
+     * @return whether the task compares tree digests
+     * @throws InvalidRequestException naming {@value #VERIFY_TREE_DIGEST} for an option it cannot go
+     *     with
+     */
+    private static boolean verifyTreeDigest(
+            TransferRequest request, List<TransferSubmission.Item> items, List<String> additional) {
+        if (!Boolean.TRUE.equals(request.verifyTreeDigest())) {
+            return false;
+        }
+        String field = VERIFY_TREE_DIGEST;
+        if (items.stream().noneMatch(TransferSubmission.Item::recursive)) {
+            throw new InvalidRequestException(
+                    field,
+                    field + " compares directory trees: DATA needs a recursive item (verify_checksum for files)");
+        }
+        String why = " cannot go with " + field + " (it compares every file of each tree, at one destination)";
+        if (request.filterRules() != null && !request.filterRules().isEmpty()) {
+            throw new InvalidRequestException(field, "filter_rules" + why);
+        }
+        if (Boolean.TRUE.equals(request.skipSourceErrors())) {
+            throw new InvalidRequestException(field, "skip_source_errors" + why);
+        }
+        if (!additional.isEmpty()) {
+            throw new InvalidRequestException(field, ADDITIONAL_DESTINATIONS + why);
+        }
+        return true;
     }
 
     /**
