@@ -372,6 +372,28 @@ class RestApiTest {
     }
 
     @Test
+    void revokedTokenAndDisabledAccountAreRefusedRightAway() {
+        UserAccount carol = accounts.create("carol", Role.USER, null);
+        AccessTokenService.Issued first = tokens.create(AccountService.caller(carol), null, null);
+        String second = tokens.create(AccountService.caller(carol), null, null).token();
+        ApiClient asFirst = api.withToken(first.token());
+        ApiClient asSecond = api.withToken(second);
+        // used, so that this server holds both checks
+        assertThat(asFirst.get("/v0.10/task_list").status()).isEqualTo(200);
+        assertThat(asSecond.get("/v0.10/task_list").status()).isEqualTo(200);
+
+        assertThat(asFirst.delete("/v0.10/access_token/" + first.row().getId()).status())
+                .isEqualTo(200);
+        assertThat(asFirst.get("/v0.10/task_list").status()).isEqualTo(401);
+        assertThat(asSecond.get("/v0.10/task_list").status()).isEqualTo(200);
+
+        accounts.update("carol", true, null, null);
+        assertThat(asSecond.get("/v0.10/task_list").status()).isEqualTo(401);
+        accounts.update("carol", false, null, null);
+        assertThat(asSecond.get("/v0.10/task_list").status()).isEqualTo(200);
+    }
+
+    @Test
     void unknownTaskIs404() {
         ApiClient.Answer answer = api.get("/v0.10/task/" + UUID.randomUUID());
         assertThat(answer.status()).isEqualTo(404);

@@ -55,6 +55,11 @@ public class AccessToken {
         return id;
     }
 
+    /** @return lowercase hex SHA-256 of the token */
+    public String getTokenHash() {
+        return tokenHash;
+    }
+
     /** @return the owning account's id */
     public UUID getAccountId() {
         return accountId;

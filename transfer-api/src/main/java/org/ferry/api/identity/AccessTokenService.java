@@ -30,6 +30,7 @@ public class AccessTokenService {
 
     private final AccessTokenRepository tokens;
     private final UserAccountRepository accounts;
+    private final TokenCache verified;
     private final SecureRandom random = new SecureRandom();
     // session tokens (hash -> account id): held in memory only, for the CLI run of one SSH command
     private final Map<String, UUID> sessions = new ConcurrentHashMap<>();
@@ -37,10 +38,12 @@ public class AccessTokenService {
     /**
      * @param tokens the token store
      * @param accounts the account store
+     * @param verified the tokens verified lately
      */
-    public AccessTokenService(AccessTokenRepository tokens, UserAccountRepository accounts) {
+    public AccessTokenService(AccessTokenRepository tokens, UserAccountRepository accounts, TokenCache verified) {
         this.tokens = tokens;
         this.accounts = accounts;
+        this.verified = verified;
     }
 
     /**
@@ -105,6 +108,7 @@ public class AccessTokenService {
             throw new NotFoundException("token_id", "No access token '" + tokenId + "' of yours");
         }
         tokens.delete(token);
+        verified.forgetToken(token.getTokenHash());
     }
 
     /**
@@ -133,23 +137,43 @@ public class AccessTokenService {
         String token = TokenHasher.newToken(random);
         String hash = TokenHasher.hash(token);
         sessions.put(hash, caller.accountId());
-        return new SessionToken(token, () -> sessions.remove(hash));
+        return new SessionToken(token, () -> {
+            sessions.remove(hash);
+            verified.forgetToken(hash);
+        });
     }
 
     /**
+     * Checks a bearer token: a check made in the last seconds is reused ({@link TokenCache}); the
+     * token's last-used time is written at most once a minute.
+     *
      * @param token a bearer token as sent
      * @return its enabled account's caller, or empty if unknown, expired, revoked or disabled
      */
-    @Transactional
     public Optional<Caller> authenticate(String token) {
-        UUID sessionAccount = sessions.get(TokenHasher.hash(token));
+        String hash = TokenHasher.hash(token);
+        Instant now = Instant.now();
+        Optional<TokenCache.Verified> found = verified.get(hash, h -> check(h, now));
+        if (found.isEmpty()
+                || (found.get().expires() != null && !now.isBefore(found.get().expires()))) {
+            return Optional.empty();
+        }
+        TokenCache.Verified entry = found.get();
+        if (entry.tokenId() != null && entry.touched().isBefore(now.minus(1, ChronoUnit.MINUTES))) {
+            tokens.touch(entry.tokenId(), now, now.minus(1, ChronoUnit.MINUTES));
+            verified.touched(hash, new TokenCache.Verified(entry.caller(), entry.tokenId(), entry.expires(), now));
+        }
+        return Optional.of(entry.caller());
+    }
+
+    private Optional<TokenCache.Verified> check(String hash, Instant now) {
+        UUID sessionAccount = sessions.get(hash);
         if (sessionAccount != null) {
             return accounts.findById(sessionAccount)
                     .filter(a -> !a.isDisabled())
-                    .map(AccountService::caller);
+                    .map(a -> new TokenCache.Verified(AccountService.caller(a), null, null, null));
         }
-        Optional<AccessToken> row = tokens.findByTokenHash(TokenHasher.hash(token));
-        Instant now = Instant.now();
+        Optional<AccessToken> row = tokens.findByTokenHash(hash);
         if (row.isEmpty() || row.get().isExpired(now)) {
             return Optional.empty();
         }
@@ -158,6 +182,7 @@ public class AccessTokenService {
         if (account.isPresent()) {
             tokens.touch(row.get().getId(), now, now.minus(1, ChronoUnit.MINUTES));
         }
-        return account.map(AccountService::caller);
+        return account.map(a -> new TokenCache.Verified(
+                AccountService.caller(a), row.get().getId(), row.get().getExpiresTime(), now));
     }
 }

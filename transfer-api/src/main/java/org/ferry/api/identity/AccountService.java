@@ -29,16 +29,19 @@ public class AccountService {
 
     private final UserAccountRepository accounts;
     private final PasswordEncoder passwords;
+    private final TokenCache verifiedTokens;
     /** A hash of a random password, compared against when the name is unknown. */
     private final String dummyHash;
 
     /**
      * @param accounts the account store
      * @param passwords hashes and checks passwords
+     * @param verifiedTokens the bearer tokens verified lately, forgotten when their account changes
      */
-    public AccountService(UserAccountRepository accounts, PasswordEncoder passwords) {
+    public AccountService(UserAccountRepository accounts, PasswordEncoder passwords, TokenCache verifiedTokens) {
         this.accounts = accounts;
         this.passwords = passwords;
+        this.verifiedTokens = verifiedTokens;
         this.dummyHash = passwords.encode(java.util.UUID.randomUUID().toString());
     }
 
@@ -113,6 +116,7 @@ public class AccountService {
         if (password != null) {
             account.setPasswordHash(encode(password));
         }
+        verifiedTokens.forgetAccount(account.getId()); // disabled or role changed: its tokens' checks are stale
         return accounts.save(account);
     }
 
