@@ -279,6 +279,16 @@ public final class EndpointSessions {
                 access.servers().get(0).subject());
     }
 
+    /**
+     * @param access a {@code gsiftp://} endpoint
+     * @return when its credential ends
+     * @throws CredentialExpiredException if it has ended or ends within {@link #EXPIRY_MARGIN}
+     * @throws IOException if there is no credential or it cannot be unsealed or read
+     */
+    public Instant credentialEnd(EndpointAccess access) throws IOException {
+        return credential(access).notAfter();
+    }
+
     private GsiCredential credential(EndpointAccess access) throws IOException {
         if (access.sealedSecret() == null) {
             throw new IOException("endpoint " + access.endpoint() + " is not activated: it has no credential");

@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.ferry.gsi.store.CredentialCipher;
 import org.ferry.gsi.trust.TrustCache;
 import org.ferry.mover.access.EndpointSessions;
+import org.ferry.mover.access.IdleSessionPairs;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.queue.ChunkExecutor;
 import org.ferry.mover.runner.RetryPolicy;
@@ -126,8 +127,10 @@ public final class FerryMoverMain implements Callable<Integer> {
         GridFtpClient client = new GridFtpClient(Duration.ofSeconds(replyTimeoutSeconds));
         TrustCache trust = new TrustCache(caDirectory, trustWork);
         EndpointSessions sessions = new EndpointSessions(client, cipher, trust, Clock.systemUTC());
+        // lanes give their sessions back at a chunk's end: the next chunk between the same endpoints logs in no more
+        IdleSessionPairs idle = new IdleSessionPairs(sessions, Clock.systemUTC());
         ChunkExecutor executor = new ChunkExecutor(
-                moverName, sessions, new RetryPolicy(maxAttempts, List.of(1)), (long) (heartbeatSeconds * 1000));
+                moverName, sessions, idle, new RetryPolicy(maxAttempts, List.of(1)), (long) (heartbeatSeconds * 1000));
         KafkaMover mover = new KafkaMover(
                 bootstrapServers,
                 group,
@@ -139,6 +142,7 @@ public final class FerryMoverMain implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             mover.close();
             executor.close();
+            idle.close();
             client.close();
             trust.close();
             deleteQuietly(trustWork);

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.ferry.mover.access.EndpointSessions;
+import org.ferry.mover.access.IdleSessionPairs;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.runner.ChunkListener;
@@ -54,6 +55,23 @@ public final class ChunkExecutor implements AutoCloseable {
      * @param heartbeatMillis how often a running chunk reports PROGRESS
      */
     public ChunkExecutor(String moverName, EndpointSessions sessions, RetryPolicy retries, long heartbeatMillis) {
+        this(moverName, sessions, null, retries, heartbeatMillis);
+    }
+
+    /**
+     * @param moverName this mover's name in results (host and process)
+     * @param sessions opens sessions from the chunks' endpoint access values
+     * @param idle session pairs earlier work gave back, reused by the lanes (not closed here); null
+     *     for none
+     * @param retries attempts per file within one chunk, and the back-off between them
+     * @param heartbeatMillis how often a running chunk reports PROGRESS
+     */
+    public ChunkExecutor(
+            String moverName,
+            EndpointSessions sessions,
+            IdleSessionPairs idle,
+            RetryPolicy retries,
+            long heartbeatMillis) {
         this.moverName = Objects.requireNonNull(moverName, "moverName");
         AtomicInteger laneNumber = new AtomicInteger();
         this.lanes = Executors.newCachedThreadPool(r -> {
@@ -61,7 +79,7 @@ public final class ChunkExecutor implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.runner = new ChunkRunner(sessions, retries, lanes);
+        this.runner = new ChunkRunner(sessions, idle, retries, lanes);
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "ferry-chunk-heartbeat");
             thread.setDaemon(true);

@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import org.ferry.mover.access.EndpointSessions;
+import org.ferry.mover.access.IdleSessionPairs;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.client.TransferOptions;
 import org.ferry.mover.protocol.ByteRange;
@@ -27,6 +28,7 @@ import org.ferry.mover.protocol.ByteRange;
 public final class ChunkRunner {
 
     private final EndpointSessions sessions;
+    private final IdleSessionPairs idle;
     private final FileMover mover;
     private final BatchMover batches;
     private final ExecutorService lanes;
@@ -37,7 +39,19 @@ public final class ChunkRunner {
      * @param lanes runs the second and further lanes of a chunk (not shut down here)
      */
     public ChunkRunner(EndpointSessions sessions, RetryPolicy retries, ExecutorService lanes) {
+        this(sessions, null, retries, lanes);
+    }
+
+    /**
+     * @param sessions opens the lanes' sessions from the chunk's endpoint access values
+     * @param idle sessions given back by earlier work between the same endpoints: a lane starts from
+     *     one and gives its own back when it ends without a fault; null for none
+     * @param retries attempts per file and back-off
+     * @param lanes runs the second and further lanes of a chunk (not shut down here)
+     */
+    public ChunkRunner(EndpointSessions sessions, IdleSessionPairs idle, RetryPolicy retries, ExecutorService lanes) {
         this.sessions = Objects.requireNonNull(sessions, "sessions");
+        this.idle = idle;
         this.mover = new FileMover(retries);
         this.batches = new BatchMover(mover);
         this.lanes = Objects.requireNonNull(lanes, "lanes");
@@ -59,7 +73,7 @@ public final class ChunkRunner {
             return null;
         }
         FirstFault fatal = new FirstFault(listener);
-        SessionPair first = new SessionPair(sessions, chunk, fatal);
+        SessionPair first = new SessionPair(sessions, idle, chunk, fatal);
         boolean modeE = extendedBlockMode(first);
         ChunkTuning tuning = modeE ? chunk.tuning() : ChunkTuning.forStreamMode(chunk.files());
         TransferOptions options = modeE ? TransferOptions.extendedBlock(tuning.parallelism()) : TransferOptions.STREAM;
@@ -69,7 +83,7 @@ public final class ChunkRunner {
         List<Future<?>> others = new ArrayList<>();
         for (int i = 1; i < laneCount; i++) {
             others.add(lanes.submit(
-                    () -> lane(chunk, fatal, feed, new SessionPair(sessions, chunk, fatal), options, tuning)));
+                    () -> lane(chunk, fatal, feed, new SessionPair(sessions, idle, chunk, fatal), options, tuning)));
         }
         lane(chunk, fatal, feed, first, options, tuning);
         for (Future<?> other : others) {
@@ -112,6 +126,9 @@ public final class ChunkRunner {
                     fatal.set(outcome.fault());
                     return;
                 }
+            }
+            if (!fatal.isStopped()) {
+                pair.giveBack(); // every file of the lane ended with a reply: the sessions are in step
             }
         }
     }

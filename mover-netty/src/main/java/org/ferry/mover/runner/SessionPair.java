@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.ferry.mover.access.EndpointSessions;
+import org.ferry.mover.access.IdleSessionPairs;
 import org.ferry.mover.client.GridFtpReplyException;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.server.multicast.MulticastTree;
@@ -21,6 +22,7 @@ import org.ferry.mover.server.multicast.MulticastTree;
 final class SessionPair implements AutoCloseable {
 
     private final EndpointSessions sessions;
+    private final IdleSessionPairs idle;
     private final ChunkRequest chunk;
     private final ChunkListener listener;
     private GridFtpSession source;
@@ -32,8 +34,13 @@ final class SessionPair implements AutoCloseable {
     private int destinationServer;
     private boolean perfMarkersAsked;
 
-    SessionPair(EndpointSessions sessions, ChunkRequest chunk, ChunkListener listener) {
+    /**
+     * @param idle where the pair may start from sessions another piece of work gave back, and
+     *     where {@link #giveBack} leaves them; null for none
+     */
+    SessionPair(EndpointSessions sessions, IdleSessionPairs idle, ChunkRequest chunk, ChunkListener listener) {
         this.sessions = sessions;
+        this.idle = idle;
         this.chunk = chunk;
         this.listener = listener;
         java.util.Random random = java.util.concurrent.ThreadLocalRandom.current();
@@ -43,6 +50,7 @@ final class SessionPair implements AutoCloseable {
 
     /** @return the logged-in source session */
     GridFtpSession source() throws IOException {
+        takeIdle();
         if (source == null) {
             EndpointSessions.Opened opened = sessions.open(chunk.source(), chunk.dataProtection(), sourceServer);
             sourceServer = opened.serverIndex();
@@ -53,6 +61,7 @@ final class SessionPair implements AutoCloseable {
 
     /** @return the logged-in destination session */
     GridFtpSession destination() throws IOException {
+        takeIdle();
         if (destination == null) {
             EndpointSessions.Opened opened =
                     sessions.open(chunk.destination(), chunk.dataProtection(), destinationServer);
@@ -165,6 +174,40 @@ final class SessionPair implements AutoCloseable {
         // mode, whose receiver may be the active side; MODE E's receiver must listen, which such a
         // server only does through its relay (DialOut)
         return !(destination().dialsOut() && !source().dialsOut());
+    }
+
+    /** Starts from an idle pair of the same endpoints when the lane has no sessions yet. */
+    private void takeIdle() {
+        if (idle == null || source != null || destination != null || chunk.isMulticast()) {
+            return;
+        }
+        IdleSessionPairs.Pair pair = idle.take(key());
+        if (pair != null) {
+            source = opened(pair.source());
+            destination = opened(pair.destination());
+        }
+    }
+
+    private IdleSessionPairs.Key key() {
+        return new IdleSessionPairs.Key(chunk.source(), chunk.destination(), chunk.dataProtection());
+    }
+
+    /**
+     * Ends the lane's use of its sessions when its last command completed (no fault since): gives
+     * both back for the next chunk between the same endpoints, or closes them when there is no
+     * cache, only one is open, or the chunk is multicast (its sessions carry further destinations).
+     */
+    void giveBack() {
+        if (idle == null || source == null || destination == null || !additional.isEmpty() || chunk.isMulticast()) {
+            close();
+            return;
+        }
+        listener.sessionClosed(source);
+        listener.sessionClosed(destination);
+        idle.giveBack(key(), new IdleSessionPairs.Pair(source, destination));
+        source = null;
+        destination = null;
+        perfMarkersAsked = false;
     }
 
     private GridFtpSession opened(GridFtpSession session) {

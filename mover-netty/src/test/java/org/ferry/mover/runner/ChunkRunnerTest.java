@@ -2,6 +2,7 @@ package org.ferry.mover.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -23,6 +24,7 @@ import org.ferry.gsi.store.CredentialCipher;
 import org.ferry.gsi.trust.TrustCache;
 import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.access.EndpointSessions;
+import org.ferry.mover.access.IdleSessionPairs;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.data.security.ProtectionLevel;
@@ -778,6 +780,111 @@ class ChunkRunnerTest {
         assertThat(listener.faults).hasSize(2); // two attempts at the first file, then the chunk stops
         assertThat(listener.gaveUp).containsExactly(files.get(0));
         assertThat(listener.arrived).isEmpty();
+    }
+
+    /**
+     * A lane that ends without a fault gives its two sessions back; the next chunk between the same
+     * endpoints (the same access) moves on those very sessions, logging in no more. A changed
+     * credential (the password sealed anew) is another key: its chunk logs in afresh, and the old
+     * credential's idle pair is closed. A pair whose session the server side closed is never handed out.
+     */
+    @Test
+    void lanesReuseTheSessionsAnEarlierChunkGaveBackUnderTheSameAccess() throws Exception {
+        byte[] data = new byte[3000];
+        new Random(11).nextBytes(data);
+        for (int i = 0; i < 3; i++) {
+            Files.write(sourceRoot.resolve("r" + i + ".bin"), data);
+        }
+        EndpointAccess from = access(source, "alice#src");
+        EndpointAccess to = access(destination, "alice#dst");
+        try (IdleSessionPairs idle = new IdleSessionPairs(sessions, Clock.systemUTC())) {
+            ChunkRunner runner = new ChunkRunner(sessions, idle, new RetryPolicy(2, List.of(0)), lanes);
+            Recording first = new Recording();
+            assertThat(runner.run(oneFile(from, to, "/r0.bin"), first)).isNull();
+            assertThat(first.arrived).hasSize(1);
+            assertThat(first.sessions).hasSize(2);
+            assertThat(idle.size()).isEqualTo(1);
+
+            Recording second = new Recording();
+            assertThat(runner.run(oneFile(from, to, "/r1.bin"), second)).isNull();
+            assertThat(second.arrived).hasSize(1);
+            assertThat(second.sessions).hasSize(2);
+            assertThat(second.sessions.get(0)).isSameAs(first.sessions.get(0));
+            assertThat(second.sessions.get(1)).isSameAs(first.sessions.get(1));
+            assertThat(Files.mismatch(sourceRoot.resolve("r1.bin"), destinationRoot.resolve("r1.bin")))
+                    .isEqualTo(-1);
+
+            EndpointAccess resealed = access(destination, "alice#dst");
+            assertThat(resealed.sealedSecret()).isNotEqualTo(to.sealedSecret());
+            Recording third = new Recording();
+            assertThat(runner.run(oneFile(from, resealed, "/r2.bin"), third)).isNull();
+            assertThat(third.arrived).hasSize(1);
+            assertThat(third.sessions).doesNotContainAnyElementsOf(first.sessions);
+            assertThat(first.sessions).noneMatch(GridFtpSession::isOpen);
+
+            IdleSessionPairs.Key key = new IdleSessionPairs.Key(from, resealed, ProtectionLevel.CLEAR);
+            third.sessions.get(1).close(); // as a server that timed the idle session out
+            assertThat(idle.take(key)).isNull();
+            assertThat(third.sessions).noneMatch(GridFtpSession::isOpen);
+        }
+    }
+
+    /**
+     * A lane whose transfer failed closes both its sessions, also the one that still looks open (its
+     * server was mid-transfer: an unknown state), and gives back only the pair of the attempt that
+     * succeeded afterwards.
+     */
+    @Test
+    void sessionsOfAFailedAttemptAreClosedNeverGivenBack() throws Exception {
+        byte[] data = new byte[64 << 20];
+        new Random(12).nextBytes(data);
+        Files.write(sourceRoot.resolve("cut.bin"), data);
+        EndpointAccess from = access(source, "alice#src");
+        EndpointAccess to = access(destination, "alice#dst");
+        try (IdleSessionPairs idle = new IdleSessionPairs(sessions, Clock.systemUTC())) {
+            Recording listener = new Recording();
+            Future<MoverFault> run =
+                    lanes.submit(() -> new ChunkRunner(sessions, idle, new RetryPolicy(3, List.of(0)), lanes)
+                            .run(
+                                    new ChunkRequest(
+                                            from,
+                                            to,
+                                            List.of(new FileTransfer("/cut.bin", "/cut.bin", data.length)),
+                                            new ChunkTuning(1, 2, 1),
+                                            false,
+                                            ProtectionLevel.CLEAR),
+                                    listener));
+            assertThat(listener.firstMarker.await(60, TimeUnit.SECONDS)).isTrue();
+            GridFtpSession cutSource = listener.sessions.get(0);
+            listener.sessions.get(1).close(); // the destination's control session cut mid-transfer
+
+            assertThat(run.get(120, TimeUnit.SECONDS)).isNull();
+            assertThat(listener.faults).hasSize(1);
+            assertThat(listener.arrived).hasSize(1);
+            assertThat(cutSource.isOpen())
+                    .as("the source session of the failed attempt")
+                    .isFalse();
+            assertThat(idle.size()).isEqualTo(1);
+            IdleSessionPairs.Pair kept = idle.take(new IdleSessionPairs.Key(from, to, ProtectionLevel.CLEAR));
+            assertThat(kept).isNotNull();
+            assertThat(List.of(kept.source(), kept.destination()))
+                    .doesNotContainAnyElementsOf(listener.sessions.subList(0, 2))
+                    .allMatch(GridFtpSession::isOpen);
+            kept.source().close();
+            kept.destination().close();
+        }
+        assertThat(Files.mismatch(sourceRoot.resolve("cut.bin"), destinationRoot.resolve("cut.bin")))
+                .isEqualTo(-1);
+    }
+
+    private static ChunkRequest oneFile(EndpointAccess from, EndpointAccess to, String path) throws IOException {
+        return new ChunkRequest(
+                from,
+                to,
+                List.of(new FileTransfer(path, path, 3000)),
+                new ChunkTuning(1, 1, 1),
+                false,
+                ProtectionLevel.CLEAR);
     }
 
     /** Records what the runner reports. */

@@ -13,6 +13,7 @@ import org.ferry.api.repository.TransferItemRepository;
 import org.ferry.api.store.FileStore;
 import org.ferry.api.store.TaskStore;
 import org.ferry.mover.access.EndpointSessions;
+import org.ferry.mover.access.IdleSessionPairs;
 import org.ferry.mover.runner.Faults;
 import org.ferry.mover.runner.MoverFault;
 import org.ferry.scheduler.TransferProperties;
@@ -32,6 +33,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * @param transactions transactions
  * @param ending ends and suspends tasks
  * @param sessions opens GridFTP sessions with the owner's endpoint access
+ * @param idleSessions logged-in session pairs given back by earlier work, for planning to start from
  * @param activations the owner's endpoint access, and suspensions for missing credentials
  * @param properties back-off
  */
@@ -45,6 +47,7 @@ public record JobContext(
         TransactionTemplate transactions,
         TaskEnding ending,
         EndpointSessions sessions,
+        IdleSessionPairs idleSessions,
         Activations activations,
         TransferProperties properties) {
 

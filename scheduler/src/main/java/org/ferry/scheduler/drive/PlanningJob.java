@@ -14,6 +14,7 @@ import org.ferry.api.store.PlannedFile;
 import org.ferry.api.store.TaskStore;
 import org.ferry.mover.access.CredentialExpiredException;
 import org.ferry.mover.access.EndpointAccess;
+import org.ferry.mover.access.IdleSessionPairs;
 import org.ferry.mover.client.GridFtpSession;
 import org.ferry.scheduler.plan.PlanTotals;
 import org.ferry.scheduler.plan.PlanningException;
@@ -83,8 +84,16 @@ public class PlanningJob {
         }
         transactions.executeWithoutResult(status -> files.deleteAll(taskId));
         List<PlannedFile> batch = new ArrayList<>();
-        try (GridFtpSession from = context.sessions().open(access.source(), access.protection());
-                GridFtpSession to = context.sessions().open(access.destination(), access.protection())) {
+        IdleSessionPairs.Key key = new IdleSessionPairs.Key(access.source(), access.destination(), access.protection());
+        IdleSessionPairs.Pair idle = context.idleSessions().take(key);
+        GridFtpSession from = idle == null ? null : idle.source();
+        GridFtpSession to = idle == null ? null : idle.destination();
+        boolean inStep = false; // the sessions' last command completed: they may be given back for the chunks
+        try {
+            if (from == null) {
+                from = context.sessions().open(access.source(), access.protection());
+                to = context.sessions().open(access.destination(), access.protection());
+            }
             TaskPlanner planner = new TaskPlanner(
                     from,
                     to,
@@ -103,6 +112,7 @@ public class PlanningJob {
                         }
                     });
             PlanTotals totals = planner.plan(context.transferItems().findByTaskIdOrderByItemIndex(taskId));
+            inStep = true;
             if (stopRequested.getAsBoolean()) {
                 throw new Stopped();
             }
@@ -153,8 +163,28 @@ public class PlanningJob {
             context.activations().suspend(taskId, e.getMessage());
             return false;
         } catch (IOException | RuntimeException e) {
+            inStep = false; // a command after the planning may have failed on a session too
             context.fault(taskId, e, "Listing the source and preparing the destination");
             return false;
+        } finally {
+            release(key, from, to, inStep);
+        }
+    }
+
+    /** Gives sessions in step back for the task's chunks; closes them after a fault (unknown state). */
+    private void release(IdleSessionPairs.Key key, GridFtpSession from, GridFtpSession to, boolean inStep) {
+        if (inStep) {
+            context.idleSessions().giveBack(key, new IdleSessionPairs.Pair(from, to));
+            return;
+        }
+        for (GridFtpSession session : new GridFtpSession[] {from, to}) {
+            if (session != null) {
+                try {
+                    session.close();
+                } catch (IOException | RuntimeException ignored) {
+                    // a session after a fault: closing is all that is left to do
+                }
+            }
         }
     }
 

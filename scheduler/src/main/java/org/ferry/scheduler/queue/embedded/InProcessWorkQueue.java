@@ -10,6 +10,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ferry.mover.access.EndpointSessions;
+import org.ferry.mover.access.IdleSessionPairs;
 import org.ferry.mover.queue.ChunkExecutor;
 import org.ferry.mover.queue.ChunkMessage;
 import org.ferry.mover.queue.ResultMessage;
@@ -38,6 +39,7 @@ public class InProcessWorkQueue implements WorkQueue {
     private static final Logger log = LoggerFactory.getLogger(InProcessWorkQueue.class);
 
     private final EndpointSessions sessions;
+    private final IdleSessionPairs idleSessions;
     private final TransferProperties properties;
     private final LinkedBlockingQueue<ChunkMessage> chunks = new LinkedBlockingQueue<>();
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -48,10 +50,12 @@ public class InProcessWorkQueue implements WorkQueue {
 
     /**
      * @param sessions opens the movers' sessions with the chunks' endpoint access (sealed secrets)
+     * @param idleSessions session pairs that planning and earlier chunks gave back, for the lanes
      * @param properties worker threads, attempts, heartbeat interval
      */
-    public InProcessWorkQueue(EndpointSessions sessions, TransferProperties properties) {
+    public InProcessWorkQueue(EndpointSessions sessions, IdleSessionPairs idleSessions, TransferProperties properties) {
         this.sessions = sessions;
+        this.idleSessions = idleSessions;
         this.properties = properties;
     }
 
@@ -127,6 +131,7 @@ public class InProcessWorkQueue implements WorkQueue {
         executor = new ChunkExecutor(
                 "embedded",
                 sessions,
+                idleSessions,
                 new RetryPolicy(properties.maxAttempts(), properties.retryBackoffSeconds()),
                 properties.heartbeatInterval().toMillis());
         for (int i = 0; i < properties.workerThreads(); i++) {
