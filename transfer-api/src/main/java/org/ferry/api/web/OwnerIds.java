@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.ferry.api.domain.UserAccount;
+import org.ferry.api.identity.Caller;
 import org.ferry.api.repository.UserAccountRepository;
 import org.springframework.stereotype.Component;
 
@@ -23,6 +24,32 @@ public class OwnerIds {
     public Map<String, String> of(Collection<String> names) {
         return accounts.findByNameIn(new HashSet<>(names)).stream()
                 .collect(Collectors.toMap(UserAccount::getName, a -> a.getId().toString()));
+    }
+
+    /**
+     * As {@link #of(Collection)}, without a query when every name is the caller's own (a user's
+     * task or endpoint list): the caller carries its account's id, and names never change.
+     *
+     * @param caller who asks
+     * @param names owner names
+     * @return name to account id of those names that are accounts
+     */
+    public Map<String, String> of(Caller caller, Collection<String> names) {
+        if (names.stream().allMatch(caller::owns)) {
+            return names.isEmpty()
+                    ? Map.of()
+                    : Map.of(caller.name(), caller.accountId().toString());
+        }
+        return of(names);
+    }
+
+    /**
+     * @param caller who asks
+     * @param name an owner name
+     * @return its account id (the caller's own without a query), or null
+     */
+    public String of(Caller caller, String name) {
+        return caller.owns(name) ? caller.accountId().toString() : of(name);
     }
 
     /** @return the account id of one name, or null */

@@ -67,8 +67,8 @@ public class TaskController {
         int size = Paging.limit(limit, 10, MAX_LIMIT);
         int first = Paging.offset(offset);
         Page<Task> page = tasks.list(caller, filter, orderby, size, first);
-        Map<String, String> ids =
-                ownerIds.of(page.getContent().stream().map(Task::getOwnerName).toList());
+        Map<String, String> ids = ownerIds.of(
+                caller, page.getContent().stream().map(Task::getOwnerName).toList());
         Instant now = Instant.now();
         return OffsetListDocument.of(
                 "task_list",
@@ -85,7 +85,7 @@ public class TaskController {
     public TaskDocument task(Caller caller, @PathVariable("taskId") String taskId) {
         Task task = tasks.get(caller, taskId);
         return ApiDocuments.task(
-                task, ownerIds.of(task.getOwnerName()), Instant.now(), tasks.additionalDestinations(task));
+                task, ownerIds.of(caller, task.getOwnerName()), Instant.now(), tasks.additionalDestinations(task));
     }
 
     /** {@code PUT /task/{id} {label, deadline}}: result {@code Updated}; 409 once the task ended. */
