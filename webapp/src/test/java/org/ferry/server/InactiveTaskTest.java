@@ -160,7 +160,8 @@ class InactiveTaskTest {
                 type == ResultMessage.Type.MARKER ? "0-30" : null,
                 null, // no checksum
                 "test",
-                System.currentTimeMillis());
+                System.currentTimeMillis(),
+                null);
     }
 
     private String status() {

@@ -113,7 +113,8 @@ class ResultApplierTest {
                 ranges,
                 type == ResultMessage.Type.FILE_ARRIVED ? "MD5:0123456789abcdef0123456789abcdef" : null,
                 "test",
-                System.currentTimeMillis());
+                System.currentTimeMillis(),
+                null);
     }
 
     private long count(String sql) {

@@ -208,6 +208,8 @@ public final class ChunkExecutor implements AutoCloseable {
         private final AtomicBoolean stopped = new AtomicBoolean();
         private final Set<GridFtpSession> sessions = ConcurrentHashMap.newKeySet();
         private final AtomicLong bytesInFlight = new AtomicLong();
+        /** A multicast chunk's files in flight: what each destination holds of them. */
+        private final Map<Long, DestinationProgress> destinationProgress = new ConcurrentHashMap<>();
 
         Execution(ChunkMessage chunk, ResultSink sink) {
             this.chunk = chunk;
@@ -295,7 +297,52 @@ public final class ChunkExecutor implements AutoCloseable {
                     acknowledged,
                     checksum,
                     moverName,
-                    System.currentTimeMillis());
+                    System.currentTimeMillis(),
+                    type == ResultMessage.Type.PROGRESS
+                            ? destinations()
+                            : type == ResultMessage.Type.FILE_FAULT ? destinations(fileId) : null);
+        }
+
+        /** @return what each destination holds of one multicast file ({@code bytes/files,...}), or null */
+        private String destinations(long fileId) {
+            DestinationProgress progress = destinationProgress.get(fileId);
+            if (progress == null) {
+                return null;
+            }
+            StringBuilder text = new StringBuilder();
+            for (int i = 0; i < progress.bytes().length; i++) {
+                text.append(i == 0 ? "" : ",")
+                        .append(progress.bytes()[i])
+                        .append('/')
+                        .append(progress.holding()[i] ? 1 : 0);
+            }
+            return text.toString();
+        }
+
+        /** @return per destination {@code bytes/files} in flight (see ResultMessage), or null for one destination */
+        private String destinations() {
+            int count = chunk.request().additionalDestinations().size();
+            if (count == 0) {
+                return null;
+            }
+            long[] bytes = new long[count + 1];
+            long[] whole = new long[count + 1];
+            for (DestinationProgress progress : destinationProgress.values()) {
+                for (int i = 0; i < bytes.length && i < progress.bytes().length; i++) {
+                    bytes[i] += progress.bytes()[i];
+                    whole[i] += progress.holding()[i] ? 1 : 0;
+                }
+            }
+            StringBuilder text = new StringBuilder();
+            for (int i = 0; i < bytes.length; i++) {
+                text.append(i == 0 ? "" : ",").append(bytes[i]).append('/').append(whole[i]);
+            }
+            return text.toString();
+        }
+
+        @Override
+        public void onDestinationProgress(FileTransfer file, long[] bytes, boolean[] holding) {
+            destinationProgress.put(file.id(), new DestinationProgress(bytes, holding));
         }
 
         @Override
@@ -346,6 +393,7 @@ public final class ChunkExecutor implements AutoCloseable {
         @Override
         public void onFileArrived(FileTransfer file, long bytes, String checksum) {
             bytesInFlight.addAndGet(-bytes);
+            destinationProgress.remove(file.id());
             sink.publish(result(
                     ResultMessage.Type.FILE_ARRIVED,
                     file.id(),
@@ -377,8 +425,14 @@ public final class ChunkExecutor implements AutoCloseable {
                     fault.onSource(),
                     fault.description(),
                     ByteRange.format(acknowledged)));
+            if (!willRetry) {
+                destinationProgress.remove(file.id());
+            }
         }
     }
+
+    /** What each destination holds of one multicast file in flight. */
+    private record DestinationProgress(long[] bytes, boolean[] holding) {}
 
     private static void closeQuietly(GridFtpSession session) {
         try {

@@ -28,6 +28,12 @@ import java.util.UUID;
  *     the chunk verifies checksums, else null (absent in messages of earlier releases)
  * @param mover the reporting mover's name
  * @param timeEpochMillis when the mover sent it
+ * @param destinations {@link Type#PROGRESS} of a multicast chunk (Ferry's multicast extension):
+ *     per destination, the first one first, {@code bytes/files} of the chunk's files in flight
+ *     that are there now (bytes held, and files held whole and checked), comma-separated, e.g.
+ *     {@code 33554432/1,33554432/1,1048576/0}; {@link Type#FILE_FAULT} of a multicast file: the
+ *     same for that file alone, what each destination holds of it now; else null (absent in
+ *     messages of earlier releases: a newer field within version 6, which older readers ignore)
  */
 public record ResultMessage(
         int v,
@@ -45,7 +51,8 @@ public record ResultMessage(
         String acknowledged,
         String checksum,
         String mover,
-        long timeEpochMillis) {
+        long timeEpochMillis,
+        String destinations) {
 
     /** Result kinds. */
     public enum Type {

@@ -43,6 +43,18 @@ public interface ChunkListener {
     default void onRestartMarker(FileTransfer file, List<ByteRange> acknowledged) {}
 
     /**
+     * A multicast file's bytes at each destination (Ferry's multicast extension): what each one
+     * holds of it now, while it is moved and retried. A destination that holds the whole file,
+     * checked, is {@code holding}; a file's entry ends with its {@link #onFileArrived} or its last
+     * {@link #onFault}.
+     *
+     * @param file the file
+     * @param bytes per destination, the first destination first, then the further ones in order
+     * @param holding per destination: it holds the whole file, checked against the first one
+     */
+    default void onDestinationProgress(FileTransfer file, long[] bytes, boolean[] holding) {}
+
+    /**
      * A new attempt at a file skips what the destination already holds.
      *
      * @param file the file

@@ -189,6 +189,11 @@ public final class ChunkRunner {
         }
 
         @Override
+        public void onDestinationProgress(FileTransfer file, long[] bytes, boolean[] holding) {
+            delegate.onDestinationProgress(file, bytes, holding);
+        }
+
+        @Override
         public void onFileArrived(FileTransfer file, long bytes, String checksum) {
             delegate.onFileArrived(file, bytes, checksum);
         }

@@ -46,8 +46,12 @@ import org.ferry.mover.protocol.ByteRange;
  * destination with the chunk's multicast disk stack set ({@link SessionPair#multicastStack}), which
  * forwards it to the further destinations; the file is then checked (size, and checksum when asked)
  * and renamed at every destination before it is reported arrived. A multicast stack takes no
- * {@code REST}, so every attempt sends the whole file (the server already restarts a failed branch
- * from its own copy; an attempt here is what the server could not do).
+ * {@code REST}, so an attempt sends the whole file (the server already restarts a failed branch
+ * from its own copy; an attempt here is what the server could not do), but a retry sends it only
+ * to the destinations that lack it ({@link MulticastCopies}): from the first destination's checked
+ * copy when it holds the file, else from the source with a tree of those that lack it. What each
+ * destination holds of the file goes to {@link ChunkListener#onDestinationProgress}. A file given
+ * up for good leaves no temporary file at any destination.
  */
 final class FileMover {
 
@@ -117,6 +121,7 @@ final class FileMover {
         Arrival arrived = checked;
         boolean placed = checked != null; // a batch's checked files stand under their final names
         String writing = partPath(file.destinationPath());
+        MulticastCopies copies = copies(chunk, file);
         for (int attempt = 1; ; attempt++) {
             if (listener.isStopped()) {
                 return Outcome.DONE;
@@ -144,9 +149,27 @@ final class FileMover {
             markers.addAll(acknowledged);
             AtomicBoolean receiving = new AtomicBoolean();
             try {
+                if (arrived == null && copies != null && (attempt > 1 || file.attemptsBefore() > 0)) {
+                    // a retry: only the destinations that lack the file get it again
+                    copies.ask(chunk, lane, file, writing);
+                    copies.report(listener, file);
+                    if (copies.firstHolds()) {
+                        listener.onBytes(file.sizeBytes() - counted.getAndSet(file.sizeBytes()));
+                    }
+                }
                 if (arrived == null) {
                     arrived = transfer(
-                            chunk, listener, lane, file, writing, options, acknowledged, counted, markers, receiving);
+                            chunk,
+                            listener,
+                            lane,
+                            file,
+                            writing,
+                            options,
+                            acknowledged,
+                            counted,
+                            markers,
+                            receiving,
+                            copies);
                 }
                 if (!placed) {
                     place(lane, writing, file.destinationPath(), arrived.bytes());
@@ -160,6 +183,9 @@ final class FileMover {
             } catch (IOException | RuntimeException e) {
                 listener.onBytes(-counted.getAndSet(0));
                 lane.close();
+                if (copies != null && isMulticastFailure(e)) {
+                    copies.firstComplete(); // the first destination holds the whole file
+                }
                 if (listener.isStopped()) {
                     return Outcome.DONE;
                 }
@@ -172,8 +198,10 @@ final class FileMover {
                     // whole and checks it against the new size and time
                     file = changed.replan(file);
                     acknowledged = List.of();
+                    copies = copies(chunk, file); // no destination holds the new version
                 } else if (e instanceof ChecksumMismatchException || e instanceof SizeMismatchException) {
                     acknowledged = List.of(); // wrong bytes at the destination: send it all again
+                    copies = copies(chunk, file); // and ask every destination again, trusting none
                 } else if (streamMode && receiving.get()) {
                     acknowledged = streamPrefix(lane, file, writing, markers.ranges());
                 } else {
@@ -222,6 +250,23 @@ final class FileMover {
         }
     }
 
+    /** @return the multicast file's destinations, or null for a chunk with one destination */
+    private static MulticastCopies copies(ChunkRequest chunk, FileTransfer file) {
+        return chunk.isMulticast()
+                ? new MulticastCopies(1 + chunk.additionalDestinations().size(), file.sizeBytes())
+                : null;
+    }
+
+    /**
+     * @return whether the first destination answered {@code 451 Multicast: ...}: it holds the whole
+     *     file and some destination below it does not ({@code MulticastStage})
+     */
+    private static boolean isMulticastFailure(Exception e) {
+        return e instanceof GridFtpReplyException reply
+                && reply.replyCode() == 451
+                && String.valueOf(reply.getMessage()).contains("Multicast:");
+    }
+
     /**
      * One attempt at a file's bytes: sends it (resuming from {@code acknowledged}) and checks it at
      * the destination.
@@ -239,15 +284,13 @@ final class FileMover {
             List<ByteRange> acknowledged,
             AtomicLong counted,
             RestartMarkers markers,
-            AtomicBoolean receiving)
+            AtomicBoolean receiving,
+            MulticastCopies copies)
             throws IOException {
         long bytes;
-        if (chunk.isMulticast()) {
-            int slash = writing.lastIndexOf('/');
-            lane.ensureAdditionalDirectory(slash <= 0 ? "/" : writing.substring(0, slash));
-            lane.destination().setDiskStack(lane.multicastStack());
-        }
-        if (acknowledged.isEmpty()) {
+        if (copies != null) {
+            bytes = sendMulticast(chunk, listener, lane, file, writing, options, markers, receiving, copies);
+        } else if (acknowledged.isEmpty()) {
             bytes = lane.source()
                     .sendTo(
                             file.sourcePath(),
@@ -267,9 +310,6 @@ final class FileMover {
                             reportingMarkers(listener, file, markers, receiving));
         }
         listener.onBytes(bytes - counted.getAndSet(bytes));
-        if (chunk.isMulticast()) {
-            lane.destination().setDiskStack("file"); // plain files again for CKSM, RNFR and the next file
-        }
         Arrival arrival;
         try {
             if (checksChecksum(chunk, file)) {
@@ -284,7 +324,112 @@ final class FileMover {
             throw e;
         }
         requireUnchanged(lane, file, null);
+        if (copies != null) {
+            copies.allChecked();
+            copies.report(listener, file);
+        }
         return arrival;
+    }
+
+    /**
+     * A multicast file to the destinations that lack it ({@link MulticastCopies#missing}): when the
+     * first destination lacks it, from the source to the first destination with a tree of the
+     * further ones that lack it (all of them on a first attempt); when the first destination holds
+     * it, checked, from there to each further one that lacks it, so that the source is not read
+     * again for a branch that failed.
+     *
+     * @return the file's size
+     * @throws IOException if a transfer fails
+     */
+    private static long sendMulticast(
+            ChunkRequest chunk,
+            ChunkListener listener,
+            SessionPair lane,
+            FileTransfer file,
+            String writing,
+            TransferOptions options,
+            RestartMarkers markers,
+            AtomicBoolean receiving,
+            MulticastCopies copies)
+            throws IOException {
+        int slash = writing.lastIndexOf('/');
+        String directory = slash <= 0 ? "/" : writing.substring(0, slash);
+        List<Integer> missing = copies.missing();
+        if (missing.isEmpty()) {
+            return file.sizeBytes();
+        }
+        if (missing.get(0) == 0) {
+            List<Integer> further = new java.util.ArrayList<>();
+            for (int position : missing.subList(1, missing.size())) {
+                further.add(position - 1);
+            }
+            if (further.size() == chunk.additionalDestinations().size()) {
+                lane.ensureAdditionalDirectory(directory); // asked once per lane sessions
+            } else {
+                for (int index : further) {
+                    lane.ensureAdditionalDirectory(index, directory);
+                }
+            }
+            String stack = further.isEmpty()
+                    ? "file"
+                    : further.size() == chunk.additionalDestinations().size()
+                            ? lane.multicastStack()
+                            : lane.multicastStack(further);
+            lane.destination().setDiskStack(stack);
+            copies.sendingToFirst();
+            long sent;
+            TransferListener reporting = reportingMarkers(listener, file, markers, receiving);
+            try (MulticastCopies.Poller poller = copies.poll(lane, writing, listener, file)) {
+                sent = lane.source()
+                        .sendTo(
+                                file.sourcePath(),
+                                progressDestination(lane, options),
+                                writing,
+                                options,
+                                new TransferListener() {
+                                    @Override
+                                    public void onReceiveStarted() {
+                                        reporting.onReceiveStarted();
+                                    }
+
+                                    @Override
+                                    public void onProgress(long bytesTransferred) {
+                                        reporting.onProgress(bytesTransferred);
+                                        copies.bytes(0, bytesTransferred);
+                                    }
+
+                                    @Override
+                                    public void onRestartMarker(String ranges) {
+                                        reporting.onRestartMarker(ranges);
+                                    }
+
+                                    @Override
+                                    public void onFileCompleted(FilePair pair, long bytesTransferred) {
+                                        reporting.onFileCompleted(pair, bytesTransferred);
+                                    }
+                                });
+            }
+            lane.destination().setDiskStack("file"); // plain files again for CKSM, RNFR and the next file
+            return sent;
+        }
+        // the first destination holds the file, checked: the others get it from there
+        for (int position : missing) {
+            lane.ensureAdditionalDirectory(position - 1, directory);
+            lane.destination()
+                    .sendTo(
+                            writing,
+                            lane.additionalDestination(position - 1),
+                            writing,
+                            options,
+                            new TransferListener() {
+                                @Override
+                                public void onProgress(long bytesTransferred) {
+                                    copies.bytes(position, bytesTransferred);
+                                    copies.report(listener, file);
+                                }
+                            });
+        }
+        return file.sizeBytes();
     }
 
     /**
@@ -415,8 +560,9 @@ final class FileMover {
      */
     static void removeUnchecked(SessionPair lane, String path) {
         try {
-            if (lane.destination().sizes(List.of(path))[0] >= 0) {
-                lane.destination().delete(path);
+            removeIfThere(lane.destination(), path);
+            for (GridFtpSession other : lane.additionalDestinations()) {
+                removeIfThere(other, path);
             }
         } catch (IOException | RuntimeException e) {
             lane.close();
@@ -424,18 +570,29 @@ final class FileMover {
         }
     }
 
-    /** Removes a temporary file no attempt will resume (best effort: a leftover only wastes space). */
+    /**
+     * Removes a temporary file no attempt will resume (best effort: a leftover only wastes space),
+     * at the destination and, for a multicast chunk, at every further destination, which got it
+     * forwarded under the same name.
+     */
     private static void removeQuietly(SessionPair lane, String writing, String destinationPath) {
         if (writing.equals(destinationPath)) {
             return;
         }
         try {
-            if (lane.destination().sizes(List.of(writing))[0] >= 0) {
-                lane.destination().delete(writing);
+            removeIfThere(lane.destination(), writing);
+            for (GridFtpSession other : lane.additionalDestinations()) {
+                removeIfThere(other, writing);
             }
         } catch (IOException | RuntimeException e) {
             lane.close();
             log.debug("Could not remove {}: {}", writing, e.toString());
+        }
+    }
+
+    private static void removeIfThere(GridFtpSession session, String path) throws IOException {
+        if (session.sizes(List.of(path))[0] >= 0) {
+            session.delete(path);
         }
     }
 

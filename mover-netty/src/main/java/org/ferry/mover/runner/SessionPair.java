@@ -27,7 +27,9 @@ final class SessionPair implements AutoCloseable {
     private final ChunkListener listener;
     private GridFtpSession source;
     private GridFtpSession destination;
+    /** Sessions to the further destinations by position, null until opened. */
     private final List<GridFtpSession> additional = new ArrayList<>();
+
     private String multicastStack;
     private final java.util.Set<String> additionalDirectories = new java.util.HashSet<>();
     private int sourceServer;
@@ -77,11 +79,40 @@ final class SessionPair implements AutoCloseable {
      * @throws IOException if a session cannot be opened
      */
     List<GridFtpSession> additionalDestinations() throws IOException {
-        List<org.ferry.mover.access.EndpointAccess> wanted = chunk.additionalDestinations();
-        while (additional.size() < wanted.size()) {
-            additional.add(opened(sessions.open(wanted.get(additional.size()), chunk.dataProtection())));
+        List<GridFtpSession> all = new ArrayList<>();
+        for (int i = 0; i < chunk.additionalDestinations().size(); i++) {
+            all.add(additionalDestination(i));
         }
-        return List.copyOf(additional);
+        return all;
+    }
+
+    /**
+     * @param index a further destination's position in {@link ChunkRequest#additionalDestinations}
+     * @return a logged-in session to it, opened on first use
+     * @throws IOException if it cannot be opened
+     */
+    GridFtpSession additionalDestination(int index) throws IOException {
+        while (additional.size() <= index) {
+            additional.add(null);
+        }
+        if (additional.get(index) == null) {
+            additional.set(
+                    index, opened(sessions.open(chunk.additionalDestinations().get(index), chunk.dataProtection())));
+        }
+        return additional.get(index);
+    }
+
+    /**
+     * Closes one further destination's session (a failed one: the next use opens a new one),
+     * leaving the lane's others open.
+     *
+     * @param index its position
+     */
+    void closeAdditional(int index) {
+        if (index < additional.size() && additional.get(index) != null) {
+            release(additional.get(index));
+            additional.set(index, null);
+        }
     }
 
     /**
@@ -100,6 +131,20 @@ final class SessionPair implements AutoCloseable {
             ensureDirectory(other, directory);
         }
         additionalDirectories.add(directory);
+    }
+
+    /**
+     * As {@link #ensureAdditionalDirectory(String)} at one further destination (one that is sent a
+     * file again on its own).
+     *
+     * @param index its position
+     * @param directory absolute directory path
+     * @throws IOException if it cannot create it
+     */
+    void ensureAdditionalDirectory(int index, String directory) throws IOException {
+        if (!additionalDirectories.contains(directory)) {
+            ensureDirectory(additionalDestination(index), directory);
+        }
     }
 
     private static void ensureDirectory(GridFtpSession session, String directory) throws IOException {
@@ -129,14 +174,28 @@ final class SessionPair implements AutoCloseable {
      */
     String multicastStack() throws IOException {
         if (multicastStack == null) {
-            List<String> urls = new ArrayList<>();
-            for (org.ferry.mover.access.EndpointAccess access : chunk.additionalDestinations()) {
-                urls.add(sessions.forwardingUrl(access));
+            List<Integer> all = new ArrayList<>();
+            for (int i = 0; i < chunk.additionalDestinations().size(); i++) {
+                all.add(i);
             }
-            int parallelism = Math.max(1, Math.min(64, chunk.tuning().parallelism()));
-            multicastStack = new MulticastTree(urls, MulticastTree.DEFAULT_CAST_COUNT, parallelism).diskStack();
+            multicastStack = multicastStack(all);
         }
         return multicastStack;
+    }
+
+    /**
+     * @param indexes positions of some further destinations, in order
+     * @return the disk stack that makes the first destination forward to those only (a retry that
+     *     the others do not need)
+     * @throws IOException if a further destination's password cannot be unsealed
+     */
+    String multicastStack(List<Integer> indexes) throws IOException {
+        List<String> urls = new ArrayList<>();
+        for (int index : indexes) {
+            urls.add(sessions.forwardingUrl(chunk.additionalDestinations().get(index)));
+        }
+        int parallelism = Math.max(1, Math.min(64, chunk.tuning().parallelism()));
+        return new MulticastTree(urls, MulticastTree.DEFAULT_CAST_COUNT, parallelism).diskStack();
     }
 
     /**
@@ -229,7 +288,7 @@ final class SessionPair implements AutoCloseable {
         }
         release(source);
         release(destination);
-        additional.forEach(this::release);
+        additional.forEach(this::release); // release skips null
         additional.clear();
         additionalDirectories.clear();
         source = null;

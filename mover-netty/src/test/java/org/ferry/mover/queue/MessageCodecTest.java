@@ -185,7 +185,8 @@ class MessageCodecTest {
                 null,
                 null,
                 "mover-1",
-                1L);
+                1L,
+                null);
         assertThat(codec.result(codec.write(result))).isEqualTo(result);
     }
 

@@ -89,14 +89,24 @@ public class PlanningJob {
         GridFtpSession from = idle == null ? null : idle.source();
         GridFtpSession to = idle == null ? null : idle.destination();
         boolean inStep = false; // the sessions' last command completed: they may be given back for the chunks
+        List<GridFtpSession> further = new ArrayList<>();
         try {
             if (from == null) {
                 from = context.sessions().open(access.source(), access.protection());
                 to = context.sessions().open(access.destination(), access.protection());
             }
+            // multicast: the directory tree (empty directories too) is made at every destination
+            for (org.ferry.api.store.NewTask.Destination extra : tasks.additionalDestinations(taskId)) {
+                further.add(context.sessions()
+                        .open(
+                                context.activations()
+                                        .accessOf(task.getOwnerName(), extra.endpointId(), extra.endpoint()),
+                                access.protection()));
+            }
             TaskPlanner planner = new TaskPlanner(
                     from,
                     to,
+                    further,
                     task.getSyncLevel(),
                     task.isSkipSourceErrors(),
                     task.getFilterRules(),
@@ -162,11 +172,15 @@ public class PlanningJob {
         } catch (CredentialExpiredException e) {
             context.activations().suspend(taskId, e.getMessage());
             return false;
+        } catch (org.ferry.api.credential.ActivationRequiredException e) {
+            context.activations().suspend(taskId, e.getMessage()); // a further destination's
+            return false;
         } catch (IOException | RuntimeException e) {
             inStep = false; // a command after the planning may have failed on a session too
             context.fault(taskId, e, "Listing the source and preparing the destination");
             return false;
         } finally {
+            further.forEach(PlanningJob::closeQuietly);
             release(key, from, to, inStep);
         }
     }
@@ -196,6 +210,14 @@ public class PlanningJob {
     private static String relayOf(EndpointAccess agent) {
         String host = java.net.URI.create(agent.servers().get(0).url()).getHost();
         return host == null ? "?" : host.replace("\"", "");
+    }
+
+    private static void closeQuietly(GridFtpSession session) {
+        try {
+            session.close();
+        } catch (IOException | RuntimeException e) {
+            log.debug("Closing a further destination's session: {}", e.toString());
+        }
     }
 
     private void flush(UUID taskId, List<PlannedFile> batch) {

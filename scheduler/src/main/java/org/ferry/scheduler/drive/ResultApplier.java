@@ -239,7 +239,7 @@ public class ResultApplier implements MoverResults {
         files.heartbeats(new ArrayList<>(heardFrom.keySet()), now);
         if (!progress.isEmpty()) {
             files.progress(progress.values().stream()
-                    .map(p -> new ChunkProgress(p.chunkId(), p.bytes(), p.mover()))
+                    .map(p -> new ChunkProgress(p.chunkId(), p.bytes(), p.mover(), p.destinations()))
                     .toList());
             progress.values().stream().map(ResultMessage::taskId).distinct().forEach(tasks::refreshBytesInFlight);
         }
@@ -329,6 +329,9 @@ public class ResultApplier implements MoverResults {
         }
         if (!fault.permanent()) {
             outcome.of(fault.chunkId())[2]++; // a transient fault says something of the link
+        }
+        if (fault.destinations() != null) {
+            files.destinationsHeld(fault.fileId(), fault.destinations()); // multicast: kept for GET /task
         }
         boolean active = tasks.addFaults(taskId, 1, fault.code());
         if (skip) {

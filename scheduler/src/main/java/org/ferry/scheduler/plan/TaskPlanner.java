@@ -42,6 +42,7 @@ public final class TaskPlanner {
 
     private final GridFtpSession source;
     private final GridFtpSession destination;
+    private final List<GridFtpSession> further;
     private final SyncLevel syncLevel;
     private final boolean skipSourceErrors;
     private final PlanSink sink;
@@ -112,9 +113,36 @@ public final class TaskPlanner {
             boolean dryRun,
             String checksumAlgorithm,
             PlanSink sink) {
+        this(source, destination, List.of(), syncLevel, skipSourceErrors, filters, dryRun, checksumAlgorithm, sink);
+    }
+
+    /**
+     * @param source logged-in source session
+     * @param destination logged-in destination session
+     * @param further logged-in sessions to a multicast task's further destinations: each gets the
+     *     destination's directory tree (empty directories included); their listings play no part
+     * @param syncLevel sync level or null (always copy)
+     * @param skipSourceErrors skip missing or unreadable source paths instead of failing
+     * @param filters the filter rules for recursive items
+     * @param dryRun change nothing on the destination (make no directory)
+     * @param checksumAlgorithm what sync level 3 compares (a CKSM name, the task's {@code
+     *     checksum_algorithm})
+     * @param sink where the files go
+     */
+    public TaskPlanner(
+            GridFtpSession source,
+            GridFtpSession destination,
+            List<GridFtpSession> further,
+            SyncLevel syncLevel,
+            boolean skipSourceErrors,
+            FilterRules filters,
+            boolean dryRun,
+            String checksumAlgorithm,
+            PlanSink sink) {
         this.checksumAlgorithm = checksumAlgorithm;
         this.source = source;
         this.destination = destination;
+        this.further = List.copyOf(further);
         this.syncLevel = syncLevel;
         this.skipSourceErrors = skipSourceErrors;
         this.filters = filters;
@@ -150,6 +178,7 @@ public final class TaskPlanner {
                     EventCode.NOT_A_DIRECTORY, "Recursive item source " + sourcePath + " is not a directory");
         }
         boolean created = ensureDirectory(destinationPath);
+        ensureFurther(destinationPath);
         crawl(sourcePath, destinationPath, created);
     }
 
@@ -189,6 +218,7 @@ public final class TaskPlanner {
                             EventCode.NOT_A_DIRECTORY,
                             "Destination " + destinationPath + " exists and is not a directory");
                 }
+                ensureFurther(destinationPath);
                 crawl(sourcePath, destinationPath, created);
             }
         }
@@ -292,6 +322,36 @@ public final class TaskPlanner {
         ensureDirectory(RemotePaths.parent(path));
         destination.makeDirectory(path);
         return true;
+    }
+
+    /**
+     * Makes a directory (and its missing parents) at every further destination of a multicast
+     * task, unless this is a dry run: the mover makes only the directories its files need there.
+     */
+    private void ensureFurther(String path) throws IOException, PlanningException {
+        if (dryRun) {
+            return;
+        }
+        for (GridFtpSession other : further) {
+            ensureAt(other, path);
+        }
+    }
+
+    private static void ensureAt(GridFtpSession session, String path) throws IOException, PlanningException {
+        if (path.equals("/")) {
+            return;
+        }
+        FileInfo there = statOrNull(session, path);
+        if (there != null) {
+            if (!there.isDirectory()) {
+                throw new PlanningException(
+                        EventCode.NOT_A_DIRECTORY,
+                        "Destination " + path + " exists and is not a directory at a further destination");
+            }
+            return;
+        }
+        ensureAt(session, RemotePaths.parent(path));
+        session.makeDirectory(path);
     }
 
     private static FileInfo statOrNull(GridFtpSession session, String path) throws IOException {

@@ -81,6 +81,7 @@ public class DryRunPlanner implements TransferPreview {
                     options.checksumAlgorithm().name(),
                     collector);
             PlanTotals totals = planner.plan(items);
+            List<String> further = reach(plan);
             long deletions = 0;
             if (options.deleteDestinationExtra() && totals.skippedErrors() == 0) {
                 deletions = new MirrorWalk(from, to, options.filterRules(), true, () -> false, collector::deleted)
@@ -96,7 +97,8 @@ public class DryRunPlanner implements TransferPreview {
                     totals.skippedErrors(),
                     deletions,
                     collector.truncated,
-                    collector.entries);
+                    collector.entries,
+                    further);
         } catch (PlanningException e) {
             if (e.code() == EventCode.FILE_NOT_FOUND) {
                 throw new NotFoundException("DATA", e.getMessage());
@@ -107,6 +109,30 @@ public class DryRunPlanner implements TransferPreview {
         } catch (IOException e) {
             throw new EndpointException("GridFTP failure while planning the dry run: " + e.getMessage());
         }
+    }
+
+    /**
+     * A multicast transfer's further destinations: each must let the caller log in, as the task's
+     * chunks will (a dry run that says nothing of three of four destinations would mislead).
+     *
+     * @return their canonical names, in order
+     * @throws IOException if one cannot be reached
+     */
+    private List<String> reach(Plan plan) throws IOException {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < plan.additional().size(); i++) {
+            Endpoint further = plan.additional().get(i);
+            EndpointAccess access = access(plan.user(), further, "ferry_additional_destination_endpoints[" + i + "]");
+            try (GridFtpSession session = sessions.open(access, ProtectionLevel.CLEAR)) {
+                if (!session.isOpen()) {
+                    throw new IOException("the session closed after its login");
+                }
+            } catch (IOException e) {
+                throw new IOException(further.getCanonicalName() + ": " + e.getMessage(), e);
+            }
+            names.add(further.getCanonicalName());
+        }
+        return names;
     }
 
     private EndpointAccess access(String user, Endpoint endpoint, String field) {

@@ -15,6 +15,9 @@ import java.util.List;
  * @param deletions destination extras a mirror would delete
  * @param truncated true if {@code entries} was cut at its limit (the counts cover everything)
  * @param entries what would happen to each path, up to the limit
+ * @param additionalDestinationEndpoints the canonical names of a multicast transfer's further
+ *     destinations, each reached: every file to copy goes to each of them as well; empty for one
+ *     destination
  */
 public record DryRun(
         String sourceEndpoint,
@@ -26,11 +29,14 @@ public record DryRun(
         long skippedErrors,
         long deletions,
         boolean truncated,
-        List<Entry> entries) {
+        List<Entry> entries,
+        List<String> additionalDestinationEndpoints) {
 
-    /** Copies the list. */
+    /** Copies the lists. */
     public DryRun {
         entries = List.copyOf(entries);
+        additionalDestinationEndpoints =
+                additionalDestinationEndpoints == null ? List.of() : List.copyOf(additionalDestinationEndpoints);
     }
 
     /**

@@ -20,6 +20,9 @@ import java.util.List;
  *     counts once, with what is under it)
  * @param truncated true if {@code DATA} stops before the counters' end (they stay complete)
  * @param entries what would happen to each path, in crawl order
+ * @param additionalDestinationEndpoints Ferry's multicast extension: the further destinations'
+ *     canonical names, each of which gets every file to copy as well ({@code files_to_copy} and
+ *     {@code bytes_to_copy} count one destination); absent for one destination
  */
 public record DryRunDocument(
         @JsonProperty("DATA_TYPE") String dataType,
@@ -32,7 +35,11 @@ public record DryRunDocument(
         @JsonProperty("skipped_errors") long skippedErrors,
         @JsonProperty("paths_to_delete") long pathsToDelete,
         boolean truncated,
-        @JsonProperty("DATA") List<Entry> entries) {
+        @JsonProperty("DATA") List<Entry> entries,
+
+        @JsonProperty("ferry_additional_destination_endpoints")
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+        List<String> additionalDestinationEndpoints) {
 
     /**
      * One path.

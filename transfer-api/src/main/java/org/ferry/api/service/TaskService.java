@@ -88,6 +88,25 @@ public class TaskService {
     }
 
     /**
+     * @param task a multicast task the caller may see
+     * @param destinations how many destinations it has
+     * @return per destination {@code [bytes, files]} of its files in flight there (see {@link
+     *     org.ferry.api.store.TaskStore#destinationsInFlight})
+     */
+    public List<long[]> destinationsInFlight(Task task, int destinations) {
+        return store.destinationsInFlight(task.getId(), destinations);
+    }
+
+    /**
+     * @param page tasks the caller may see
+     * @return the further destinations of those that have any (Ferry's multicast extension)
+     */
+    public java.util.Map<java.util.UUID, List<org.ferry.api.store.NewTask.Destination>> additionalDestinations(
+            List<Task> page) {
+        return store.additionalDestinations(page.stream().map(Task::getId).toList());
+    }
+
+    /**
      * @param caller the user
      * @param taskId task id text
      * @return the task, if the caller owns it or is an admin

@@ -17,8 +17,15 @@ public interface TransferPreview {
      * @param destination destination endpoint
      * @param user the caller, whose endpoint activations open the sessions
      * @param transfer the items and options
+     * @param additional further destinations (Ferry's multicast extension), checked as a
+     *     submission checks them; empty for one destination
      */
-    record Plan(Endpoint source, Endpoint destination, String user, TransferSubmission transfer) {}
+    record Plan(
+            Endpoint source,
+            Endpoint destination,
+            String user,
+            TransferSubmission transfer,
+            java.util.List<Endpoint> additional) {}
 
     /**
      * Crawls both endpoints as the task would and changes nothing on either.

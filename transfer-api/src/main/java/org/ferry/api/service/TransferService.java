@@ -254,13 +254,18 @@ public class TransferService {
      * @throws NotFoundException for an endpoint the caller cannot see
      * @throws NotSupportedException if this server has no scheduler
      * @throws org.ferry.api.error.EndpointException if an endpoint fails
+     * @throws InvalidRequestException naming {@code ferry_additional_destination_endpoints} (or an
+     *     entry) as {@link #submit} does
      */
     public DryRun dryRun(Caller caller, TransferSubmission transfer) {
         Endpoint source = endpoints.resolve(caller, transfer.sourceEndpoint(), "source_endpoint");
         Endpoint destination = endpoints.resolve(caller, transfer.destinationEndpoint(), "destination_endpoint");
         TransferPreview previewer = preview.orElseThrow(
                 () -> new NotSupportedException(null, "This server has no scheduler to plan a dry run"));
-        return previewer.preview(new TransferPreview.Plan(source, destination, caller.name(), transfer));
+        // multicast: the further destinations are checked as a submission checks them (a dry run
+        // that passes where the submission would be refused would say nothing)
+        List<Endpoint> additional = additionalDestinations(caller, transfer, destination);
+        return previewer.preview(new TransferPreview.Plan(source, destination, caller.name(), transfer, additional));
     }
 
     /**

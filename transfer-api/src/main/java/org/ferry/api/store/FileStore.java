@@ -387,19 +387,32 @@ public class FileStore {
     }
 
     /**
+     * What each destination of a multicast file held at its last fault, kept while it waits for its
+     * next chunk ({@link TaskStore#destinationsInFlight}).
+     *
+     * @param fileId the file
+     * @param destinations {@code bytes/held,...}, the first destination first
+     */
+    public void destinationsHeld(long fileId, String destinations) {
+        jdbc.update("update transfer_file set destinations_held = ? where id = ?", destinations, fileId);
+    }
+
+    /**
      * A mover's progress: the bytes of the files it moves now, per ACTIVE chunk.
      *
      * @param progress one report per chunk
      */
     public void progress(List<ChunkProgress> progress) {
         jdbc.batchUpdate(
-                "update chunk set bytes_in_flight = ?, mover = ? where id = ? and state = 'ACTIVE'",
+                "update chunk set bytes_in_flight = ?, mover = ?, destinations_in_flight = ? where id = ? and"
+                        + " state = 'ACTIVE'",
                 progress,
                 500,
                 (ps, report) -> {
                     ps.setLong(1, report.bytesInFlight());
                     ps.setString(2, report.mover());
-                    ps.setLong(3, report.chunkId());
+                    ps.setString(3, report.destinationsInFlight());
+                    ps.setLong(4, report.chunkId());
                 });
     }
 

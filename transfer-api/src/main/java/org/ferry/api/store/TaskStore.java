@@ -524,6 +524,60 @@ public class TaskStore {
     }
 
     /**
+     * A multicast task's files in flight per destination: the sums of its ACTIVE chunks' last
+     * reports ({@code bytes/files,...}, see {@link ChunkProgress#destinationsInFlight}), and of what
+     * its files waiting for their next chunk held at their last fault ({@link
+     * FileStore#destinationsHeld}).
+     *
+     * @param taskId a task
+     * @param destinations how many destinations it has (the first and the further ones)
+     * @return per destination {@code [bytes, files]} in flight there, the first destination first
+     */
+    public List<long[]> destinationsInFlight(UUID taskId, int destinations) {
+        List<long[]> sums = new ArrayList<>();
+        for (int i = 0; i < destinations; i++) {
+            sums.add(new long[2]);
+        }
+        jdbc.query(
+                "select destinations_in_flight from chunk where task_id = ? and state = 'ACTIVE'"
+                        + " and destinations_in_flight is not null"
+                        + " union all select destinations_held from transfer_file where task_id = ?"
+                        + " and state = 'PENDING' and destinations_held is not null",
+                rs -> {
+                    String[] parts = rs.getString(1).split(",");
+                    for (int i = 0; i < parts.length && i < destinations; i++) {
+                        String[] pair = parts[i].split("/");
+                        sums.get(i)[0] += Long.parseLong(pair[0].strip());
+                        sums.get(i)[1] += pair.length > 1 ? Long.parseLong(pair[1].strip()) : 0;
+                    }
+                },
+                taskId,
+                taskId);
+        return sums;
+    }
+
+    /**
+     * @param taskIds tasks (a page of a task list)
+     * @return the further destinations of those that have any, each in order (one query)
+     */
+    public java.util.Map<UUID, List<NewTask.Destination>> additionalDestinations(java.util.Collection<UUID> taskIds) {
+        java.util.Map<UUID, List<NewTask.Destination>> all = new java.util.HashMap<>();
+        if (taskIds.isEmpty()) {
+            return all;
+        }
+        String marks = String.join(", ", java.util.Collections.nCopies(taskIds.size(), "?"));
+        jdbc.query(
+                "select task_id, endpoint_id, endpoint from task_destination where task_id in (" + marks
+                        + ") order by task_id, position",
+                rs -> {
+                    all.computeIfAbsent(rs.getObject(1, UUID.class), id -> new ArrayList<>())
+                            .add(new NewTask.Destination(rs.getObject(2, UUID.class), rs.getString(3)));
+                },
+                taskIds.toArray());
+        return all;
+    }
+
+    /**
      * @return whether the task asked for {@code fail_on_quota_errors}: a full destination or an
      *     exhausted quota fails it at once instead of its waiting for space
      */

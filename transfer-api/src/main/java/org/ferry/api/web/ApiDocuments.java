@@ -132,6 +132,24 @@ public final class ApiDocuments {
      */
     public static TaskDocument task(
             Task task, String ownerId, Instant now, List<org.ferry.api.store.NewTask.Destination> additional) {
+        return task(task, ownerId, now, additional, List.of());
+    }
+
+    /**
+     * @param task the task
+     * @param ownerId the owner's account id, or null when unknown
+     * @param now the time rates are computed against while the task is ACTIVE
+     * @param additional the task's further destinations (multicast); empty for none
+     * @param inFlight per destination (the first one first) {@code [bytes, files]} of the files in
+     *     flight that are there now ({@code TaskStore#destinationsInFlight}); empty when unknown
+     * @return the task document, with {@code ferry_destinations} when {@code additional} has any
+     */
+    public static TaskDocument task(
+            Task task,
+            String ownerId,
+            Instant now,
+            List<org.ferry.api.store.NewTask.Destination> additional,
+            List<long[]> inFlight) {
         boolean active = task.getStatus() == TaskStatus.ACTIVE || task.getStatus() == TaskStatus.INACTIVE;
         long open = Math.max(
                 0,
@@ -207,26 +225,30 @@ public final class ApiDocuments {
                 task.isCanceledByAdmin(),
                 null,
                 false,
-                additional.isEmpty() ? null : destinations(task, additional));
+                additional.isEmpty() ? null : destinations(task, additional, active ? inFlight : List.of()));
     }
 
-    /** Every destination of a multicast task with what was checked there (all of them, file by file). */
+    /**
+     * Every destination of a multicast task: the files checked at all of them, plus, while the task
+     * is ACTIVE, what each one holds of the files in flight (its own bytes, and the files it holds
+     * whole, checked).
+     */
     private static List<TaskDocument.Destination> destinations(
-            Task task, List<org.ferry.api.store.NewTask.Destination> additional) {
+            Task task, List<org.ferry.api.store.NewTask.Destination> additional, List<long[]> inFlight) {
         List<TaskDocument.Destination> all = new java.util.ArrayList<>();
-        all.add(new TaskDocument.Destination(
-                "ferry_destination",
-                task.getDestinationEndpointId().toString(),
-                displayName(task.getDestinationEndpoint()),
-                task.getFilesTransferred(),
-                task.getBytesTransferred()));
+        List<String[]> named = new java.util.ArrayList<>();
+        named.add(new String[] {task.getDestinationEndpointId().toString(), task.getDestinationEndpoint()});
         for (org.ferry.api.store.NewTask.Destination further : additional) {
+            named.add(new String[] {further.endpointId().toString(), further.endpoint()});
+        }
+        for (int i = 0; i < named.size(); i++) {
+            long[] there = i < inFlight.size() ? inFlight.get(i) : new long[2];
             all.add(new TaskDocument.Destination(
                     "ferry_destination",
-                    further.endpointId().toString(),
-                    displayName(further.endpoint()),
-                    task.getFilesTransferred(),
-                    task.getBytesTransferred()));
+                    named.get(i)[0],
+                    displayName(named.get(i)[1]),
+                    task.getFilesTransferred() + there[1],
+                    task.getBytesTransferred() + there[0]));
         }
         return all;
     }

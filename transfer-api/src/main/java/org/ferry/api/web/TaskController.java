@@ -70,10 +70,17 @@ public class TaskController {
         Map<String, String> ids = ownerIds.of(
                 caller, page.getContent().stream().map(Task::getOwnerName).toList());
         Instant now = Instant.now();
+        // multicast tasks list their destinations here as in GET /task/{id}
+        Map<java.util.UUID, List<org.ferry.api.store.NewTask.Destination>> additional =
+                tasks.additionalDestinations(page.getContent());
         return OffsetListDocument.of(
                 "task_list",
                 page.getContent().stream()
-                        .map(t -> ApiDocuments.task(t, ids.get(t.getOwnerName()), now))
+                        .map(t -> {
+                            List<org.ferry.api.store.NewTask.Destination> further =
+                                    additional.getOrDefault(t.getId(), List.of());
+                            return ApiDocuments.task(t, ids.get(t.getOwnerName()), now, further, inFlight(t, further));
+                        })
                         .toList(),
                 size,
                 first,
@@ -84,8 +91,17 @@ public class TaskController {
     @GetMapping("/task/{taskId}")
     public TaskDocument task(Caller caller, @PathVariable("taskId") String taskId) {
         Task task = tasks.get(caller, taskId);
+        List<org.ferry.api.store.NewTask.Destination> additional = tasks.additionalDestinations(task);
         return ApiDocuments.task(
-                task, ownerIds.of(caller, task.getOwnerName()), Instant.now(), tasks.additionalDestinations(task));
+                task, ownerIds.of(caller, task.getOwnerName()), Instant.now(), additional, inFlight(task, additional));
+    }
+
+    /** @return a running multicast task's files in flight per destination; empty otherwise */
+    private List<long[]> inFlight(Task task, List<org.ferry.api.store.NewTask.Destination> additional) {
+        if (additional.isEmpty() || task.getStatus() != org.ferry.api.domain.TaskStatus.ACTIVE) {
+            return List.of();
+        }
+        return tasks.destinationsInFlight(task, 1 + additional.size());
     }
 
     /** {@code PUT /task/{id} {label, deadline}}: result {@code Updated}; 409 once the task ended. */

@@ -379,7 +379,8 @@ public class TransferDocuments implements TransferBodies {
                                 e.sourcePath(),
                                 e.destinationPath(),
                                 e.sizeBytes()))
-                        .toList());
+                        .toList(),
+                dryRun.additionalDestinationEndpoints());
     }
 
     /** @return the submission id sent (checked to be a UUID), or null when none was */
