@@ -98,11 +98,10 @@ class OptimizerApiTest {
             assertThat(set.status()).as(String.valueOf(set.body())).isEqualTo(200);
             assertThat(set.body().get("max_concurrency").asInt()).isEqualTo(1);
             assertThat(set.body().get("min_concurrency").isNull()).isTrue();
-            assertThat(admin.get("/v0.10/endpoint/" + bId + "/optimizer_limits")
-                            .body()
-                            .get("max_concurrency")
-                            .asInt())
-                    .isEqualTo(1);
+            JsonNode read =
+                    admin.get("/v0.10/endpoint/admin%23b/optimizer_limits").body();
+            assertThat(read.get("max_concurrency").asInt()).isEqualTo(1);
+            assertThat(read.get("endpoint_id").asString()).isEqualTo(bId);
 
             Map<String, Object> transfer =
                     new HashMap<>(RestApiTest.transfer("admin#a", "admin#b", null, "/run", "/run"));

@@ -49,6 +49,17 @@ public class OptimizerService {
     }
 
     /**
+     * @param caller the user
+     * @param endpoint the endpoint's id or name
+     * @return its id
+     * @throws org.ferry.api.error.NotFoundException naming {@code endpoint_id} if the caller cannot see it
+     */
+    @Transactional(readOnly = true)
+    public String idOf(Caller caller, String endpoint) {
+        return endpoints.resolve(caller, endpoint, "endpoint_id").getId().toString();
+    }
+
+    /**
      * Replaces an endpoint's limits (admins only).
      *
      * @param caller an admin

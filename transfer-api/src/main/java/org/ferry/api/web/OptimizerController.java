@@ -42,7 +42,7 @@ public class OptimizerController {
     @GetMapping("/endpoint/{endpoint}/optimizer_limits")
     public OptimizerLimitsDocument limits(Caller caller, @PathVariable("endpoint") String endpoint) {
         EndpointLimits limits = optimizer.limits(caller, endpoint);
-        return document(endpoint, limits);
+        return document(optimizer.idOf(caller, endpoint), limits);
     }
 
     /**
