@@ -11,8 +11,8 @@ import java.util.List;
  * logged-in sessions from this process over plain sockets, holds them, reads the server's live heap
  * (after a forced GC, via jcmd) and resident set before and after, and measures NOOP reply latency
  * one session at a time and with every session's NOOP sent at once. The target is under 100 kB of
- * heap each; the Globus Online paper (CACM 2012) reports 1,800 clients at 0.94 MB each, a figure
- * printed as literature beside it, not as a peer with a ratio.
+ * heap each; the striped GridFTP server paper (SC'05) reports 1,800 clients at 0.94 MB of memory
+ * each, a figure printed as literature beside it, not as a peer with a ratio.
  */
 final class SessionsBench {
 
@@ -87,7 +87,7 @@ final class SessionsBench {
             table.note(String.format(
                     java.util.Locale.ROOT,
                     "sessions: target < %.0f kB of heap per session: %s (%.2f kB); literature, not measured here:"
-                            + " Globus Online, CACM 2012, 1,800 clients at 0.94 MB each",
+                            + " globus-gridftp-server, SC'05, 1,800 clients at 0.94 MB of memory each",
                     TARGET_KB_PER_SESSION,
                     heapKb < TARGET_KB_PER_SESSION ? "met" : "NOT met",
                     heapKb));
