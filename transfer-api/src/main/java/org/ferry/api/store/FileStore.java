@@ -83,13 +83,17 @@ public class FileStore {
         Set<UUID> open = new HashSet<>();
         for (int from = 0; from < taskIds.size(); from += IDS_PER_STATEMENT) {
             List<UUID> group = taskIds.subList(from, Math.min(taskIds.size(), from + IDS_PER_STATEMENT));
-            List<Object> arguments = new ArrayList<>(group.size() + 2);
+            List<Object> arguments = new ArrayList<>(group);
             arguments.add(PENDING);
             arguments.add(ACTIVE);
-            arguments.addAll(group);
+            // exists: one index probe per task that stops at its first open file; "select distinct
+            // task_id ... where state in (...)" read every open row, a million of them for a big
+            // task, on every engine pass
             open.addAll(jdbc.queryForList(
-                    "select distinct task_id from transfer_file where state in (?, ?) and task_id in ("
-                            + String.join(", ", Collections.nCopies(group.size(), "?")) + ")",
+                    "select t.id from task t where t.id in ("
+                            + String.join(", ", Collections.nCopies(group.size(), "?"))
+                            + ") and exists (select 1 from transfer_file f where f.task_id = t.id"
+                            + " and f.state in (?, ?))",
                     UUID.class,
                     arguments.toArray()));
         }
