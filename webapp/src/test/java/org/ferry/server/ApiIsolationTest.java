@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.TreeSet;
 import org.ferry.api.domain.Role;
 import org.ferry.api.identity.AccessTokenService;
 import org.ferry.api.identity.AccountService;
+import org.ferry.scheduler.optimize.Optimizer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,6 +57,9 @@ class ApiIsolationTest {
     AccessTokenService tokens;
 
     @Autowired
+    Optimizer optimizer;
+
+    @Autowired
     @Qualifier("requestMappingHandlerMapping")
     RequestMappingHandlerMapping mappings;
 
@@ -67,6 +72,7 @@ class ApiIsolationTest {
     String aliceTimer;
     String aliceTokenId;
     String aliceSshKeyId;
+    String alicePrivateId;
 
     /** Public keys made once with ssh-keygen -t ed25519 (their private halves were thrown away). */
     static final String ALICE_SSH_KEY =
@@ -149,6 +155,14 @@ class ApiIsolationTest {
                 .get(0)
                 .get("id")
                 .asString();
+        // an interval of the optimizer ends: alice's pair (her private endpoint both ways) gets a
+        // decision, which she sees and bob must not
+        alicePrivateId =
+                alice.get("/v0.10/endpoint/alice%23private").body().get("id").asString();
+        assertThat(optimizer.decide(Instant.now(), List.of()))
+                .anySatisfy(d -> assertThat(d.sourceEndpointId().toString()).isEqualTo(alicePrivateId));
+        assertThat(alice.get("/v0.10/optimizer/current").body().get("DATA").findValuesAsString("source_endpoint_id"))
+                .contains(alicePrivateId);
         ApiClient.Answer key = alice.post("/v0.10/ssh_key", Map.of("public_key", ALICE_SSH_KEY));
         assertThat(key.status()).as(String.valueOf(key.body())).isEqualTo(201);
         aliceSshKeyId = key.body().get("id").asString();
@@ -355,6 +369,32 @@ class ApiIsolationTest {
                 Map.of("username", "mallory", "password", "12345678"),
                 403,
                 null));
+        cases.add(new Case(
+                "GET",
+                "/v0.10/endpoint/{endpoint}/optimizer_limits",
+                privateEp + "/optimizer_limits",
+                null,
+                404,
+                null));
+        cases.add(new Case(
+                "PUT",
+                "/v0.10/endpoint/{endpoint}/optimizer_limits",
+                privateEp + "/optimizer_limits",
+                Map.of("max_concurrency", 1),
+                403,
+                null));
+        cases.add(new Case("GET", "/v0.10/optimizer/current", "/v0.10/optimizer/current", null, 200, b -> {
+            assertThat(b.get("DATA").findValuesAsString("source_endpoint_id")).doesNotContain(alicePrivateId);
+            assertThat(b.get("DATA").findValuesAsString("destination_endpoint_id"))
+                    .doesNotContain(alicePrivateId);
+        }));
+        cases.add(new Case(
+                "GET",
+                "/v0.10/optimizer/evolution",
+                "/v0.10/optimizer/evolution?source=" + alicePrivateId + "&destination=" + alicePrivateId,
+                null,
+                404,
+                null));
         cases.add(new Case("GET", "/v0.10/user_list", "/v0.10/user_list", null, 403, null));
         cases.add(new Case("GET", "/v0.10/user/{name}", "/v0.10/user/alice", null, 403, null));
         cases.add(new Case("PUT", "/v0.10/user/{name}", "/v0.10/user/alice", Map.of("disabled", true), 403, null));
@@ -409,6 +449,12 @@ class ApiIsolationTest {
         assertThat(Files.exists(HOME.resolve("data/evil"))).isFalse();
         assertThat(alice.get("/v0.10/access_token_list").body().get("DATA").findValuesAsString("id"))
                 .contains(aliceTokenId);
+        JsonNode limit = alice.get("/v0.10/endpoint/alice%23private/optimizer_limits")
+                .body()
+                .get("max_concurrency");
+        assertThat(limit == null || limit.isNull())
+                .as("alice's limits untouched")
+                .isTrue();
     }
 
     @Test

@@ -466,6 +466,22 @@ public class EndpointService {
     }
 
     /**
+     * Whether the caller may see an endpoint (their own or a public one), as {@link #resolve} decides,
+     * without an exception (which would mark a surrounding transaction rollback-only).
+     *
+     * @param caller the user
+     * @param endpointId the endpoint's id
+     * @return true if it exists and the caller may see it
+     */
+    @Transactional(readOnly = true)
+    public boolean visible(Caller caller, UUID endpointId) {
+        return endpoints
+                .findById(endpointId)
+                .map(e -> caller.owns(e.getOwnerName()) || e.isPublic())
+                .orElse(false);
+    }
+
+    /**
      * An endpoint the caller may change: their own (the admin role gives no power over
      * endpoints: an admin sees and cancels every task, not every endpoint).
      *

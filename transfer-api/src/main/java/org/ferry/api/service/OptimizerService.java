@@ -1,7 +1,10 @@
 package org.ferry.api.service;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EndpointLimits;
 import org.ferry.api.domain.OptimizerDecision;
@@ -97,10 +100,23 @@ public class OptimizerService {
         }
     }
 
-    /** @return the latest decision of every pair, newest first */
+    /**
+     * @param caller the user: an admin sees every pair (the optimizer is the site's), a user only
+     *     pairs of endpoints they may see (their own and public ones), so that another user's private
+     *     endpoint and its traffic stay hidden
+     * @return the latest decision of every such pair, newest first
+     */
     @Transactional(readOnly = true)
-    public List<OptimizerDecision> current() {
-        return rows.current();
+    public List<OptimizerDecision> current(Caller caller) {
+        List<OptimizerDecision> all = rows.current();
+        if (caller.admin()) {
+            return all;
+        }
+        Map<UUID, Boolean> visible = new HashMap<>();
+        return all.stream()
+                .filter(d -> visible.computeIfAbsent(d.sourceEndpointId(), id -> endpoints.visible(caller, id))
+                        && visible.computeIfAbsent(d.destinationEndpointId(), id -> endpoints.visible(caller, id)))
+                .toList();
     }
 
     /**

@@ -58,10 +58,13 @@ public class OptimizerController {
         return document(updated.getId().toString(), limits);
     }
 
-    /** {@code GET /optimizer/current}: the latest decision of every endpoint pair, newest first. */
+    /**
+     * {@code GET /optimizer/current}: the latest decision of every endpoint pair the caller may see
+     * (both endpoints their own or public; an admin sees all), newest first.
+     */
     @GetMapping("/optimizer/current")
-    public OptimizerDecisionListDocument current() {
-        return list(optimizer.current());
+    public OptimizerDecisionListDocument current(Caller caller) {
+        return list(optimizer.current(caller));
     }
 
     /**
