@@ -97,8 +97,13 @@ class ServiceGlobusInteropTest {
         globusRoot = GlobusGridFtpServer.createRoot();
         globus = started(GlobusGridFtpServer.start());
         FerryGridFtpProcess ferry = started(FerryGridFtpProcess.start(launchers, ferryRoot, work.resolve("ferry.log")));
+        // no reused sessions: the concurrency cases count the globus session processes each task
+        // starts (reuse is ChunkRunnerTest's and the manytasks bench's)
         server = started(FerryServerProcess.start(
-                launchers, Files.createDirectories(work.resolve("home")), work.resolve("server.log")));
+                launchers,
+                Files.createDirectories(work.resolve("home")),
+                work.resolve("server.log"),
+                List.of("--ferry.transfer.idle-session-timeout=0s")));
         cli = new CliRunner(launchers, server, work);
         expectSuccess(cli.run(60, "endpoint", "add", GLOBUS, "--url", globus.base()));
         expectSuccess(cli.run(60, "endpoint", "add", FERRY, "--url", ferry.url()));

@@ -93,7 +93,7 @@ public final class IdleSessionPairs implements AutoCloseable {
     /**
      * @param sessions reads GSI credentials' ends
      * @param clock what "now" is for idle times and credential ends
-     * @param idleTimeout how long a pair may stay idle
+     * @param idleTimeout how long a pair may stay idle; zero keeps none (every pair given back is closed)
      * @param maxPerKey pairs kept per key, at least 1
      * @param maxKeys keys kept, at least 1
      */
@@ -166,6 +166,10 @@ public final class IdleSessionPairs implements AutoCloseable {
      * @param pair sessions whose last command completed (never after a fault)
      */
     public void giveBack(Key key, Pair pair) {
+        if (idleTimeout.isZero()) {
+            pair.close(); // reuse turned off
+            return;
+        }
         Instant until;
         try {
             until = usableUntil(key);
