@@ -4,6 +4,7 @@ import org.ferry.api.auth.FerryHome;
 import org.ferry.api.credential.CredentialKeyConfiguration;
 import org.ferry.api.identity.AccessTokenService;
 import org.ferry.api.identity.AccountService;
+import org.ferry.api.identity.TokenCache;
 import org.ferry.api.migration.LegacyVersions;
 import org.ferry.api.migration.V4__SealEndpointPasswords;
 import org.ferry.api.migration.V6__EndpointServerRows;
@@ -31,6 +32,7 @@ import org.springframework.security.crypto.password.PasswordEncoder;
 @Import({
     AccountService.class,
     AccessTokenService.class,
+    TokenCache.class,
     FerryHome.class,
     CredentialKeyConfiguration.class,
     V4__SealEndpointPasswords.class,
