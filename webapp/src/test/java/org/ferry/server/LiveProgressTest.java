@@ -15,7 +15,7 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
-import org.ferry.api.domain.TaskType;
+import org.ferry.api.domain.Endpoint;
 import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.store.NewTask;
 import org.ferry.api.store.TaskStore;
@@ -200,38 +200,20 @@ class LiveProgressTest {
         for (int i = 0; i < 3; i++) {
             Files.writeString(FIXTURE.siteA().resolve("plan-stop/f" + i + ".txt"), "file " + i + "\n");
         }
-        UUID source =
-                endpoints.findByCanonicalName("admin#live-a").orElseThrow().getId();
-        UUID destination =
-                endpoints.findByCanonicalName("admin#live-b").orElseThrow().getId();
+        Endpoint source = endpoints.findByCanonicalName("admin#live-a").orElseThrow();
+        Endpoint destination = endpoints.findByCanonicalName("admin#live-b").orElseThrow();
         // leased by another instance from its first commit on: the engine beside the test leaves it be
         UUID taskId = transactions.execute(status -> {
-            UUID id = tasks.create(new NewTask(
-                    TaskType.TRANSFER,
+            UUID id = tasks.create(NewTask.transfer(
                     UUID.randomUUID().toString(),
                     "admin",
                     null,
                     Instant.now(),
                     null,
                     source,
-                    "admin#live-a",
                     destination,
-                    "admin#live-b",
-                    null,
-                    false,
-                    false,
-                    false,
-                    false,
-                    false,
-                    null,
-                    false,
-                    false,
-                    false,
-                    false,
-                    false,
-                    List.of(new NewTask.Item("/plan-stop", "/plan-stop-copy", true)),
-                    List.of(),
-                    false));
+                    NewTask.TransferOptions.none(),
+                    List.of(new NewTask.Item("/plan-stop", "/plan-stop-copy", true))));
             new JdbcTemplate(dataSource)
                     .update(
                             "update task set lease_owner = 'elsewhere', lease_expires = ? where id = ?",

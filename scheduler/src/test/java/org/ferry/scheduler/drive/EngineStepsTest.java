@@ -10,7 +10,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
-import org.ferry.api.domain.TaskType;
+import org.ferry.api.domain.Endpoint;
 import org.ferry.api.store.FileStore;
 import org.ferry.api.store.LeasedTask;
 import org.ferry.api.store.NewTask;
@@ -85,32 +85,16 @@ class EngineStepsTest {
     JdbcTemplate jdbc;
 
     private UUID task(Instant deadline) {
-        return tasks.create(new NewTask(
-                TaskType.TRANSFER,
+        return tasks.create(NewTask.transfer(
                 UUID.randomUUID().toString(),
                 "alice",
                 null,
                 Instant.now(),
                 deadline,
-                UUID.randomUUID(),
-                "alice#a",
-                UUID.randomUUID(),
-                "alice#b",
-                null,
-                false,
-                false,
-                false,
-                false,
-                false,
-                null,
-                false,
-                false,
-                false,
-                false,
-                false,
-                List.of(new NewTask.Item("/a", "/b", false)),
-                List.of(),
-                false));
+                new Endpoint("alice", "a", "ftp://127.0.0.1:1", ""),
+                new Endpoint("alice", "b", "ftp://127.0.0.1:1", ""),
+                NewTask.TransferOptions.none(),
+                List.of(new NewTask.Item("/a", "/b", false))));
     }
 
     private Tick tick(Instant now, String instance) {

@@ -9,9 +9,9 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
+import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EndpointLimits;
 import org.ferry.api.domain.OptimizerDecision;
-import org.ferry.api.domain.TaskType;
 import org.ferry.api.store.FileStore;
 import org.ferry.api.store.LeasedTask;
 import org.ferry.api.store.NewTask;
@@ -97,44 +97,30 @@ class OptimizerTest {
     @Autowired
     JdbcTemplate jdbc;
 
-    private UUID endpoint(String name) {
-        UUID id = UUID.randomUUID();
+    private Endpoint endpoint(String name) {
+        // a unique display name: the tests share one database
+        Endpoint endpoint = new Endpoint("admin", name + UUID.randomUUID(), "ftp://127.0.0.1:1", "");
         jdbc.update(
                 "insert into endpoint (id, owner_name, canonical_name, display_name, url, username, password,"
-                        + " created_time) values (?, 'admin', ?, ?, 'ftp://127.0.0.1:1', '', '', current_timestamp)",
-                id,
-                "admin#" + name + id,
-                name);
-        return id;
+                        + " created_time) values (?, 'admin', ?, ?, ?, '', '', current_timestamp)",
+                endpoint.getId(),
+                endpoint.getCanonicalName(),
+                endpoint.getDisplayName(),
+                endpoint.getUrl());
+        return endpoint;
     }
 
-    private LeasedTask task(UUID source, UUID destination) {
-        UUID id = tasks.create(new NewTask(
-                TaskType.TRANSFER,
+    private LeasedTask task(Endpoint source, Endpoint destination) {
+        UUID id = tasks.create(NewTask.transfer(
                 UUID.randomUUID().toString(),
                 "alice",
                 null,
                 Instant.now(),
                 null,
                 source,
-                "admin#a",
                 destination,
-                "admin#b",
-                null,
-                false,
-                false,
-                false,
-                false,
-                false,
-                null,
-                false,
-                false,
-                false,
-                false,
-                false,
-                List.of(new NewTask.Item("/a", "/b", false)),
-                List.of(),
-                false));
+                NewTask.TransferOptions.none(),
+                List.of(new NewTask.Item("/a", "/b", false))));
         Instant now = Instant.now();
         return tasks.renewLeases("test", now, now.plusSeconds(30)).stream()
                 .filter(t -> t.id().equals(id))
@@ -144,8 +130,8 @@ class OptimizerTest {
 
     @Test
     void eachIntervalStoresADecisionWithItsInputsAndTellsThePairsTasks() {
-        UUID a = endpoint("a");
-        UUID b = endpoint("b");
+        Endpoint a = endpoint("a");
+        Endpoint b = endpoint("b");
         LeasedTask task = task(a, b);
         String pair = task.endpointPair();
         // the start: the fixed rules' 2 session pairs per chunk slot (2 worker threads)
@@ -175,7 +161,7 @@ class OptimizerTest {
         assertThat(second.filesFailed()).isEqualTo(1);
         assertThat(second.successRate()).isEqualTo(75.0);
 
-        assertThat(rows.evolution(a, b, null, 100))
+        assertThat(rows.evolution(a.getId(), b.getId(), null, 100))
                 .extracting(OptimizerDecision::concurrency)
                 .containsExactly(5, 4);
         assertThat(rows.current()).anySatisfy(c -> assertThat(c.reason()).contains("75.0 %"));
@@ -190,11 +176,11 @@ class OptimizerTest {
 
     @Test
     void anAdminsLimitsBindAtOnceAndAreNeverExceeded() {
-        UUID a = endpoint("a");
-        UUID b = endpoint("b");
+        Endpoint a = endpoint("a");
+        Endpoint b = endpoint("b");
         LeasedTask task = task(a, b);
         String pair = task.endpointPair();
-        rows.saveLimits(b, new EndpointLimits(null, 3, 2));
+        rows.saveLimits(b.getId(), new EndpointLimits(null, 3, 2));
         assertThat(optimizer.allowances().of(pair)).isEqualTo(new Allowance(3, 2));
 
         Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -211,7 +197,7 @@ class OptimizerTest {
             assertThat(d.parallelism()).isLessThanOrEqualTo(2);
         }
         // a minimum above the other endpoint's maximum: the maximum wins
-        rows.saveLimits(a, new EndpointLimits(5, null, null));
+        rows.saveLimits(a.getId(), new EndpointLimits(5, null, null));
         assertThat(optimizer.allowances().of(pair).concurrency()).isEqualTo(3);
     }
 }

@@ -98,180 +98,6 @@ public record NewTask(
         deletePaths = List.copyOf(deletePaths);
     }
 
-    /** A task without the tree digest (the components as above, without {@code verifyTreeDigest}). */
-    public NewTask(
-            TaskType type,
-            String submissionId,
-            String ownerName,
-            String label,
-            Instant requestTime,
-            Instant deadline,
-            UUID sourceEndpointId,
-            String sourceEndpoint,
-            UUID destinationEndpointId,
-            String destinationEndpoint,
-            SyncLevel syncLevel,
-            boolean verifyChecksum,
-            boolean encryptData,
-            boolean preserveTimestamp,
-            boolean skipSourceErrors,
-            boolean deleteDestinationExtra,
-            FilterRules filterRules,
-            boolean deleteRecursive,
-            boolean ignoreMissing,
-            boolean notifyOnSucceeded,
-            boolean notifyOnFailed,
-            boolean notifyOnInactive,
-            List<Item> transferItems,
-            List<String> deletePaths,
-            boolean failOnQuotaErrors,
-            String checksumAlgorithm,
-            List<Destination> additionalDestinations) {
-        this(
-                type,
-                submissionId,
-                ownerName,
-                label,
-                requestTime,
-                deadline,
-                sourceEndpointId,
-                sourceEndpoint,
-                destinationEndpointId,
-                destinationEndpoint,
-                syncLevel,
-                verifyChecksum,
-                encryptData,
-                preserveTimestamp,
-                skipSourceErrors,
-                deleteDestinationExtra,
-                filterRules,
-                deleteRecursive,
-                ignoreMissing,
-                notifyOnSucceeded,
-                notifyOnFailed,
-                notifyOnInactive,
-                transferItems,
-                deletePaths,
-                failOnQuotaErrors,
-                checksumAlgorithm,
-                additionalDestinations,
-                false);
-    }
-
-    /** A task with one destination (the components as above, without {@code additionalDestinations}). */
-    public NewTask(
-            TaskType type,
-            String submissionId,
-            String ownerName,
-            String label,
-            Instant requestTime,
-            Instant deadline,
-            UUID sourceEndpointId,
-            String sourceEndpoint,
-            UUID destinationEndpointId,
-            String destinationEndpoint,
-            SyncLevel syncLevel,
-            boolean verifyChecksum,
-            boolean encryptData,
-            boolean preserveTimestamp,
-            boolean skipSourceErrors,
-            boolean deleteDestinationExtra,
-            FilterRules filterRules,
-            boolean deleteRecursive,
-            boolean ignoreMissing,
-            boolean notifyOnSucceeded,
-            boolean notifyOnFailed,
-            boolean notifyOnInactive,
-            List<Item> transferItems,
-            List<String> deletePaths,
-            boolean failOnQuotaErrors,
-            String checksumAlgorithm) {
-        this(
-                type,
-                submissionId,
-                ownerName,
-                label,
-                requestTime,
-                deadline,
-                sourceEndpointId,
-                sourceEndpoint,
-                destinationEndpointId,
-                destinationEndpoint,
-                syncLevel,
-                verifyChecksum,
-                encryptData,
-                preserveTimestamp,
-                skipSourceErrors,
-                deleteDestinationExtra,
-                filterRules,
-                deleteRecursive,
-                ignoreMissing,
-                notifyOnSucceeded,
-                notifyOnFailed,
-                notifyOnInactive,
-                transferItems,
-                deletePaths,
-                failOnQuotaErrors,
-                checksumAlgorithm,
-                List.of());
-    }
-
-    /** A task that compares MD5 (the components as above, without {@code checksumAlgorithm}). */
-    public NewTask(
-            TaskType type,
-            String submissionId,
-            String ownerName,
-            String label,
-            Instant requestTime,
-            Instant deadline,
-            UUID sourceEndpointId,
-            String sourceEndpoint,
-            UUID destinationEndpointId,
-            String destinationEndpoint,
-            SyncLevel syncLevel,
-            boolean verifyChecksum,
-            boolean encryptData,
-            boolean preserveTimestamp,
-            boolean skipSourceErrors,
-            boolean deleteDestinationExtra,
-            FilterRules filterRules,
-            boolean deleteRecursive,
-            boolean ignoreMissing,
-            boolean notifyOnSucceeded,
-            boolean notifyOnFailed,
-            boolean notifyOnInactive,
-            List<Item> transferItems,
-            List<String> deletePaths,
-            boolean failOnQuotaErrors) {
-        this(
-                type,
-                submissionId,
-                ownerName,
-                label,
-                requestTime,
-                deadline,
-                sourceEndpointId,
-                sourceEndpoint,
-                destinationEndpointId,
-                destinationEndpoint,
-                syncLevel,
-                verifyChecksum,
-                encryptData,
-                preserveTimestamp,
-                skipSourceErrors,
-                deleteDestinationExtra,
-                filterRules,
-                deleteRecursive,
-                ignoreMissing,
-                notifyOnSucceeded,
-                notifyOnFailed,
-                notifyOnInactive,
-                transferItems,
-                deletePaths,
-                failOnQuotaErrors,
-                null);
-    }
-
     /**
      * One item of a transfer.
      *
@@ -318,7 +144,14 @@ public record NewTask(
             boolean notifyOnInactive,
             boolean failOnQuotaErrors,
             String checksumAlgorithm,
-            boolean verifyTreeDigest) {}
+            boolean verifyTreeDigest) {
+
+        /** @return no sync level, no checksums, nothing skipped, deleted or e-mailed, MD5 */
+        public static TransferOptions none() {
+            return new TransferOptions(
+                    null, false, false, false, false, false, null, false, false, false, false, null, false);
+        }
+    }
 
     /**
      * @return a new transfer task
@@ -423,6 +256,9 @@ public record NewTask(
                 false,
                 List.of(),
                 paths,
+                false,
+                null,
+                List.of(),
                 false);
     }
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.TaskType;
 import org.junit.jupiter.api.Test;
@@ -27,32 +28,17 @@ class TaskStoreTest {
     JdbcTemplate jdbc;
 
     static NewTask transfer(String owner) {
-        return new NewTask(
-                TaskType.TRANSFER,
+        return NewTask.transfer(
                 UUID.randomUUID().toString(),
                 owner,
                 "label",
                 Instant.now(),
                 Instant.now().plus(Duration.ofHours(1)),
-                UUID.randomUUID(),
-                owner + "#a",
-                UUID.randomUUID(),
-                owner + "#b",
-                null,
-                false,
-                false,
-                false,
-                false,
-                false,
-                null,
-                false,
-                false,
-                true,
-                true,
-                true,
-                List.of(new NewTask.Item("/a", "/b", true)),
-                List.of(),
-                false);
+                new Endpoint(owner, "a", "ftp://127.0.0.1:1", ""),
+                new Endpoint(owner, "b", "ftp://127.0.0.1:1", ""),
+                new NewTask.TransferOptions(
+                        null, false, false, false, false, false, null, true, true, true, false, null, false),
+                List.of(new NewTask.Item("/a", "/b", true)));
     }
 
     private String status(UUID taskId) {
@@ -175,32 +161,16 @@ class TaskStoreTest {
 
     @Test
     void aDeleteIsCountedOnlyByTheInstanceThatDrivesIt() {
-        UUID task = store.create(new NewTask(
-                TaskType.DELETE,
+        UUID task = store.create(NewTask.delete(
                 UUID.randomUUID().toString(),
                 "alice",
                 null,
                 Instant.now(),
                 Instant.now().plus(Duration.ofHours(1)),
-                UUID.randomUUID(),
-                "alice#a",
-                null,
-                null,
-                null,
-                false,
-                false,
-                false,
-                false,
-                false,
-                null,
+                new Endpoint("alice", "a", "ftp://127.0.0.1:1", ""),
                 true,
                 false,
-                false,
-                false,
-                false,
-                List.of(),
-                List.of("/tree"),
-                false));
+                List.of("/tree")));
         Instant now = Instant.now();
         assertThat(store.renewLeases("a", now, now.plusSeconds(30)))
                 .extracting(LeasedTask::type)
