@@ -50,42 +50,6 @@ public record TransferSubmission(
         }
     }
 
-    /**
-     * A transfer to one destination.
-     *
-     * @param submissionId the client's submission id, or null to make one
-     * @param sourceEndpoint the source endpoint's id or canonical name
-     * @param destinationEndpoint the destination endpoint's id or canonical name
-     * @param label the label, or null
-     * @param deadline the deadline, or null for the service's default
-     * @param items the items, in order
-     * @param options what the task does beside its items
-     * @param notifyOn whom the task's ends e-mail
-     * @param skipActivationCheck accept the task although an endpoint is not activated
-     */
-    public TransferSubmission(
-            String submissionId,
-            String sourceEndpoint,
-            String destinationEndpoint,
-            String label,
-            Instant deadline,
-            List<Item> items,
-            Options options,
-            Notify notifyOn,
-            boolean skipActivationCheck) {
-        this(
-                submissionId,
-                sourceEndpoint,
-                destinationEndpoint,
-                label,
-                deadline,
-                items,
-                options,
-                notifyOn,
-                skipActivationCheck,
-                List.of());
-    }
-
     /** @return true if the transfer has further destinations (Ferry's multicast extension) */
     public boolean isMulticast() {
         return !additionalDestinationEndpoints.isEmpty();
@@ -146,54 +110,9 @@ public record TransferSubmission(
             }
         }
 
-        /** The options without the tree digest. */
-        public Options(
-                SyncLevel syncLevel,
-                boolean verifyChecksum,
-                boolean preserveTimestamp,
-                boolean encryptData,
-                boolean skipSourceErrors,
-                boolean deleteDestinationExtra,
-                FilterRules filterRules,
-                boolean failOnQuotaErrors,
-                ChecksumAlgorithm checksumAlgorithm) {
-            this(
-                    syncLevel,
-                    verifyChecksum,
-                    preserveTimestamp,
-                    encryptData,
-                    skipSourceErrors,
-                    deleteDestinationExtra,
-                    filterRules,
-                    failOnQuotaErrors,
-                    checksumAlgorithm,
-                    false);
-        }
-
-        /** The options with {@code failOnQuotaErrors} off (the Globus default), comparing MD5. */
-        public Options(
-                SyncLevel syncLevel,
-                boolean verifyChecksum,
-                boolean preserveTimestamp,
-                boolean encryptData,
-                boolean skipSourceErrors,
-                boolean deleteDestinationExtra,
-                FilterRules filterRules) {
-            this(
-                    syncLevel,
-                    verifyChecksum,
-                    preserveTimestamp,
-                    encryptData,
-                    skipSourceErrors,
-                    deleteDestinationExtra,
-                    filterRules,
-                    false,
-                    null);
-        }
-
         /** @return no sync level, no checksums, nothing skipped or deleted, no filters */
         public static Options plain() {
-            return new Options(null, false, false, false, false, false, FilterRules.none());
+            return new Options(null, false, false, false, false, false, FilterRules.none(), false, null, false);
         }
     }
 

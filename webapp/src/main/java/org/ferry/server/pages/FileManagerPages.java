@@ -214,11 +214,13 @@ public class FileManagerPages {
                         false,
                         FilterRules.none(),
                         false,
-                        FormValues.checksumAlgorithm(form.checksumAlgorithm())),
+                        FormValues.checksumAlgorithm(form.checksumAlgorithm()),
+                        false),
                 // an unchecked box means no mail
                 new TransferSubmission.Notify(
                         checked(form.notifySucceeded()), checked(form.notifyFailed()), checked(form.notifyInactive())),
-                false);
+                false,
+                List.of());
         Submission submission = transfers.submit(caller, request);
         redirect.addFlashAttribute(
                 "notice", "Transfer request submitted: " + items.size() + (items.size() == 1 ? " item." : " items."));

@@ -99,9 +99,13 @@ public class TimerPages {
                             false,
                             false,
                             deleteExtra,
-                            FilterRules.none()),
+                            FilterRules.none(),
+                            false,
+                            null,
+                            false),
                     TransferSubmission.Notify.all(),
-                    false);
+                    false,
+                    List.of());
             TimerDefinition.Schedule schedule = "cron".equals(scheduleType)
                     ? new TimerDefinition.Schedule("cron", null, cron.trim(), timeZone.trim(), null, null, null)
                     : new TimerDefinition.Schedule(
