@@ -269,17 +269,9 @@ class FileManagerPageTest {
         long tasksBefore =
                 api.get("/v0.10/task_list?limit=1000").body().get("total").asLong();
 
-        HttpResponse<String> refused = hana.post(
-                "/files/action",
-                "action",
+        HttpResponse<String> refused = action(
                 "transfer-right",
-                "left",
-                a,
-                "lpath",
                 "/secret",
-                "right",
-                b,
-                "rpath",
                 "/",
                 "leftSelected",
                 "plan.txt",
@@ -296,22 +288,8 @@ class FileManagerPageTest {
                 .isEqualTo(tasksBefore);
         assertThat(siteB.resolve("plan.txt")).doesNotExist();
 
-        String unknown = hana.follow(hana.post(
-                "/files/action",
-                "action",
-                "transfer-right",
-                "left",
-                a,
-                "lpath",
-                "/secret",
-                "right",
-                b,
-                "rpath",
-                "/",
-                "leftSelected",
-                "plan.txt",
-                "checksumAlgorithm",
-                "CRC64"));
+        String unknown = hana.follow(
+                action("transfer-right", "/secret", "/", "leftSelected", "plan.txt", "checksumAlgorithm", "CRC64"));
         assertThat(unknown)
                 .contains("id=\"error-message\"", "checksum_algorithm must be one of MD5, ADLER32")
                 .contains("was &#39;CRC64&#39;")
@@ -337,17 +315,9 @@ class FileManagerPageTest {
         }
         assertThat(listed).contains("value=\"tree/\""); // a directory is selected with its slash
 
-        String right = submitted(hana.post(
-                "/files/action",
-                "action",
+        String right = submitted(action(
                 "transfer-right",
-                "left",
-                a,
-                "lpath",
                 "/multi",
-                "right",
-                b,
-                "rpath",
                 "/inbox",
                 "leftSelected",
                 "x.txt",
@@ -366,22 +336,8 @@ class FileManagerPageTest {
 
         // and back from the right pane into the left pane's directory
         Files.createDirectories(siteA.resolve("returned"));
-        String left = submitted(hana.post(
-                "/files/action",
-                "action",
-                "transfer-left",
-                "left",
-                a,
-                "lpath",
-                "/returned",
-                "right",
-                b,
-                "rpath",
-                "/inbox",
-                "rightSelected",
-                "y.txt",
-                "rightSelected",
-                "tree/"));
+        String left = submitted(
+                action("transfer-left", "/returned", "/inbox", "rightSelected", "y.txt", "rightSelected", "tree/"));
         JsonNode back = TaskWaits.ended(api, left);
         assertThat(back.get("status").asString()).as(back.toString()).isEqualTo("SUCCEEDED");
         assertThat(back.get("source_endpoint").asString()).isEqualTo("hana#b");
@@ -391,8 +347,7 @@ class FileManagerPageTest {
         assertThat(Files.readString(siteA.resolve("returned/tree/sub/z.txt"))).isEqualTo("zzzz");
         assertThat(siteA.resolve("returned/x.txt")).doesNotExist();
 
-        String nothing = hana.follow(hana.post(
-                "/files/action", "action", "transfer-right", "left", a, "lpath", "/multi", "right", b, "rpath", "/"));
+        String nothing = hana.follow(action("transfer-right", "/multi", "/"));
         assertThat(nothing).contains("Select the files and directories to transfer first.");
     }
 
@@ -453,22 +408,8 @@ class FileManagerPageTest {
         assertThat(two).contains("Select exactly one entry to rename.");
         assertThat(siteA.resolve("work/keep.txt")).exists();
 
-        String deleteId = submitted(hana.post(
-                "/files/action",
-                "action",
-                "delete-left",
-                "left",
-                a,
-                "lpath",
-                "/work",
-                "right",
-                b,
-                "rpath",
-                "/work",
-                "leftSelected",
-                "gone.txt",
-                "leftSelected",
-                "new-dir/"));
+        String deleteId = submitted(
+                action("delete-left", "/work", "/work", "leftSelected", "gone.txt", "leftSelected", "new-dir/"));
         JsonNode deleted = TaskWaits.ended(api, deleteId);
         assertThat(deleted.get("status").asString()).as(deleted.toString()).isEqualTo("SUCCEEDED");
         assertThat(deleted.get("type").asString()).isEqualTo("DELETE");
@@ -481,26 +422,26 @@ class FileManagerPageTest {
         assertThat(after).contains("data-name=\"keep.txt\"").doesNotContain("data-name=\"gone.txt\"");
     }
 
+    /**
+     * Posts a file manager button between the two panes (left: hana#a, right: hana#b).
+     *
+     * @param action the button, e.g. {@code transfer-right}
+     * @param leftPath the left pane's directory
+     * @param rightPath the right pane's directory
+     * @param more further form fields as name, value pairs (the selection, options)
+     */
+    private HttpResponse<String> action(String action, String leftPath, String rightPath, String... more)
+            throws Exception {
+        List<String> fields = new ArrayList<>(
+                List.of("action", action, "left", a, "lpath", leftPath, "right", b, "rpath", rightPath));
+        fields.addAll(List.of(more));
+        return hana.post("/files/action", fields.toArray(String[]::new));
+    }
+
     /** The rename button of the left pane in /work with one entry selected. */
     private HttpResponse<String> rename(String selected, String newName) throws Exception {
-        return hana.post(
-                "/files/action",
-                "action",
-                "rename-left",
-                "left",
-                a,
-                "lpath",
-                "/work",
-                "right",
-                b,
-                "rpath",
-                "/work",
-                "leftSelected",
-                selected,
-                "leftNewName",
-                newName,
-                "rightNewName",
-                "");
+        return action(
+                "rename-left", "/work", "/work", "leftSelected", selected, "leftNewName", newName, "rightNewName", "");
     }
 
     private String filesUrl(String lpath, String rpath) {
