@@ -1,7 +1,9 @@
 package org.ferry.bench;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * What one benchmark run does, from the command line of {@link BenchMain}.
@@ -41,11 +43,11 @@ record BenchOptions(
         int repeat,
         Path smallFilesDirectory,
         int millionFiles,
-        java.util.regex.Pattern cases,
+        Pattern cases,
         long sshftpFileBytes) {
 
     /** Benchmark names, in run order. */
-    static final java.util.List<String> ALL = java.util.List.of(
+    static final List<String> ALL = List.of(
             "memory",
             "disk",
             "smallfiles",
@@ -83,7 +85,7 @@ record BenchOptions(
         Path sshKey = null;
         Path smallDir = null;
         Integer million = null;
-        java.util.regex.Pattern cases = null;
+        Pattern cases = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -98,7 +100,7 @@ record BenchOptions(
                 case "--ssh-key" -> sshKey = Path.of(args[++i]);
                 case "--small-dir" -> smallDir = Path.of(args[++i]);
                 case "--million-files" -> million = Integer.parseInt(args[++i]);
-                case "--cases" -> cases = java.util.regex.Pattern.compile(args[++i]);
+                case "--cases" -> cases = Pattern.compile(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }

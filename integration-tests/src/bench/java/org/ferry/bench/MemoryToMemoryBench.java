@@ -3,8 +3,11 @@ package org.ferry.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.TransferOptions;
 
@@ -42,8 +45,7 @@ final class MemoryToMemoryBench {
         Scratch.file(dir.resolve("source"), bytes, 1);
         Scratch.file(dir.resolve("warmup"), WARMUP_BYTES, 2);
         // the globus server runs as gsuser: it must be able to reach the tmpfs file
-        Files.setPosixFilePermissions(
-                options.memoryDirectory(), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(options.memoryDirectory(), PosixFilePermissions.fromString("rwxr-xr-x"));
         Path logs = options.outputDirectory().resolve("logs");
         Files.createDirectories(logs);
         String size = Rates.size(bytes);
@@ -128,8 +130,8 @@ final class MemoryToMemoryBench {
      * that pushes the machine into the OOM killer measures nothing.
      */
     private static void requireMemory(long bytes) throws IOException {
-        java.util.regex.Matcher available = java.util.regex.Pattern.compile("MemAvailable:\\s+(\\d+) kB")
-                .matcher(Files.readString(Path.of("/proc/meminfo")));
+        Matcher available =
+                Pattern.compile("MemAvailable:\\s+(\\d+) kB").matcher(Files.readString(Path.of("/proc/meminfo")));
         if (available.find() && Long.parseLong(available.group(1)) * 1024 < bytes + (2L << 30)) {
             throw new IllegalStateException("memory: " + Rates.size(bytes) + " on tmpfs would not fit in "
                     + available.group(1) + " kB available (and 2 GiB to spare); give a smaller size with --quick");

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -262,7 +263,7 @@ final class MillionFilesBench {
             byte[] bytes;
             try {
                 bytes = Files.readAllBytes(file);
-            } catch (java.nio.file.NoSuchFileException e) {
+            } catch (NoSuchFileException e) {
                 throw new IllegalStateException("million: the task SUCCEEDED but " + file + " is missing");
             }
             if (bytes.length != 1 || bytes[0] != content(i)) {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Many concurrent control sessions against one ferry-gridftp process: opens {@code sessionCount}
@@ -85,7 +86,7 @@ final class SessionsBench {
             table.add(new Result("sessions", scenario, "kB heap", heapKb, "-", Double.NaN, Double.NaN, true));
             table.add(new Result("sessions", scenario, "kB RSS", rssKb, "-", Double.NaN, Double.NaN, true));
             table.note(String.format(
-                    java.util.Locale.ROOT,
+                    Locale.ROOT,
                     "sessions: target < %.0f kB of heap per session: %s (%.2f kB); literature, not measured here:"
                             + " globus-gridftp-server, SC'05, 1,800 clients at 0.94 MB of memory each",
                     TARGET_KB_PER_SESSION,
@@ -103,7 +104,7 @@ final class SessionsBench {
             addLatency("NOOP one at a time", sequential);
             addLatency("NOOP all " + held + " at once", burst);
             table.note(String.format(
-                    java.util.Locale.ROOT,
+                    Locale.ROOT,
                     "sessions: server live heap %d -> %d bytes, RSS %d -> %d"
                             + " bytes for %d sessions (jcmd GC.run + GC.heap_info; /proc VmRSS)",
                     heapBefore,

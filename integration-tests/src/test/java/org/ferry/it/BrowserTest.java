@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -567,7 +568,7 @@ class BrowserTest {
                         work.resolve("ssh-keygen.log").toFile()))
                 .start();
         process.getOutputStream().close();
-        String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("ssh-keygen ended").isTrue();
         assertThat(process.exitValue()).as(command + ": " + out).isZero();
         return out;

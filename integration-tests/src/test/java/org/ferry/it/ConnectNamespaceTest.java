@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -17,6 +18,7 @@ import java.security.KeyPairGenerator;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -186,8 +188,7 @@ class ConnectNamespaceTest {
         }
         if (dir != null && !Boolean.getBoolean("ferry.it.keep")) { // -Dferry.it.keep=true keeps the logs
             try (Stream<Path> all = Files.walk(dir)) {
-                all.sorted(java.util.Comparator.reverseOrder())
-                        .forEach(p -> p.toFile().delete());
+                all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }
@@ -417,7 +418,7 @@ class ConnectNamespaceTest {
                     GridFtpSession site = plainSession(slowPort)) {
                 return agent.sendTo("/data/big.bin", site, targetPath, MODE_E, markers);
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         });
         awaitSize(dir.resolve("site" + targetPath), 2 << 20);
@@ -475,12 +476,12 @@ class ConnectNamespaceTest {
                     GridFtpSession agent = agentSession(a)) {
                 return site.sendTo("/big.bin", agent, "/data/via-restarted-relay.bin", STREAM, TransferListener.NONE);
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         });
         awaitSize(target, 1 << 20);
         relay.kill();
-        assertThatThrownBy(first::join).hasCauseInstanceOf(java.io.UncheckedIOException.class);
+        assertThatThrownBy(first::join).hasCauseInstanceOf(UncheckedIOException.class);
         relay = startRelay(Integer.parseInt(relayControlRange()));
         awaitConnections(a, before + 1);
         awaitConnections(b, count(CONNECTED, b.process.output()));
@@ -516,7 +517,7 @@ class ConnectNamespaceTest {
         CompletableFuture<Long> first = sendFromAgentUntilMarked("/from-killed-agent.bin", markers);
         int before = a.connections();
         a.process.kill();
-        assertThatThrownBy(first::join).hasCauseInstanceOf(java.io.UncheckedIOException.class);
+        assertThatThrownBy(first::join).hasCauseInstanceOf(UncheckedIOException.class);
         assertThat(before).isPositive();
         runAgent(a, 1); // a new process: its own part of the log
         resumeFromAgent(markers, "/from-killed-agent.bin");
@@ -552,7 +553,7 @@ class ConnectNamespaceTest {
         } finally {
             net.link(1, true);
         }
-        assertThatThrownBy(first::join).hasCauseInstanceOf(java.io.UncheckedIOException.class);
+        assertThatThrownBy(first::join).hasCauseInstanceOf(UncheckedIOException.class);
         awaitConnections(a, before + 1);
         resumeFromAgent(markers, "/across-cut.bin");
         assertThat(TreeDigest.sha256(target)).isEqualTo(TreeDigest.sha256(a.data.resolve("big.bin")));

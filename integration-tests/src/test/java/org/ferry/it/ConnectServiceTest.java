@@ -13,11 +13,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 import org.ferry.it.infra.NetworkNamespaces;
 import org.ferry.testing.PostgresContainers;
 import org.ferry.testing.Prerequisites;
@@ -116,8 +118,7 @@ class ConnectServiceTest {
         }
         if (dir != null && !Boolean.getBoolean("ferry.it.keep")) { // -Dferry.it.keep=true keeps the logs
             try (Stream<Path> all = Files.walk(dir)) {
-                all.sorted(java.util.Comparator.reverseOrder())
-                        .forEach(p -> p.toFile().delete());
+                all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }
@@ -185,7 +186,7 @@ class ConnectServiceTest {
     }
 
     private JsonNode awaitEnd(String taskId) {
-        return org.awaitility.Awaitility.await("task " + taskId + " ends")
+        return Awaitility.await("task " + taskId + " ends")
                 .atMost(FaultHarness.END)
                 .pollInterval(Duration.ofMillis(200))
                 .ignoreException(IOException.class) // the server is restarting

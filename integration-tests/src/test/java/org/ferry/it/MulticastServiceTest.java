@@ -2,14 +2,18 @@ package org.ferry.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -109,14 +113,14 @@ class MulticastServiceTest {
                 .isEqualTo("ACTIVE");
         // d1 answered 451 with the whole file written at d1 and at d3 (its other branch): a retry
         // must not write them again (d2, whose subtree failed, stopped getting windows from d1)
-        List<java.nio.file.attribute.FileTime> written = new ArrayList<>();
+        List<FileTime> written = new ArrayList<>();
         JsonNode split;
         try {
             for (Path root : List.of(roots.get(0), roots.get(2))) {
                 written.add(Files.getLastModifiedTime(FaultHarness.partial(root.resolve("run1/x.h5"))));
             }
             // each destination's own progress while d4 is down: d1 holds the file (checked), d4 not
-            split = ferry.await(taskId, MulticastServiceTest::firstHoldsLeafDoesNot, java.time.Duration.ofSeconds(60));
+            split = ferry.await(taskId, MulticastServiceTest::firstHoldsLeafDoesNot, Duration.ofSeconds(60));
         } finally {
             destinations.set(3, startDestination(4, port)); // the other cases need d4 too
         }
@@ -211,9 +215,8 @@ class MulticastServiceTest {
         Map<String, Object> transfer = new HashMap<>(FaultHarness.recursive("admin#d1", "admin#src", "/none", "/none"));
         transfer.put(FIELD, List.of("admin#d2"));
         for (String path : List.of("/v0.10/transfer", "/v0.10/transfer/dry_run")) {
-            Throwable refused = org.assertj.core.api.Assertions.catchThrowable(
-                    () -> ferry.api().post(path, transfer));
-            assertThat(refused).as(path).isInstanceOf(java.io.IOException.class);
+            Throwable refused = Assertions.catchThrowable(() -> ferry.api().post(path, transfer));
+            assertThat(refused).as(path).isInstanceOf(IOException.class);
             assertThat(refused.getMessage()).as(path).startsWith("400 ");
             JsonNode error = new tools.jackson.databind.ObjectMapper()
                     .readTree(refused.getMessage().substring(4));

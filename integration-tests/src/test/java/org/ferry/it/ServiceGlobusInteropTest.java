@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -328,8 +329,7 @@ class ServiceGlobusInteropTest {
         assertThat(sourceTimes).hasSize(153);
         Map<String, String> expected = TreeDigest.of(tree);
 
-        Instant beforeWrites =
-                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minusSeconds(1);
+        Instant beforeWrites = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(1);
         JsonNode toGlobus = transfer(ferrySide.spec("timed"), globusSide.spec("timed"), "--preserve-mtime");
         assertThat(toGlobus.path("preserve_timestamp").asBoolean()).isTrue();
         assertThat(TreeDigest.of(globusSide.local("timed"))).isEqualTo(expected);

@@ -10,15 +10,19 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
@@ -29,6 +33,7 @@ import org.ferry.gsi.credential.PemFiles;
 import org.ferry.gsi.proxy.ProxyRequest;
 import org.ferry.mover.client.GlobusGridFtpServer;
 import org.ferry.mover.testing.GsiTestPki;
+import org.ferry.testing.Prerequisites;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -127,7 +132,7 @@ class ServiceGsiInteropTest {
         Files.writeString(
                 globusDir.resolve("grid-mapfile"),
                 pki.gridMapLine(COLLEAGUE_CN, GlobusGridFtpServer.USER),
-                java.nio.file.StandardOpenOption.APPEND);
+                StandardOpenOption.APPEND);
 
         Path gridMap = Files.writeString(
                 work.resolve("grid-mapfile"),
@@ -603,7 +608,7 @@ class ServiceGsiInteropTest {
     @Test
     @Order(99)
     void aSiteAccountActivatesAMultiUserEndpointThroughTheOnlineCa() throws Exception {
-        org.ferry.testing.Prerequisites.require(
+        Prerequisites.require(
                 "root".equals(System.getProperty("user.name")) && Files.isExecutable(Path.of("/usr/sbin/useradd")),
                 "the multi-user endpoint case needs root and useradd (a site account of its own)");
         Launchers launchers = Launchers.fromBuild();
@@ -745,10 +750,8 @@ class ServiceGsiInteropTest {
     }
 
     /** Polls the task (through the CLI's JSON) until {@code condition} holds; fails after 180 s. */
-    private JsonNode awaitTask(String taskId, java.util.function.Predicate<JsonNode> condition, String what)
-            throws Exception {
-        java.util.concurrent.atomic.AtomicReference<JsonNode> task =
-                new java.util.concurrent.atomic.AtomicReference<>();
+    private JsonNode awaitTask(String taskId, Predicate<JsonNode> condition, String what) throws Exception {
+        AtomicReference<JsonNode> task = new AtomicReference<>();
         try {
             return Awaitility.await("task " + taskId + ": " + what)
                     .atMost(Duration.ofSeconds(180))
@@ -801,8 +804,7 @@ class ServiceGsiInteropTest {
 
     private static String publicKeyPem(KeyPair keys) {
         return "-----BEGIN PUBLIC KEY-----\n"
-                + java.util.Base64.getMimeEncoder()
-                        .encodeToString(keys.getPublic().getEncoded())
+                + Base64.getMimeEncoder().encodeToString(keys.getPublic().getEncoded())
                 + "\n-----END PUBLIC KEY-----\n";
     }
 

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.repository.EndpointRepository;
@@ -121,7 +122,7 @@ class LiveProgressTest {
         return api.get("/v0.10/task/" + taskId).body();
     }
 
-    private JsonNode awaitTask(String taskId, String what, java.util.function.Predicate<JsonNode> condition) {
+    private JsonNode awaitTask(String taskId, String what, Predicate<JsonNode> condition) {
         return await().atMost(PATIENCE)
                 .pollInterval(Duration.ofMillis(50))
                 .alias(what)

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.ferry.api.domain.OptimizerDecision;
 import org.ferry.scheduler.optimize.Optimizer;
 import org.junit.jupiter.api.Test;
@@ -117,9 +118,7 @@ class OptimizerApiTest {
             assertThat(done.get("files_transferred").asLong()).isEqualTo(12);
             // every chunk of the task opened one session pair: the destination's maximum
             List<Integer> sessions = jdbc.queryForList(
-                    "select session_pairs from chunk where task_id = ?",
-                    Integer.class,
-                    java.util.UUID.fromString(taskId));
+                    "select session_pairs from chunk where task_id = ?", Integer.class, UUID.fromString(taskId));
             assertThat(sessions).hasSizeGreaterThanOrEqualTo(3).allMatch(s -> s == 1);
 
             // the test ends the interval: the pair's decision keeps to the limits

@@ -6,13 +6,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.Role;
 import org.ferry.api.domain.UserAccount;
 import org.ferry.api.identity.AccessTokenService;
 import org.ferry.api.identity.AccountService;
+import org.ferry.api.store.TaskStore;
+import org.ferry.scheduler.drive.TaskEnding;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -20,6 +24,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 
 /** The REST contract over real HTTP, with a real H2 database in a temporary FERRY_HOME. */
@@ -46,13 +51,13 @@ class RestApiTest {
     AccessTokenService tokens;
 
     @Autowired
-    org.ferry.api.store.TaskStore taskRows;
+    TaskStore taskRows;
 
     @Autowired
-    org.ferry.scheduler.drive.TaskEnding ending;
+    TaskEnding ending;
 
     @Autowired
-    org.springframework.transaction.support.TransactionTemplate transactions;
+    TransactionTemplate transactions;
 
     ApiClient api;
 
@@ -198,16 +203,15 @@ class RestApiTest {
         assertBadRequest(
                 api.post("/v0.10/transfer", transfer("admin#v-src", "admin#v-dst", null, "/src", "")),
                 "DATA[0].destination_path");
-        Map<String, Object> badSync = new java.util.HashMap<>(transfer("admin#v-src", "admin#v-dst", null, "/a", "/b"));
+        Map<String, Object> badSync = new HashMap<>(transfer("admin#v-src", "admin#v-dst", null, "/a", "/b"));
         badSync.put("sync_level", 7);
         assertBadRequest(api.post("/v0.10/transfer", badSync), "sync_level");
-        Map<String, Object> badLabel =
-                new java.util.HashMap<>(transfer("admin#v-src", "admin#v-dst", null, "/a", "/b"));
+        Map<String, Object> badLabel = new HashMap<>(transfer("admin#v-src", "admin#v-dst", null, "/a", "/b"));
         badLabel.put("label", "x".repeat(129));
         assertBadRequest(api.post("/v0.10/transfer", badLabel), "label");
         assertBadRequest(api.postRaw("/v0.10/transfer", "not json"), null);
         // accepted before, failing later: a deadline that has passed, a path above the root
-        Map<String, Object> late = new java.util.HashMap<>(transfer("admin#v-src", "admin#v-dst", null, "/a", "/b"));
+        Map<String, Object> late = new HashMap<>(transfer("admin#v-src", "admin#v-dst", null, "/a", "/b"));
         late.put("deadline", "2001-01-01T00:00:00Z");
         assertBadRequest(api.post("/v0.10/transfer", late), "deadline");
         assertBadRequest(
@@ -334,9 +338,9 @@ class RestApiTest {
                 .get("task_id")
                 .asString();
         api.post("/v0.10/task/" + taskId + "/cancel", Map.of());
-        java.util.UUID id = java.util.UUID.fromString(taskId);
-        Boolean written = transactions.execute(status ->
-                taskRows.eventIfActive(id, org.ferry.api.domain.EventCode.CONNECT_FAILED, "late fault", null));
+        UUID id = UUID.fromString(taskId);
+        Boolean written = transactions.execute(
+                status -> taskRows.eventIfActive(id, EventCode.CONNECT_FAILED, "late fault", null));
         assertThat(written).isFalse();
         assertThat(ending.fail(id, "CONNECT_FAILED", "late fault")).isFalse();
         JsonNode events = api.get("/v0.10/task/" + taskId + "/event_list").body();
@@ -411,7 +415,7 @@ class RestApiTest {
 
     static Map<String, Object> transfer(
             String source, String destination, String submissionId, String sourcePath, String destinationPath) {
-        Map<String, Object> doc = new java.util.HashMap<>();
+        Map<String, Object> doc = new HashMap<>();
         doc.put("DATA_TYPE", "transfer");
         doc.put("source_endpoint", source);
         doc.put("destination_endpoint", destination);

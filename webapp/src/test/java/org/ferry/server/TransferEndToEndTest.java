@@ -4,13 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -18,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
+import java.util.zip.Adler32;
 import org.ferry.mover.server.GridFtpServer;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.junit.jupiter.api.AfterAll;
@@ -303,7 +315,7 @@ class TransferEndToEndTest {
     @Test
     void skipSourceErrorsSkipsAMissingItemAndMovesTheRest() throws IOException {
         write(SITE_A.resolve("skip/here.bin"), random(10_000, 11));
-        Map<String, Object> transfer = new java.util.HashMap<>(transfer("/skip/here.bin", "/skipped/here.bin", false));
+        Map<String, Object> transfer = new HashMap<>(transfer("/skip/here.bin", "/skipped/here.bin", false));
         transfer.put(
                 "DATA",
                 List.of(
@@ -384,7 +396,7 @@ class TransferEndToEndTest {
     void cancelStopsATransferInFlight() throws IOException {
         Path big = SITE_A.resolve("big/sparse.bin");
         Files.createDirectories(big.getParent());
-        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+        try (RandomAccessFile file = new RandomAccessFile(big.toFile(), "rw")) {
             file.setLength(4L << 30); // sparse: costs no disk on the source
         }
         try {
@@ -437,15 +449,14 @@ class TransferEndToEndTest {
     void deadlinePassingFailsTheTaskAsExpired() throws IOException {
         Path big = SITE_A.resolve("slow/sparse.bin");
         Files.createDirectories(big.getParent());
-        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+        try (RandomAccessFile file = new RandomAccessFile(big.toFile(), "rw")) {
             file.setLength(8L << 30);
         }
         try {
             // from the throttled source: 8 GiB take over two minutes, the deadline comes after 2 s
             Map<String, Object> transfer = transfer("/slow", "/slow-copy", true);
             transfer.put("source_endpoint", "admin#slow-a");
-            transfer.put(
-                    "deadline", java.time.OffsetDateTime.now().plusSeconds(2).toString());
+            transfer.put("deadline", OffsetDateTime.now().plusSeconds(2).toString());
             JsonNode task = runToEnd(transfer);
             assertThat(task.get("status").asString()).isEqualTo("FAILED");
             assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("EXPIRED");
@@ -462,7 +473,7 @@ class TransferEndToEndTest {
     private static long sizeOf(Path file) throws IOException {
         try {
             return Files.size(file);
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             return 0;
         }
     }
@@ -518,7 +529,7 @@ class TransferEndToEndTest {
         JsonNode arrived = successfulTransfers(task);
         assertThat(arrived.size()).isEqualTo(1);
         assertThat(arrived.get(0).get("checksum_algorithm").asString()).isEqualTo("ADLER32");
-        java.util.zip.Adler32 expected = new java.util.zip.Adler32();
+        Adler32 expected = new Adler32();
         expected.update(single);
         assertThat(arrived.get(0).get("checksum").asString()).isEqualTo(String.format("%08x", expected.getValue()));
         assertThat(Files.readAllBytes(SITE_B.resolve("sums-copy/big.bin"))).isEqualTo(single);
@@ -546,8 +557,7 @@ class TransferEndToEndTest {
             assertThat(file.get("checksum_algorithm").asString()).isEqualTo("SHA256");
             byte[] content = Files.readAllBytes(
                     SITE_A.resolve(file.get("source_path").asString().substring(1)));
-            assertThat(file.get("checksum").asString())
-                    .isEqualTo(java.util.HexFormat.of().formatHex(sha256(content)));
+            assertThat(file.get("checksum").asString()).isEqualTo(HexFormat.of().formatHex(sha256(content)));
         }
     }
 
@@ -563,7 +573,7 @@ class TransferEndToEndTest {
         byte[] big = random(17_000_000, 52);
         write(SITE_A.resolve("given/small.bin"), small);
         write(SITE_A.resolve("given/big.bin"), big);
-        String smallSum = java.util.HexFormat.of().formatHex(sha256(small));
+        String smallSum = HexFormat.of().formatHex(sha256(small));
         Map<String, Object> right = transfer("/given/small.bin", "/given-ok/small.bin", false);
         right.put(
                 "DATA",
@@ -573,7 +583,7 @@ class TransferEndToEndTest {
                         "destination_path",
                         "/given-ok/small.bin",
                         "external_checksum",
-                        smallSum.toUpperCase(java.util.Locale.ROOT),
+                        smallSum.toUpperCase(Locale.ROOT),
                         "checksum_algorithm",
                         "SHA256")));
         JsonNode ok = runToEnd(right);
@@ -610,7 +620,7 @@ class TransferEndToEndTest {
         assertThat(failed.get("fatal_error").get("code").asString()).isEqualTo("EXTERNAL_CHECKSUM_MISMATCH");
         String description = failed.get("fatal_error").get("description").asString();
         assertThat(description).contains(wrong);
-        assertThat(description).containsAnyOf(smallSum, java.util.HexFormat.of().formatHex(sha256(big)));
+        assertThat(description).containsAnyOf(smallSum, HexFormat.of().formatHex(sha256(big)));
         assertThat(successfulTransfers(failed).size()).isZero();
         try (Stream<Path> left = Files.list(SITE_B.resolve("given-bad"))) {
             assertThat(left.map(path -> path.getFileName().toString()).toList())
@@ -643,7 +653,7 @@ class TransferEndToEndTest {
                 .pollInterval(Duration.ofMillis(20))
                 .alias("the first bytes at the destination")
                 .until(() -> sizeOf(part) > 0);
-        Files.write(source, appended, java.nio.file.StandardOpenOption.APPEND);
+        Files.write(source, appended, StandardOpenOption.APPEND);
 
         JsonNode task = runToEndOf(taskId);
         assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
@@ -686,8 +696,7 @@ class TransferEndToEndTest {
         Path dir = SITE_A.resolve("swapped");
         write(dir.resolve("one.bin"), one);
         write(dir.resolve("two.bin"), two);
-        java.nio.file.attribute.FileTime time =
-                java.nio.file.attribute.FileTime.from(Instant.parse("2020-02-03T04:05:06Z"));
+        FileTime time = FileTime.from(Instant.parse("2020-02-03T04:05:06Z"));
         Files.setLastModifiedTime(dir.resolve("one.bin"), time);
         Files.setLastModifiedTime(dir.resolve("two.bin"), time);
         Path link = dir.resolve("data.bin");
@@ -732,15 +741,15 @@ class TransferEndToEndTest {
             restarted[0] = false;
             Path swap = dir.resolve("data.bin.swap");
             Files.createSymbolicLink(swap, Path.of(next));
-            Files.move(swap, link, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(swap, link, StandardCopyOption.ATOMIC_MOVE);
             swaps++;
         }
 
         JsonNode task = runToEndOf(taskId);
         assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("FAILED");
         assertThat(task.get("fatal_error").get("code").asString()).isEqualTo("VERIFY_CHECKSUM");
-        String hexOne = java.util.HexFormat.of().formatHex(sha256(one));
-        String hexTwo = java.util.HexFormat.of().formatHex(sha256(two));
+        String hexOne = HexFormat.of().formatHex(sha256(one));
+        String hexTwo = HexFormat.of().formatHex(sha256(two));
         assertThat(task.get("fatal_error").get("description").asString())
                 .contains("/swapped-copy/data.bin", hexOne, hexTwo);
         assertThat(eventCodesOf(taskId)).contains("VERIFY_CHECKSUM").doesNotContain("SUCCEEDED");
@@ -785,7 +794,7 @@ class TransferEndToEndTest {
     }
 
     private static Map<String, Object> transfer(String sourcePath, String destinationPath, boolean recursive) {
-        Map<String, Object> doc = new java.util.HashMap<>();
+        Map<String, Object> doc = new HashMap<>();
         doc.put("DATA_TYPE", "transfer");
         doc.put("source_endpoint", "admin#site-a");
         doc.put("destination_endpoint", "admin#site-b");
@@ -822,9 +831,7 @@ class TransferEndToEndTest {
                 String relative = root.relativize(path).toString();
                 files.put(
                         relative,
-                        Files.isDirectory(path)
-                                ? "dir"
-                                : java.util.HexFormat.of().formatHex(sha256(Files.readAllBytes(path))));
+                        Files.isDirectory(path) ? "dir" : HexFormat.of().formatHex(sha256(Files.readAllBytes(path))));
             }
         }
         return files;
@@ -832,8 +839,8 @@ class TransferEndToEndTest {
 
     private static byte[] sha256(byte[] bytes) {
         try {
-            return java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

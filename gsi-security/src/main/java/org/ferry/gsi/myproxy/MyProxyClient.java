@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
 import org.ferry.gsi.credential.GsiCredential;
 import org.ferry.gsi.delegation.DelegationRequest;
 import org.ferry.gsi.name.DistinguishedNames;
@@ -183,12 +184,12 @@ public final class MyProxyClient {
     }
 
     private SSLSocket connect() throws IOException, GeneralSecurityException {
-        javax.net.ssl.TrustManager trust = bootstrapTrust
+        TrustManager trust = bootstrapTrust
                 ? new FirstUseTrustManager(this::isExpectedServer)
                 : new GsiTrustManager(validator, trustStore, this::isExpectedServer);
         SSLContext context = SSLContext.getInstance("TLS");
         // No key managers: an anonymous client, as myproxy-logon without a credential.
-        context.init(null, new javax.net.ssl.TrustManager[] {trust}, new SecureRandom());
+        context.init(null, new TrustManager[] {trust}, new SecureRandom());
         SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket();
         try {
             socket.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MILLIS);

@@ -7,12 +7,14 @@ import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
+import java.net.URLEncoder;
 import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.PublicKey;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +23,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
@@ -64,7 +67,7 @@ public final class EndpointSessions {
     private final CredentialCipher cipher;
     private final TrustCache trust;
     private final Clock clock;
-    private final java.util.Random random = new java.security.SecureRandom();
+    private final Random random = new SecureRandom();
 
     /**
      * @param client opens the control channels
@@ -339,7 +342,7 @@ public final class EndpointSessions {
     }
 
     private static String userInfo(String value) {
-        return java.net.URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     private String unseal(EndpointAccess access) throws IOException {

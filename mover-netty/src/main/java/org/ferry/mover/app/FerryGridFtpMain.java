@@ -6,16 +6,20 @@ import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.Channels;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.ferry.gsi.PasswordFile;
+import org.ferry.gsi.context.GsiEngines;
 import org.ferry.gsi.credential.CredentialLoader;
 import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.client.GsiClientSecurity;
@@ -269,17 +274,17 @@ public final class FerryGridFtpMain implements Callable<Integer> {
     public static void main(String[] args) throws Exception {
         // Standard output is the control channel in these modes: logs (standard error, logback.xml)
         // go to the client's terminal through ssh, so only warnings. Set before any logger exists.
-        if (java.util.Arrays.asList(args).contains("--ssh") && System.getProperty("ferry.log.level") == null) {
+        if (Arrays.asList(args).contains("--ssh") && System.getProperty("ferry.log.level") == null) {
             System.setProperty("ferry.log.level", "WARN");
         }
         // Netty's buffer events set up JFR at the first buffer (about 0.09 s of every sshd-started
         // server, before its banner); a recording of such a short process is rare, and the option
         // brings the events back.
-        if (java.util.Arrays.asList(args).contains("--ssh") && System.getProperty("io.netty.jfr.enabled") == null) {
+        if (Arrays.asList(args).contains("--ssh") && System.getProperty("io.netty.jfr.enabled") == null) {
             System.setProperty("io.netty.jfr.enabled", "false");
         }
         // Before any TLS: globus peers send a DN as SNI on DCAU data connections (GsiEngines).
-        org.ferry.gsi.context.GsiEngines.ignoreServerNameIndication();
+        GsiEngines.ignoreServerNameIndication();
         if (args.length == 1 && args[0].equals("--ssh")) {
             // What sshd runs for every sshftp connection (enable-sshftp's script without options): no
             // picocli, whose parse took a quarter of a second of each start (its class files are too
@@ -304,13 +309,11 @@ public final class FerryGridFtpMain implements Callable<Integer> {
     }
 
     private static PrintWriter errWriter() {
-        return new PrintWriter(
-                new java.io.OutputStreamWriter(System.err, java.nio.charset.Charset.defaultCharset()), true);
+        return new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true);
     }
 
     private static PrintWriter outWriter() {
-        return new PrintWriter(
-                new java.io.OutputStreamWriter(System.out, java.nio.charset.Charset.defaultCharset()), true);
+        return new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true);
     }
 
     @Override
@@ -384,7 +387,7 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             } catch (IOException | IllegalArgumentException e) {
                 // a missing file surfaces as NoSuchFileException whose message is just the path
                 err.println("ferry-gridftp: --password-file " + passwordFile + ": "
-                        + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
+                        + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()));
                 return 2;
             }
             authenticator = file::verify;

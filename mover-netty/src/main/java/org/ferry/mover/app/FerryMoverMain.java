@@ -1,5 +1,6 @@
 package org.ferry.mover.app;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -8,6 +9,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.ferry.gsi.store.CredentialCipher;
@@ -155,9 +157,8 @@ public final class FerryMoverMain implements Callable<Integer> {
 
     private static void deleteQuietly(Path directory) {
         try (var paths = Files.walk(directory)) {
-            paths.sorted(java.util.Comparator.reverseOrder())
-                    .forEach(p -> p.toFile().delete());
-        } catch (java.io.IOException | RuntimeException ignored) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | RuntimeException ignored) {
             // a temporary directory: the system cleans it up eventually
         }
     }

@@ -20,6 +20,7 @@ import org.ferry.mover.data.DataSource;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.ClientCommands;
+import org.ferry.mover.protocol.DialOut;
 import org.ferry.mover.protocol.FileInfo;
 import org.ferry.mover.protocol.FtpReply;
 
@@ -134,7 +135,7 @@ final class DefaultGridFtpSession implements GridFtpSession {
 
     @Override
     public boolean dialsOut() throws IOException {
-        return session.offers(org.ferry.mover.protocol.DialOut.FEATURE);
+        return session.offers(DialOut.FEATURE);
     }
 
     @Override

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import org.ferry.mover.data.DataSink;
+import org.ferry.mover.data.DataSource;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.protocol.FileInfo;
@@ -360,7 +362,7 @@ public interface GridFtpSession extends Closeable {
             String remotePath,
             long offset,
             long length,
-            org.ferry.mover.data.DataSink sink,
+            DataSink sink,
             TransferOptions options,
             TransferListener listener)
             throws IOException {
@@ -386,11 +388,7 @@ public interface GridFtpSession extends Closeable {
      * @throws IOException if a data channel fails or on the reply timeout
      */
     default long upload(
-            org.ferry.mover.data.DataSource source,
-            String remotePath,
-            long offset,
-            TransferOptions options,
-            TransferListener listener)
+            DataSource source, String remotePath, long offset, TransferOptions options, TransferListener listener)
             throws IOException {
         throw new UnsupportedOperationException(
                 "uploads from a data source are not supported by " + getClass().getName());

@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.NoSuchFileException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.ferry.gsi.name.DistinguishedNames;
@@ -211,7 +212,7 @@ final class SessionControl {
         String wanted = algorithm.toUpperCase(Locale.ROOT);
         return features.stream()
                 .filter(line -> line.startsWith("CKSM "))
-                .flatMap(line -> java.util.Arrays.stream(line.substring(5).split(";")))
+                .flatMap(line -> Arrays.stream(line.substring(5).split(";")))
                 .anyMatch(name -> name.strip().equals(wanted));
     }
 

@@ -2,6 +2,7 @@ package org.ferry.mover.queue;
 
 import java.io.IOException;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,6 +22,7 @@ import org.ferry.mover.client.GridFtpSession;
 import org.ferry.mover.protocol.ByteRange;
 import org.ferry.mover.runner.ChunkListener;
 import org.ferry.mover.runner.ChunkRunner;
+import org.ferry.mover.runner.FaultCode;
 import org.ferry.mover.runner.FileTransfer;
 import org.ferry.mover.runner.MoverFault;
 import org.ferry.mover.runner.RetryPolicy;
@@ -110,8 +112,7 @@ public final class ChunkExecutor implements AutoCloseable {
         try {
             stoppedBy = runner.run(chunk.request(), execution);
         } catch (IllegalArgumentException malformed) {
-            stoppedBy = new MoverFault(
-                    org.ferry.mover.runner.FaultCode.UNKNOWN, "Malformed chunk: " + malformed.getMessage());
+            stoppedBy = new MoverFault(FaultCode.UNKNOWN, "Malformed chunk: " + malformed.getMessage());
         } finally {
             running.remove(chunk.chunkId());
             execution.stop();
@@ -119,7 +120,7 @@ public final class ChunkExecutor implements AutoCloseable {
         if (execution.credentialsExpired) {
             // stopped before an endpoint's credential ran out: the service makes the task INACTIVE
             stoppedBy = new MoverFault(
-                    org.ferry.mover.runner.FaultCode.NO_CREDENTIALS,
+                    FaultCode.NO_CREDENTIALS,
                     "The credential an endpoint of the task ("
                             + chunk.request().source().endpoint() + " or "
                             + chunk.request().destination().endpoint()
@@ -160,7 +161,7 @@ public final class ChunkExecutor implements AutoCloseable {
 
     /** @return the tasks of the chunks running now */
     public Set<UUID> runningTaskIds() {
-        Set<UUID> tasks = new java.util.HashSet<>();
+        Set<UUID> tasks = new HashSet<>();
         running.values().forEach(e -> tasks.add(e.chunk.taskId()));
         return tasks;
     }

@@ -2,6 +2,7 @@ package org.ferry.mover.runner;
 
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,6 +14,8 @@ import org.ferry.mover.client.RestartMarkers;
 import org.ferry.mover.client.TransferListener;
 import org.ferry.mover.client.TransferOptions;
 import org.ferry.mover.protocol.ByteRange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Moves files between the endpoints of a lane's session pair (third party, MODE E or stream mode),
@@ -55,7 +58,7 @@ import org.ferry.mover.protocol.ByteRange;
  */
 final class FileMover {
 
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(FileMover.class);
+    private static final Logger log = LoggerFactory.getLogger(FileMover.class);
 
     private static final long STOP_POLL_MILLIS = 100;
     /** Suffix of the temporary name a file is written under until it is checked. */
@@ -359,7 +362,7 @@ final class FileMover {
             return file.sizeBytes();
         }
         if (missing.get(0) == 0) {
-            List<Integer> further = new java.util.ArrayList<>();
+            List<Integer> further = new ArrayList<>();
             for (int position : missing.subList(1, missing.size())) {
                 further.add(position - 1);
             }

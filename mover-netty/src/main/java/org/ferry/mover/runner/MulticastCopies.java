@@ -2,6 +2,7 @@ package org.ferry.mover.runner;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.ferry.mover.client.GridFtpSession;
@@ -85,8 +86,8 @@ final class MulticastCopies {
 
     /** Every destination holds the file (the attempt's checks passed). */
     synchronized void allChecked() {
-        java.util.Arrays.fill(holding, true);
-        java.util.Arrays.fill(bytes, size);
+        Arrays.fill(holding, true);
+        Arrays.fill(bytes, size);
     }
 
     /** Reports the bytes and holders to the listener. */

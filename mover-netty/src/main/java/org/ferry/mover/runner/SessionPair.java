@@ -1,8 +1,13 @@
 package org.ferry.mover.runner;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.access.IdleSessionPairs;
 import org.ferry.mover.client.GridFtpReplyException;
@@ -31,7 +36,7 @@ final class SessionPair implements AutoCloseable {
     private final List<GridFtpSession> additional = new ArrayList<>();
 
     private String multicastStack;
-    private final java.util.Set<String> additionalDirectories = new java.util.HashSet<>();
+    private final Set<String> additionalDirectories = new HashSet<>();
     private int sourceServer;
     private int destinationServer;
     private boolean perfMarkersAsked;
@@ -45,7 +50,7 @@ final class SessionPair implements AutoCloseable {
         this.idle = idle;
         this.chunk = chunk;
         this.listener = listener;
-        java.util.Random random = java.util.concurrent.ThreadLocalRandom.current();
+        Random random = ThreadLocalRandom.current();
         this.sourceServer = random.nextInt(chunk.source().servers().size());
         this.destinationServer = random.nextInt(chunk.destination().servers().size());
     }
@@ -154,7 +159,7 @@ final class SessionPair implements AutoCloseable {
         try {
             session.stat(directory);
             return;
-        } catch (java.nio.file.NoSuchFileException missing) {
+        } catch (NoSuchFileException missing) {
             // made below
         }
         int slash = directory.lastIndexOf('/');

@@ -6,10 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.ferry.mover.protocol.FileInfo;
 
 /**
@@ -175,9 +177,9 @@ public final class MountedStorage implements StorageInterface {
     }
 
     @Override
-    public java.util.Optional<FileIdentity> identity(String virtualPath) throws StorageException {
+    public Optional<FileIdentity> identity(String virtualPath) throws StorageException {
         Target target = target(virtualPath);
-        return target.isRoot() ? java.util.Optional.empty() : target.storage().identity(target.inner());
+        return target.isRoot() ? Optional.empty() : target.storage().identity(target.inner());
     }
 
     @Override
@@ -192,7 +194,7 @@ public final class MountedStorage implements StorageInterface {
                     // a shared directory gone since start: left out, as a vanished entry would be
                 }
             }
-            entries.sort(java.util.Comparator.comparing(FileStat::name));
+            entries.sort(Comparator.comparing(FileStat::name));
             return entries;
         }
         List<FileStat> entries = target.storage().list(target.inner());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -52,7 +53,7 @@ class FerryGridFtpMainTest {
         new CommandLine(parsed).parseArgs("--ssh");
         FerryGridFtpMain fast = FerryGridFtpMain.sshWithDefaults(Map.of());
         int options = 0;
-        for (java.lang.reflect.Field field : FerryGridFtpMain.class.getDeclaredFields()) {
+        for (Field field : FerryGridFtpMain.class.getDeclaredFields()) {
             if (field.isAnnotationPresent(CommandLine.Option.class)) {
                 field.setAccessible(true);
                 assertThat(field.get(fast)).as(field.getName()).isEqualTo(field.get(parsed));

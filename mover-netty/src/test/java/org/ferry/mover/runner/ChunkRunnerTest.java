@@ -3,23 +3,39 @@ package org.ferry.mover.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
+import java.util.zip.Adler32;
 import org.ferry.gsi.store.CredentialCipher;
 import org.ferry.gsi.trust.TrustCache;
 import org.ferry.mover.access.EndpointAccess;
@@ -124,7 +140,7 @@ class ChunkRunnerTest {
 
     @Test
     void smallFilesInBatchesAndABigOneArriveWholeOverTwoLanes() throws Exception {
-        List<FileTransfer> files = new java.util.ArrayList<>();
+        List<FileTransfer> files = new ArrayList<>();
         Random random = new Random(5);
         for (int i = 0; i < 40; i++) {
             byte[] data = new byte[1000 + 37 * i];
@@ -159,7 +175,7 @@ class ChunkRunnerTest {
         // the batch reports f3 done, the test cuts f3 short at the destination, as a disk that lost
         // the end of a write would: the 226 alone would count it, the size check after the batch
         // must not
-        List<FileTransfer> files = new java.util.ArrayList<>();
+        List<FileTransfer> files = new ArrayList<>();
         Random random = new Random(17);
         for (int i = 0; i < 10; i++) {
             byte[] data = new byte[3000 + 101 * i]; // sizes tell the files apart in onBytes
@@ -170,14 +186,13 @@ class ChunkRunnerTest {
         FileTransfer victim = files.get(3);
         Path victimCopy = destinationRoot.resolve("f3.bin");
         Recording listener = new Recording();
-        java.util.concurrent.atomic.AtomicBoolean cut = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean cut = new AtomicBoolean();
         listener.onBytesHook = delta -> {
             if (delta == victim.sizeBytes() && cut.compareAndSet(false, true)) {
-                try (var channel =
-                        java.nio.channels.FileChannel.open(victimCopy, java.nio.file.StandardOpenOption.WRITE)) {
+                try (var channel = FileChannel.open(victimCopy, StandardOpenOption.WRITE)) {
                     channel.truncate(victim.sizeBytes() - 500);
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
             }
         };
@@ -214,7 +229,7 @@ class ChunkRunnerTest {
 
     @Test
     void verifiedChecksumsAreReportedWithEachArrivedFile() throws Exception {
-        List<FileTransfer> files = new java.util.ArrayList<>();
+        List<FileTransfer> files = new ArrayList<>();
         Random random = new Random(23);
         for (int i = 0; i < 6; i++) {
             byte[] data = new byte[2000 + i];
@@ -234,8 +249,8 @@ class ChunkRunnerTest {
         for (FileTransfer file : files) {
             byte[] content =
                     Files.readAllBytes(sourceRoot.resolve(file.sourcePath().substring(1)));
-            String md5 = java.util.HexFormat.of()
-                    .formatHex(java.security.MessageDigest.getInstance("MD5").digest(content));
+            String md5 =
+                    HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(content));
             assertThat(listener.checksums.get(file)).as(file.sourcePath()).isEqualTo("MD5:" + md5);
         }
     }
@@ -260,7 +275,7 @@ class ChunkRunnerTest {
      */
     @Test
     void adler32IsVerifiedAndAMatchingGivenChecksumLetsTheFileArrive() throws Exception {
-        List<FileTransfer> files = new java.util.ArrayList<>();
+        List<FileTransfer> files = new ArrayList<>();
         Random random = new Random(31);
         for (int i = 0; i < 4; i++) {
             byte[] data = new byte[3000 + i];
@@ -354,12 +369,11 @@ class ChunkRunnerTest {
         Recording listener = new Recording();
         listener.onBytesHook = delta -> {
             if (delta > 0 && listener.bytes.get() == data.length) { // all of it sent: change the source
-                try (java.nio.channels.FileChannel channel =
-                        java.nio.channels.FileChannel.open(sourceFile, java.nio.file.StandardOpenOption.WRITE)) {
+                try (FileChannel channel = FileChannel.open(sourceFile, StandardOpenOption.WRITE)) {
                     data[0]++;
-                    channel.write(java.nio.ByteBuffer.wrap(data, 0, 1), 0);
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    channel.write(ByteBuffer.wrap(data, 0, 1), 0);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
             }
         };
@@ -396,20 +410,19 @@ class ChunkRunnerTest {
         new Random(61).nextBytes(data);
         Path sourceFile = sourceRoot.resolve("growing.bin");
         Files.write(sourceFile, data);
-        Instant planned =
-                Files.getLastModifiedTime(sourceFile).toInstant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Instant planned = Files.getLastModifiedTime(sourceFile).toInstant().truncatedTo(ChronoUnit.SECONDS);
         Files.setLastModifiedTime(sourceFile, FileTime.from(planned)); // as the listing had it, to the second
         FileTransfer file = new FileTransfer(5, "/growing.bin", "/growing.bin", data.length, List.of(), 0, planned);
         byte[] tail = new byte[3 << 20];
         new Random(62).nextBytes(tail);
         Recording listener = new Recording();
-        java.util.concurrent.atomic.AtomicBoolean appended = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean appended = new AtomicBoolean();
         listener.onBytesHook = delta -> {
             if (delta > 0 && appended.compareAndSet(false, true)) { // bytes are moving: append
                 try {
-                    Files.write(sourceFile, tail, java.nio.file.StandardOpenOption.APPEND);
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    Files.write(sourceFile, tail, StandardOpenOption.APPEND);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
             }
         };
@@ -436,7 +449,7 @@ class ChunkRunnerTest {
      */
     @Test
     void aBatchFileWhoseSourceChangedIsDeletedAndSentAgainOnItsOwn() throws Exception {
-        List<FileTransfer> files = new java.util.ArrayList<>();
+        List<FileTransfer> files = new ArrayList<>();
         Random random = new Random(63);
         for (int i = 0; i < 10; i++) {
             byte[] data = new byte[5000 + 103 * i]; // sizes tell the files apart in onBytes
@@ -447,13 +460,13 @@ class ChunkRunnerTest {
         FileTransfer victim = files.get(4);
         Path victimSource = sourceRoot.resolve("g4.bin");
         Recording listener = new Recording();
-        java.util.concurrent.atomic.AtomicBoolean appended = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean appended = new AtomicBoolean();
         listener.onBytesHook = delta -> {
             if (delta == victim.sizeBytes() && appended.compareAndSet(false, true)) { // the batch sent it
                 try {
-                    Files.write(victimSource, new byte[] {1, 2, 3}, java.nio.file.StandardOpenOption.APPEND);
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    Files.write(victimSource, new byte[] {1, 2, 3}, StandardOpenOption.APPEND);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
             }
         };
@@ -481,14 +494,13 @@ class ChunkRunnerTest {
     }
 
     private static String adler32(byte[] data) {
-        java.util.zip.Adler32 adler = new java.util.zip.Adler32();
+        Adler32 adler = new Adler32();
         adler.update(data);
         return String.format("%08x", adler.getValue());
     }
 
     private static String sha256(byte[] data) throws Exception {
-        return java.util.HexFormat.of()
-                .formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(data));
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
     }
 
     /**
@@ -501,9 +513,9 @@ class ChunkRunnerTest {
     void preservedTimesReachBatchedFilesAndAFileMovedAlone() throws Exception {
         Files.createDirectories(sourceRoot.resolve("kept"));
         Random random = new Random(41);
-        List<FileTransfer> preserved = new java.util.ArrayList<>();
-        List<FileTransfer> plain = new java.util.ArrayList<>();
-        Map<String, Instant> times = new java.util.HashMap<>();
+        List<FileTransfer> preserved = new ArrayList<>();
+        List<FileTransfer> plain = new ArrayList<>();
+        Map<String, Instant> times = new HashMap<>();
         for (int i = 0; i <= 30; i++) {
             String name = i == 30 ? "alone.bin" : "t" + i + ".bin";
             byte[] data = new byte[i == 30 ? 20 << 20 : 500 + 61 * i];
@@ -559,7 +571,7 @@ class ChunkRunnerTest {
      */
     @Test
     void aTimeTheDestinationRefusesIsAFaultOfThatFileNotAnArrival() throws Exception {
-        List<FileTransfer> files = new java.util.ArrayList<>();
+        List<FileTransfer> files = new ArrayList<>();
         Random random = new Random(43);
         Instant time = Instant.parse("1998-07-06T05:04:03Z");
         for (int i = 0; i < 8; i++) {
@@ -581,7 +593,7 @@ class ChunkRunnerTest {
         chattr("-i", victimCopy);
         Files.delete(victimCopy);
         Recording listener = new Recording();
-        java.util.concurrent.atomic.AtomicBoolean locked = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean locked = new AtomicBoolean();
         listener.onBytesHook = delta -> {
             // the batch reports a file when both servers finished it: its bytes are there
             if (delta == victim.sizeBytes() && locked.compareAndSet(false, true)) {
@@ -622,9 +634,9 @@ class ChunkRunnerTest {
             Process process = new ProcessBuilder("chattr", flag, file.toString())
                     .redirectErrorStream(true)
                     .start();
-            process.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            process.getInputStream().transferTo(OutputStream.nullOutputStream());
             return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -674,7 +686,7 @@ class ChunkRunnerTest {
     void aMissingSourceFailsItsFileAtOnceAndTheOthersStillArrive() throws Exception {
         byte[] data = new byte[5000];
         new Random(3).nextBytes(data);
-        List<FileTransfer> files = new java.util.ArrayList<>();
+        List<FileTransfer> files = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             Files.write(sourceRoot.resolve("p" + i + ".bin"), data);
             files.add(new FileTransfer("/p" + i + ".bin", "/p" + i + ".bin", data.length));
@@ -703,7 +715,7 @@ class ChunkRunnerTest {
         new Random(11).nextBytes(data);
         byte[] older = new byte[1234]; // another size: the cleanup once took any such file for cut short
         new Random(12).nextBytes(older);
-        List<FileTransfer> files = new java.util.ArrayList<>();
+        List<FileTransfer> files = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             if (i != 2) {
                 Files.write(sourceRoot.resolve("q" + i + ".bin"), data);
@@ -713,15 +725,15 @@ class ChunkRunnerTest {
         }
         // with two commands in flight, a failure at q2 cannot have sent q4 on: when the first file
         // of the batch's leftovers (q2) fails on its own, the later ones must be as they were
-        java.util.Map<String, String> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, String> seen = new ConcurrentHashMap<>();
         Recording listener = new Recording();
         listener.onFaultHook = () -> {
             for (int i = 4; i < 8; i++) {
                 Path copy = destinationRoot.resolve("copy-q" + i + ".bin");
                 String state;
                 try {
-                    state = java.util.Arrays.equals(Files.readAllBytes(copy), older) ? "as it was" : "changed";
-                } catch (java.io.IOException e) {
+                    state = Arrays.equals(Files.readAllBytes(copy), older) ? "as it was" : "changed";
+                } catch (IOException e) {
                     state = "gone";
                 }
                 seen.putIfAbsent(copy.getFileName().toString(), state);
@@ -735,10 +747,10 @@ class ChunkRunnerTest {
         assertThat(seen)
                 .as("the copies the batch never sent, before their turn")
                 .containsOnly(
-                        java.util.Map.entry("copy-q4.bin", "as it was"),
-                        java.util.Map.entry("copy-q5.bin", "as it was"),
-                        java.util.Map.entry("copy-q6.bin", "as it was"),
-                        java.util.Map.entry("copy-q7.bin", "as it was"));
+                        Map.entry("copy-q4.bin", "as it was"),
+                        Map.entry("copy-q5.bin", "as it was"),
+                        Map.entry("copy-q6.bin", "as it was"),
+                        Map.entry("copy-q7.bin", "as it was"));
         assertThat(destinationRoot.resolve("copy-q2.bin"))
                 .as("the copy the failed STOR truncated is not left under its name")
                 .doesNotExist();
@@ -756,13 +768,13 @@ class ChunkRunnerTest {
     @Test
     void anUnreachableDestinationStopsTheChunkAfterItsAttempts() throws Exception {
         byte[] data = new byte[100];
-        List<FileTransfer> files = new java.util.ArrayList<>();
+        List<FileTransfer> files = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             Files.write(sourceRoot.resolve("u" + i + ".bin"), data);
             files.add(new FileTransfer("/u" + i + ".bin", "/u" + i + ".bin", data.length));
         }
         int port;
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+        try (ServerSocket probe = new ServerSocket(0)) {
             port = probe.getLocalPort(); // closed again: nothing listens there
         }
         Recording listener = new Recording();
@@ -896,9 +908,9 @@ class ChunkRunnerTest {
         final List<List<ByteRange>> resumes = new CopyOnWriteArrayList<>();
         final AtomicLong bytes = new AtomicLong();
         final CountDownLatch firstMarker = new CountDownLatch(1);
-        final java.util.Map<FileTransfer, String> checksums = new java.util.concurrent.ConcurrentHashMap<>();
+        final Map<FileTransfer, String> checksums = new ConcurrentHashMap<>();
         volatile List<ByteRange> lastAcknowledged = List.of();
-        volatile java.util.function.LongConsumer onBytesHook = delta -> {};
+        volatile LongConsumer onBytesHook = delta -> {};
         volatile Runnable onFaultHook = () -> {};
 
         @Override

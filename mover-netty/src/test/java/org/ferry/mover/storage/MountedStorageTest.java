@@ -8,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -93,7 +94,7 @@ class MountedStorageTest {
                 () -> storage.delete("/papers/a.txt"),
                 () -> storage.rename("/papers/a.txt", "/papers/c.txt"),
                 () -> storage.setPermissions("/papers/a.txt", 0777),
-                () -> storage.setModified("/papers/a.txt", java.time.Instant.EPOCH),
+                () -> storage.setModified("/papers/a.txt", Instant.EPOCH),
                 () -> storage.directory("/papers").create("t.txt").close(),
                 () -> storage.createDirectory("/newtop"),
                 () -> storage.removeDirectory("/data"),

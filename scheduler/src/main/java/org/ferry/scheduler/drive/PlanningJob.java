@@ -1,15 +1,18 @@
 package org.ferry.scheduler.drive;
 
 import java.io.IOException;
+import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
+import org.ferry.api.credential.ActivationRequiredException;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.PlanState;
 import org.ferry.api.domain.Task;
 import org.ferry.api.store.FileStore;
+import org.ferry.api.store.NewTask;
 import org.ferry.api.store.PlannedFile;
 import org.ferry.api.store.TaskStore;
 import org.ferry.mover.access.CredentialExpiredException;
@@ -96,7 +99,7 @@ public class PlanningJob {
                 to = context.sessions().open(access.destination(), access.protection());
             }
             // multicast: the directory tree (empty directories too) is made at every destination
-            for (org.ferry.api.store.NewTask.Destination extra : tasks.additionalDestinations(taskId)) {
+            for (NewTask.Destination extra : tasks.additionalDestinations(taskId)) {
                 further.add(context.sessions()
                         .open(
                                 context.activations()
@@ -172,7 +175,7 @@ public class PlanningJob {
         } catch (CredentialExpiredException e) {
             context.activations().suspend(taskId, e.getMessage());
             return false;
-        } catch (org.ferry.api.credential.ActivationRequiredException e) {
+        } catch (ActivationRequiredException e) {
             context.activations().suspend(taskId, e.getMessage()); // a further destination's
             return false;
         } catch (IOException | RuntimeException e) {
@@ -208,7 +211,7 @@ public class PlanningJob {
      * @return that host
      */
     private static String relayOf(EndpointAccess agent) {
-        String host = java.net.URI.create(agent.servers().get(0).url()).getHost();
+        String host = URI.create(agent.servers().get(0).url()).getHost();
         return host == null ? "?" : host.replace("\"", "");
     }
 

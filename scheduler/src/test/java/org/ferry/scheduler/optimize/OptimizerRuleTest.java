@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntToDoubleFunction;
 import org.junit.jupiter.api.Test;
 
 /** The decision rule of one interval (docs/optimizer.md), and its course over many against model links. */
@@ -128,10 +129,7 @@ class OptimizerRuleTest {
 
     /** @return the concurrency after each of n intervals on a model link */
     private List<Integer> run(
-            PairState start,
-            int intervals,
-            java.util.function.IntToDoubleFunction throughput,
-            java.util.function.IntToDoubleFunction failedShare) {
+            PairState start, int intervals, IntToDoubleFunction throughput, IntToDoubleFunction failedShare) {
         PairState state = start;
         List<Integer> course = new ArrayList<>();
         for (int i = 0; i < intervals; i++) {

@@ -1,5 +1,6 @@
 package org.ferry.api.document;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
@@ -38,7 +39,7 @@ public record DryRunDocument(
         @JsonProperty("DATA") List<Entry> entries,
 
         @JsonProperty("ferry_additional_destination_endpoints")
-        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+        @com.fasterxml.jackson.annotation.JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<String> additionalDestinationEndpoints) {
 
     /**

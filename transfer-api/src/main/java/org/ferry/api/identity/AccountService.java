@@ -2,6 +2,7 @@ package org.ferry.api.identity;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import org.ferry.api.domain.Role;
 import org.ferry.api.domain.UserAccount;
 import org.ferry.api.error.ConflictException;
@@ -42,7 +43,7 @@ public class AccountService {
         this.accounts = accounts;
         this.passwords = passwords;
         this.verifiedTokens = verifiedTokens;
-        this.dummyHash = passwords.encode(java.util.UUID.randomUUID().toString());
+        this.dummyHash = passwords.encode(UUID.randomUUID().toString());
     }
 
     /**

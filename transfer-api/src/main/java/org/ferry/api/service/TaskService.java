@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.ferry.api.command.TaskChange;
@@ -25,6 +26,7 @@ import org.ferry.api.lifecycle.TaskDeadlineChangedEvent;
 import org.ferry.api.repository.TaskEventRepository;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferFileRepository;
+import org.ferry.api.store.NewTask;
 import org.ferry.api.store.TaskStore;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.domain.Page;
@@ -83,7 +85,7 @@ public class TaskService {
      * @param task a task the caller may see
      * @return its further destinations (Ferry's multicast extension), in order; empty for one
      */
-    public List<org.ferry.api.store.NewTask.Destination> additionalDestinations(Task task) {
+    public List<NewTask.Destination> additionalDestinations(Task task) {
         return store.additionalDestinations(task.getId());
     }
 
@@ -101,8 +103,7 @@ public class TaskService {
      * @param page tasks the caller may see
      * @return the further destinations of those that have any (Ferry's multicast extension)
      */
-    public java.util.Map<java.util.UUID, List<org.ferry.api.store.NewTask.Destination>> additionalDestinations(
-            List<Task> page) {
+    public Map<UUID, List<NewTask.Destination>> additionalDestinations(List<Task> page) {
         return store.additionalDestinations(page.stream().map(Task::getId).toList());
     }
 

@@ -1,5 +1,6 @@
 package org.ferry.api.service;
 
+import java.util.List;
 import org.ferry.api.command.DryRun;
 import org.ferry.api.command.TransferSubmission;
 import org.ferry.api.domain.Endpoint;
@@ -25,7 +26,7 @@ public interface TransferPreview {
             Endpoint destination,
             String user,
             TransferSubmission transfer,
-            java.util.List<Endpoint> additional) {}
+            List<Endpoint> additional) {}
 
     /**
      * Crawls both endpoints as the task would and changes nothing on either.

@@ -2,6 +2,7 @@ package org.ferry.api.service;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -18,6 +19,7 @@ import org.ferry.api.identity.Caller;
 import org.ferry.api.lifecycle.TaskSubmittedEvent;
 import org.ferry.api.store.NewTask;
 import org.ferry.api.store.TaskStore;
+import org.ferry.mover.server.multicast.MulticastTree;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
@@ -170,7 +172,7 @@ public class TransferService {
             return List.of();
         }
         String field = "ferry_additional_destination_endpoints";
-        List<Endpoint> additional = new java.util.ArrayList<>();
+        List<Endpoint> additional = new ArrayList<>();
         for (int i = 0; i < transfer.additionalDestinationEndpoints().size(); i++) {
             String entry = field + "[" + i + "]";
             Endpoint endpoint = endpoints.resolve(
@@ -232,7 +234,7 @@ public class TransferService {
     }
 
     /** The FEAT line of a server that forwards multicast trees (MulticastTree.FEATURE). */
-    public static final String MULTICAST_FEATURE = org.ferry.mover.server.multicast.MulticastTree.FEATURE;
+    public static final String MULTICAST_FEATURE = MulticastTree.FEATURE;
 
     private void checkActivated(Caller caller, Endpoint endpoint, String field) {
         if (endpoint.isGsi() && !endpoint.isPersonal()) { // a personal endpoint needs no activation

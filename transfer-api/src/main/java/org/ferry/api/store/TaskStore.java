@@ -4,8 +4,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.ferry.api.domain.EventCode;
@@ -560,12 +562,12 @@ public class TaskStore {
      * @param taskIds tasks (a page of a task list)
      * @return the further destinations of those that have any, each in order (one query)
      */
-    public java.util.Map<UUID, List<NewTask.Destination>> additionalDestinations(java.util.Collection<UUID> taskIds) {
-        java.util.Map<UUID, List<NewTask.Destination>> all = new java.util.HashMap<>();
+    public Map<UUID, List<NewTask.Destination>> additionalDestinations(Collection<UUID> taskIds) {
+        Map<UUID, List<NewTask.Destination>> all = new HashMap<>();
         if (taskIds.isEmpty()) {
             return all;
         }
-        String marks = String.join(", ", java.util.Collections.nCopies(taskIds.size(), "?"));
+        String marks = String.join(", ", Collections.nCopies(taskIds.size(), "?"));
         jdbc.query(
                 "select task_id, endpoint_id, endpoint from task_destination where task_id in (" + marks
                         + ") order by task_id, position",

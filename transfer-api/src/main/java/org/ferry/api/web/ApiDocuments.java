@@ -25,6 +25,7 @@ import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.domain.TaskType;
 import org.ferry.api.domain.TransferFile;
 import org.ferry.api.service.FileListings;
+import org.ferry.api.store.NewTask;
 import org.ferry.mover.connect.relay.AgentPresence;
 import org.ferry.mover.protocol.FileInfo;
 
@@ -130,8 +131,7 @@ public final class ApiDocuments {
      * @param additional the task's further destinations (multicast); empty for none
      * @return the task document, with {@code ferry_destinations} when {@code additional} has any
      */
-    public static TaskDocument task(
-            Task task, String ownerId, Instant now, List<org.ferry.api.store.NewTask.Destination> additional) {
+    public static TaskDocument task(Task task, String ownerId, Instant now, List<NewTask.Destination> additional) {
         return task(task, ownerId, now, additional, List.of());
     }
 
@@ -145,11 +145,7 @@ public final class ApiDocuments {
      * @return the task document, with {@code ferry_destinations} when {@code additional} has any
      */
     public static TaskDocument task(
-            Task task,
-            String ownerId,
-            Instant now,
-            List<org.ferry.api.store.NewTask.Destination> additional,
-            List<long[]> inFlight) {
+            Task task, String ownerId, Instant now, List<NewTask.Destination> additional, List<long[]> inFlight) {
         boolean active = task.getStatus() == TaskStatus.ACTIVE || task.getStatus() == TaskStatus.INACTIVE;
         long open = Math.max(
                 0,
@@ -234,11 +230,11 @@ public final class ApiDocuments {
      * whole, checked).
      */
     private static List<TaskDocument.Destination> destinations(
-            Task task, List<org.ferry.api.store.NewTask.Destination> additional, List<long[]> inFlight) {
-        List<TaskDocument.Destination> all = new java.util.ArrayList<>();
-        List<String[]> named = new java.util.ArrayList<>();
+            Task task, List<NewTask.Destination> additional, List<long[]> inFlight) {
+        List<TaskDocument.Destination> all = new ArrayList<>();
+        List<String[]> named = new ArrayList<>();
         named.add(new String[] {task.getDestinationEndpointId().toString(), task.getDestinationEndpoint()});
-        for (org.ferry.api.store.NewTask.Destination further : additional) {
+        for (NewTask.Destination further : additional) {
             named.add(new String[] {further.endpointId().toString(), further.endpoint()});
         }
         for (int i = 0; i < named.size(); i++) {

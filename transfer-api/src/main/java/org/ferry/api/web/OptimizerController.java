@@ -2,6 +2,7 @@ package org.ferry.api.web;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import org.ferry.api.document.OptimizerDecisionDocument;
 import org.ferry.api.document.OptimizerDecisionListDocument;
 import org.ferry.api.document.OptimizerLimitsDocument;
@@ -101,7 +102,7 @@ public class OptimizerController {
                 limits.maxParallelism());
     }
 
-    private static OptimizerDecisionListDocument list(java.util.List<OptimizerDecision> decisions) {
+    private static OptimizerDecisionListDocument list(List<OptimizerDecision> decisions) {
         return new OptimizerDecisionListDocument(
                 "optimizer_decision_list",
                 decisions.stream().map(OptimizerController::document).toList());

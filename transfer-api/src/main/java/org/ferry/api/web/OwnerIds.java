@@ -3,6 +3,7 @@ package org.ferry.api.web;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import org.ferry.api.domain.UserAccount;
 import org.ferry.api.identity.Caller;
@@ -60,7 +61,7 @@ public class OwnerIds {
     /** @return the user name of an account id, or the text itself when it is no account id */
     public String nameOf(String idOrName) {
         try {
-            return accounts.findById(java.util.UUID.fromString(idOrName))
+            return accounts.findById(UUID.fromString(idOrName))
                     .map(UserAccount::getName)
                     .orElse(idOrName);
         } catch (IllegalArgumentException notAnId) {

@@ -4,6 +4,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.ferry.api.command.TaskChange;
 import org.ferry.api.document.EventDocument;
 import org.ferry.api.document.MarkerListDocument;
@@ -16,6 +17,7 @@ import org.ferry.api.document.TaskDocument;
 import org.ferry.api.document.TaskUpdateRequest;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
+import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.domain.TransferFile;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.identity.Caller;
@@ -23,6 +25,7 @@ import org.ferry.api.service.Labels;
 import org.ferry.api.service.Paging;
 import org.ferry.api.service.TaskService;
 import org.ferry.api.service.TimeValues;
+import org.ferry.api.store.NewTask;
 import org.springframework.data.domain.Page;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -71,14 +74,12 @@ public class TaskController {
                 caller, page.getContent().stream().map(Task::getOwnerName).toList());
         Instant now = Instant.now();
         // multicast tasks list their destinations here as in GET /task/{id}
-        Map<java.util.UUID, List<org.ferry.api.store.NewTask.Destination>> additional =
-                tasks.additionalDestinations(page.getContent());
+        Map<UUID, List<NewTask.Destination>> additional = tasks.additionalDestinations(page.getContent());
         return OffsetListDocument.of(
                 "task_list",
                 page.getContent().stream()
                         .map(t -> {
-                            List<org.ferry.api.store.NewTask.Destination> further =
-                                    additional.getOrDefault(t.getId(), List.of());
+                            List<NewTask.Destination> further = additional.getOrDefault(t.getId(), List.of());
                             return ApiDocuments.task(t, ids.get(t.getOwnerName()), now, further, inFlight(t, further));
                         })
                         .toList(),
@@ -91,14 +92,14 @@ public class TaskController {
     @GetMapping("/task/{taskId}")
     public TaskDocument task(Caller caller, @PathVariable("taskId") String taskId) {
         Task task = tasks.get(caller, taskId);
-        List<org.ferry.api.store.NewTask.Destination> additional = tasks.additionalDestinations(task);
+        List<NewTask.Destination> additional = tasks.additionalDestinations(task);
         return ApiDocuments.task(
                 task, ownerIds.of(caller, task.getOwnerName()), Instant.now(), additional, inFlight(task, additional));
     }
 
     /** @return a running multicast task's files in flight per destination; empty otherwise */
-    private List<long[]> inFlight(Task task, List<org.ferry.api.store.NewTask.Destination> additional) {
-        if (additional.isEmpty() || task.getStatus() != org.ferry.api.domain.TaskStatus.ACTIVE) {
+    private List<long[]> inFlight(Task task, List<NewTask.Destination> additional) {
+        if (additional.isEmpty() || task.getStatus() != TaskStatus.ACTIVE) {
             return List.of();
         }
         return tasks.destinationsInFlight(task, 1 + additional.size());

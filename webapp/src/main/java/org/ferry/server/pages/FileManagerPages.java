@@ -5,7 +5,9 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.ferry.api.command.DeleteSubmission;
 import org.ferry.api.command.TransferSubmission;
 import org.ferry.api.domain.Endpoint;
@@ -327,7 +329,7 @@ public class FileManagerPages {
      */
     public static String url(String left, String lpath, String right, String rpath) {
         UriComponentsBuilder url = UriComponentsBuilder.fromPath("/files");
-        java.util.Map<String, String> values = new java.util.HashMap<>();
+        Map<String, String> values = new HashMap<>();
         if (left != null && !left.isBlank()) {
             url.queryParam("left", "{left}").queryParam("lpath", "{lpath}");
             values.put("left", left);

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
 import org.ferry.api.command.TimerDefinition;
 import org.ferry.api.command.TransferSubmission;
 import org.ferry.api.domain.FilterRules;
@@ -48,7 +50,7 @@ public class TimerPages {
     @GetMapping("/timers")
     public String list(Caller caller, Model model) {
         List<Timer> mine = timers.list(caller);
-        Map<java.util.UUID, String> schedules = new LinkedHashMap<>();
+        Map<UUID, String> schedules = new LinkedHashMap<>();
         mine.forEach(timer -> schedules.put(timer.getId(), describe(timer)));
         model.addAttribute("timers", mine);
         model.addAttribute("schedules", schedules);
@@ -152,7 +154,7 @@ public class TimerPages {
         });
     }
 
-    private static String act(RedirectAttributes redirect, java.util.function.Supplier<String> action) {
+    private static String act(RedirectAttributes redirect, Supplier<String> action) {
         try {
             redirect.addFlashAttribute("notice", action.get());
         } catch (FerryException e) {
