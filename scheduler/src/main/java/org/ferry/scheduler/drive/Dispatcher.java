@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -140,6 +141,7 @@ public class Dispatcher implements TickStep {
         int slots = queue.freeSlots(files.activeChunks(perUser, perPair, perTask, sessions));
         Optimizer.Allowances allowances = optimizer.allowances();
         int dispatched = 0;
+        Map<UUID, String> shown = new LinkedHashMap<>(); // nice_status changes of this pass
         while (slots > 0 && !candidates.isEmpty()) {
             Optional<LeasedTask> next = candidates.stream()
                     .filter(t -> within(perUser.getOrDefault(t.ownerName(), 0), properties.maxActiveChunksPerUser()))
@@ -162,7 +164,7 @@ public class Dispatcher implements TickStep {
             sessions.merge(task.endpointPair(), lanes, Integer::sum);
             if (task.niceStatus() != null && QUEUED.contains(task.niceStatus()) && !perTask.containsKey(task.id())) {
                 // its first chunk of this pass: it no longer waits (the row said so when the pass read it)
-                transactions.executeWithoutResult(status -> tasks.showWaiting(task.id(), Task.NICE_OK));
+                shown.put(task.id(), Task.NICE_OK);
             }
             lastServed.put(task.id(), System.nanoTime());
             perUser.merge(task.ownerName(), 1, Integer::sum);
@@ -185,8 +187,13 @@ public class Dispatcher implements TickStep {
             // written on a change only, judged by the row as this pass read it (not by a copy in
             // memory): a fault code written over the reason since gives way to the reason again
             if (reason != null && !reason.equals(task.niceStatus())) {
-                transactions.executeWithoutResult(status -> tasks.showWaiting(task.id(), reason));
+                shown.put(task.id(), reason);
             }
+        }
+        if (!shown.isEmpty()) {
+            // one commit for the pass, not one per task: 256 one-file tasks behind 2 slots wrote 512
+            // single-row transactions (each task's reason, then its OK)
+            transactions.executeWithoutResult(status -> shown.forEach(tasks::showWaiting));
         }
         return dispatched;
     }
