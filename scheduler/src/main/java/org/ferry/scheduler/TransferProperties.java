@@ -17,7 +17,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param chunkMaxFiles most files per chunk
  * @param chunkMaxBytes most bytes per chunk (a larger single file gets a chunk of its own)
  * @param workerThreads chunks the embedded mover moves at once (each opens up to its concurrency in session pairs)
- * @param plannerThreads tasks planned at once
+ * @param plannerThreads tasks planned at once (each mostly waits for its endpoints' replies: a few
+ *     stat commands for a one-file task)
  * @param progressIntervalSeconds least time between PROGRESS events of a task
  * @param tickInterval how often the scheduler renews leases, checks deadlines and lost chunks,
  *     and dispatches (it also runs at once on a submission, a cancel or a chunk's end)
@@ -39,7 +40,7 @@ public record TransferProperties(
         @DefaultValue("500") int chunkMaxFiles,
         @DefaultValue("1073741824") long chunkMaxBytes,
         @DefaultValue("2") int workerThreads,
-        @DefaultValue("2") int plannerThreads,
+        @DefaultValue("4") int plannerThreads,
         @DefaultValue("5") int progressIntervalSeconds,
         @DefaultValue("1s") Duration tickInterval,
         @DefaultValue("30s") Duration lease,

@@ -77,7 +77,15 @@ public class PlanningJob {
         TaskStore tasks = context.tasks();
         FileStore files = context.files();
         TransactionTemplate transactions = context.transactions();
-        Boolean started = transactions.execute(status -> tasks.markStarted(taskId, Instant.now()));
+        // one commit: started, and the rows of a planning cut short before gone (this one starts
+        // from scratch)
+        Boolean started = transactions.execute(status -> {
+            if (!tasks.markStarted(taskId, Instant.now())) {
+                return false;
+            }
+            files.deleteAll(taskId);
+            return true;
+        });
         if (!Boolean.TRUE.equals(started)) {
             return false;
         }
@@ -85,7 +93,6 @@ public class PlanningJob {
         if (access == null) {
             return false;
         }
-        transactions.executeWithoutResult(status -> files.deleteAll(taskId));
         List<PlannedFile> batch = new ArrayList<>();
         IdleSessionPairs.Key key = new IdleSessionPairs.Key(access.source(), access.destination(), access.protection());
         IdleSessionPairs.Pair idle = context.idleSessions().take(key);
@@ -129,9 +136,16 @@ public class PlanningJob {
             if (stopRequested.getAsBoolean()) {
                 throw new Stopped();
             }
-            flush(taskId, batch);
-            Boolean recorded = transactions.execute(status -> tasks.recordPlan(
-                    taskId, totals.files(), totals.directories(), totals.filesSkipped(), totals.skippedErrors()));
+            // the last rows and the plan in one commit (a one-file task: one commit, not two)
+            List<PlannedFile> last = List.copyOf(batch);
+            batch.clear();
+            Boolean recorded = transactions.execute(status -> {
+                if (!last.isEmpty()) {
+                    files.insert(taskId, last);
+                }
+                return tasks.recordPlan(
+                        taskId, totals.files(), totals.directories(), totals.filesSkipped(), totals.skippedErrors());
+            });
             if (!Boolean.TRUE.equals(recorded)) {
                 return false;
             }
