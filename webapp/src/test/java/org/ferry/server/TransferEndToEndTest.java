@@ -261,6 +261,9 @@ class TransferEndToEndTest {
                 .as(String.valueOf(task.get("fatal_error")))
                 .isEqualTo("SUCCEEDED");
         assertThat(eventCodes(task)).contains("TREE_DIGEST_VERIFIED");
+        assertThat(task.get("ferry_verify_tree_digest").asBoolean())
+                .as("GET /task/{id} shows the option back")
+                .isTrue();
         assertThat(snapshot(SITE_B.resolve("digest-copy"))).isEqualTo(snapshot(tree));
 
         Path changed = SITE_B.resolve("digest-copy/d1/f4.bin");
@@ -295,6 +298,7 @@ class TransferEndToEndTest {
         write(SITE_A.resolve("single/data.bin"), random(70_000, 3));
         JsonNode task = runToEnd(transfer("/single/data.bin", "/new/dir/renamed.bin", false));
         assertThat(task.get("status").asString()).isEqualTo("SUCCEEDED");
+        assertThat(task.get("ferry_verify_tree_digest").asBoolean()).isFalse();
         assertThat(Files.readAllBytes(SITE_B.resolve("new/dir/renamed.bin")))
                 .isEqualTo(Files.readAllBytes(SITE_A.resolve("single/data.bin")));
     }

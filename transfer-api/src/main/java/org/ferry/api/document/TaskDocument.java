@@ -70,6 +70,9 @@ import java.util.List;
  * @param canceledByAdmin whether an admin (not the owner) cancelled it
  * @param canceledByAdminMessage null
  * @param historyDeleted false
+ * @param verifyTreeDigest Ferry's extension {@code ferry_verify_tree_digest}: whether the service
+ *     compares one digest of each recursive item's tree on the two servers after every file
+ *     arrived, as the transfer document asked
  * @param destinations Ferry's multicast extension, only in {@code GET /task/{id}} of a task with
  *     {@code ferry_additional_destination_endpoints}: every destination, the destination endpoint
  *     first, each with the files and bytes checked there; absent otherwise
@@ -131,6 +134,7 @@ public record TaskDocument(
         @JsonProperty("canceled_by_admin") boolean canceledByAdmin,
         @JsonProperty("canceled_by_admin_message") String canceledByAdminMessage,
         @JsonProperty("history_deleted") boolean historyDeleted,
+        @JsonProperty("ferry_verify_tree_digest") boolean verifyTreeDigest,
 
         @JsonProperty("ferry_destinations") @JsonInclude(JsonInclude.Include.NON_NULL)
         List<Destination> destinations) {

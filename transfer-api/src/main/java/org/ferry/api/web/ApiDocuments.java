@@ -221,6 +221,7 @@ public final class ApiDocuments {
                 task.isCanceledByAdmin(),
                 null,
                 false,
+                task.isVerifyTreeDigest(),
                 additional.isEmpty() ? null : destinations(task, additional, active ? inFlight : List.of()));
     }
 
