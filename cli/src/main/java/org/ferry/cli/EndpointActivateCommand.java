@@ -25,24 +25,30 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code ferry endpoint activate NAME [--myproxy ... | --delegate-proxy [FILE]]}: activates a
- * {@code gsiftp://} endpoint for you (the Globus activation resources). Without a method it tries
+ * {@code ferry endpoint activate NAME [--myproxy ... | --delegate-proxy [FILE] | --ssh-key FILE]}:
+ * activates a {@code gsiftp://} endpoint, or an {@code sshftp://} one made without a key, for you
+ * (the Globus activation resources). Without a method it tries
  * automatic activation ({@code POST .../autoactivate}). With {@code --myproxy} the service fetches
  * a proxy from your MyProxy server with the passphrase you type (read once, never stored). With
  * {@code --delegate-proxy} this command signs a proxy certificate, with your own proxy, for a key
  * pair the service made ({@code GET .../activation_requirements} gives its public key): your
- * private key never leaves your machine, and the service's never leaves the service.
+ * private key never leaves your machine, and the service's never leaves the service. With
+ * {@code --ssh-key} the service keeps an SSH private key of yours (sealed, decrypted with the
+ * passphrase you type if it is encrypted; the passphrase is never stored) for your sessions to an
+ * {@code sshftp://} endpoint, after one login with it through the endpoint's sshd.
  */
 @Command(
         name = "activate",
         mixinStandardHelpOptions = true,
         versionProvider = FerryVersion.class,
-        description = "Activate a gsiftp:// endpoint with a credential of yours (without a method: automatic"
-                + " activation from a credential of yours cached for another endpoint).",
+        description = "Activate a gsiftp:// endpoint with a credential of yours, or an sshftp:// endpoint made"
+                + " without a key with an SSH key of yours (without a method: automatic activation from a"
+                + " credential of yours cached for another endpoint).",
         footerHeading = "%nExamples:%n",
         footer = {
             "  ferry endpoint activate site#grid --myproxy -U alice",
-            "  ferry endpoint activate site#grid --delegate-proxy        (your grid-proxy-init proxy)"
+            "  ferry endpoint activate site#grid --delegate-proxy        (your grid-proxy-init proxy)",
+            "  ferry endpoint activate site#dtn --ssh-key ~/.ssh/id_ed25519 --ssh-user alice"
         })
 public final class EndpointActivateCommand extends ApiCommand {
 
@@ -66,6 +72,40 @@ public final class EndpointActivateCommand extends ApiCommand {
                 fallbackValue = "",
                 description = "Delegate from your proxy file (default: $X509_USER_PROXY, else /tmp/x509up_u<uid>).")
         String delegateProxy;
+
+        @ArgGroup(exclusive = false)
+        SshKeyOptions sshKey;
+    }
+
+    /** What the service needs to log in to an sshftp:// endpoint as you. */
+    static final class SshKeyOptions {
+        @Option(
+                names = "--ssh-key",
+                required = true,
+                paramLabel = "FILE",
+                description =
+                        "Activate an sshftp:// endpoint with your SSH private key (OpenSSH or PEM; - reads it from"
+                                + " standard input); its public key must be in your authorized_keys on the host.")
+        String file;
+
+        @Option(
+                names = "--ssh-user",
+                paramLabel = "LOGIN",
+                description = "Your SSH login on the endpoint's host (default: the endpoint's username, else $LOGNAME"
+                        + " or $USER).")
+        String login;
+
+        @Option(
+                names = "--ssh-lifetime",
+                paramLabel = "HOURS",
+                description = "How long the service may use the key (default 12, at most 336).")
+        Integer lifetimeHours;
+
+        @Option(
+                names = "--ssh-passphrase-stdin",
+                description = "For an encrypted key: read its passphrase from the first line of standard input"
+                        + " instead of prompting.")
+        boolean passphraseStdin;
     }
 
     /** What the service needs to fetch a proxy from MyProxy. */
@@ -133,6 +173,8 @@ public final class EndpointActivateCommand extends ApiCommand {
                 result = client().post(path + "/autoactivate", root().mapper().createObjectNode());
             } else if (method.myProxy != null) {
                 result = client().post(path + "/activate", fillMyProxy(requirements, method.myProxy));
+            } else if (method.sshKey != null) {
+                result = client().post(path + "/activate", fillSshKey(requirements, method.sshKey));
             } else {
                 result = client().post(path + "/activate", fillDelegatedProxy(requirements));
             }
@@ -178,6 +220,79 @@ public final class EndpointActivateCommand extends ApiCommand {
             }
         }
         return filled;
+    }
+
+    private JsonNode fillSshKey(JsonNode requirements, SshKeyOptions options) {
+        if ("-".equals(options.file) && options.passphraseStdin) {
+            throw new CommandLine.ParameterException(
+                    spec().commandLine(), "--ssh-key - and --ssh-passphrase-stdin cannot both read standard input");
+        }
+        boolean offered = false;
+        String offeredLogin = null;
+        for (JsonNode item : requirements.path("DATA")) {
+            if ("ssh_key".equals(item.path("type").asString(""))) {
+                offered = true;
+                if ("username".equals(item.path("name").asString(""))) {
+                    offeredLogin = item.path("value").asString(null);
+                }
+            }
+        }
+        if (!offered) {
+            throw new UncheckedIOException(new IOException("endpoint " + name
+                    + " is not activated with an SSH key (--ssh-key is for sshftp:// endpoints made without a key)"));
+        }
+        String login = options.login != null ? options.login : offeredLogin != null ? offeredLogin : defaultUser();
+        String key = readKey(options.file);
+        String passphrase = null;
+        if (SshKeyFiles.isEncrypted(key)) {
+            passphrase = options.passphraseStdin
+                    ? readLine()
+                    : prompt("Passphrase for SSH key " + ("-".equals(options.file) ? "from stdin" : options.file)
+                            + ": ");
+        }
+        ObjectNode filled = (ObjectNode) requirements.deepCopy();
+        for (JsonNode item : filled.path("DATA")) {
+            if (!"ssh_key".equals(item.path("type").asString(""))) {
+                continue;
+            }
+            ObjectNode requirement = (ObjectNode) item;
+            switch (item.path("name").asString("")) {
+                case "username" -> {
+                    if (login != null) {
+                        requirement.put("value", login);
+                    }
+                }
+                case "private_key" -> requirement.put("value", key);
+                case "passphrase" -> {
+                    if (passphrase != null) {
+                        requirement.put("value", passphrase);
+                    }
+                }
+                case "lifetime_in_hours" -> {
+                    if (options.lifetimeHours != null) {
+                        requirement.put("value", options.lifetimeHours.toString());
+                    }
+                }
+                default -> {
+                    // a requirement this CLI does not know: left as the service offered it
+                }
+            }
+        }
+        return filled;
+    }
+
+    private String readKey(String file) {
+        try {
+            if ("-".equals(file)) {
+                return new String(root().environment().stdin().readAllBytes(), StandardCharsets.UTF_8);
+            }
+            Path path = file.startsWith("~/")
+                    ? root().environment().userHome().resolve(file.substring(2))
+                    : root().environment().localFile(file, spec().commandLine());
+            return Files.readString(path, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the SSH key " + file + ": " + e.getMessage(), e);
+        }
     }
 
     private JsonNode fillDelegatedProxy(JsonNode requirements) {
@@ -242,8 +357,7 @@ public final class EndpointActivateCommand extends ApiCommand {
         try {
             String line = reader.readLine();
             if (line == null || line.isEmpty()) {
-                throw new CommandLine.ParameterException(
-                        spec().commandLine(), "--passphrase-stdin: standard input holds no passphrase");
+                throw new CommandLine.ParameterException(spec().commandLine(), "standard input holds no passphrase");
             }
             return line;
         } catch (IOException e) {
@@ -255,7 +369,9 @@ public final class EndpointActivateCommand extends ApiCommand {
         Console console = System.console();
         if (console == null) {
             throw new CommandLine.ParameterException(
-                    spec().commandLine(), "no terminal to ask for the passphrase: give --passphrase-stdin");
+                    spec().commandLine(),
+                    "no terminal to ask for the passphrase: give --passphrase-stdin (MyProxy) or"
+                            + " --ssh-passphrase-stdin (an SSH key)");
         }
         char[] typed = console.readPassword(text);
         if (typed == null || typed.length == 0) {

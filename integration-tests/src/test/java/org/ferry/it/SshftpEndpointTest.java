@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * fail naming the host key, no directory made), a key the server does not authorize (the same,
  * naming the authentication; a transfer into it fails at once, PERMISSION_DENIED, writing nothing), a key encrypted with a passphrase or no key at all (400 naming
  * {@code ssh_private_key}, no endpoint made), a password instead of a key. The private key
- * appears neither in the endpoint's documents nor in ferry-server's log.
+ * appears neither in the endpoint's documents nor in ferry-server's log. An endpoint made without a
+ * key is activated by a user with an encrypted SSH key of their own ({@code ferry endpoint activate
+ * --ssh-key}), refused for a wrong passphrase, an unauthorized key or a host key that is not the
+ * pinned one, and deactivated; neither the key nor its passphrase reaches the log.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -198,6 +202,92 @@ class SshftpEndpointTest {
             assertThat(serverLog).as("ferry-server's log").doesNotContain(line);
         }
         assertThat(serverLog).doesNotContain("PRIVATE KEY");
+    }
+
+    /**
+     * An endpoint made without a key: each user activates it with an SSH key of their own (here an
+     * encrypted one, authorized on the host), which the service decrypts once with the passphrase,
+     * checks by a login through sshd against the pinned host key, and keeps sealed for the
+     * activation's lifetime; refused with the reason and nothing kept: a wrong passphrase, a key the
+     * host does not authorize, a host whose key is not the pinned one. Deactivation ends it.
+     */
+    @Test
+    @Order(6)
+    void aUserActivatesAKeylessEndpointWithAnSshKeyOfTheirOwn() throws Exception {
+        String passphrase = "mine-" + Long.toHexString(System.nanoTime());
+        Path mine = keygen("my_key", passphrase);
+        Files.writeString(
+                sshd.directory().resolve("authorized_keys"),
+                Files.readString(Path.of(mine + ".pub")),
+                StandardOpenOption.APPEND);
+        String url = "sshftp://127.0.0.1:" + sshd.port();
+        ok(cli.run(120, "endpoint", "add", "admin#ssh-users", "--url", url));
+
+        CliRunner.Result notYet = cli.run(60, "ls", "admin#ssh-users:" + data);
+        assertThat(notYet.exitCode()).as(notYet.describe()).isEqualTo(1);
+        assertThat(notYet.stderr()).contains("not activated").contains("--ssh-key");
+
+        CliRunner.Result wrongPassphrase = activate("admin#ssh-users", mine, "not the passphrase");
+        assertThat(wrongPassphrase.exitCode()).as(wrongPassphrase.describe()).isEqualTo(1);
+        assertThat(wrongPassphrase.stderr()).contains("passphrase does not decrypt");
+
+        Path stranger = keygen("stranger_key", "");
+        CliRunner.Result unauthorized = activate("admin#ssh-users", stranger, null);
+        assertThat(unauthorized.exitCode()).as(unauthorized.describe()).isEqualTo(1);
+        assertThat(unauthorized.stderr()).contains("refused SSH login").contains("refused every key offered");
+        assertThat(cli.run(60, "ls", "admin#ssh-users:" + data).exitCode())
+                .as("still not activated")
+                .isEqualTo(1);
+
+        String activated = ok(activate("admin#ssh-users", mine, passphrase)).stdout();
+        assertThat(activated).contains("Activated.SshKey").contains(sshd.user() + " (SHA256:");
+        Matcher expiresIn = Pattern.compile("\"expires_in\"\\s*:\\s*(\\d+)").matcher(activated);
+        assertThat(expiresIn.find()).as(activated).isTrue();
+        assertThat(Long.parseLong(expiresIn.group(1))).isBetween(3000L, 3600L);
+        assertThat(ok(cli.run(60, "ls", "admin#ssh-users:" + data.resolve("tree")))
+                        .stdout())
+                .isNotBlank();
+        String up = submit("transfer", "-r", "admin#ftp:/down", "admin#ssh-users:" + data.resolve("mine"));
+        ok(cli.run(300, "wait", up, "--timeout", "280"));
+        assertThat(TreeDigest.of(data.resolve("mine"))).isEqualTo(TreeDigest.of(data.resolve("tree")));
+
+        // the same key and login against a pinned host key the server does not have
+        String strangerHost = Files.readString(Path.of(stranger + ".pub")).strip();
+        ok(cli.run(120, "endpoint", "add", "admin#ssh-users-bad-pin", "--url", url, "--ssh-host-key", strangerHost));
+        CliRunner.Result badPin = activate("admin#ssh-users-bad-pin", mine, passphrase);
+        assertThat(badPin.exitCode()).as(badPin.describe()).isEqualTo(1);
+        assertThat(badPin.stderr()).contains("host key").contains("not the pinned key");
+
+        ok(cli.run(60, "endpoint", "deactivate", "admin#ssh-users"));
+        assertThat(cli.run(60, "ls", "admin#ssh-users:" + data).exitCode())
+                .as("deactivated")
+                .isEqualTo(1);
+
+        String serverLog = Files.readString(work.resolve("server.log"));
+        assertThat(serverLog).as("ferry-server's log").doesNotContain(passphrase);
+        for (String line : keyBody(mine)) {
+            assertThat(serverLog).as("ferry-server's log").doesNotContain(line);
+        }
+    }
+
+    /** {@code ferry endpoint activate NAME --ssh-key KEY}, the passphrase (if any) on standard input. */
+    private CliRunner.Result activate(String endpoint, Path key, String passphrase) throws Exception {
+        List<String> args = new ArrayList<>(List.of(
+                "endpoint",
+                "activate",
+                endpoint,
+                "--ssh-key",
+                key.toString(),
+                "--ssh-user",
+                sshd.user(),
+                "--ssh-lifetime",
+                "1",
+                "-F",
+                "json"));
+        if (passphrase != null) {
+            args.add("--ssh-passphrase-stdin");
+        }
+        return cli.run(120, Map.of(), passphrase == null ? "" : passphrase + "\n", args.toArray(String[]::new));
     }
 
     /** @return the base64 lines of a private key file, each long enough to be its own */

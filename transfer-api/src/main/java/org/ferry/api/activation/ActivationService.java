@@ -37,9 +37,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Endpoint activation with the Globus Transfer API v0.10 documents (service-semantics b.1, b.9):
  * {@code activation_requirements}, {@code activate} (MyProxy or a delegated proxy),
  * {@code autoactivate} and {@code deactivate}. Each user activates a {@code gsiftp://} endpoint
- * with a credential of their own; the service keeps only that short-lived credential, sealed,
- * until it expires or the user deactivates. A MyProxy passphrase is used for one request and
- * never stored. Endpoints that need no activation ({@code ftp://}) answer as always activated.
+ * with a credential of their own, and an {@code sshftp://} endpoint made without a key with an SSH
+ * key of their own ({@link SshKeyActivation}); the service keeps only that credential, sealed,
+ * until it expires or the user deactivates. A MyProxy or SSH key passphrase is used for one request
+ * and never stored. Endpoints that need no activation ({@code ftp://}) answer as always activated.
  */
 @Service
 public class ActivationService {
@@ -71,6 +72,7 @@ public class ActivationService {
     private final MyProxyActivation myProxy;
     private final DelegatedProxyActivation delegation;
     private final CredentialCheck check;
+    private final SshKeyActivation sshKeys;
     private final EndpointSecrets secrets;
     private final ApplicationEventPublisher publisher;
     private final TransactionTemplate transactions;
@@ -83,6 +85,7 @@ public class ActivationService {
      * @param myProxy MyProxy retrieval
      * @param delegation delegate-proxy key pairs
      * @param check the login check before a credential is kept
+     * @param sshKeys SSH-key activation of sshftp:// endpoints
      * @param secrets seals credentials
      * @param publisher where activation events go (the scheduler resumes or stops tasks)
      * @param transactions short transactions around the writes (no network I/O inside)
@@ -95,6 +98,7 @@ public class ActivationService {
             MyProxyActivation myProxy,
             DelegatedProxyActivation delegation,
             CredentialCheck check,
+            SshKeyActivation sshKeys,
             EndpointSecrets secrets,
             ApplicationEventPublisher publisher,
             TransactionTemplate transactions,
@@ -105,6 +109,7 @@ public class ActivationService {
         this.myProxy = myProxy;
         this.delegation = delegation;
         this.check = check;
+        this.sshKeys = sshKeys;
         this.secrets = secrets;
         this.publisher = publisher;
         this.transactions = transactions;
@@ -129,6 +134,9 @@ public class ActivationService {
     }
 
     private List<ActivationRequirement> requirementList(String user, Endpoint endpoint) {
+        if (endpoint.isSsh()) {
+            return sshKeys.requirements(endpoint);
+        }
         List<ActivationRequirement> list = new ArrayList<>();
         list.add(new ActivationRequirement(
                 MYPROXY,
@@ -208,18 +216,22 @@ public class ActivationService {
      * @param endpoint the endpoint
      * @param document an {@code activation_requirements} document whose MyProxy fields (hostname,
      *     username, passphrase) or delegate-proxy field ({@code proxy_chain}) are filled in
-     * @return {@code Activated.MyProxyCredential} or {@code Activated.DelegatedProxy}, with the new
+     * @return {@code Activated.MyProxyCredential}, {@code Activated.DelegatedProxy} or
+     *     {@code Activated.SshKey} (filled {@code ssh_key} requirements), with the new
      *     status; {@code AlreadyActivated} for an endpoint that needs no activation
      * @throws org.ferry.api.error.FerryException 400 naming the field for a malformed document; 400
      *     {@code ClientError.ActivationFailed} ({@link ActivationFailedException}) with the reason for a refused activation; 502 when
      *     the MyProxy server cannot be reached
      */
     public ActivationResult activate(String user, Endpoint endpoint, ActivationRequirementsDocument document) {
-        if (!endpoint.isGsi()) {
+        if (!endpoint.isGsi() && !endpoint.needsActivation()) {
             return new ActivationResult(
                     "AlreadyActivated", "Endpoint needs no activation", ActivationStatus.NOT_NEEDED, List.of());
         }
         FilledRequirements filled = FilledRequirements.of(document);
+        if (endpoint.isSsh()) {
+            return activateWithSshKey(user, endpoint, filled);
+        }
         TrustRoots userRoots = access.trustRoots(user);
         GsiCredential credential;
         TrustRoots newRoots = TrustRoots.EMPTY;
@@ -258,6 +270,37 @@ public class ActivationService {
                 "Endpoint " + endpoint.getCanonicalName() + " activated with " + how + " for " + stored.getSubject()
                         + " until " + stored.getNotAfter() + (note == null ? "" : "; " + note),
                 status,
+                List.of());
+    }
+
+    /**
+     * An {@code sshftp://} endpoint activated with an SSH key of the user's: checked by one login,
+     * kept sealed for its lifetime.
+     */
+    private ActivationResult activateWithSshKey(String user, Endpoint endpoint, FilledRequirements filled) {
+        if (!filled.has(SshKeyActivation.SSH_KEY, SshKeyActivation.PRIVATE_KEY)) {
+            throw new InvalidRequestException(
+                    filled.field(SshKeyActivation.SSH_KEY, SshKeyActivation.PRIVATE_KEY),
+                    "Fill in the ssh_key requirements (private_key, and username when the endpoint offers none)");
+        }
+        SshKeyActivation.Key key = sshKeys.read(endpoint, filled);
+        String note = sshKeys.check(endpoint, key);
+        Instant notAfter = clock.instant().plus(java.time.Duration.ofHours(key.lifetimeHours()));
+        EndpointCredential stored = store(
+                user,
+                endpoint,
+                key.text(),
+                EndpointCredential.Method.SSH_KEY,
+                EndpointCredential.sshSubject(key.login(), key.fingerprint()),
+                notAfter,
+                null,
+                TrustRoots.EMPTY);
+        return new ActivationResult(
+                "Activated.SshKey",
+                "Endpoint " + endpoint.getCanonicalName() + " activated with SSH key " + key.fingerprint()
+                        + " as login " + key.login() + " until " + stored.getNotAfter()
+                        + (note == null ? "" : "; " + note),
+                new ActivationStatus(true, true, stored.getNotAfter(), stored.getSubject()),
                 List.of());
     }
 
@@ -343,12 +386,23 @@ public class ActivationService {
         } catch (IOException e) {
             throw new IllegalStateException("cannot encode the credential: " + e.getMessage(), e);
         }
+        return store(user, endpoint, pem, method, credential.identity(), credential.notAfter(), server, newRoots);
+    }
+
+    private EndpointCredential store(
+            String user,
+            Endpoint endpoint,
+            String secret,
+            EndpointCredential.Method method,
+            String subject,
+            Instant notAfter,
+            String server,
+            TrustRoots newRoots) {
         EndpointCredential stored = transactions.execute(tx -> {
             credentials.deleteByEndpointAndOwner(endpoint.getId(), user);
             credentials.flush();
-            EndpointCredential row = new EndpointCredential(
-                    endpoint.getId(), user, method, credential.identity(), credential.notAfter(), server);
-            row.setSealedCredential(secrets.seal(pem, EndpointSecrets.credentialContext(row.getId())));
+            EndpointCredential row = new EndpointCredential(endpoint.getId(), user, method, subject, notAfter, server);
+            row.setSealedCredential(secrets.seal(secret, EndpointSecrets.credentialContext(row.getId())));
             credentials.save(row);
             keepTrustRoots(user, newRoots, "myproxy://" + server);
             publisher.publishEvent(new EndpointActivatedEvent(endpoint.getId(), user));
@@ -439,7 +493,7 @@ public class ActivationService {
         return new ActivationResult(
                 "AutoActivationFailed",
                 "Endpoint " + endpoint.getCanonicalName() + " could not be activated automatically: activate it ("
-                        + EndpointAccessService.activateHint(endpoint.getCanonicalName()) + ")",
+                        + EndpointAccessService.activateHint(endpoint) + ")",
                 status,
                 requirementList(user, endpoint));
     }
@@ -463,7 +517,7 @@ public class ActivationService {
      *     activation or holds no credential of the user's
      */
     public ActivationResult deactivate(String user, Endpoint endpoint) {
-        if (!endpoint.isGsi()) {
+        if (!endpoint.isGsi() && !endpoint.needsActivation()) {
             throw new ConflictException(
                     NOT_ACTIVATED,
                     "endpoint_id",

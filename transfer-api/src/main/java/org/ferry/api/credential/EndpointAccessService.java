@@ -22,7 +22,8 @@ import org.springframework.transaction.annotation.Transactional;
 /**
  * What a user's sessions to an endpoint need, from what is stored: for {@code ftp://} the sealed
  * password; for {@code gsiftp://} the credential the user activated the endpoint with (sealed) and
- * the trust roots the user bootstrapped. The result is an {@link EndpointAccess}: plain values
+ * the trust roots the user bootstrapped; for {@code sshftp://} the endpoint's stored key, or, on
+ * one made without a key, the SSH login and key the user activated it with. The result is an {@link EndpointAccess}: plain values
  * that the planner, the listing and a mover open with {@link EndpointSessions}.
  */
 @Service
@@ -73,11 +74,22 @@ public class EndpointAccessService {
      * @param user the user whose sessions these are (the task owner, the caller of {@code ls})
      * @param endpoint the endpoint
      * @return how to log in
-     * @throws ActivationRequiredException if a {@code gsiftp://} endpoint has no credential of the
-     *     user's that is still valid
+     * @throws ActivationRequiredException if a {@code gsiftp://} endpoint, or an {@code sshftp://}
+     *     one without a stored key, has no credential of the user's that is still valid
      */
     @Transactional(readOnly = true)
     public EndpointAccess access(String user, Endpoint endpoint) throws ActivationRequiredException {
+        if (endpoint.isSsh() && endpoint.needsActivation()) {
+            // the user's own SSH login and key, trusting the host key pinned at the endpoint's creation
+            EndpointCredential credential = usableCredential(user, endpoint);
+            return new EndpointAccess(
+                    endpoint.getCanonicalName(),
+                    servers(endpoint),
+                    credential.getSshLogin(),
+                    credential.getSealedCredential(),
+                    EndpointSecrets.credentialContext(credential.getId()),
+                    Map.of());
+        }
         if (!endpoint.isGsi()) {
             String id = endpoint.getId().toString();
             return new EndpointAccess(
@@ -118,7 +130,7 @@ public class EndpointAccessService {
      */
     @Transactional(readOnly = true)
     public ActivationStatus status(String user, Endpoint endpoint) {
-        if (!endpoint.isGsi() || endpoint.isPersonal()) {
+        if (!endpoint.needsActivation()) {
             return ActivationStatus.NOT_NEEDED;
         }
         Optional<EndpointCredential> credential = credentials.findByEndpointIdAndOwnerName(endpoint.getId(), user);
@@ -143,12 +155,12 @@ public class EndpointAccessService {
                 .orElseThrow(() -> new ActivationRequiredException(
                         name,
                         "Endpoint " + name + " is not activated: activate it with a credential of yours ("
-                                + activateHint(name) + ")"));
+                                + activateHint(endpoint) + ")"));
         if (!isUsable(credential)) {
             throw new ActivationRequiredException(
                     name,
                     "The credential that activated endpoint " + name + " (" + credential.getSubject() + ") expired at "
-                            + credential.getNotAfter() + ": activate it again (" + activateHint(name) + ")");
+                            + credential.getNotAfter() + ": activate it again (" + activateHint(endpoint) + ")");
         }
         return credential;
     }
@@ -174,6 +186,13 @@ public class EndpointAccessService {
     /** @return what the user types to activate an endpoint */
     public static String activateHint(String endpoint) {
         return "ferry endpoint activate " + endpoint + " --myproxy ... or --delegate-proxy";
+    }
+
+    /** @return what the user types to activate the endpoint, by its kind */
+    public static String activateHint(Endpoint endpoint) {
+        return endpoint.isSsh()
+                ? "ferry endpoint activate " + endpoint.getCanonicalName() + " --ssh-key FILE [--ssh-user LOGIN]"
+                : activateHint(endpoint.getCanonicalName());
     }
 
     /** @return the current time of this service's clock */

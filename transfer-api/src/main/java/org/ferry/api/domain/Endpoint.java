@@ -126,6 +126,21 @@ public class Endpoint {
         return url.startsWith("gsiftp://");
     }
 
+    /** @return true for an {@code sshftp://} endpoint (the control channel through the host's sshd) */
+    public boolean isSsh() {
+        return url.startsWith("sshftp://");
+    }
+
+    /**
+     * @return true when each user must activate the endpoint with a credential of their own: a
+     *     {@code gsiftp://} server endpoint, or an {@code sshftp://} endpoint made without a stored
+     *     key (each user activates it with an SSH key of theirs); false for endpoints that log in
+     *     with their stored login ({@code ftp://}, {@code sshftp://} with a key) and personal ones
+     */
+    public boolean needsActivation() {
+        return (isGsi() && !isPersonal()) || (isSsh() && sealedPassword == null);
+    }
+
     /** @return the MyProxy server ({@code host[:port]}) users activate against by default, or null */
     public String getMyProxyServer() {
         return myProxyServer;

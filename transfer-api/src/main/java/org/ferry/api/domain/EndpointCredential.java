@@ -9,7 +9,8 @@ import java.util.UUID;
 
 /**
  * The short-lived credential one user activated one endpoint with (Globus "activation"): a proxy
- * credential retrieved from MyProxy or delegated by the user's CLI, stored sealed
+ * credential retrieved from MyProxy or delegated by the user's CLI, or an SSH key of the user's
+ * for an {@code sshftp://} endpoint, stored sealed
  * ({@link org.ferry.api.credential.EndpointSecrets#credentialContext}) until it expires or the
  * user deactivates the endpoint. Never returned by the API; its subject and end are.
  */
@@ -22,7 +23,13 @@ public class EndpointCredential {
         /** Retrieved from a MyProxy server with a username and passphrase. */
         MYPROXY,
         /** A proxy the user's client signed for a key pair the service made. */
-        DELEGATE_PROXY
+        DELEGATE_PROXY,
+        /**
+         * An SSH private key of the user's for an {@code sshftp://} endpoint (issue 37): the sealed
+         * value is the unencrypted OpenSSH key text, the subject {@code <login> (<fingerprint>)}
+         * ({@link #sshSubject}).
+         */
+        SSH_KEY
     }
 
     @Id
@@ -98,9 +105,24 @@ public class EndpointCredential {
         return Method.valueOf(method);
     }
 
-    /** @return the GSI identity (oneline DN) */
+    /** @return the GSI identity (oneline DN); for {@link Method#SSH_KEY} {@code <login> (<fingerprint>)} */
     public String getSubject() {
         return subject;
+    }
+
+    /**
+     * @param login an SSH login (no spaces)
+     * @param fingerprint its key's fingerprint ({@code SHA256:...})
+     * @return the subject of an {@link Method#SSH_KEY} activation: {@code <login> (<fingerprint>)}
+     */
+    public static String sshSubject(String login, String fingerprint) {
+        return login + " (" + fingerprint + ")";
+    }
+
+    /** @return the SSH login of an {@link Method#SSH_KEY} activation (its subject's first word) */
+    public String getSshLogin() {
+        int end = subject.indexOf(" (");
+        return end < 0 ? subject : subject.substring(0, end);
     }
 
     /** @return when the credential stops working */

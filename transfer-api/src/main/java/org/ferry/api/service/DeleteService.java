@@ -72,7 +72,7 @@ public class DeleteService {
             return earlier.get();
         }
         Endpoint endpoint = endpoints.resolve(caller, delete.endpoint(), "endpoint");
-        if (!delete.skipActivationCheck() && endpoint.isGsi() && !endpoint.isPersonal()) {
+        if (!delete.skipActivationCheck() && endpoint.needsActivation()) {
             try {
                 accesses.usableCredential(caller.name(), endpoint);
             } catch (ActivationRequiredException e) {

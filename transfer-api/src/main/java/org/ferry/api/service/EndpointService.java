@@ -178,11 +178,12 @@ public class EndpointService {
             if (!locations.isEmpty() && locations.size() > 1) {
                 throw new InvalidRequestException("DATA", "An sshftp:// endpoint has one server, its url's");
             }
-            if (username.equals("anonymous")) {
+            if (username.equals("anonymous") && body.sshPrivateKey() != null) {
                 throw new InvalidRequestException("username", "An sshftp:// endpoint needs the SSH login (username)");
             }
             GridFtpUrl parsed = GridFtpUrl.parse(url);
-            secret = SshftpLogins.privateKey(body.sshPrivateKey());
+            // no key: each user activates the endpoint with an SSH key of their own
+            secret = body.sshPrivateKey() == null ? null : SshftpLogins.privateKey(body.sshPrivateKey());
             hostKey = SshftpLogins.hostKey(body.sshHostKey(), parsed.host(), parsed.port());
         } else if (body.sshPrivateKey() != null || body.sshHostKey() != null) {
             throw new InvalidRequestException(
@@ -396,7 +397,9 @@ public class EndpointService {
         if (!ssh && body.sshPrivateKey() != null) {
             throw new InvalidRequestException("ssh_private_key", "ssh_private_key is for sshftp:// endpoints only");
         }
-        if (ssh && (username.isEmpty() || username.equals("anonymous"))) {
+        boolean storedKey = endpoint.getSealedPassword() != null || body.sshPrivateKey() != null;
+        if (ssh && storedKey && (username.isEmpty() || username.equals("anonymous"))) {
+            // the stored key logs in as this account (one without a key: each user's own login)
             throw new InvalidRequestException("username", "An sshftp:// endpoint needs the SSH login (username)");
         }
         endpoint.updateLogin(url, username.isEmpty() ? "anonymous" : username);

@@ -237,7 +237,7 @@ public class TransferService {
     public static final String MULTICAST_FEATURE = MulticastTree.FEATURE;
 
     private void checkActivated(Caller caller, Endpoint endpoint, String field) {
-        if (endpoint.isGsi() && !endpoint.isPersonal()) { // a personal endpoint needs no activation
+        if (endpoint.needsActivation()) { // gsiftp:// (not personal) or sshftp:// without a stored key
             try {
                 accesses.usableCredential(caller.name(), endpoint);
             } catch (ActivationRequiredException e) {

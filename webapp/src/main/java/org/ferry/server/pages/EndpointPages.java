@@ -179,11 +179,19 @@ public class EndpointPages {
             @RequestParam(name = "lifetime", required = false) String lifetimeHours,
             RedirectAttributes redirect) {
         Endpoint endpoint = endpoints.resolve(caller, id, "endpoint_id");
-        if (!endpoint.isGsi()) {
+        if (!endpoint.needsActivation()) {
             redirect.addFlashAttribute(
                     "notice",
                     "Endpoint " + endpoint.getCanonicalName()
                             + " logs in with its stored login and needs no activation.");
+            return "redirect:/endpoints";
+        }
+        if (endpoint.isSsh()) {
+            // this form asks for MyProxy fields; an SSH key comes from the CLI or the API
+            redirect.addFlashAttribute(
+                    "notice",
+                    "Endpoint " + endpoint.getCanonicalName() + " is activated with an SSH key of yours: "
+                            + EndpointAccessService.activateHint(endpoint) + ".");
             return "redirect:/endpoints";
         }
         List<ActivationRequirementDocument> filled = new ArrayList<>();
