@@ -1,5 +1,6 @@
 package org.ferry.cli;
 
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -41,7 +42,7 @@ final class SshKeyFiles {
             byte[] cipher = new byte[length];
             in.get(cipher);
             return !"none".equals(new String(cipher, StandardCharsets.US_ASCII));
-        } catch (IllegalArgumentException | java.nio.BufferUnderflowException e) {
+        } catch (IllegalArgumentException | BufferUnderflowException e) {
             return false;
         }
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -285,7 +286,7 @@ public class ActivationService {
         }
         SshKeyActivation.Key key = sshKeys.read(endpoint, filled);
         String note = sshKeys.check(endpoint, key);
-        Instant notAfter = clock.instant().plus(java.time.Duration.ofHours(key.lifetimeHours()));
+        Instant notAfter = clock.instant().plus(Duration.ofHours(key.lifetimeHours()));
         EndpointCredential stored = store(
                 user,
                 endpoint,

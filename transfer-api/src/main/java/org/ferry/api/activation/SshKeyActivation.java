@@ -9,9 +9,11 @@ import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.sshd.common.NamedResource;
 import org.apache.sshd.common.config.keys.FilePasswordProvider;
 import org.apache.sshd.common.config.keys.KeyUtils;
@@ -199,7 +201,7 @@ public class SshKeyActivation {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             try {
                 OpenSSHKeyPairResourceWriter.INSTANCE.writePrivateKey(pair, login, null, out);
-            } catch (IOException | java.security.GeneralSecurityException e) {
+            } catch (IOException | GeneralSecurityException e) {
                 throw new InvalidRequestException(
                         keyField, "private_key is of a kind Ferry cannot keep (" + KeyUtils.getKeyType(pair) + ")");
             }
@@ -238,7 +240,7 @@ public class SshKeyActivation {
                 key.login(),
                 secrets.seal(key.text(), context),
                 context,
-                java.util.Map.of());
+                Map.of());
         try (GridFtpSession session = sessions.open(access, ProtectionLevel.CLEAR)) {
             return null;
         } catch (IOException e) {
