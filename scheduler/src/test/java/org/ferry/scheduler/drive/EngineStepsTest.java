@@ -2,12 +2,8 @@ package org.ferry.scheduler.drive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import org.ferry.api.domain.Endpoint;
@@ -16,18 +12,13 @@ import org.ferry.api.store.LeasedTask;
 import org.ferry.api.store.NewTask;
 import org.ferry.api.store.PlannedFile;
 import org.ferry.api.store.TaskStore;
-import org.ferry.gsi.store.CredentialCipher;
-import org.ferry.gsi.trust.TrustCache;
-import org.ferry.mover.access.EndpointSessions;
-import org.ferry.mover.client.GridFtpClient;
 import org.ferry.mover.runner.FileTransfer;
 import org.ferry.scheduler.SchedulerConfiguration;
+import org.ferry.scheduler.fixture.SchedulerFixture;
 import org.ferry.scheduler.queue.embedded.InProcessWorkQueue;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.jdbc.test.autoconfigure.JdbcTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -51,23 +42,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
     InProcessWorkQueue.class,
     DeadlineStep.class,
     LostChunkStep.class,
-    EngineStepsTest.Sessions.class
+    SchedulerFixture.Sessions.class
 })
 class EngineStepsTest {
-
-    /** The embedded queue's sessions (never opened here). */
-    @TestConfiguration
-    static class Sessions {
-        @Bean
-        EndpointSessions endpointSessions() throws Exception {
-            Path trust = Files.createTempDirectory("ferry-steps-trust");
-            return new EndpointSessions(
-                    new GridFtpClient(),
-                    CredentialCipher.fromBase64(Base64.getEncoder().encodeToString(new byte[32])),
-                    new TrustCache(trust, trust),
-                    Clock.systemUTC());
-        }
-    }
 
     @Autowired
     TaskStore tasks;

@@ -2,11 +2,7 @@ package org.ferry.scheduler.optimize;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import org.ferry.api.domain.Endpoint;
@@ -17,18 +13,13 @@ import org.ferry.api.store.LeasedTask;
 import org.ferry.api.store.NewTask;
 import org.ferry.api.store.OptimizerRows;
 import org.ferry.api.store.TaskStore;
-import org.ferry.gsi.store.CredentialCipher;
-import org.ferry.gsi.trust.TrustCache;
-import org.ferry.mover.access.EndpointSessions;
-import org.ferry.mover.client.GridFtpClient;
 import org.ferry.scheduler.SchedulerConfiguration;
+import org.ferry.scheduler.fixture.SchedulerFixture;
 import org.ferry.scheduler.queue.embedded.InProcessWorkQueue;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.jdbc.test.autoconfigure.JdbcTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -51,25 +42,11 @@ import org.springframework.transaction.support.TransactionTemplate;
     FileStore.class,
     OptimizerRows.class,
     InProcessWorkQueue.class,
-    OptimizerTest.Sessions.class
+    SchedulerFixture.Sessions.class
 })
 class OptimizerTest {
 
     private static final long MB = 1_000_000;
-
-    /** The embedded queue's sessions (never opened here). */
-    @TestConfiguration
-    static class Sessions {
-        @Bean
-        EndpointSessions endpointSessions() throws Exception {
-            Path trust = Files.createTempDirectory("ferry-optimizer-trust");
-            return new EndpointSessions(
-                    new GridFtpClient(),
-                    CredentialCipher.fromBase64(Base64.getEncoder().encodeToString(new byte[32])),
-                    new TrustCache(trust, trust),
-                    Clock.systemUTC());
-        }
-    }
 
     @Autowired
     TaskStore tasks;
