@@ -186,6 +186,15 @@ public final class FerryGridFtpMain implements Callable<Integer> {
     private long dataRateLimitBytesPerSecond = 0;
 
     @Option(
+            names = "--max-sessions",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "Most control connections open at once (globus-gridftp-server's -connections-max): one more"
+                    + " is answered \"421 Service busy\" and closed, the others go on; 0 for no limit"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private int maxSessions = 0;
+
+    @Option(
             names = "--busy-poll",
             paramLabel = "MICROSECONDS",
             defaultValue = "400",
@@ -356,6 +365,10 @@ public final class FerryGridFtpMain implements Callable<Integer> {
             err.println("ferry-gridftp: --marker-interval must be 0.1 to 86400 seconds, --idle-timeout at least 1");
             return 2;
         }
+        if (maxSessions < 0) {
+            err.println("ferry-gridftp: --max-sessions must be 0 (no limit) or more");
+            return 2;
+        }
         Set<ChecksumAlgorithm> inflight = EnumSet.noneOf(ChecksumAlgorithm.class);
         if (!inflightChecksums.strip().equalsIgnoreCase("none")) {
             for (String name : inflightChecksums.split(",")) {
@@ -415,7 +428,8 @@ public final class FerryGridFtpMain implements Callable<Integer> {
                 Duration.ofSeconds(idleTimeoutSeconds),
                 dataRateLimitBytesPerSecond,
                 Duration.of(busyPollMicros, ChronoUnit.MICROS),
-                inflight);
+                inflight,
+                maxSessions);
         DtpFactory dtps = DtpFactory.local();
         if (!dataNodes.isEmpty()) {
             if (dataNodeSecret == null) {

@@ -39,6 +39,7 @@ import org.ferry.mover.server.pi.ControlChannelHandler;
 import org.ferry.mover.server.pi.ControlSession;
 import org.ferry.mover.server.pi.GridFtpServerConfig;
 import org.ferry.mover.server.pi.GsiServerSecurity;
+import org.ferry.mover.server.pi.SessionLimitHandler;
 import org.ferry.mover.server.popen.PopenPolicy;
 import org.ferry.mover.storage.PosixStorage;
 import org.ferry.mover.storage.StorageInterface;
@@ -46,7 +47,8 @@ import org.ferry.mover.stripe.StripeSends;
 
 /**
  * A running GridFTP server (the Ferry counterpart of globus-gridftp-server) serving one root
- * directory over clear-text logins. Control channel pipeline per connection: idle timeout,
+ * directory over clear-text logins. Control channel pipeline per connection: the session limit
+ * ({@link SessionLimitHandler}, when {@link GridFtpServerConfig#maxSessions()} is set), idle timeout,
  * {@link FtpCommandDecoder} (CRLF lines, 4096-byte limit), {@link FtpReplyEncoder},
  * {@link ControlChannelHandler}. Commands run on a worker pool or on the event loops; data moves
  * through the data transfer processes: the server's own ({@link LocalDtp}, on the same event loops),
@@ -227,6 +229,7 @@ public final class GridFtpServer implements AutoCloseable {
             UnaryOperator<CommandRegistry> commands)
             throws IOException {
         Parts parts = Parts.create(config, gsi, dtps, popen, storage, commands);
+        AtomicInteger sessions = new AtomicInteger();
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(parts.group)
                 .channel(parts.transport.serverSocketChannel())
@@ -235,6 +238,10 @@ public final class GridFtpServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (config.maxSessions() > 0) {
+                            ch.pipeline()
+                                    .addLast("sessionLimit", new SessionLimitHandler(sessions, config.maxSessions()));
+                        }
                         parts.busyPoll.track(ch);
                         parts.initControlChannel(ch);
                     }

@@ -30,6 +30,9 @@ import org.ferry.mover.server.GridFtpServer;
  *     without reading the file again (MD5 is what globus-url-copy {@code -verify-checksum} asks
  *     for); an SCKS algorithm is added for its STOR; empty for none, the default (then SCKS and
  *     CKSM read the file)
+ * @param maxSessions most control connections open at once (globus {@code -connections-max}); one
+ *     more is answered {@code 421 Service busy} and closed before its banner, as globus-gridftp-server
+ *     does; 0 for no limit (the default). Counts sockets, not {@code --ssh}/{@code --inetd} sessions
  */
 public record GridFtpServerConfig(
         InetAddress bindAddress,
@@ -41,7 +44,8 @@ public record GridFtpServerConfig(
         Duration idleTimeout,
         long dataRateLimitBytesPerSecond,
         Duration busyPoll,
-        Set<ChecksumAlgorithm> inflightChecksums) {
+        Set<ChecksumAlgorithm> inflightChecksums,
+        int maxSessions) {
 
     /**
      * What a received file's checksums are computed of while it arrives, unless configured otherwise:
@@ -78,6 +82,39 @@ public record GridFtpServerConfig(
         if (busyPoll.isNegative()) {
             throw new IllegalArgumentException("busy poll window must be >= 0");
         }
+        if (maxSessions < 0) {
+            throw new IllegalArgumentException("max sessions must be >= 0");
+        }
+    }
+
+    /**
+     * Without a session limit.
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public GridFtpServerConfig(
+            InetAddress bindAddress,
+            int port,
+            Path root,
+            boolean anonymousAllowed,
+            Authenticator authenticator,
+            Duration markerInterval,
+            Duration idleTimeout,
+            long dataRateLimitBytesPerSecond,
+            Duration busyPoll,
+            Set<ChecksumAlgorithm> inflightChecksums) {
+        this(
+                bindAddress,
+                port,
+                root,
+                anonymousAllowed,
+                authenticator,
+                markerInterval,
+                idleTimeout,
+                dataRateLimitBytesPerSecond,
+                busyPoll,
+                inflightChecksums,
+                0);
     }
 
     /**
@@ -103,7 +140,8 @@ public record GridFtpServerConfig(
                 idleTimeout,
                 0,
                 Duration.ZERO,
-                DEFAULT_INFLIGHT_CHECKSUMS);
+                DEFAULT_INFLIGHT_CHECKSUMS,
+                0);
     }
 
     /**
@@ -148,7 +186,8 @@ public record GridFtpServerConfig(
                 idleTimeout,
                 dataRateLimitBytesPerSecond,
                 busyPoll,
-                inflightChecksums);
+                inflightChecksums,
+                maxSessions);
     }
 
     /**
@@ -166,7 +205,8 @@ public record GridFtpServerConfig(
                 idleTimeout,
                 dataRateLimitBytesPerSecond,
                 busyPoll,
-                inflightChecksums);
+                inflightChecksums,
+                maxSessions);
     }
 
     /**
@@ -184,7 +224,8 @@ public record GridFtpServerConfig(
                 idleTimeout,
                 dataRateLimitBytesPerSecond,
                 busyPoll,
-                inflightChecksums);
+                inflightChecksums,
+                maxSessions);
     }
 
     /**
@@ -202,7 +243,8 @@ public record GridFtpServerConfig(
                 idleTimeout,
                 dataRateLimitBytesPerSecond,
                 busyPoll,
-                inflightChecksums);
+                inflightChecksums,
+                maxSessions);
     }
 
     /**
@@ -220,7 +262,8 @@ public record GridFtpServerConfig(
                 idleTimeout,
                 dataRateLimitBytesPerSecond,
                 busyPoll,
-                inflightChecksums);
+                inflightChecksums,
+                maxSessions);
     }
 
     /**
@@ -238,7 +281,8 @@ public record GridFtpServerConfig(
                 value,
                 dataRateLimitBytesPerSecond,
                 busyPoll,
-                inflightChecksums);
+                inflightChecksums,
+                maxSessions);
     }
 
     /**
@@ -256,7 +300,8 @@ public record GridFtpServerConfig(
                 idleTimeout,
                 bytesPerSecond,
                 busyPoll,
-                inflightChecksums);
+                inflightChecksums,
+                maxSessions);
     }
 
     /**
@@ -274,7 +319,8 @@ public record GridFtpServerConfig(
                 idleTimeout,
                 dataRateLimitBytesPerSecond,
                 window,
-                inflightChecksums);
+                inflightChecksums,
+                maxSessions);
     }
 
     /**
@@ -292,6 +338,26 @@ public record GridFtpServerConfig(
                 idleTimeout,
                 dataRateLimitBytesPerSecond,
                 busyPoll,
-                algorithms);
+                algorithms,
+                maxSessions);
+    }
+
+    /**
+     * @param value most control connections open at once; 0 for no limit
+     * @return a copy with another session limit
+     */
+    public GridFtpServerConfig withMaxSessions(int value) {
+        return new GridFtpServerConfig(
+                bindAddress,
+                port,
+                root,
+                anonymousAllowed,
+                authenticator,
+                markerInterval,
+                idleTimeout,
+                dataRateLimitBytesPerSecond,
+                busyPoll,
+                inflightChecksums,
+                value);
     }
 }
