@@ -7,6 +7,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * First handler of a control connection when the server limits its sessions ({@code --max-sessions},
@@ -21,6 +23,8 @@ public final class SessionLimitHandler extends ChannelInboundHandlerAdapter {
     /** The reply to a connection beyond the limit, globus-gridftp-server's words. */
     public static final String REFUSAL =
             "421 Service busy: Connection limit exceeded. Please try again later. Closing control connection.";
+
+    private static final Logger LOG = LoggerFactory.getLogger(SessionLimitHandler.class);
 
     private final AtomicInteger open;
     private final int limit;
@@ -39,6 +43,7 @@ public final class SessionLimitHandler extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         if (open.incrementAndGet() > limit) {
             open.decrementAndGet();
+            LOG.info("Refused {}: {} sessions open, the limit", ctx.channel().remoteAddress(), limit);
             // written from here, past the reply encoder: the refusal goes out as it is, and the
             // session handler never hears of this connection (no banner, no session)
             ctx.writeAndFlush(Unpooled.copiedBuffer(REFUSAL + "\r\n", StandardCharsets.US_ASCII))
