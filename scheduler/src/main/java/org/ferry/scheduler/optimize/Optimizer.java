@@ -42,6 +42,9 @@ public class Optimizer {
 
     private static final Logger log = LoggerFactory.getLogger(Optimizer.class);
 
+    /** How often the decisions past the retention are deleted. */
+    private static final Duration PRUNE_EVERY = Duration.ofHours(1);
+
     private final OptimizerProperties settings;
     private final OptimizerRule rule;
     private final PairMeter meter = new PairMeter();
@@ -53,6 +56,7 @@ public class Optimizer {
     private final Map<String, Integer> parallelism = new ConcurrentHashMap<>();
     private final List<DecisionListener> listeners = new CopyOnWriteArrayList<>();
     private volatile Instant lastDecision;
+    private volatile Instant lastPrune;
 
     /**
      * @param settings the interval, defaults and rule settings
@@ -148,6 +152,7 @@ public class Optimizer {
         if (!settings.enabled()) {
             return List.of();
         }
+        prune(now);
         Set<String> pairs = new TreeSet<>(samples.keySet());
         active.forEach(task -> pairs.add(task.endpointPair()));
         if (pairs.isEmpty()) {
@@ -216,6 +221,18 @@ public class Optimizer {
             }
         }
         return decisions;
+    }
+
+    /** Deletes the decisions past the retention, at most once an hour (one indexed delete). */
+    private void prune(Instant now) {
+        if (lastPrune != null && now.isBefore(lastPrune.plus(PRUNE_EVERY))) {
+            return;
+        }
+        lastPrune = now;
+        Integer deleted = transactions.execute(status -> rows.deleteBefore(now.minus(settings.retention())));
+        if (deleted != null && deleted > 0) {
+            log.debug("Optimizer: deleted {} decisions older than {}", deleted, settings.retention());
+        }
     }
 
     /**

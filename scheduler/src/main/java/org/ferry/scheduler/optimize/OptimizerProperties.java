@@ -22,6 +22,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param successThreshold success rate in percent below which the optimizer backs off (FTS3: 97)
  * @param steadyIntervals intervals without change after which the optimizer probes one more
  *     session pair (FTS3's OptimizerSteadyInterval, 300 s, is 5 intervals)
+ * @param retention how long decisions are kept: older ones are deleted, at most once an hour
+ *     (FTS3 keeps its t_optimizer_evolution a week; a chart of a month needs a month)
  */
 @ConfigurationProperties(prefix = "ferry.optimizer")
 public record OptimizerProperties(
@@ -34,11 +36,13 @@ public record OptimizerProperties(
         @DefaultValue("0.5") double emaWeight,
         @DefaultValue("0.05") double tolerance,
         @DefaultValue("97") double successThreshold,
-        @DefaultValue("5") int steadyIntervals) {
+        @DefaultValue("5") int steadyIntervals,
+        @DefaultValue("30d") Duration retention) {
 
     /** @return the defaults (for tests and tools that build an optimizer without Spring) */
     public static OptimizerProperties defaults() {
-        return new OptimizerProperties(true, Duration.ofSeconds(60), 2, 32, 16, 64, 0.5, 0.05, 97, 5);
+        return new OptimizerProperties(
+                true, Duration.ofSeconds(60), 2, 32, 16, 64, 0.5, 0.05, 97, 5, Duration.ofDays(30));
     }
 
     /** @return these settings with another interval */
@@ -53,6 +57,7 @@ public record OptimizerProperties(
                 emaWeight,
                 tolerance,
                 successThreshold,
-                steadyIntervals);
+                steadyIntervals,
+                retention);
     }
 }

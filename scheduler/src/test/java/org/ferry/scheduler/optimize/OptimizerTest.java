@@ -177,4 +177,35 @@ class OptimizerTest {
         rows.saveLimits(a.getId(), new EndpointLimits(5, null, null));
         assertThat(optimizer.allowances().of(pair).concurrency()).isEqualTo(3);
     }
+
+    @Test
+    void decisionsPastTheRetentionAreDeletedOnceAnHour() {
+        Endpoint source = endpoint("a");
+        Endpoint destination = endpoint("b");
+        LeasedTask task = task(source, destination);
+        UUID a = source.getId();
+        UUID b = destination.getId();
+        Instant t0 = Instant.parse("2026-03-01T00:00:00Z");
+        rows.insert(new OptimizerDecision(
+                a, b, t0.minus(settings.retention()).minusSeconds(1), 0, 0, 100, 0, 0, 4, 4, 16, 2, 32, "old"));
+        rows.insert(new OptimizerDecision(a, b, t0.minusSeconds(60), 0, 0, 100, 0, 0, 4, 4, 16, 2, 32, "recent"));
+
+        optimizer.decide(t0, List.of(task));
+
+        assertThat(rows.evolution(a, b, null, 100))
+                .extracting(OptimizerDecision::reason)
+                .doesNotContain("old")
+                .contains("recent");
+        // within the hour: no second delete, an old row stays until the next one
+        rows.insert(new OptimizerDecision(
+                a, b, t0.minus(settings.retention()).minusSeconds(5), 0, 0, 100, 0, 0, 4, 4, 16, 2, 32, "older"));
+        optimizer.decide(t0.plusSeconds(2), List.of(task));
+        assertThat(rows.evolution(a, b, null, 100))
+                .extracting(OptimizerDecision::reason)
+                .contains("older");
+        optimizer.decide(t0.plusSeconds(3601), List.of(task));
+        assertThat(rows.evolution(a, b, null, 100))
+                .extracting(OptimizerDecision::reason)
+                .doesNotContain("older");
+    }
 }

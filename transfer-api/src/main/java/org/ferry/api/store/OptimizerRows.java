@@ -53,6 +53,15 @@ public class OptimizerRows {
                 Sql.cut(d.reason(), 512));
     }
 
+    /**
+     * Deletes the decisions older than {@code before} (the retention).
+     *
+     * @return how many
+     */
+    public int deleteBefore(Instant before) {
+        return jdbc.update("delete from optimizer_decision where decision_time < ?", Sql.time(before));
+    }
+
     /** @return the latest decision of every pair that has one, newest first */
     public List<OptimizerDecision> current() {
         return jdbc.query(
