@@ -4,11 +4,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.ferry.api.credential.ActivationRequiredException;
@@ -141,7 +141,8 @@ public class Dispatcher implements TickStep {
         int slots = queue.freeSlots(files.activeChunks(perUser, perPair, perTask, sessions));
         Optimizer.Allowances allowances = optimizer.allowances();
         int dispatched = 0;
-        Map<UUID, String> shown = new LinkedHashMap<>(); // nice_status changes of this pass
+        // the waiting reasons of this pass, in one order (task ids) whichever pass writes them
+        Map<UUID, String> shown = new TreeMap<>();
         while (slots > 0 && !candidates.isEmpty()) {
             Optional<LeasedTask> next = candidates.stream()
                     .filter(t -> within(perUser.getOrDefault(t.ownerName(), 0), properties.maxActiveChunksPerUser()))
@@ -156,16 +157,17 @@ public class Dispatcher implements TickStep {
             }
             LeasedTask task = next.get();
             Allowance allowance = allowances.of(task.endpointPair());
-            int lanes = dispatchOne(task, now, freeSessions(task, allowances, sessions), allowance);
+            // its first chunk of this pass: it no longer waits (the row said so when the pass read
+            // it); written with the chunk, before the chunk moves, so that the result applier
+            // never waits for this row
+            boolean waited =
+                    task.niceStatus() != null && QUEUED.contains(task.niceStatus()) && !perTask.containsKey(task.id());
+            int lanes = dispatchOne(task, now, freeSessions(task, allowances, sessions), allowance, waited);
             if (lanes == 0) {
                 candidates.remove(task);
                 continue;
             }
             sessions.merge(task.endpointPair(), lanes, Integer::sum);
-            if (task.niceStatus() != null && QUEUED.contains(task.niceStatus()) && !perTask.containsKey(task.id())) {
-                // its first chunk of this pass: it no longer waits (the row said so when the pass read it)
-                shown.put(task.id(), Task.NICE_OK);
-            }
             lastServed.put(task.id(), System.nanoTime());
             perUser.merge(task.ownerName(), 1, Integer::sum);
             perPair.merge(task.endpointPair(), 1, Integer::sum);
@@ -191,8 +193,9 @@ public class Dispatcher implements TickStep {
             }
         }
         if (!shown.isEmpty()) {
-            // one commit for the pass, not one per task: 256 one-file tasks behind 2 slots wrote 512
-            // single-row transactions (each task's reason, then its OK)
+            // one commit for the pass, not one per task: 256 one-file tasks behind 2 slots wrote 256
+            // single-row transactions of their reasons (tasks with no chunk moving: the result
+            // applier has nothing to write to their rows)
             transactions.executeWithoutResult(status -> shown.forEach(tasks::showWaiting));
         }
         return dispatched;
@@ -228,7 +231,7 @@ public class Dispatcher implements TickStep {
     }
 
     /** @return the chunk's session pairs, 0 if the task has no ready file (or cannot run) */
-    private int dispatchOne(LeasedTask task, Instant now, int free, Allowance allowance) {
+    private int dispatchOne(LeasedTask task, Instant now, int free, Allowance allowance, boolean waited) {
         List<FileTransfer> chunkFiles = chunker.cut(files.ready(task.id(), now, chunker.maxFiles()));
         if (chunkFiles.isEmpty()) {
             return 0;
@@ -256,8 +259,13 @@ public class Dispatcher implements TickStep {
         }
         Instant credentialsExpire = activations.credentialsExpire(task.ownerName(), endpointIds);
         int lanes = Math.max(1, Math.min(tuning.concurrency(), chunkFiles.size()));
-        Long chunkId = transactions.execute(
-                status -> files.createChunk(task.id(), task.ownerName(), task.endpointPair(), chunkFiles, lanes, now));
+        Long chunkId = transactions.execute(status -> {
+            long created = files.createChunk(task.id(), task.ownerName(), task.endpointPair(), chunkFiles, lanes, now);
+            if (waited) {
+                tasks.showWaiting(task.id(), Task.NICE_OK);
+            }
+            return created;
+        });
         if (chunkId == null || chunkId < 0) {
             return 0;
         }
