@@ -342,19 +342,7 @@ public class ActivationService {
             throw new InvalidRequestException(
                     filled.field(MYPROXY, PASSPHRASE), "passphrase must not hold line breaks or NUL characters");
         }
-        int hours = DEFAULT_LIFETIME_HOURS;
-        String lifetime = filled.get(MYPROXY, LIFETIME);
-        if (lifetime != null && !lifetime.isBlank()) {
-            try {
-                hours = Integer.parseInt(lifetime.strip());
-            } catch (NumberFormatException e) {
-                hours = -1;
-            }
-            if (hours < 1 || hours > MAX_LIFETIME_HOURS) {
-                throw new InvalidRequestException(
-                        filled.field(MYPROXY, LIFETIME), "lifetime_in_hours must be 1-" + MAX_LIFETIME_HOURS);
-            }
-        }
+        int hours = filled.hours(MYPROXY, LIFETIME, DEFAULT_LIFETIME_HOURS, MAX_LIFETIME_HOURS);
         String serverDn = filled.get(MYPROXY, SERVER_DN);
         if (serverDn == null || serverDn.isBlank()) {
             serverDn = endpoint.getMyProxyDn();

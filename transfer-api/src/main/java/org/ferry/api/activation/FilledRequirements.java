@@ -66,6 +66,31 @@ final class FilledRequirements {
         return value != null && !value.isBlank();
     }
 
+    /**
+     * @param type the requirement's type
+     * @param name its name, a lifetime in whole hours
+     * @param defaultHours what an absent or blank value means
+     * @param maxHours the most allowed
+     * @return the hours, 1 to {@code maxHours}
+     * @throws InvalidRequestException naming {@code DATA[i].value} for anything else
+     */
+    int hours(String type, String name, int defaultHours, int maxHours) {
+        String value = get(type, name);
+        if (value == null || value.isBlank()) {
+            return defaultHours;
+        }
+        int hours;
+        try {
+            hours = Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            hours = -1;
+        }
+        if (hours < 1 || hours > maxHours) {
+            throw new InvalidRequestException(field(type, name), name + " must be 1-" + maxHours);
+        }
+        return hours;
+    }
+
     /** @return {@code DATA[i].value} of the requirement, or {@code DATA} when absent */
     String field(String type, String name) {
         Integer index = indexes.get(type + "." + name);

@@ -207,19 +207,7 @@ public class SshKeyActivation {
             }
             kept = out.toString(StandardCharsets.UTF_8);
         }
-        int hours = DEFAULT_LIFETIME_HOURS;
-        String lifetime = filled.get(SSH_KEY, LIFETIME);
-        if (lifetime != null && !lifetime.isBlank()) {
-            try {
-                hours = Integer.parseInt(lifetime.strip());
-            } catch (NumberFormatException e) {
-                hours = -1;
-            }
-            if (hours < 1 || hours > MAX_LIFETIME_HOURS) {
-                throw new InvalidRequestException(
-                        filled.field(SSH_KEY, LIFETIME), "lifetime_in_hours must be 1-" + MAX_LIFETIME_HOURS);
-            }
-        }
+        int hours = filled.hours(SSH_KEY, LIFETIME, DEFAULT_LIFETIME_HOURS, MAX_LIFETIME_HOURS);
         return new Key(login, kept, KeyUtils.getFingerPrint(pair.getPublic()), hours);
     }
 
