@@ -101,6 +101,17 @@
       status.className = 'status status-' + t.status;
     }
     text('task-nice-status', !t.ended && t.nice_status ? '(' + t.nice_status + ')' : '');
+    var reason = document.getElementById('task-wait-reason');
+    if (reason) {
+      reason.textContent = t.nice_status_details || '';
+      reason.hidden = !t.nice_status_details;
+    }
+    text('task-rate', t.rate_text);
+    var rate = document.getElementById('task-rate');
+    if (rate && t.rate_bytes_per_second !== undefined) {
+      rate.dataset.bytesPerSecond = String(t.rate_bytes_per_second);
+    }
+    text('task-eta', t.eta_text);
     text('task-files', t.files);
     text('task-files-transferred', t.files_transferred);
     text('task-files-skipped', t.files_skipped);

@@ -100,6 +100,15 @@ public class TaskService {
     }
 
     /**
+     * @param task a task the caller may see, planned (its file rows complete)
+     * @return the bytes of its files still to move (see {@link TaskStore#bytesLeft})
+     */
+    @Transactional(readOnly = true)
+    public long bytesLeft(Task task) {
+        return store.bytesLeft(task.getId());
+    }
+
+    /**
      * @param page tasks the caller may see
      * @return the further destinations of those that have any (Ferry's multicast extension)
      */

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.ferry.api.domain.EventCode;
+import org.ferry.api.domain.FileState;
 import org.ferry.api.domain.MirrorState;
 import org.ferry.api.domain.PlanState;
 import org.ferry.api.domain.Task;
@@ -504,6 +505,22 @@ public class TaskStore {
                         + " where c.task_id = ? and c.state = 'ACTIVE') where id = ?",
                 taskId,
                 taskId);
+    }
+
+    /**
+     * @param taskId a task
+     * @return the bytes of its files still to move: the sizes of its PENDING and ACTIVE files (an
+     *     index-only sum) less what of them is in flight; 0 when none is left
+     */
+    public long bytesLeft(UUID taskId) {
+        Long open = jdbc.queryForObject(
+                "select coalesce(sum(size_bytes), 0) from transfer_file where task_id = ? and state in (?, ?)",
+                Long.class,
+                taskId,
+                FileState.PENDING.name(),
+                FileState.ACTIVE.name());
+        Long inFlight = jdbc.queryForObject("select bytes_in_flight from task where id = ?", Long.class, taskId);
+        return Math.max(0, (open == null ? 0 : open) - (inFlight == null ? 0 : inFlight));
     }
 
     /** @return whether the task asked for {@code skip_source_errors} */

@@ -25,6 +25,7 @@ import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.domain.TaskType;
 import org.ferry.api.domain.TransferFile;
 import org.ferry.api.service.FileListings;
+import org.ferry.api.service.TaskWaitReason;
 import org.ferry.api.store.NewTask;
 import org.ferry.mover.connect.relay.AgentPresence;
 import org.ferry.mover.protocol.FileInfo;
@@ -279,26 +280,7 @@ public final class ApiDocuments {
 
     /** @return why an ACTIVE task waits (a limit, or a back-off after a fault), or null if it does not */
     private static String niceStatusDetails(Task task, Instant now) {
-        if (backingOff(task, now)) {
-            return "Backing off after " + task.getNiceStatus() + " (" + task.getConsecutiveFaults()
-                    + (task.getConsecutiveFaults() == 1 ? " fault" : " faults in a row")
-                    + "): tried again at " + ApiTime.format(task.getRetryAfter());
-        }
-        String status = task.getNiceStatus();
-        if (Task.NICE_QUEUED_USER_LIMIT.equals(status)) {
-            return "Queued behind its owner's limit of chunks moving at once"
-                    + " (ferry.transfer.max-active-chunks-per-user): other tasks of " + task.getOwnerName()
-                    + " hold every slot";
-        }
-        if (Task.NICE_QUEUED_PAIR_LIMIT.equals(status)) {
-            return "Queued behind the limit of chunks moving at once between " + task.getSourceEndpoint() + " and "
-                    + task.getDestinationEndpoint() + " (ferry.transfer.max-active-chunks-per-endpoint-pair)";
-        }
-        if (Task.NICE_QUEUED_NO_SLOT.equals(status)) {
-            return "Queued: every mover slot is busy with other tasks (ferry.transfer.max-active-chunks on Kafka,"
-                    + " ferry.transfer.worker-threads embedded)";
-        }
-        return null;
+        return TaskWaitReason.of(task, now);
     }
 
     private static long effectiveBytesPerSecond(Task task, Instant now) {

@@ -40,6 +40,20 @@ public class Formats {
     }
 
     /**
+     * @param seconds a duration in whole seconds
+     * @return {@code 45 s}, {@code 3 min 20 s}, {@code 2 h 05 min}
+     */
+    public String duration(long seconds) {
+        if (seconds < 60) {
+            return Math.max(0, seconds) + " s";
+        }
+        if (seconds < 3600) {
+            return seconds / 60 + " min " + seconds % 60 + " s";
+        }
+        return String.format(Locale.ROOT, "%d h %02d min", seconds / 3600, seconds % 3600 / 60);
+    }
+
+    /**
      * @param time an instant or null
      * @return {@code 2026-11-24 02:36:48 UTC}, or an empty string for null
      */

@@ -111,6 +111,8 @@ public class TaskPages {
         model.addAttribute("lastEventId", lastEventId);
         model.addAttribute("pointsJson", json.writeValueAsString(points));
         model.addAttribute("owned", caller.owns(task.getOwnerName()));
+        model.addAttribute("waitReason", views.waitReason(task, java.time.Instant.now()));
+        model.addAttribute("rateText", task.isOpen() ? TaskViews.MEASURING : TaskViews.ENDED);
         return "task";
     }
 

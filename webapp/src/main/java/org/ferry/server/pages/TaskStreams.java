@@ -164,6 +164,10 @@ public class TaskStreams implements SmartLifecycle {
                     reader.lastEventId = event.getId();
                 }
                 Map<String, Object> view = views.task(task);
+                if (task.isOpen()) {
+                    reader.rate.add(java.time.Instant.now(), (Long) view.get("bytes_transferred"));
+                }
+                views.rate(view, task, reader.rate, () -> tasks.bytesLeft(task));
                 long problems = task.getSubtasksFailed() + task.getSubtasksSkippedErrors();
                 if (problems != reader.problemsSent) {
                     // the list changed: send it (once per change, not with every counter update)
@@ -225,6 +229,7 @@ public class TaskStreams implements SmartLifecycle {
         final String taskId;
         final SseEmitter emitter;
         final ThroughputSeries series = new ThroughputSeries();
+        final LiveRate rate = new LiveRate();
         long lastEventId;
         long problemsSent = -1;
 

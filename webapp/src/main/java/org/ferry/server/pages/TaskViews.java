@@ -1,10 +1,16 @@
 package org.ferry.server.pages;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import org.ferry.api.domain.PlanState;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
+import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.domain.TransferFile;
+import org.ferry.api.service.TaskWaitReason;
 import org.springframework.stereotype.Component;
 
 /**
@@ -13,6 +19,11 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class TaskViews {
+
+    /** What the rate and time left show before two reads of the task have measured them. */
+    static final String MEASURING = "measuring…";
+    /** What they show once the task has ended. */
+    static final String ENDED = "—";
 
     private final Formats formats;
 
@@ -29,6 +40,7 @@ public class TaskViews {
         Map<String, Object> view = new LinkedHashMap<>();
         view.put("status", task.getStatus().name());
         view.put("nice_status", task.getNiceStatus());
+        view.put("nice_status_details", waitReason(task, Instant.now()));
         view.put("ended", !task.isOpen());
         view.put("files", task.getFiles());
         view.put("directories", task.getDirectories());
@@ -46,6 +58,47 @@ public class TaskViews {
         view.put("fatal_error_code", task.getFatalErrorCode());
         view.put("fatal_error_description", task.getFatalErrorDescription());
         return view;
+    }
+
+    /**
+     * @param task a task
+     * @param now the time
+     * @return why the ACTIVE task waits (the limit it is queued behind, or the fault it backs off
+     *     after and until when), as the task document's {@code nice_status_details}; else null
+     */
+    public String waitReason(Task task, Instant now) {
+        return task.getStatus() == TaskStatus.ACTIVE ? TaskWaitReason.of(task, now) : null;
+    }
+
+    /**
+     * Adds the current rate and the time left to a task's view: {@code rate_bytes_per_second}
+     * (0 while unknown), {@code rate_text} and {@code eta_text}.
+     *
+     * @param view the task's view, {@link #task}
+     * @param task the task
+     * @param rate its current rate
+     * @param bytesLeft bytes still to move (read only for a planned open task)
+     */
+    public void rate(Map<String, Object> view, Task task, LiveRate rate, java.util.function.LongSupplier bytesLeft) {
+        if (!task.isOpen()) {
+            view.put("rate_bytes_per_second", 0);
+            view.put("rate_text", ENDED);
+            view.put("eta_text", ENDED);
+            return;
+        }
+        OptionalDouble now = rate.bytesPerSecond();
+        view.put("rate_bytes_per_second", now.isPresent() ? Math.round(now.getAsDouble()) : 0);
+        view.put("rate_text", now.isPresent() ? formats.rate(now.getAsDouble()) : MEASURING);
+        if (task.getPlanState() != PlanState.PLANNED) {
+            view.put("eta_text", "once the source has been listed");
+            return;
+        }
+        OptionalLong seconds = rate.secondsLeft(bytesLeft.getAsLong());
+        view.put(
+                "eta_text",
+                seconds.isPresent()
+                        ? "about " + formats.duration(seconds.getAsLong())
+                        : now.isPresent() ? "unknown while nothing moves" : MEASURING);
     }
 
     /**
