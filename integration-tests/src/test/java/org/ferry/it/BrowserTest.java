@@ -34,7 +34,8 @@ import tools.jackson.databind.JsonNode;
  * endpoints made through the form, both panes of the file manager browsed (into a directory with
  * non-ASCII names and back), a directory made, a recursive transfer submitted whose progress the
  * page receives over server-sent events without reloading until SUCCEEDED, the files compared
- * byte for byte, a second transfer cancelled from its page, the task list filtered, the file
+ * byte for byte, a second transfer (one big file) showing a current rate above 0 and the time left
+ * while it moves, then cancelled from its page, the task list filtered, the file
  * manager on a phone-sized window, sign-out. Every page is checked for controls without a label
  * and saved as a screenshot under {@code target/browser-screenshots/}.
  *
@@ -47,6 +48,10 @@ import tools.jackson.databind.JsonNode;
  * private key, a line that is no key, an empty field and the same key again refused with the
  * field's error and nothing stored (the private key never shown back); another user neither sees
  * it nor removes it (not found); removed from the page and gone from the API.
+ *
+ * <p>The optimizer's page (issue 35): two users move files between endpoints of their own, the
+ * optimizer deciding every 2 s; one user's page shows her pair, its latest reason and its chart,
+ * and nothing of the other user's pair.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -88,6 +93,8 @@ class BrowserTest {
                 work.resolve("server.log"),
                 List.of(
                         "--ferry.transfer.progress-interval-seconds=1",
+                        // decisions within the transfers of the optimizer page's case
+                        "--ferry.optimizer.interval=2s",
                         "--server.ssl.certificate=file:" + tls.certificateFile(),
                         "--server.ssl.certificate-private-key=file:" + tls.keyFile())));
         url = server.httpsUrl();
@@ -265,6 +272,8 @@ class BrowserTest {
                 .isPositive();
         assertThat(browser.findAll("#throughput-chart canvas")).isNotEmpty();
         assertThat(browser.findAll("#cancel-task")).isEmpty();
+        assertThat(browser.find("#task-rate").getText()).isEqualTo("—");
+        assertThat(browser.find("#task-eta").getText()).isEqualTo("—");
         browser.screenshot("06-task-succeeded");
         return taskId;
     }
@@ -283,10 +292,22 @@ class BrowserTest {
         browser.await("the submitted task's link", ExpectedConditions.elementToBeClickable(By.id("notice-task")))
                 .click();
         browser.await("the live stream", ExpectedConditions.attributeToBe(By.id("task"), "data-live", "open"));
+        // 24 MiB from the source capped at 512 KiB/s: its bytes in flight (the destination's
+        // markers, asked for every second) give a current rate and the time left while it moves
+        browser.await(
+                "a current rate above 0",
+                driver -> Long.parseLong(browser.find("#task-rate").getAttribute("data-bytes-per-second")) > 0);
+        assertThat(browser.find("#task-rate").getText()).matches("[0-9.]+ (B|KiB|MiB)/s");
+        browser.await(
+                "the time left", driver -> browser.find("#task-eta").getText().startsWith("about "));
+        assertThat(browser.find("#task-eta").getText()).matches("about \\d+ (s|min \\d+ s|h \\d+ min)");
+        assertThat(browser.find("#task-status").getText()).isEqualTo("ACTIVE");
+        browser.screenshot("07-task-rate");
         browser.find("#cancel-task").click();
         browser.await("FAILED", ExpectedConditions.textToBe(By.id("task-status"), "FAILED"));
         assertThat(browser.find("#task-fatal").getText()).startsWith("CANCELED: ");
         assertThat(browser.find("[role=status]").getText()).contains("The task was cancelled.");
+        assertThat(browser.find("#task-rate").getText()).isEqualTo("—");
         browser.screenshot("07-task-cancelled");
     }
 
@@ -520,6 +541,110 @@ class BrowserTest {
         JsonNode stored = api.apiOk("GET", "/v0.10/endpoint/carol%23lab", carol, null);
         assertThat(stored.get("username").asString()).isEqualTo("carol");
         assertThat(stored.toString()).contains("sshftp://127.0.0.1:2222").doesNotContain(privateBody);
+    }
+
+    @Test
+    @Order(3)
+    void optimizerPageChartsTheCallersPairsOnly() throws Exception {
+        try {
+            optimizerPage();
+        } catch (Throwable failed) {
+            browser.failure("optimizer-failure");
+            throw failed;
+        }
+    }
+
+    /**
+     * Two users each move files between endpoints of their own (the same two servers): the
+     * optimizer decides for both pairs every 2 s; olga's page shows her pair with its chart and
+     * latest reason, and nothing of pavel's.
+     */
+    private void optimizerPage() throws Exception {
+        WebClient api = new WebClient(tls.client(), url);
+        String admin = WebClient.bearer(
+                Files.readString(server.ferryHome().resolve("token")).trim());
+        Path files = Files.createDirectories(rootA.resolve("optimizer"));
+        for (int i = 1; i <= 4; i++) {
+            // 2 MiB in all from the source capped at 512 KiB/s: a few of the optimizer's intervals
+            Files.write(files.resolve("f" + i), new byte[512 * 1024]);
+        }
+        java.util.Map<String, String> tasks = new java.util.LinkedHashMap<>();
+        java.util.Map<String, String> endpointIds = new java.util.HashMap<>();
+        for (String user : List.of("olga", "pavel")) {
+            api.apiOk(
+                    "POST",
+                    "/v0.10/user",
+                    admin,
+                    "{\"DATA_TYPE\":\"user\",\"username\":\"" + user + "\",\"password\":\"" + PASSWORD + "\"}");
+            String auth = WebClient.basic(user, PASSWORD);
+            for (String[] endpoint : List.of(new String[] {"src", a.url()}, new String[] {"dst", b.url()})) {
+                JsonNode made = api.apiOk(
+                        "POST",
+                        "/v0.10/endpoint",
+                        auth,
+                        "{\"DATA_TYPE\":\"endpoint\",\"display_name\":\"" + endpoint[0] + "\",\"url\":\"" + endpoint[1]
+                                + "\"}");
+                endpointIds.put(user + "#" + endpoint[0], made.get("id").asString());
+            }
+            String source = "olga".equals(user) ? "/optimizer" : "/optimizer/f1";
+            tasks.put(
+                    user,
+                    api.apiOk(
+                                    "POST",
+                                    "/v0.10/transfer",
+                                    auth,
+                                    "{\"DATA_TYPE\":\"transfer\",\"source_endpoint\":\"" + user
+                                            + "#src\",\"destination_endpoint\":\"" + user + "#dst\","
+                                            + "\"DATA\":[{\"DATA_TYPE\":\"transfer_item\",\"source_path\":\""
+                                            + source + "\",\"destination_path\":\"/" + user + "-copy\","
+                                            + "\"recursive\":" + "olga".equals(user) + "}]}")
+                            .get("task_id")
+                            .asString());
+        }
+        for (String user : tasks.keySet()) {
+            JsonNode task =
+                    api.awaitTaskEnd(tasks.get(user), WebClient.basic(user, PASSWORD), java.time.Duration.ofMinutes(2));
+            assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
+        }
+        // the decisions of both pairs, as the admin sees them: the interval that saw the files arrive
+        org.awaitility.Awaitility.await("decisions for both pairs")
+                .atMost(Browser.WAIT)
+                .pollInterval(java.time.Duration.ofMillis(200))
+                .until(() -> {
+                    String current = api.apiOk("GET", "/v0.10/optimizer/current", admin, null)
+                            .toString();
+                    return current.contains(endpointIds.get("olga#src"))
+                            && current.contains(endpointIds.get("pavel#src"));
+                });
+
+        signInAs("olga");
+        browser.find("#nav-optimizer").click();
+        browser.await("the optimizer page", ExpectedConditions.presenceOfElementLocated(By.id("optimizer-heading")));
+        List<WebElement> pairs = browser.findAll("section.optimizer-pair");
+        assertThat(pairs).hasSize(1);
+        WebElement pair = pairs.get(0);
+        assertThat(pair.getAttribute("data-source")).isEqualTo("olga#src");
+        assertThat(pair.getAttribute("data-destination")).isEqualTo("olga#dst");
+        assertThat(pair.getAttribute("data-source-id")).isEqualTo(endpointIds.get("olga#src"));
+        assertThat(pair.findElement(By.tagName("h2")).getText()).isEqualTo("olga#src → olga#dst");
+        assertThat(pair.findElement(By.cssSelector(".pair-concurrency")).getText())
+                .matches("\\d+ \\(was \\d+; range \\d+ to \\d+\\)");
+        assertThat(pair.findElement(By.cssSelector(".pair-reason")).getText()).isNotBlank();
+        WebElement chart = pair.findElement(By.cssSelector("svg.pair-chart"));
+        assertThat(Integer.parseInt(chart.getAttribute("data-decisions"))).isPositive();
+        assertThat(chart.findElements(By.cssSelector("g.strip"))).hasSize(3);
+        for (String strip : List.of("concurrency", "throughput", "success-rate")) {
+            WebElement line = chart.findElement(By.cssSelector("g.strip-" + strip + " polyline"));
+            assertThat(line.getAttribute("points")).as(strip).matches("[0-9.]+,[0-9.]+( [0-9.]+,[0-9.]+)*");
+        }
+        // the browser drew it: the chart has a size on the page
+        assertThat(chart.getSize().getWidth()).isGreaterThan(200);
+        // pavel's pair, decided as olga's was, is nowhere on her page
+        assertThat(browser.driver().getPageSource())
+                .doesNotContain("pavel", endpointIds.get("pavel#src"), endpointIds.get("pavel#dst"));
+        checkLabels("optimizer");
+        browser.screenshot("12-optimizer");
+        signOutNow();
     }
 
     /** Pastes into the key form, submits, and returns the error the page comes back with. */

@@ -1,6 +1,7 @@
 package org.ferry.api.service;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import org.ferry.api.domain.OptimizerDecision;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.identity.AccountService;
 import org.ferry.api.identity.Caller;
+import org.ferry.api.repository.EndpointRepository;
 import org.ferry.api.store.OptimizerRows;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -30,14 +32,39 @@ public class OptimizerService {
 
     private final OptimizerRows rows;
     private final EndpointService endpoints;
+    private final EndpointRepository endpointRows;
+
+    /**
+     * One endpoint pair's course, for the web page's chart.
+     *
+     * @param sourceEndpointId the pair's source
+     * @param sourceEndpoint its canonical name ({@code owner#name}; the id if it was deleted)
+     * @param destinationEndpointId the pair's destination
+     * @param destinationEndpoint its canonical name (the id if it was deleted)
+     * @param decisions the pair's decisions, oldest first; never empty (the last is the latest)
+     */
+    public record PairCourse(
+            UUID sourceEndpointId,
+            String sourceEndpoint,
+            UUID destinationEndpointId,
+            String destinationEndpoint,
+            List<OptimizerDecision> decisions) {
+
+        /** @return the pair's latest decision */
+        public OptimizerDecision latest() {
+            return decisions.get(decisions.size() - 1);
+        }
+    }
 
     /**
      * @param rows the optimizer's rows
      * @param endpoints resolves endpoints by id or name
+     * @param endpointRows names the endpoints of the pairs
      */
-    public OptimizerService(OptimizerRows rows, EndpointService endpoints) {
+    public OptimizerService(OptimizerRows rows, EndpointService endpoints, EndpointRepository endpointRows) {
         this.rows = rows;
         this.endpoints = endpoints;
+        this.endpointRows = endpointRows;
     }
 
     /**
@@ -134,5 +161,34 @@ public class OptimizerService {
         Endpoint from = endpoints.resolve(caller, source, "source");
         Endpoint to = endpoints.resolve(caller, destination, "destination");
         return rows.evolution(from.getId(), to.getId(), since, limit);
+    }
+
+    /**
+     * The course of every pair {@link #current} shows the caller (the same filter: an admin sees
+     * every pair, a user only pairs of endpoints they may see), newest decision first.
+     *
+     * @param caller the user
+     * @param limit most decisions per pair (the newest)
+     * @return each pair with its endpoints' names and decisions
+     */
+    @Transactional(readOnly = true)
+    public List<PairCourse> courses(Caller caller, int limit) {
+        Map<UUID, String> names = new HashMap<>();
+        List<PairCourse> courses = new ArrayList<>();
+        for (OptimizerDecision latest : current(caller)) {
+            List<OptimizerDecision> decisions =
+                    rows.evolution(latest.sourceEndpointId(), latest.destinationEndpointId(), null, limit);
+            courses.add(new PairCourse(
+                    latest.sourceEndpointId(),
+                    names.computeIfAbsent(latest.sourceEndpointId(), this::nameOf),
+                    latest.destinationEndpointId(),
+                    names.computeIfAbsent(latest.destinationEndpointId(), this::nameOf),
+                    decisions.isEmpty() ? List.of(latest) : decisions));
+        }
+        return courses;
+    }
+
+    private String nameOf(UUID endpointId) {
+        return endpointRows.findById(endpointId).map(e -> e.getCanonicalName()).orElse(endpointId.toString());
     }
 }
