@@ -209,7 +209,8 @@ class SshftpEndpointTest {
      * encrypted one, authorized on the host), which the service decrypts once with the passphrase,
      * checks by a login through sshd against the pinned host key, and keeps sealed for the
      * activation's lifetime; refused with the reason and nothing kept: a wrong passphrase, a key the
-     * host does not authorize, a host whose key is not the pinned one. Deactivation ends it.
+     * host does not authorize, a host whose key is not the pinned one. The activation is that
+     * user's alone: another user of the public endpoint is still refused. Deactivation ends it.
      */
     @Test
     @Order(6)
@@ -221,7 +222,7 @@ class SshftpEndpointTest {
                 Files.readString(Path.of(mine + ".pub")),
                 StandardOpenOption.APPEND);
         String url = "sshftp://127.0.0.1:" + sshd.port();
-        ok(cli.run(120, "endpoint", "add", "admin#ssh-users", "--url", url));
+        ok(cli.run(120, "endpoint", "add", "admin#ssh-users", "--url", url, "--public"));
 
         CliRunner.Result notYet = cli.run(60, "ls", "admin#ssh-users:" + data);
         assertThat(notYet.exitCode()).as(notYet.describe()).isEqualTo(1);
@@ -250,6 +251,16 @@ class SshftpEndpointTest {
         String up = submit("transfer", "-r", "admin#ftp:/down", "admin#ssh-users:" + data.resolve("mine"));
         ok(cli.run(300, "wait", up, "--timeout", "280"));
         assertThat(TreeDigest.of(data.resolve("mine"))).isEqualTo(TreeDigest.of(data.resolve("tree")));
+
+        // the activation is the admin's own: another user of the public endpoint is not activated
+        ok(cli.run(60, Map.of(), "colleague-password\n", "user", "add", "colleague", "--password-stdin"));
+        Map<String, String> colleague = Map.of(
+                "FERRY_HOME",
+                Files.createDirectories(work.resolve("colleague-home")).toString());
+        ok(cli.run(60, colleague, "colleague-password\n", "login", "--username", "colleague", "--password-stdin"));
+        CliRunner.Result theirs = cli.run(60, colleague, null, "ls", "admin#ssh-users:" + data);
+        assertThat(theirs.exitCode()).as(theirs.describe()).isEqualTo(1);
+        assertThat(theirs.stderr()).contains("not activated");
 
         // the same key and login against a pinned host key the server does not have
         String strangerHost = Files.readString(Path.of(stranger + ".pub")).strip();
