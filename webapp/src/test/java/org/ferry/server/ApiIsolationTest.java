@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import org.ferry.api.domain.Role;
 import org.ferry.api.identity.AccessTokenService;
 import org.ferry.api.identity.AccountService;
@@ -480,6 +481,38 @@ class ApiIsolationTest {
         assertThat(change.status()).isEqualTo(403);
         assertThat(change.body().get("code").asString()).isEqualTo("ClientError.PermissionDenied");
         assertThat(bob.delete("/v0.10/endpoint/alice%23public").status()).isEqualTo(403);
+    }
+
+    /**
+     * The optimizer is the site's: an admin reads every pair's decisions, at {@code /optimizer/current}
+     * and at {@code /optimizer/evolution} alike (also of another user's private endpoints, by id or
+     * name), while another user gets 404 for them.
+     */
+    @Test
+    void anAdminReadsEveryPairsOptimizerEvolutionAnotherUserGets404() {
+        assertThat(admin.get("/v0.10/optimizer/current").body().get("DATA").findValuesAsString("source_endpoint_id"))
+                .contains(alicePrivateId);
+        String byId = "/v0.10/optimizer/evolution?source=" + alicePrivateId + "&destination=" + alicePrivateId;
+        for (String path :
+                List.of(byId, "/v0.10/optimizer/evolution?source=alice%23private&destination=alice%23private")) {
+            ApiClient.Answer read = admin.get(path);
+            assertThat(read.status()).as(path + " " + read.body()).isEqualTo(200);
+            assertThat(read.body().get("DATA").findValuesAsString("source_endpoint_id"))
+                    .isNotEmpty()
+                    .containsOnly(alicePrivateId);
+        }
+        assertThat(alice.get(byId).status()).isEqualTo(200);
+        ApiClient.Answer hidden = bob.get(byId);
+        assertThat(hidden.status()).isEqualTo(404);
+        assertThat(hidden.body().get("field").asString()).isEqualTo("source");
+        assertThat(bob.get("/v0.10/optimizer/evolution?source=alice%23private&destination=alice%23private")
+                        .status())
+                .isEqualTo(404);
+        // an endpoint that exists nowhere is 404 for an admin too
+        assertThat(admin.get("/v0.10/optimizer/evolution?source=" + UUID.randomUUID() + "&destination="
+                                + alicePrivateId)
+                        .status())
+                .isEqualTo(404);
     }
 
     @Test

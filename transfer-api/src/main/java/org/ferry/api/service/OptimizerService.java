@@ -5,11 +5,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EndpointLimits;
 import org.ferry.api.domain.OptimizerDecision;
 import org.ferry.api.error.InvalidRequestException;
+import org.ferry.api.error.NotFoundException;
 import org.ferry.api.identity.AccountService;
 import org.ferry.api.identity.Caller;
 import org.ferry.api.repository.EndpointRepository;
@@ -147,6 +149,10 @@ public class OptimizerService {
     }
 
     /**
+     * One pair's decisions, with the visibility of {@link #current}: a user reads pairs of endpoints
+     * they may see (their own and public ones), an admin every pair, also of another user's private
+     * endpoints (named by id or {@code owner#name}).
+     *
      * @param caller the user
      * @param source the pair's source endpoint (id or name)
      * @param destination the pair's destination endpoint (id or name)
@@ -154,13 +160,29 @@ public class OptimizerService {
      * @param limit most decisions (the newest)
      * @return the pair's decisions, oldest first
      * @throws org.ferry.api.error.NotFoundException naming {@code source} or {@code destination}
+     *     for an endpoint that does not exist or, for a user, is another user's private one
      */
     @Transactional(readOnly = true)
     public List<OptimizerDecision> evolution(
             Caller caller, String source, String destination, Instant since, int limit) {
-        Endpoint from = endpoints.resolve(caller, source, "source");
-        Endpoint to = endpoints.resolve(caller, destination, "destination");
+        Endpoint from = pairEnd(caller, source, "source");
+        Endpoint to = pairEnd(caller, destination, "destination");
         return rows.evolution(from.getId(), to.getId(), since, limit);
+    }
+
+    /** @return the endpoint as {@link #current} lets the caller see it: an admin any, a user as resolve */
+    private Endpoint pairEnd(Caller caller, String idOrName, String field) {
+        if (!caller.admin() || idOrName == null || idOrName.isBlank()) {
+            return endpoints.resolve(caller, idOrName, field);
+        }
+        Optional<Endpoint> found;
+        try {
+            found = endpointRows.findById(UUID.fromString(idOrName));
+        } catch (IllegalArgumentException notAnId) {
+            found = endpointRows.findByCanonicalName(
+                    idOrName.contains("#") ? idOrName : caller.name() + "#" + idOrName);
+        }
+        return found.orElseThrow(() -> new NotFoundException(field, "Endpoint '" + idOrName + "' not found"));
     }
 
     /**
