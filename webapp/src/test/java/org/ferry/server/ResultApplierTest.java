@@ -10,6 +10,8 @@ import java.util.UUID;
 import org.ferry.mover.queue.MessageCodec;
 import org.ferry.mover.queue.ResultMessage;
 import org.ferry.scheduler.drive.ResultApplier;
+import org.ferry.scheduler.optimize.Optimizer;
+import org.ferry.scheduler.optimize.PairSample;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -33,6 +35,8 @@ class ResultApplierTest {
     static void properties(DynamicPropertyRegistry registry) {
         registry.add("ferry.home", HOME::toString);
         registry.add("ferry.transfer.chunk-timeout", () -> "1h"); // nothing taken as lost meanwhile
+        // no interval ends while a test runs: the optimizer's meter is the test's to drain
+        registry.add("ferry.optimizer.interval", () -> "1h");
     }
 
     @Autowired
@@ -40,6 +44,9 @@ class ResultApplierTest {
 
     @Autowired
     ResultApplier applier;
+
+    @Autowired
+    Optimizer optimizer;
 
     UUID taskId;
     long chunk;
@@ -141,6 +148,52 @@ class ResultApplierTest {
         assertThat(jdbc.queryForObject(
                         "select bytes_acknowledged from transfer_file where id = ?", Long.class, files[1]))
                 .isEqualTo(50);
+    }
+
+    /**
+     * A login a server refused as busy (421) within a chunk that goes on is a transient fault of the
+     * endpoint pair for the optimizer, as a file's retried fault is, and fails nothing.
+     */
+    @Test
+    void aRefusedLoginCountsForThePairAndFailsNothing() throws Exception {
+        optimizer.meter().drain(1); // what other tests left
+        ResultMessage refused = new ResultMessage(
+                MessageCodec.VERSION,
+                ResultMessage.Type.SESSION_REFUSED,
+                taskId,
+                chunk,
+                0,
+                0,
+                0,
+                false,
+                "ENDPOINT_ERROR",
+                false,
+                false,
+                "Logging in: connect: 421 Service busy: Connection limit exceeded.",
+                null,
+                null,
+                "test",
+                System.currentTimeMillis(),
+                null);
+        applier.apply(List.of(
+                refused,
+                result(ResultMessage.Type.FILE_FAULT, chunk, files[1], 0, 1, true, null),
+                result(ResultMessage.Type.FILE_ARRIVED, chunk, files[0], 100, 0, false, null)));
+        PairSample sample = optimizer.meter().drain(1).get("p");
+        assertThat(sample).isNotNull();
+        assertThat(sample.succeeded()).isEqualTo(1);
+        assertThat(sample.failed())
+                .as("the refused login and the retried fault")
+                .isEqualTo(2);
+        assertThat(count("select count(*) from transfer_file where task_id = ? and state = 'ACTIVE'"))
+                .as("the retried file and the untouched one stay in the chunk")
+                .isEqualTo(2);
+        assertThat(count("select subtasks_failed from task where id = ?")).isZero();
+        assertThat(count("select count(*) from chunk where task_id = ? and state = 'ACTIVE'"))
+                .isEqualTo(2);
+        // the same message read back from the wire
+        MessageCodec codec = new MessageCodec();
+        assertThat(codec.result(codec.write(refused))).isEqualTo(refused);
     }
 
     @Test

@@ -372,6 +372,24 @@ public final class ChunkExecutor implements AutoCloseable {
         }
 
         @Override
+        public void onSessionRefused(MoverFault fault) {
+            if (stopped.get()) {
+                return;
+            }
+            sink.publish(result(
+                    ResultMessage.Type.SESSION_REFUSED,
+                    0,
+                    0,
+                    0,
+                    false,
+                    fault.code().name(),
+                    false,
+                    fault.onSource(),
+                    fault.description(),
+                    null));
+        }
+
+        @Override
         public void onBytes(long delta) {
             bytesInFlight.addAndGet(delta);
         }

@@ -18,10 +18,11 @@ import java.util.UUID;
  * @param attempt {@link Type#FILE_FAULT}: the attempt's number (counting earlier chunks'), else 0
  * @param willRetry {@link Type#FILE_FAULT}: the mover tries the file again within this chunk
  * @param code {@link Type#FILE_FAULT}: the fault code; {@link Type#CHUNK_DONE}: the transient
- *     fault that stopped the chunk early, if any; else null
+ *     fault that stopped the chunk early, if any; {@link Type#SESSION_REFUSED}: the refusal's; else null
  * @param permanent {@link Type#FILE_FAULT}: trying again cannot help
  * @param onSource {@link Type#FILE_FAULT}: the source endpoint reported it
- * @param description {@link Type#FILE_FAULT}, {@link Type#CHUNK_DONE}: one line, else null
+ * @param description {@link Type#FILE_FAULT}, {@link Type#CHUNK_DONE}, {@link Type#SESSION_REFUSED}: one
+ *     line, else null
  * @param acknowledged {@link Type#MARKER}, {@link Type#FILE_FAULT}: the ranges the destination
  *     holds ({@code a-b,c-d}), else null
  * @param checksum {@link Type#FILE_ARRIVED}: the checksum both ends reported ({@code ALGORITHM:hex}, e.g. {@code MD5:...}) when
@@ -65,6 +66,12 @@ public record ResultMessage(
         /** The chunk is still being worked (a heartbeat), with its bytes in flight. */
         PROGRESS,
         /** The mover is done with the chunk: its files without a final result go back to the service. */
-        CHUNK_DONE
+        CHUNK_DONE,
+        /**
+         * A server refused a lane's login as busy (421) where no file's fault reports it; the chunk
+         * goes on. With {@code code} and {@code description}. Counted against the endpoint pair by
+         * the optimizer. (A scheduler of an earlier release drops it: it cannot read the type.)
+         */
+        SESSION_REFUSED
     }
 }

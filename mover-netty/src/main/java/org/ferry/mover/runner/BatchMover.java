@@ -101,6 +101,9 @@ final class BatchMover {
                 if (fault.code() == FaultCode.NO_CREDENTIALS) {
                     return new FileMover.Outcome(fault); // no file moves until the endpoint is activated again
                 }
+                if (Faults.refusedAsBusy(e)) {
+                    listener.onSessionRefused(fault); // the optimizer must see the server's session limit
+                }
                 // not counted against a file: each file left is tried on its own next and reports its own fault
                 log.info(
                         "A batch of {} files failed ({} left to move one by one): {}",

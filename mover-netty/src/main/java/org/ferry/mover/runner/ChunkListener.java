@@ -30,6 +30,18 @@ public interface ChunkListener {
     /** @param session a session the lane closed; forget it */
     void sessionClosed(GridFtpSession session);
 
+    /**
+     * A server refused a lane's login as busy (421, its session limit: {@link
+     * Faults#refusedAsBusy}) where no file's attempt reports it: the lane's first login, or the
+     * login of a pipelined batch, whose files then go one by one. The chunk goes on (the login is
+     * tried again); no file fails for it. The service counts it against the endpoint pair, so that
+     * the optimizer sees the server's session limit (docs/optimizer.md). A refusal in a file's own
+     * attempt is that file's {@link #onFault} instead, not reported here as well.
+     *
+     * @param fault the refusal ({@link FaultCode#ENDPOINT_ERROR}, with the server's reply)
+     */
+    default void onSessionRefused(MoverFault fault) {}
+
     /** @param delta bytes moved since the last call; negative takes back a failed attempt's bytes */
     void onBytes(long delta);
 

@@ -74,7 +74,7 @@ public final class ChunkRunner {
         }
         FirstFault fatal = new FirstFault(listener);
         SessionPair first = new SessionPair(sessions, idle, chunk, fatal);
-        boolean modeE = extendedBlockMode(first);
+        boolean modeE = extendedBlockMode(first, fatal);
         ChunkTuning tuning = modeE ? chunk.tuning() : ChunkTuning.forStreamMode(chunk.files());
         TransferOptions options = modeE ? TransferOptions.extendedBlock(tuning.parallelism()) : TransferOptions.STREAM;
         int laneCount = Math.max(1, Math.min(tuning.concurrency(), chunk.files().size()));
@@ -98,13 +98,17 @@ public final class ChunkRunner {
 
     /**
      * @return whether the chunk moves in MODE E: both servers speak it (the first lane's sessions
-     *     ask); true when they cannot be asked (the lanes then meet the fault and report it per file)
+     *     ask); true when they cannot be asked (the lanes then meet the fault and report it per file;
+     *     a login refused as busy is reported at once, as no file's attempt sees it)
      */
-    private static boolean extendedBlockMode(SessionPair pair) {
+    private static boolean extendedBlockMode(SessionPair pair, ChunkListener listener) {
         try {
             return pair.extendedBlockMode();
         } catch (IOException | RuntimeException e) {
             pair.close();
+            if (Faults.refusedAsBusy(e) && !listener.isStopped()) {
+                listener.onSessionRefused(Faults.classify(e, "Logging in"));
+            }
             return true;
         }
     }
@@ -171,6 +175,11 @@ public final class ChunkRunner {
         @Override
         public void sessionClosed(GridFtpSession session) {
             delegate.sessionClosed(session);
+        }
+
+        @Override
+        public void onSessionRefused(MoverFault refusal) {
+            delegate.onSessionRefused(refusal);
         }
 
         @Override

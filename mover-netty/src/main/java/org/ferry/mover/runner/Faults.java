@@ -147,6 +147,24 @@ public final class Faults {
         return FaultCode.UNKNOWN;
     }
 
+    /**
+     * Whether a server refused a session as busy: a {@code 421} reply (RFC 959 section 4.2, "Service
+     * not available, closing control connection") at connect or login, as ferry-gridftp's
+     * {@code --max-sessions} and globus-gridftp-server's {@code -connections-max} answer a login
+     * beyond their limit. Looks through the causes (a login failure may be wrapped).
+     *
+     * @param failure what went wrong
+     * @return true if it is, or was caused by, a 421 reply
+     */
+    public static boolean refusedAsBusy(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof GridFtpReplyException reply && reply.replyCode() == 421) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static String describe(Throwable failure) {
         String message = failure.getMessage();
         return message == null || message.isBlank() ? failure.getClass().getSimpleName() : message.strip();

@@ -2,12 +2,16 @@ package org.ferry.mover.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -889,6 +893,62 @@ class ChunkRunnerTest {
                 .isEqualTo(-1);
     }
 
+    /**
+     * A destination at its session limit (ferry-gridftp {@code --max-sessions 1}, its one session
+     * held by the test) answers the lane's logins with 421. The logins no file's attempt reports (the
+     * lane's first, and the pipelined batch's) are reported as refused sessions, so that the service
+     * counts them for the optimizer; the files' own attempts report theirs as transient faults; no
+     * file fails for good and nothing arrives.
+     */
+    @Test
+    void loginsRefusedAsBusyAreReportedThoughNoFileFails() throws Exception {
+        byte[] data = new byte[2000];
+        new Random(21).nextBytes(data);
+        List<FileTransfer> files = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Files.write(sourceRoot.resolve("busy" + i + ".bin"), data);
+            files.add(new FileTransfer("/busy" + i + ".bin", "/busy" + i + ".bin", data.length));
+        }
+        Path busyRoot = Files.createDirectory(tmp.resolve("busy"));
+        try (GridFtpServer busy = GridFtpServer.start(GridFtpServerConfig.loopback(busyRoot)
+                        .withAuthenticator(ALICE)
+                        .withMaxSessions(1));
+                Socket held = new Socket("127.0.0.1", busy.port())) {
+            held.setSoTimeout(10_000);
+            BufferedReader banner =
+                    new BufferedReader(new InputStreamReader(held.getInputStream(), StandardCharsets.US_ASCII));
+            assertThat(banner.readLine()).as("the session the test holds").startsWith("220 ");
+            Recording listener = new Recording();
+            MoverFault fatal = new ChunkRunner(sessions, new RetryPolicy(2, List.of(0)), lanes)
+                    .run(
+                            new ChunkRequest(
+                                    access(source, "alice#src"),
+                                    access(busy, "alice#busy"),
+                                    files,
+                                    new ChunkTuning(1, 1, 8),
+                                    false,
+                                    ProtectionLevel.CLEAR),
+                            listener);
+            // the lane's first login (asking whether both speak MODE E), then the batch's
+            assertThat(listener.refused).hasSize(2).allSatisfy(refusal -> {
+                assertThat(refusal.code()).isEqualTo(FaultCode.ENDPOINT_ERROR);
+                assertThat(refusal.isPermanent()).isFalse();
+                assertThat(refusal.description()).contains("421");
+            });
+            // the batch's files then go one by one: the first one's two attempts are its own faults
+            assertThat(listener.faults).hasSize(2).allSatisfy(fault -> {
+                assertThat(fault.isPermanent()).isFalse();
+                assertThat(fault.description()).contains("421");
+            });
+            assertThat(fatal).isNotNull();
+            assertThat(fatal.code()).isEqualTo(FaultCode.ENDPOINT_ERROR);
+            assertThat(listener.arrived).isEmpty();
+        }
+        try (var left = Files.list(busyRoot)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
     private static ChunkRequest oneFile(EndpointAccess from, EndpointAccess to, String path) throws IOException {
         return new ChunkRequest(
                 from,
@@ -904,6 +964,7 @@ class ChunkRunnerTest {
         final List<GridFtpSession> sessions = new CopyOnWriteArrayList<>();
         final List<FileTransfer> arrived = new CopyOnWriteArrayList<>();
         final List<MoverFault> faults = new CopyOnWriteArrayList<>();
+        final List<MoverFault> refused = new CopyOnWriteArrayList<>();
         final List<FileTransfer> gaveUp = new CopyOnWriteArrayList<>();
         final List<List<ByteRange>> resumes = new CopyOnWriteArrayList<>();
         final AtomicLong bytes = new AtomicLong();
@@ -930,6 +991,11 @@ class ChunkRunnerTest {
         public void onBytes(long delta) {
             bytes.addAndGet(delta);
             onBytesHook.accept(delta);
+        }
+
+        @Override
+        public void onSessionRefused(MoverFault fault) {
+            refused.add(fault);
         }
 
         @Override

@@ -46,7 +46,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@code skip_source_errors} skips a source path (listed in {@code skipped_errors}); a transient
  * fault the mover gave up on puts the file back to PENDING after a back-off, and a chunk stopped by
  * one backs the whole task off (the endpoint is probably down) with exponential back-off and jitter,
- * until the deadline. A chunk stopped because an endpoint's credential expired
+ * until the deadline. A login a server refused as busy ({@code SESSION_REFUSED}) changes no row but
+ * counts as a transient fault of the endpoint pair for the optimizer. A chunk stopped because an endpoint's credential expired
  * ({@code NO_CREDENTIALS}) makes the task INACTIVE instead ({@link Activations}).
  */
 @Component
@@ -236,6 +237,11 @@ public class ResultApplier implements MoverResults {
                 case FILE_ARRIVED -> arrived.add(result);
                 case FILE_FAULT -> faults.add(result);
                 case CHUNK_DONE -> chunkDone.add(result);
+                case SESSION_REFUSED -> {
+                    // a login refused as busy (421): the chunk goes on, but the pair's server is at
+                    // its session limit, which the optimizer must see (FTS3 counts such failures)
+                    outcome.of(result.chunkId())[2]++;
+                }
             }
         }
         // any result is a heartbeat of its chunk
