@@ -37,7 +37,8 @@ import tools.jackson.databind.JsonNode;
  * Live progress a user can watch (issue 34, item 7), on the embedded default: a file moving from a
  * server capped at {@value #RATE} bytes/s shows its bytes in flight in the task document (from the
  * destination's performance markers, which the mover asks for every second, where the server's own
- * period is 5 s) with a rate above zero long before it ends; a task queued behind its owner's
+ * period is 5 s) with a rate above zero long before it ends, and so does a tree of small files
+ * moving in one batch; a task queued behind its owner's
  * limit of chunks says so in {@code nice_status} and {@code nice_status_details}; a task backing
  * off after a fault says after which one and until when; a planning asked to stop (a cancel, a
  * fence) stops at its next file and writes nothing. Each case ends by an event the test controls
@@ -162,6 +163,64 @@ class LiveProgressTest {
         assertThat(later.get("nice_status_details").isNull())
                 .as("it does not wait")
                 .isTrue();
+        cancel(taskId);
+    }
+
+    @Test
+    void bytesInFlightReachTheTaskWhileATreeOfSmallFilesMoves() throws Exception {
+        // ten small files: one lane's batch (the chunk's pipelining is 10), one tar stream between
+        // Ferry servers, whose files complete only at its end: the bytes shown before then are the
+        // destination's performance markers
+        int count = 10;
+        int size = 1_000_000; // below the tar streams' per-file limit (1 MiB); 10 s at the cap
+        Path tree = Files.createDirectories(FIXTURE.siteA().resolve("live-tree"));
+        Random random = new Random(34);
+        for (int i = 0; i < count; i++) {
+            byte[] data = new byte[size];
+            random.nextBytes(data);
+            Files.write(tree.resolve("f" + i + ".bin"), data);
+        }
+        long total = (long) count * size;
+        Map<String, Object> transfer = Map.of(
+                "DATA_TYPE",
+                "transfer",
+                "source_endpoint",
+                "admin#live-slow",
+                "destination_endpoint",
+                "admin#live-b",
+                "DATA",
+                List.of(Map.of(
+                        "DATA_TYPE",
+                        "transfer_item",
+                        "source_path",
+                        "/live-tree",
+                        "destination_path",
+                        "/live-tree-copy",
+                        "recursive",
+                        true)));
+        ApiClient.Answer accepted = api.post("/v0.10/transfer", transfer);
+        assertThat(accepted.status()).as(String.valueOf(accepted.body())).isEqualTo(202);
+        String taskId = accepted.body().get("task_id").asString();
+        // ends as soon as the bytes show, or when the task ends (then the assertions fail at once)
+        JsonNode moving = awaitTask(
+                taskId,
+                "bytes in flight of the tree, or its end",
+                t -> !"ACTIVE".equals(t.get("status").asString())
+                        || t.get("bytes_transferred").asLong() > 0);
+        System.out.printf(
+                "live progress of a tree: bytes_transferred %d of %d, files_transferred %d%n",
+                moving.get("bytes_transferred").asLong(),
+                total,
+                moving.get("files_transferred").asLong());
+        assertThat(moving.get("status").asString())
+                .as("bytes shown while the tree moves: %s", moving)
+                .isEqualTo("ACTIVE");
+        assertThat(moving.get("bytes_transferred").asLong())
+                .as("part of the tree, while it moves")
+                .isBetween(1L, total - 1);
+        assertThat(moving.get("files_transferred").asLong())
+                .as("files count only once arrived and checked")
+                .isLessThan(count);
         cancel(taskId);
     }
 

@@ -35,6 +35,8 @@ final class DefaultGridFtpSession implements GridFtpSession {
 
     private final SessionControl session;
     private boolean closed;
+    /** The period last set with TREV PERF (it holds for the rest of the session), 0 for none. */
+    private int perfMarkerSeconds;
 
     private DefaultGridFtpSession(SessionControl session) {
         this.session = session;
@@ -198,7 +200,11 @@ final class DefaultGridFtpSession implements GridFtpSession {
 
     @Override
     public void perfMarkerInterval(int seconds) throws IOException {
+        if (seconds == perfMarkerSeconds) {
+            return; // already set on this session: a reused session needs no round trip
+        }
         session.expectOk(ClientCommands.trevPerf(seconds));
+        perfMarkerSeconds = seconds;
     }
 
     @Override

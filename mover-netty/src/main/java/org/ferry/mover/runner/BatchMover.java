@@ -45,7 +45,9 @@ final class BatchMover {
      * @param chunk the chunk (checksum setting)
      * @param listener where results go
      * @param lane the lane's sessions
-     * @param batch the files, each small enough that progress at its end is progress enough
+     * @param batch the files; the bytes in flight of the running step come from the destination's
+     *     performance markers (asked every second in MODE E), each file counts whole once both
+     *     sides finished it, and arrives once checked
      * @param options MODE E with its parallelism
      * @param pipelining transfer commands in flight (1..1000)
      * @return {@link FileMover.Outcome#DONE}, or the first failed outcome of a file out of attempts on a
@@ -67,18 +69,25 @@ final class BatchMover {
         Map<FileTransfer, Long> completed = new LinkedHashMap<>();
         Map<FileTransfer, Boolean> unfinished = new LinkedHashMap<>(); // opened at the destination, to written in order
         if (!listener.isStopped()) {
+            StepInFlight inFlight = new StepInFlight(listener, batch);
             try {
                 lane.source()
                         .sendAll(
                                 new ArrayList<>(byPair.keySet()),
-                                lane.destination(),
+                                FileMover.progressDestination(lane, options),
                                 options,
                                 Math.max(1, Math.min(1000, pipelining)),
                                 new TransferListener() {
                                     @Override
+                                    public void onProgress(long bytesTransferred) {
+                                        inFlight.marker(bytesTransferred);
+                                    }
+
+                                    @Override
                                     public void onFileCompleted(FilePair pair, long bytesTransferred) {
                                         FileTransfer done = byPair.get(pair);
                                         if (done != null && left.remove(done)) {
+                                            inFlight.completed(done);
                                             listener.onBytes(bytesTransferred);
                                             completed.put(done, bytesTransferred);
                                         }
@@ -112,6 +121,8 @@ final class BatchMover {
                         fault.description());
                 unfinished.keySet().retainAll(left);
                 removeCutShort(lane, unfinished);
+            } finally {
+                inFlight.takeBack(); // only completed files stay counted, until checked
             }
         }
         Map<FileTransfer, Arrival> untimed = new LinkedHashMap<>(); // checked, only the time left to set
@@ -384,6 +395,51 @@ final class BatchMover {
                     "Checking " + file.destinationPath() + " after a batch (moving it again on its own)");
             listener.onFault(file, fault, file.attemptsBefore() + 1, true, List.of());
             left.add(file.afterFailedAttempt());
+        }
+    }
+
+    /**
+     * The bytes in flight of the batch's running step (a tar stream of many files, or one file),
+     * from the receiving server's 112 performance markers (GFD.020 "Performance Monitoring"),
+     * reported to the chunk's listener as they come: a batch's files complete only at their step's
+     * end, which for a tar stream is the batch's end, so without them a slow batch showed no
+     * progress until it was over. Only progress: the files are counted as arrived after their
+     * check, as before. The markers count from 0 again for each step (and a tar stream's count
+     * includes its headers), so each completed file takes back what the markers had counted, and
+     * the count never exceeds the bytes of the files not yet completed. Thread-safe.
+     */
+    private static final class StepInFlight {
+        private final ChunkListener listener;
+        private long notCompleted;
+        private long counted;
+
+        StepInFlight(ChunkListener listener, List<FileTransfer> batch) {
+            this.listener = listener;
+            this.notCompleted =
+                    batch.stream().mapToLong(f -> Math.max(0, f.sizeBytes())).sum();
+        }
+
+        /** @param stepBytes cumulative bytes of the running step, from its latest marker */
+        synchronized void marker(long stepBytes) {
+            set(Math.max(0, Math.min(stepBytes, notCompleted)));
+        }
+
+        /** @param file a file both sides finished: its own bytes are counted in its place */
+        synchronized void completed(FileTransfer file) {
+            notCompleted -= Math.max(0, file.sizeBytes());
+            set(0); // the next step's markers count from its own start
+        }
+
+        /** Takes back what the markers counted: the batch is over, or failed. */
+        synchronized void takeBack() {
+            set(0);
+        }
+
+        private void set(long bytes) {
+            if (bytes != counted) {
+                listener.onBytes(bytes - counted);
+                counted = bytes;
+            }
         }
     }
 }

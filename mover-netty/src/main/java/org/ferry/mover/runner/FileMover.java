@@ -488,7 +488,7 @@ final class FileMover {
     }
 
     /** @return the lane's destination, asked for performance markers every second in MODE E */
-    private static GridFtpSession progressDestination(SessionPair lane, TransferOptions options) throws IOException {
+    static GridFtpSession progressDestination(SessionPair lane, TransferOptions options) throws IOException {
         return options.mode() == TransferOptions.Mode.STREAM ? lane.destination() : lane.destinationReportingProgress();
     }
 

@@ -15,8 +15,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class LaneFeed {
 
     /**
-     * Files up to this size go in pipelined batches (their progress shows when each ends); bigger
-     * ones move one at a time with progress from performance markers.
+     * Files up to this size go in pipelined batches; bigger ones move one at a time. Both show
+     * their bytes in flight from performance markers.
      */
     static final long BATCH_FILE_MAX_BYTES = 16L << 20;
     /** A lane takes at most this many files for one batch. */
