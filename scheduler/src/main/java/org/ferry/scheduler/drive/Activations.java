@@ -57,6 +57,7 @@ public class Activations implements DisposableBean {
     private final EndpointService endpointService;
     private final TaskStore tasks;
     private final TransactionTemplate transactions;
+    private final TransactionTemplate reads;
     private final TaskEnding ending;
     private final Wakeup wakeup;
     // after an activation's commit its thread's transaction is spent: writes joined to it would
@@ -92,6 +93,8 @@ public class Activations implements DisposableBean {
         this.endpointService = endpointService;
         this.tasks = tasks;
         this.transactions = transactions;
+        this.reads = new TransactionTemplate(transactions.getTransactionManager());
+        this.reads.setReadOnly(true);
         this.ending = ending;
         this.wakeup = wakeup;
     }
@@ -115,16 +118,57 @@ public class Activations implements DisposableBean {
      */
     public Optional<TaskAccess> accessOrEnd(Task task) {
         try {
-            return Optional.of(new TaskAccess(
+            return Optional.of(inOneRead(() -> new TaskAccess(
                     accessOf(task.getOwnerName(), task.getSourceEndpointId(), task.getSourceEndpoint()),
                     accessOf(task.getOwnerName(), task.getDestinationEndpointId(), task.getDestinationEndpoint()),
-                    task.isEncryptData() ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR));
+                    task.isEncryptData() ? ProtectionLevel.PRIVATE : ProtectionLevel.CLEAR)));
         } catch (PlanningException e) {
             ending.fail(task.getId(), e.code().name(), e.getMessage());
         } catch (ActivationRequiredException e) {
             suspend(task.getId(), e.getMessage());
         }
         return Optional.empty();
+    }
+
+    /** Look-ups of a task's endpoints, as {@link #accessOf} and {@link #credentialsExpire} make them. */
+    @FunctionalInterface
+    public interface Lookup<T> {
+        /**
+         * @return what was looked up
+         * @throws PlanningException as {@link #accessOf} throws it
+         * @throws ActivationRequiredException as {@link #accessOf} throws it
+         */
+        T get() throws PlanningException, ActivationRequiredException;
+    }
+
+    /**
+     * Runs a task's endpoint look-ups in one read-only transaction (joining the caller's, if any):
+     * one connection for all of them, and an endpoint row read once however often it is asked for.
+     * Each call reads the rows anew, so an endpoint's change or deactivation counts from the next
+     * call on. Writes (failing or suspending the task) belong after it, not inside.
+     *
+     * @param lookup the look-ups
+     * @return what they return
+     * @throws PlanningException as the look-ups throw it
+     * @throws ActivationRequiredException as the look-ups throw it
+     */
+    public <T> T inOneRead(Lookup<T> lookup) throws PlanningException, ActivationRequiredException {
+        Exception[] thrown = new Exception[1];
+        T found = reads.execute(status -> {
+            try {
+                return lookup.get();
+            } catch (PlanningException | ActivationRequiredException e) {
+                thrown[0] = e;
+                return null;
+            }
+        });
+        if (thrown[0] instanceof PlanningException e) {
+            throw e;
+        }
+        if (thrown[0] instanceof ActivationRequiredException e) {
+            throw e;
+        }
+        return found;
     }
 
     /**

@@ -237,19 +237,25 @@ public class Dispatcher implements TickStep {
             return 0;
         }
         ChunkTuning tuning = tuning(chunkFiles, free, allowance);
-        EndpointAccess source;
-        EndpointAccess destination;
-        List<EndpointAccess> additional = new ArrayList<>();
-        List<UUID> endpointIds = new ArrayList<>(List.of(task.sourceEndpointId(), task.destinationEndpointId()));
+        Reached reached;
         try {
-            source = activations.accessOf(task.ownerName(), task.sourceEndpointId(), task.sourceEndpoint());
-            destination =
-                    activations.accessOf(task.ownerName(), task.destinationEndpointId(), task.destinationEndpoint());
-            // multicast: every further destination in the chunk, or the chunk does not go at all
-            for (NewTask.Destination further : tasks.additionalDestinations(task.id())) {
-                additional.add(activations.accessOf(task.ownerName(), further.endpointId(), further.endpoint()));
-                endpointIds.add(further.endpointId());
-            }
+            // one read-only transaction: the endpoint rows come once, the expiry reuses them
+            reached = activations.inOneRead(() -> {
+                EndpointAccess source =
+                        activations.accessOf(task.ownerName(), task.sourceEndpointId(), task.sourceEndpoint());
+                EndpointAccess destination = activations.accessOf(
+                        task.ownerName(), task.destinationEndpointId(), task.destinationEndpoint());
+                List<EndpointAccess> additional = new ArrayList<>();
+                List<UUID> endpointIds =
+                        new ArrayList<>(List.of(task.sourceEndpointId(), task.destinationEndpointId()));
+                // multicast: every further destination in the chunk, or the chunk does not go at all
+                for (NewTask.Destination further : tasks.additionalDestinations(task.id())) {
+                    additional.add(activations.accessOf(task.ownerName(), further.endpointId(), further.endpoint()));
+                    endpointIds.add(further.endpointId());
+                }
+                return new Reached(
+                        source, destination, additional, activations.credentialsExpire(task.ownerName(), endpointIds));
+            });
         } catch (PlanningException e) {
             ending.fail(task.id(), e.code().name(), e.getMessage());
             return 0;
@@ -257,7 +263,10 @@ public class Dispatcher implements TickStep {
             activations.suspend(task.id(), e.getMessage());
             return 0;
         }
-        Instant credentialsExpire = activations.credentialsExpire(task.ownerName(), endpointIds);
+        EndpointAccess source = reached.source();
+        EndpointAccess destination = reached.destination();
+        List<EndpointAccess> additional = reached.additional();
+        Instant credentialsExpire = reached.credentialsExpire();
         int lanes = Math.max(1, Math.min(tuning.concurrency(), chunkFiles.size()));
         Long chunkId = transactions.execute(status -> {
             long created = files.createChunk(task.id(), task.ownerName(), task.endpointPair(), chunkFiles, lanes, now);
@@ -288,4 +297,11 @@ public class Dispatcher implements TickStep {
         log.debug("Dispatched chunk {} of task {}: {} files, {}", chunkId, task.id(), chunkFiles.size(), tuning);
         return lanes;
     }
+
+    /** A chunk's endpoints as its owner reaches them now, and when their first credential expires. */
+    private record Reached(
+            EndpointAccess source,
+            EndpointAccess destination,
+            List<EndpointAccess> additional,
+            Instant credentialsExpire) {}
 }
