@@ -102,6 +102,44 @@ final class PageClient {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /**
+     * Posts a {@code multipart/form-data} form (one with a file input) with the CSRF token.
+     *
+     * @param file the file part's name, file name and text; null for none
+     * @param pairs names and values of the text parts in turn
+     */
+    HttpResponse<String> postMultipart(String path, String[] file, String... pairs) throws Exception {
+        List<String> fields = new ArrayList<>(List.of(pairs));
+        fields.add("_csrf");
+        fields.add(csrf());
+        String boundary = "----ferry" + Long.toHexString(System.nanoTime());
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < fields.size(); i += 2) {
+            body.append("--").append(boundary).append("\r\n");
+            body.append("Content-Disposition: form-data; name=\"")
+                    .append(fields.get(i))
+                    .append("\"\r\n\r\n");
+            body.append(fields.get(i + 1)).append("\r\n");
+        }
+        if (file != null) {
+            body.append("--").append(boundary).append("\r\n");
+            body.append("Content-Disposition: form-data; name=\"")
+                    .append(file[0])
+                    .append("\"; filename=\"")
+                    .append(file[1])
+                    .append("\"\r\n");
+            body.append("Content-Type: application/octet-stream\r\n\r\n");
+            body.append(file[2]).append("\r\n");
+        }
+        body.append("--").append(boundary).append("--\r\n");
+        return browser.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                        .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     private String csrf() throws Exception {
         HttpResponse<String> page = browser.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/signin"))

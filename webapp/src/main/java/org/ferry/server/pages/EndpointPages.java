@@ -1,11 +1,14 @@
 package org.ferry.server.pages;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.ferry.api.activation.ActivationResult;
 import org.ferry.api.activation.ActivationService;
+import org.ferry.api.activation.SshKeyActivation;
 import org.ferry.api.credential.ActivationStatus;
 import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.document.ActivationRequirementDocument;
@@ -24,12 +27,14 @@ import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.multipart.MultipartFile;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 /**
- * Endpoints: list and search, create, edit, delete; for {@code gsiftp://} endpoints the caller's
- * own activation (from a MyProxy server, as {@code ferry endpoint activate --myproxy} does) and
- * deactivation.
+ * Endpoints: list and search, create, edit, delete; the caller's own activation of a {@code
+ * gsiftp://} endpoint (from a MyProxy server, as {@code ferry endpoint activate --myproxy} does) or
+ * of an {@code sshftp://} endpoint made without a key (with an SSH key of theirs, as {@code ferry
+ * endpoint activate --ssh-key} does), and deactivation.
  */
 @Controller
 public class EndpointPages {
@@ -187,10 +192,11 @@ public class EndpointPages {
             return "redirect:/endpoints";
         }
         if (endpoint.isSsh()) {
-            // this form asks for MyProxy fields; an SSH key comes from the CLI or the API
+            // this form asks for MyProxy fields; the page's SSH key form posts to activate-ssh-key
             redirect.addFlashAttribute(
                     "notice",
-                    "Endpoint " + endpoint.getCanonicalName() + " is activated with an SSH key of yours: "
+                    "Endpoint " + endpoint.getCanonicalName()
+                            + " is activated with an SSH key of yours: use its SSH key form, or "
                             + EndpointAccessService.activateHint(endpoint) + ".");
             return "redirect:/endpoints";
         }
@@ -215,6 +221,102 @@ public class EndpointPages {
                     "error", "Endpoint " + endpoint.getCanonicalName() + " was not activated: " + e.getMessage());
         }
         return "redirect:/endpoints";
+    }
+
+    /**
+     * Activates the caller's use of an {@code sshftp://} endpoint made without a stored key with an
+     * SSH key of theirs ({@code ssh_key} requirements, the path {@code POST
+     * /endpoint/{id}/activate} takes): the service decrypts an encrypted key once with the
+     * passphrase, logs in once through the host's sshd trusting only the pinned host key, and keeps
+     * the key sealed for the lifetime. A refusal (a key that does not parse, a wrong passphrase, a
+     * key the server refuses, a host key that is not the pinned one) keeps nothing and is shown on
+     * the page; neither the key nor the passphrase is shown back or logged.
+     *
+     * @param username the SSH login on the endpoint's host; blank: the endpoint's own, if any
+     * @param privateKey the private key pasted as OpenSSH or PEM text
+     * @param privateKeyFile the same chosen as a file; when not empty it is used instead
+     * @param passphrase the passphrase of an encrypted key; blank: none
+     * @param lifetimeHours how long the activation lasts, in hours; blank: the default (12)
+     */
+    @PostMapping("/endpoints/{id}/activate-ssh-key")
+    public String activateWithSshKey(
+            Caller caller,
+            @PathVariable("id") String id,
+            @RequestParam(name = "username", required = false) String username,
+            @RequestParam(name = "privateKey", required = false) String privateKey,
+            @RequestParam(name = "privateKeyFile", required = false) MultipartFile privateKeyFile,
+            @RequestParam(name = "passphrase", required = false) String passphrase,
+            @RequestParam(name = "lifetime", required = false) String lifetimeHours,
+            RedirectAttributes redirect)
+            throws IOException {
+        Endpoint endpoint = endpoints.resolve(caller, id, "endpoint_id");
+        if (!endpoint.isSsh() || !endpoint.needsActivation()) {
+            redirect.addFlashAttribute(
+                    "error",
+                    "Endpoint " + endpoint.getCanonicalName()
+                            + " is not activated with an SSH key of yours (only an sshftp:// endpoint made"
+                            + " without a stored key is).");
+            return "redirect:/endpoints";
+        }
+        String key = privateKey;
+        if (privateKeyFile != null && !privateKeyFile.isEmpty()) {
+            // a private key is text; bytes that are not UTF-8 fail the key's parse, by name
+            key = new String(privateKeyFile.getBytes(), StandardCharsets.UTF_8);
+        }
+        List<ActivationRequirementDocument> filled = new ArrayList<>();
+        if (username != null && !username.isBlank()) {
+            filled.add(sshKey("username", username.strip(), false));
+        }
+        filled.add(sshKey("private_key", key, true));
+        if (passphrase != null && !passphrase.isEmpty()) {
+            filled.add(sshKey("passphrase", passphrase, true));
+        }
+        if (lifetimeHours != null && !lifetimeHours.isBlank()) {
+            filled.add(sshKey("lifetime_in_hours", lifetimeHours.strip(), false));
+        }
+        try {
+            ActivationResult result = activation.activate(
+                    caller.name(),
+                    endpoint,
+                    new ActivationRequirementsDocument(
+                            "activation_requirements", null, null, null, null, null, null, filled.size(), filled));
+            redirect.addFlashAttribute("notice", "Endpoint " + endpoint.getCanonicalName() + ": " + result.message());
+        } catch (FerryException e) {
+            redirect.addFlashAttribute(
+                    "error",
+                    "Endpoint " + endpoint.getCanonicalName() + " was not activated: " + sshRefusal(e) + " "
+                            + e.getMessage());
+            // the form opens again with the login kept; the key and the passphrase are not shown back
+            redirect.addFlashAttribute("sshRefused", endpoint.getId());
+            redirect.addFlashAttribute("sshLogin", username == null ? "" : username.strip());
+        }
+        return "redirect:/endpoints";
+    }
+
+    /**
+     * @param e why the service refused an SSH key activation
+     * @return the refusal's name, for the page: which of the form's fields to look at again
+     */
+    static String sshRefusal(FerryException e) {
+        // SshKeyActivation's messages: the sshd's refusals first, then the key's own
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        if (message.contains("refused SSH login")) {
+            return message.contains("not the pinned key") ? "Host key changed." : "Key refused.";
+        }
+        if (message.contains("passphrase")) {
+            return message.contains("does not decrypt") ? "Wrong passphrase." : "Passphrase needed.";
+        }
+        String field = e.field() == null ? "" : e.field();
+        if (message.startsWith("private_key")) {
+            return "Not a private key.";
+        }
+        if (message.startsWith("username")) {
+            return "Login needed.";
+        }
+        if (message.startsWith("lifetime_in_hours") || field.contains("lifetime")) {
+            return "Lifetime not valid.";
+        }
+        return "Refused.";
     }
 
     /** Ends the caller's activation of a {@code gsiftp://} endpoint (their tasks on it wait INACTIVE). */
@@ -244,6 +346,18 @@ public class EndpointPages {
                     "endpoint_id", "Only " + endpoint.getOwnerName() + " may change " + endpoint.getCanonicalName());
         }
         return endpoint;
+    }
+
+    private static ActivationRequirementDocument sshKey(String name, String value, boolean secret) {
+        return new ActivationRequirementDocument(
+                "activation_requirement",
+                SshKeyActivation.SSH_KEY,
+                name,
+                value == null ? "" : value,
+                true,
+                secret,
+                null,
+                null);
     }
 
     private static ActivationRequirementDocument myProxy(String name, String value, boolean secret) {
