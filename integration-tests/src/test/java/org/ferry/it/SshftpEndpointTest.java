@@ -35,7 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  * appears neither in the endpoint's documents nor in ferry-server's log. An endpoint made without a
  * key is activated by a user with an encrypted SSH key of their own ({@code ferry endpoint activate
  * --ssh-key}), refused for a wrong passphrase, an unauthorized key or a host key that is not the
- * pinned one, and deactivated; neither the key nor its passphrase reaches the log.
+ * pinned one, and deactivated; another user does the same on the web page's SSH key form (the
+ * refusals named there), then lists as their own login; neither the key nor its passphrase reaches
+ * the log.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -210,7 +212,9 @@ class SshftpEndpointTest {
      * checks by a login through sshd against the pinned host key, and keeps sealed for the
      * activation's lifetime; refused with the reason and nothing kept: a wrong passphrase, a key the
      * host does not authorize, a host whose key is not the pinned one. The activation is that
-     * user's alone: another user of the public endpoint is still refused. Deactivation ends it.
+     * user's alone: another user of the public endpoint is still refused until they activate it on
+     * the web page's form (a wrong passphrase, a refused key and a changed host key named there).
+     * Deactivation ends it.
      */
     @Test
     @Order(6)
@@ -264,10 +268,24 @@ class SshftpEndpointTest {
 
         // the same key and login against a pinned host key the server does not have
         String strangerHost = Files.readString(Path.of(stranger + ".pub")).strip();
-        ok(cli.run(120, "endpoint", "add", "admin#ssh-users-bad-pin", "--url", url, "--ssh-host-key", strangerHost));
+        ok(cli.run(
+                120,
+                "endpoint",
+                "add",
+                "admin#ssh-users-bad-pin",
+                "--url",
+                url,
+                "--ssh-host-key",
+                strangerHost,
+                "--public"));
         CliRunner.Result badPin = activate("admin#ssh-users-bad-pin", mine, passphrase);
         assertThat(badPin.exitCode()).as(badPin.describe()).isEqualTo(1);
         assertThat(badPin.stderr()).contains("host key").contains("not the pinned key");
+
+        // the colleague activates on the web page (the same activation, this sshd checking it)
+        String wrong = "wrong-" + Long.toHexString(System.nanoTime());
+        activateOnThePage(passphrase, wrong, mine, stranger);
+        ok(cli.run(60, colleague, null, "ls", "admin#ssh-users:" + data.resolve("tree")));
 
         ok(cli.run(60, "endpoint", "deactivate", "admin#ssh-users"));
         assertThat(cli.run(60, "ls", "admin#ssh-users:" + data).exitCode())
@@ -276,9 +294,68 @@ class SshftpEndpointTest {
 
         String serverLog = Files.readString(work.resolve("server.log"));
         assertThat(serverLog).as("ferry-server's log").doesNotContain(passphrase);
+        assertThat(serverLog).as("ferry-server's log").doesNotContain(wrong);
         for (String line : keyBody(mine)) {
             assertThat(serverLog).as("ferry-server's log").doesNotContain(line);
         }
+    }
+
+    /**
+     * The colleague signs in to the web pages and activates admin#ssh-users with the form: a wrong
+     * passphrase, a key the host does not authorize and (on admin#ssh-users-bad-pin) a host whose
+     * key is not the pinned one are refused by name; then the key file with its passphrase works.
+     */
+    private void activateOnThePage(String passphrase, String wrong, Path mine, Path stranger) throws Exception {
+        WebClient web = new WebClient(
+                java.net.http.HttpClient.newBuilder()
+                        .cookieHandler(new java.net.CookieManager())
+                        .followRedirects(java.net.http.HttpClient.Redirect.NEVER)
+                        .build(),
+                server.apiUrl());
+        assertThat(web.signIn("colleague", "colleague-password").statusCode()).isEqualTo(302);
+        String page = web.page("/endpoints");
+        String users = endpointId(page, "admin#ssh-users");
+        String badPin = endpointId(page, "admin#ssh-users-bad-pin");
+        String[] myKey = {"privateKeyFile", "my_key", Files.readString(mine)};
+        String[] theirKey = {"privateKeyFile", "stranger_key", Files.readString(stranger)};
+
+        String wrongPassphrase = web.postMultipart(
+                "/endpoints/" + users + "/activate-ssh-key", myKey, "username", sshd.user(), "passphrase", wrong);
+        assertThat(wrongPassphrase).contains("Wrong passphrase.").doesNotContain(wrong);
+        String refused =
+                web.postMultipart("/endpoints/" + users + "/activate-ssh-key", theirKey, "username", sshd.user());
+        assertThat(refused).contains("Key refused.").contains("refused every key offered");
+        String changed = web.postMultipart(
+                "/endpoints/" + badPin + "/activate-ssh-key", myKey, "username", sshd.user(), "passphrase", passphrase);
+        assertThat(changed).contains("Host key changed.").contains("not the pinned key");
+        assertThat(row(changed, "admin#ssh-users")).contains("Not activated");
+
+        String activated = web.postMultipart(
+                "/endpoints/" + users + "/activate-ssh-key",
+                myKey,
+                "username",
+                sshd.user(),
+                "passphrase",
+                passphrase,
+                "lifetime",
+                "1");
+        assertThat(activated).contains("activated with SSH key SHA256:").doesNotContain("could not be reached");
+        assertThat(row(activated, "admin#ssh-users")).contains("Activated until");
+        assertThat(activated).doesNotContain(passphrase);
+    }
+
+    private static String endpointId(String page, String endpoint) {
+        Matcher id =
+                Pattern.compile("/endpoints/([0-9a-f-]{36})/activate-ssh-key").matcher(row(page, endpoint));
+        assertThat(id.find()).as(endpoint + " offers the SSH key form").isTrue();
+        return id.group(1);
+    }
+
+    /** @return the endpoints table's row of the endpoint */
+    private static String row(String page, String endpoint) {
+        int at = page.indexOf("data-endpoint=\"" + endpoint + "\"");
+        assertThat(at).as(endpoint + " listed").isNotNegative();
+        return page.substring(at, page.indexOf("</tr>", at));
     }
 
     /** {@code ferry endpoint activate NAME --ssh-key KEY}, the passphrase (if any) on standard input. */

@@ -75,6 +75,59 @@ final class WebClient {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** @return the page's body, asserting a 200 */
+    String page(String path) throws IOException, InterruptedException {
+        HttpResponse<String> page = get(path);
+        assertThat(page.statusCode()).as(path + ": " + page.body()).isEqualTo(200);
+        return page.body();
+    }
+
+    /**
+     * Posts a {@code multipart/form-data} page form with the CSRF token of the endpoints page and
+     * follows its redirect.
+     *
+     * @param file the file part's name, file name and text; null for none
+     * @param pairs names and values of the text parts in turn
+     * @return the page the form redirected to
+     */
+    String postMultipart(String path, String[] file, String... pairs) throws IOException, InterruptedException {
+        Matcher token = CSRF.matcher(page("/endpoints"));
+        assertThat(token.find()).as("a CSRF token").isTrue();
+        String boundary = "----ferry" + Long.toHexString(System.nanoTime());
+        StringBuilder body = new StringBuilder();
+        String[] fields = java.util.stream.Stream.concat(
+                        java.util.stream.Stream.of(pairs), java.util.stream.Stream.of("_csrf", token.group(1)))
+                .toArray(String[]::new);
+        for (int i = 0; i < fields.length; i += 2) {
+            body.append("--").append(boundary).append("\r\n");
+            body.append("Content-Disposition: form-data; name=\"")
+                    .append(fields[i])
+                    .append("\"\r\n\r\n");
+            body.append(fields[i + 1]).append("\r\n");
+        }
+        if (file != null) {
+            body.append("--").append(boundary).append("\r\n");
+            body.append("Content-Disposition: form-data; name=\"")
+                    .append(file[0])
+                    .append("\"; filename=\"")
+                    .append(file[1])
+                    .append("\"\r\nContent-Type: application/octet-stream\r\n\r\n");
+            body.append(file[2]).append("\r\n");
+        }
+        body.append("--").append(boundary).append("--\r\n");
+        HttpResponse<String> answer = http.send(
+                HttpRequest.newBuilder(URI.create(baseUrl + path))
+                        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                        .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(302);
+        String location = answer.headers().firstValue("Location").orElseThrow();
+        URI target = URI.create(baseUrl + "/").resolve(location);
+        return page(
+                target.getRawPath().substring(URI.create(baseUrl).getRawPath().length()));
+    }
+
     /** @return {@code Bearer TOKEN} */
     static String bearer(String token) {
         return "Bearer " + token;
