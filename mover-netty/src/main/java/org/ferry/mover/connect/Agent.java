@@ -170,7 +170,8 @@ public final class Agent implements RelayPorts, AutoCloseable {
                     Duration.ofSeconds(600),
                     options.dataRateLimitBytesPerSecond(),
                     Duration.ZERO,
-                    GridFtpServerConfig.DEFAULT_INFLIGHT_CHECKSUMS);
+                    GridFtpServerConfig.DEFAULT_INFLIGHT_CHECKSUMS,
+                    0); // no session limit: the relay's movers are the agent's only clients
             Agent[] self = new Agent[1];
             RelayPorts ports = new RelayPorts() {
                 @Override

@@ -88,36 +88,6 @@ public record GridFtpServerConfig(
     }
 
     /**
-     * Without a session limit.
-     *
-     * @throws IllegalArgumentException as the canonical constructor
-     */
-    public GridFtpServerConfig(
-            InetAddress bindAddress,
-            int port,
-            Path root,
-            boolean anonymousAllowed,
-            Authenticator authenticator,
-            Duration markerInterval,
-            Duration idleTimeout,
-            long dataRateLimitBytesPerSecond,
-            Duration busyPoll,
-            Set<ChecksumAlgorithm> inflightChecksums) {
-        this(
-                bindAddress,
-                port,
-                root,
-                anonymousAllowed,
-                authenticator,
-                markerInterval,
-                idleTimeout,
-                dataRateLimitBytesPerSecond,
-                busyPoll,
-                inflightChecksums,
-                0);
-    }
-
-    /**
      * Without a rate limit.
      *
      * @throws IllegalArgumentException as the canonical constructor
