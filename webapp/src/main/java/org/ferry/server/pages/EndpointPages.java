@@ -210,11 +210,7 @@ public class EndpointPages {
             filled.add(myProxy("lifetime_in_hours", lifetimeHours.trim(), false));
         }
         try {
-            ActivationResult result = activation.activate(
-                    caller.name(),
-                    endpoint,
-                    new ActivationRequirementsDocument(
-                            "activation_requirements", null, null, null, null, null, null, filled.size(), filled));
+            ActivationResult result = activate(caller, endpoint, filled);
             redirect.addFlashAttribute("notice", "Endpoint " + endpoint.getCanonicalName() + ": " + result.message());
         } catch (FerryException e) {
             redirect.addFlashAttribute(
@@ -275,11 +271,7 @@ public class EndpointPages {
             filled.add(sshKey("lifetime_in_hours", lifetimeHours.strip(), false));
         }
         try {
-            ActivationResult result = activation.activate(
-                    caller.name(),
-                    endpoint,
-                    new ActivationRequirementsDocument(
-                            "activation_requirements", null, null, null, null, null, null, filled.size(), filled));
+            ActivationResult result = activate(caller, endpoint, filled);
             redirect.addFlashAttribute("notice", "Endpoint " + endpoint.getCanonicalName() + ": " + result.message());
         } catch (FerryException e) {
             redirect.addFlashAttribute(
@@ -346,6 +338,15 @@ public class EndpointPages {
                     "endpoint_id", "Only " + endpoint.getOwnerName() + " may change " + endpoint.getCanonicalName());
         }
         return endpoint;
+    }
+
+    /** Activates with the filled requirements, as {@code POST /endpoint/{id}/activate} does. */
+    private ActivationResult activate(Caller caller, Endpoint endpoint, List<ActivationRequirementDocument> filled) {
+        return activation.activate(
+                caller.name(),
+                endpoint,
+                new ActivationRequirementsDocument(
+                        "activation_requirements", null, null, null, null, null, null, filled.size(), filled));
     }
 
     private static ActivationRequirementDocument sshKey(String name, String value, boolean secret) {
