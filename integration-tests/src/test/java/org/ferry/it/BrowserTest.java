@@ -7,10 +7,15 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -568,8 +573,8 @@ class BrowserTest {
             // 2 MiB in all from the source capped at 512 KiB/s: a few of the optimizer's intervals
             Files.write(files.resolve("f" + i), new byte[512 * 1024]);
         }
-        java.util.Map<String, String> tasks = new java.util.LinkedHashMap<>();
-        java.util.Map<String, String> endpointIds = new java.util.HashMap<>();
+        Map<String, String> tasks = new LinkedHashMap<>();
+        Map<String, String> endpointIds = new HashMap<>();
         for (String user : List.of("olga", "pavel")) {
             api.apiOk(
                     "POST",
@@ -602,14 +607,13 @@ class BrowserTest {
                             .asString());
         }
         for (String user : tasks.keySet()) {
-            JsonNode task =
-                    api.awaitTaskEnd(tasks.get(user), WebClient.basic(user, PASSWORD), java.time.Duration.ofMinutes(2));
+            JsonNode task = api.awaitTaskEnd(tasks.get(user), WebClient.basic(user, PASSWORD), Duration.ofMinutes(2));
             assertThat(task.get("status").asString()).as(task.toString()).isEqualTo("SUCCEEDED");
         }
         // the decisions of both pairs, as the admin sees them: the interval that saw the files arrive
-        org.awaitility.Awaitility.await("decisions for both pairs")
+        Awaitility.await("decisions for both pairs")
                 .atMost(Browser.WAIT)
-                .pollInterval(java.time.Duration.ofMillis(200))
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> {
                     String current = api.apiOk("GET", "/v0.10/optimizer/current", admin, null)
                             .toString();

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
@@ -106,16 +107,14 @@ class OptimizerConvergenceTest {
             System.out.println("Success rates: "
                     + decisions.stream()
                             .map(d -> String.format(
-                                    java.util.Locale.ROOT,
-                                    "%.0f",
-                                    d.get("success_rate").asDouble()))
+                                    Locale.ROOT, "%.0f", d.get("success_rate").asDouble()))
                             .collect(Collectors.joining(" ")));
             System.out.println("Reasons: "
                     + decisions.stream().map(d -> d.get("reason").asString()).collect(Collectors.joining(" | ")));
             System.out.println("Throughput MB/s: "
                     + decisions.stream()
                             .map(d -> String.format(
-                                    java.util.Locale.ROOT,
+                                    Locale.ROOT,
                                     "%.1f",
                                     d.get("throughput_bytes_per_second").asDouble() / 1e6))
                             .collect(Collectors.joining(" ")));
@@ -160,7 +159,7 @@ class OptimizerConvergenceTest {
                     .average()
                     .orElse(0);
             System.out.printf(
-                    java.util.Locale.ROOT,
+                    Locale.ROOT,
                     "Throughput after converging: %.2f MB/s (the cap: %.2f MB/s)%n",
                     moved / 1e6,
                     RATE_LIMIT / 1e6);

@@ -2,6 +2,8 @@ package org.ferry.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.CookieManager;
+import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -307,9 +309,9 @@ class SshftpEndpointTest {
      */
     private void activateOnThePage(String passphrase, String wrong, Path mine, Path stranger) throws Exception {
         WebClient web = new WebClient(
-                java.net.http.HttpClient.newBuilder()
-                        .cookieHandler(new java.net.CookieManager())
-                        .followRedirects(java.net.http.HttpClient.Redirect.NEVER)
+                HttpClient.newBuilder()
+                        .cookieHandler(new CookieManager())
+                        .followRedirects(HttpClient.Redirect.NEVER)
                         .build(),
                 server.apiUrl());
         assertThat(web.signIn("colleague", "colleague-password").statusCode()).isEqualTo(302);

@@ -12,8 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import tools.jackson.databind.JsonNode;
@@ -95,8 +97,7 @@ final class WebClient {
         assertThat(token.find()).as("a CSRF token").isTrue();
         String boundary = "----ferry" + Long.toHexString(System.nanoTime());
         StringBuilder body = new StringBuilder();
-        String[] fields = java.util.stream.Stream.concat(
-                        java.util.stream.Stream.of(pairs), java.util.stream.Stream.of("_csrf", token.group(1)))
+        String[] fields = Stream.concat(Stream.of(pairs), Stream.of("_csrf", token.group(1)))
                 .toArray(String[]::new);
         for (int i = 0; i < fields.length; i += 2) {
             body.append("--").append(boundary).append("\r\n");
@@ -169,8 +170,7 @@ final class WebClient {
      */
     JsonNode awaitTaskEnd(String taskId, String authorization, Duration timeout)
             throws IOException, InterruptedException {
-        java.util.concurrent.atomic.AtomicReference<JsonNode> task =
-                new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<JsonNode> task = new AtomicReference<>();
         try {
             return Awaitility.await("task " + taskId + " ended")
                     .atMost(timeout)

@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.sshd.client.SshClient;
 import org.apache.sshd.client.session.ClientSession;
@@ -89,8 +90,7 @@ public final class Agent implements RelayPorts, AutoCloseable {
     private final CountDownLatch closing = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Map<InetSocketAddress, ClientSession> relayPorts = new ConcurrentHashMap<>();
-    private final java.util.concurrent.atomic.AtomicLong relayedListeners =
-            new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong relayedListeners = new AtomicLong();
     private volatile ClientSession current;
     private volatile String refusal;
     private final Thread loop;

@@ -13,6 +13,8 @@ import org.ferry.mover.client.GridFtpReplyException;
 import org.ferry.mover.client.TransferListener;
 import org.ferry.mover.client.TransferOptions;
 import org.ferry.mover.protocol.FileInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Moves a batch of small files between a lane's session pair in one pipelined exchange
@@ -25,7 +27,7 @@ import org.ferry.mover.protocol.FileInfo;
  */
 final class BatchMover {
 
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(BatchMover.class);
+    private static final Logger log = LoggerFactory.getLogger(BatchMover.class);
 
     private final FileMover single;
 

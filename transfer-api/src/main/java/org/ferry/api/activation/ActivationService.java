@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -404,7 +405,7 @@ public class ActivationService {
         if (roots.isEmpty()) {
             return;
         }
-        Map<String, UserTrustRoot> existing = new java.util.HashMap<>();
+        Map<String, UserTrustRoot> existing = new HashMap<>();
         trustRoots.findByOwnerNameOrderByFileName(user).forEach(r -> existing.put(r.getFileName(), r));
         roots.files().forEach((name, content) -> {
             String text = new String(content, StandardCharsets.ISO_8859_1);

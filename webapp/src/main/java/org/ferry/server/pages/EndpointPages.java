@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.ferry.api.activation.ActivationResult;
 import org.ferry.api.activation.ActivationService;
 import org.ferry.api.activation.SshKeyActivation;
@@ -65,8 +66,8 @@ public class EndpointPages {
     @GetMapping("/endpoints")
     public String list(Caller caller, @RequestParam(name = "filter", required = false) String filter, Model model) {
         List<Endpoint> found = endpoints.search(caller, filter, null, null);
-        Map<java.util.UUID, ActivationStatus> statuses = new LinkedHashMap<>();
-        Map<java.util.UUID, AgentPresence> agents = new LinkedHashMap<>();
+        Map<UUID, ActivationStatus> statuses = new LinkedHashMap<>();
+        Map<UUID, AgentPresence> agents = new LinkedHashMap<>();
         for (Endpoint endpoint : found) {
             statuses.put(endpoint.getId(), accesses.status(caller.name(), endpoint));
             personal.presence(endpoint).ifPresent(a -> agents.put(endpoint.getId(), a));

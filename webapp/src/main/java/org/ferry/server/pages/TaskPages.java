@@ -1,5 +1,6 @@
 package org.ferry.server.pages;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.ferry.api.domain.Task;
@@ -111,7 +112,7 @@ public class TaskPages {
         model.addAttribute("lastEventId", lastEventId);
         model.addAttribute("pointsJson", json.writeValueAsString(points));
         model.addAttribute("owned", caller.owns(task.getOwnerName()));
-        model.addAttribute("waitReason", views.waitReason(task, java.time.Instant.now()));
+        model.addAttribute("waitReason", views.waitReason(task, Instant.now()));
         model.addAttribute("rateText", task.isOpen() ? TaskViews.MEASURING : TaskViews.ENDED);
         return "task";
     }

@@ -1,6 +1,7 @@
 package org.ferry.server.pages;
 
 import java.io.IOException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -165,7 +166,7 @@ public class TaskStreams implements SmartLifecycle {
                 }
                 Map<String, Object> view = views.task(task);
                 if (task.isOpen()) {
-                    reader.rate.add(java.time.Instant.now(), (Long) view.get("bytes_transferred"));
+                    reader.rate.add(Instant.now(), (Long) view.get("bytes_transferred"));
                 }
                 views.rate(view, task, reader.rate, () -> tasks.bytesLeft(task));
                 long problems = task.getSubtasksFailed() + task.getSubtasksSkippedErrors();

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.function.LongSupplier;
 import org.ferry.api.domain.PlanState;
 import org.ferry.api.domain.Task;
 import org.ferry.api.domain.TaskEvent;
@@ -79,7 +80,7 @@ public class TaskViews {
      * @param rate its current rate
      * @param bytesLeft bytes still to move (read only for a planned open task)
      */
-    public void rate(Map<String, Object> view, Task task, LiveRate rate, java.util.function.LongSupplier bytesLeft) {
+    public void rate(Map<String, Object> view, Task task, LiveRate rate, LongSupplier bytesLeft) {
         if (!task.isOpen()) {
             view.put("rate_bytes_per_second", 0);
             view.put("rate_text", ENDED);

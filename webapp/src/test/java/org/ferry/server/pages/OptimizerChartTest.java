@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import org.ferry.api.domain.OptimizerDecision;
 import org.junit.jupiter.api.Test;
@@ -37,7 +38,7 @@ class OptimizerChartTest {
         double quarter = bottom - (bottom - top) * 0.75;
         assertThat(concurrency.points())
                 .isEqualTo(String.format(
-                        java.util.Locale.ROOT,
+                        Locale.ROOT,
                         "6.0,%.1f 320.0,%.1f 320.0,%.1f 634.0,%.1f 634.0,%.1f",
                         half,
                         half,
@@ -48,8 +49,7 @@ class OptimizerChartTest {
 
         OptimizerChart.Strip success = chart.strips().get(2);
         assertThat(success.id()).isEqualTo("success-rate");
-        assertThat(success.points())
-                .endsWith(String.format(java.util.Locale.ROOT, "634.0,%.1f", success.bottom() - 28.0));
+        assertThat(success.points()).endsWith(String.format(Locale.ROOT, "634.0,%.1f", success.bottom() - 28.0));
         assertThat(chart.strips().get(1).label()).contains("1.9 MiB/s");
     }
 
