@@ -155,7 +155,10 @@ final class SshConnector implements AutoCloseable {
             } catch (IOException e) {
                 // refusals, not faults: a task fails at once (PERMISSION_DENIED) rather than retrying
                 if (refused.get() != null) {
-                    throw refusal("sshftp: " + host + ":" + port + " is not trusted: " + refused.get(), e);
+                    UntrustedHostKeyException untrusted = new UntrustedHostKeyException(
+                            "sshftp: " + host + ":" + port + " is not trusted: " + refused.get());
+                    untrusted.initCause(e);
+                    throw untrusted;
                 }
                 throw refusal(
                         "sshftp: " + user + "@" + host + ":" + port + " refused every key offered ("

@@ -23,10 +23,12 @@ import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.credential.EndpointSecrets;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.error.ActivationFailedException;
+import org.ferry.api.error.ActivationFailedException.Reason;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.access.EndpointSessions;
 import org.ferry.mover.client.GridFtpSession;
+import org.ferry.mover.client.UntrustedHostKeyException;
 import org.ferry.mover.data.security.ProtectionLevel;
 import org.springframework.stereotype.Component;
 
@@ -182,11 +184,14 @@ public class SshKeyActivation {
         } catch (Exception e) {
             // never the key's or the passphrase's text in a message
             if (asked[0] && (passphrase == null || passphrase.isEmpty())) {
-                throw MyProxyActivation.failed("The SSH private key is encrypted: give its passphrase (passphrase;"
-                        + " ferry endpoint activate ... --ssh-key FILE asks for it)");
+                throw new ActivationFailedException(
+                        Reason.PASSPHRASE_NEEDED,
+                        "The SSH private key is encrypted: give its passphrase (passphrase;"
+                                + " ferry endpoint activate ... --ssh-key FILE asks for it)");
             }
             if (asked[0]) {
-                throw MyProxyActivation.failed("The passphrase does not decrypt the SSH private key");
+                throw new ActivationFailedException(
+                        Reason.WRONG_PASSPHRASE, "The passphrase does not decrypt the SSH private key");
             }
             throw new InvalidRequestException(keyField, "private_key is not an OpenSSH or PEM private key");
         }
@@ -240,8 +245,20 @@ public class SshKeyActivation {
                     return "the endpoint's server could not be reached to check the key (" + e.getMessage() + ")";
                 }
             }
-            throw MyProxyActivation.failed("The server of endpoint " + endpoint.getCanonicalName()
-                    + " refused SSH login " + key.login() + " with key " + key.fingerprint() + ": " + e.getMessage());
+            throw new ActivationFailedException(
+                    untrustedHostKey(e) ? Reason.HOST_KEY_CHANGED : Reason.KEY_REFUSED,
+                    "The server of endpoint " + endpoint.getCanonicalName() + " refused SSH login " + key.login()
+                            + " with key " + key.fingerprint() + ": " + e.getMessage());
         }
+    }
+
+    /** @return whether the login failed on the server's host key (another than the pinned one) */
+    private static boolean untrustedHostKey(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof UntrustedHostKeyException) {
+                return true;
+            }
+        }
+        return false;
     }
 }

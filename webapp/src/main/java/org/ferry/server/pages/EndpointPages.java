@@ -15,7 +15,9 @@ import org.ferry.api.credential.EndpointAccessService;
 import org.ferry.api.document.ActivationRequirementDocument;
 import org.ferry.api.document.ActivationRequirementsDocument;
 import org.ferry.api.domain.Endpoint;
+import org.ferry.api.error.ActivationFailedException;
 import org.ferry.api.error.FerryException;
+import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.error.PermissionDeniedException;
 import org.ferry.api.identity.Caller;
 import org.ferry.api.service.EndpointService;
@@ -277,7 +279,7 @@ public class EndpointPages {
         } catch (FerryException e) {
             redirect.addFlashAttribute(
                     "error",
-                    "Endpoint " + endpoint.getCanonicalName() + " was not activated: " + sshRefusal(e) + " "
+                    "Endpoint " + endpoint.getCanonicalName() + " was not activated: " + sshRefusal(e, filled) + " "
                             + e.getMessage());
             // the form opens again with the login kept; the key and the passphrase are not shown back
             redirect.addFlashAttribute("sshRefused", endpoint.getId());
@@ -287,29 +289,42 @@ public class EndpointPages {
     }
 
     /**
-     * @param e why the service refused an SSH key activation
+     * @param e why the service refused an SSH key activation: an {@link ActivationFailedException}
+     *     with its reason, or an {@link InvalidRequestException} naming a {@code DATA[i].value}
+     * @param filled the requirements the form sent, in the order it sent them
      * @return the refusal's name, for the page: which of the form's fields to look at again
      */
-    static String sshRefusal(FerryException e) {
-        // SshKeyActivation's messages: the sshd's refusals first, then the key's own
-        String message = e.getMessage() == null ? "" : e.getMessage();
-        if (message.contains("refused SSH login")) {
-            return message.contains("not the pinned key") ? "Host key changed." : "Key refused.";
+    static String sshRefusal(FerryException e, List<ActivationRequirementDocument> filled) {
+        if (e instanceof ActivationFailedException refused) {
+            return switch (refused.reason()) {
+                case HOST_KEY_CHANGED -> "Host key changed.";
+                case KEY_REFUSED -> "Key refused.";
+                case WRONG_PASSPHRASE -> "Wrong passphrase.";
+                case PASSPHRASE_NEEDED -> "Passphrase needed.";
+                case REFUSED -> "Refused.";
+            };
         }
-        if (message.contains("passphrase")) {
-            return message.contains("does not decrypt") ? "Wrong passphrase." : "Passphrase needed.";
+        String name = requirementAt(e.field(), filled);
+        return switch (name) {
+            // absent from the form: only the login may be left out
+            case "", "username" -> "Login needed.";
+            case "private_key" -> "Not a private key.";
+            case "lifetime_in_hours" -> "Lifetime not valid.";
+            default -> "Refused.";
+        };
+    }
+
+    /** @return the name of the requirement that {@code DATA[i].value} points at; "" for none */
+    private static String requirementAt(String field, List<ActivationRequirementDocument> filled) {
+        if (field == null || !field.startsWith("DATA[")) {
+            return "";
         }
-        String field = e.field() == null ? "" : e.field();
-        if (message.startsWith("private_key")) {
-            return "Not a private key.";
+        try {
+            int index = Integer.parseInt(field.substring("DATA[".length(), field.indexOf(']')));
+            return index >= 0 && index < filled.size() ? filled.get(index).name() : "";
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+            return "";
         }
-        if (message.startsWith("username")) {
-            return "Login needed.";
-        }
-        if (message.startsWith("lifetime_in_hours") || field.contains("lifetime")) {
-            return "Lifetime not valid.";
-        }
-        return "Refused.";
     }
 
     /** Ends the caller's activation of a {@code gsiftp://} endpoint (their tasks on it wait INACTIVE). */
