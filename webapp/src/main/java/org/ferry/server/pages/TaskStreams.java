@@ -165,10 +165,12 @@ public class TaskStreams implements SmartLifecycle {
                     reader.lastEventId = event.getId();
                 }
                 Map<String, Object> view = views.task(task);
+                Instant now = Instant.now();
+                long moved = (Long) view.get("bytes_transferred");
                 if (task.isOpen()) {
-                    reader.rate.add(Instant.now(), (Long) view.get("bytes_transferred"));
+                    reader.rate.add(now, moved);
                 }
-                views.rate(view, task, reader.rate, () -> tasks.bytesLeft(task));
+                views.rate(view, task, reader.rate, () -> reader.left.get(now, moved, () -> tasks.bytesLeft(task)));
                 long problems = task.getSubtasksFailed() + task.getSubtasksSkippedErrors();
                 if (problems != reader.problemsSent) {
                     // the list changed: send it (once per change, not with every counter update)
@@ -231,6 +233,7 @@ public class TaskStreams implements SmartLifecycle {
         final SseEmitter emitter;
         final ThroughputSeries series = new ThroughputSeries();
         final LiveRate rate = new LiveRate();
+        final BytesLeft left = new BytesLeft();
         long lastEventId;
         long problemsSent = -1;
 
