@@ -158,6 +158,10 @@ class OptimizerApiTest {
                             .endsWith(" 1.0"))
                     .anySatisfy(l -> assertThat(l).startsWith("ferry_optimizer_success_rate{"))
                     .anySatisfy(l -> assertThat(l).startsWith("ferry_optimizer_throughput_ema_bytes_per_second{"));
+
+            // a deleted endpoint's pair leaves the current decisions (its rows wait for retention)
+            assertThat(admin.delete("/v0.10/endpoint/admin%23b").status()).isEqualTo(200);
+            assertThat(admin.get("/v0.10/optimizer/current").body().get("DATA")).isEmpty();
         }
     }
 

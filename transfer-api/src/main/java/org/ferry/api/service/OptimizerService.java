@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EndpointLimits;
 import org.ferry.api.domain.OptimizerDecision;
@@ -132,19 +133,19 @@ public class OptimizerService {
     /**
      * @param caller the user: an admin sees every pair (the optimizer is the site's), a user only
      *     pairs of endpoints they may see (their own and public ones), so that another user's private
-     *     endpoint and its traffic stay hidden
+     *     endpoint and its traffic stay hidden; pairs of a deleted endpoint are left out for both
      * @return the latest decision of every such pair, newest first
      */
     @Transactional(readOnly = true)
     public List<OptimizerDecision> current(Caller caller) {
         List<OptimizerDecision> all = rows.current();
-        if (caller.admin()) {
-            return all;
-        }
+        // a deleted endpoint's pairs keep their decisions until retention drops them, but no one
+        // can act on them any more: shown to no one (a user's visibility check fails them anyway)
+        Predicate<UUID> shown = caller.admin() ? endpointRows::existsById : id -> endpoints.visible(caller, id);
         Map<UUID, Boolean> visible = new HashMap<>();
         return all.stream()
-                .filter(d -> visible.computeIfAbsent(d.sourceEndpointId(), id -> endpoints.visible(caller, id))
-                        && visible.computeIfAbsent(d.destinationEndpointId(), id -> endpoints.visible(caller, id)))
+                .filter(d -> visible.computeIfAbsent(d.sourceEndpointId(), shown::test)
+                        && visible.computeIfAbsent(d.destinationEndpointId(), shown::test))
                 .toList();
     }
 
