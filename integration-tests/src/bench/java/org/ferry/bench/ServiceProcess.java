@@ -34,13 +34,24 @@ final class ServiceProcess implements AutoCloseable {
     private final HttpClient http = HttpClient.newHttpClient();
     private final ObjectMapper json = new ObjectMapper();
     private final String token;
+    private final int localPort;
+    private final LoopbackRelay api;
 
     private ServiceProcess(Process process, Path home, int port, String token) {
+        this(process, home, port, token, port, null);
+    }
+
+    private ServiceProcess(Process process, Path home, int port, String token, int localPort, LoopbackRelay api) {
         this.process = process;
         this.home = home;
         this.port = port;
         this.token = token;
+        this.localPort = localPort;
+        this.api = api;
     }
+
+    /** The REST port of a ferry-server in a namespace host: the namespace has nothing else listening. */
+    static final int NAMESPACE_API_PORT = 8080;
 
     /**
      * Starts ferry-server with FERRY_HOME {@code home} and waits until it serves.
@@ -50,23 +61,53 @@ final class ServiceProcess implements AutoCloseable {
      */
     static ServiceProcess server(Path repoRoot, Path home, Path log, List<String> jvmOptions, List<String> arguments)
             throws IOException, InterruptedException {
+        return server(repoRoot, home, log, jvmOptions, arguments, null, null);
+    }
+
+    /**
+     * Starts ferry-server with FERRY_HOME {@code home}, on a host of a {@link NamespaceHosts} or
+     * here, and waits until it serves. In a namespace it listens on {@value #NAMESPACE_API_PORT} there
+     * and {@link #apiUrl()} reaches it through a {@link LoopbackRelay}.
+     *
+     * @param on the host to run on, or null for this one
+     * @param relays a directory for the relay's UNIX socket (when {@code on} is not null)
+     */
+    static ServiceProcess server(
+            Path repoRoot,
+            Path home,
+            Path log,
+            List<String> jvmOptions,
+            List<String> arguments,
+            NamespaceHosts.Host on,
+            Path relays)
+            throws IOException, InterruptedException {
         Files.createDirectories(home);
         jar(repoRoot, "webapp", "-exec.jar"); // fails early with what to build
         // bin/ferry-server, as a site runs it (its JIT settings included)
         List<String> command = new ArrayList<>();
         command.add(repoRoot.resolve("bin").resolve("ferry-server").toString());
-        command.add("--server.port=0");
+        command.add("--server.port=" + (on == null ? 0 : NAMESPACE_API_PORT));
         command.addAll(arguments);
         Process process = start(
-                command, Map.of("FERRY_HOME", home.toString(), "FERRY_JAVA_OPTS", String.join(" ", jvmOptions)), log);
+                on == null ? command : on.exec(command),
+                Map.of("FERRY_HOME", home.toString(), "FERRY_JAVA_OPTS", String.join(" ", jvmOptions)),
+                log);
         for (int i = 0; i < 1200; i++) {
             Matcher matcher = STARTED.matcher(Files.readString(log, StandardCharsets.UTF_8));
             if (matcher.find()) {
-                return new ServiceProcess(
-                        process,
-                        home,
-                        Integer.parseInt(matcher.group(1)),
-                        Files.readString(home.resolve("token")).trim());
+                int local = Integer.parseInt(matcher.group(1));
+                String token = Files.readString(home.resolve("token")).trim();
+                if (on == null) {
+                    return new ServiceProcess(process, home, local, token);
+                }
+                LoopbackRelay api;
+                try {
+                    api = LoopbackRelay.outOf(on, local, relays, log.resolveSibling(log.getFileName() + ".relay"));
+                } catch (IOException | RuntimeException e) {
+                    process.destroyForcibly();
+                    throw e;
+                }
+                return new ServiceProcess(process, home, api.port(), token, local, api);
             }
             if (!process.isAlive()) {
                 throw new IllegalStateException("ferry-server exited:\n" + Files.readString(log));
@@ -80,11 +121,17 @@ final class ServiceProcess implements AutoCloseable {
     /** Starts a ferry-mover and waits until it runs. */
     static ServiceProcess mover(Path repoRoot, Path log, List<String> arguments)
             throws IOException, InterruptedException {
+        return mover(repoRoot, log, arguments, null);
+    }
+
+    /** Starts a ferry-mover on a host of a {@link NamespaceHosts} (or here, if null) and waits until it runs. */
+    static ServiceProcess mover(Path repoRoot, Path log, List<String> arguments, NamespaceHosts.Host on)
+            throws IOException, InterruptedException {
         jar(repoRoot, "mover-netty", "-all.jar"); // fails early with what to build
         List<String> command = new ArrayList<>(
                 List.of(repoRoot.resolve("bin").resolve("ferry-mover").toString()));
         command.addAll(arguments);
-        Process process = start(command, Map.of(), log);
+        Process process = start(on == null ? command : on.exec(command), Map.of(), log);
         for (int i = 0; i < 600; i++) {
             if (Files.readString(log, StandardCharsets.UTF_8).contains(" started")) {
                 return new ServiceProcess(process, null, -1, null);
@@ -120,9 +167,25 @@ final class ServiceProcess implements AutoCloseable {
         return home;
     }
 
-    /** @return {@code http://127.0.0.1:PORT} */
+    /** @return {@code http://127.0.0.1:PORT}, as this JVM reaches the API (through the relay if in a namespace) */
     String apiUrl() {
         return "http://127.0.0.1:" + port;
+    }
+
+    /** @return the API's URL on the server's own host (for a CLI run beside it in its namespace) */
+    String localApiUrl() {
+        return "http://127.0.0.1:" + localPort;
+    }
+
+    /**
+     * @return the server's extra JVM options from {@code FERRY_BENCH_SERVER_OPTS} (split at blanks),
+     *     e.g. {@code -XX:StartFlightRecording=filename=/tmp/s.jfr,settings=profile} to profile a run
+     */
+    static List<String> benchServerOptions() {
+        String options = System.getenv("FERRY_BENCH_SERVER_OPTS");
+        return options == null || options.isBlank()
+                ? List.of()
+                : List.of(options.trim().split("\\s+"));
     }
 
     /** @return the process id (jcmd, /proc) */
@@ -161,7 +224,12 @@ final class ServiceProcess implements AutoCloseable {
 
     /** Registers an anonymous endpoint on 127.0.0.1. */
     void endpoint(String name, int gridFtpPort) throws IOException, InterruptedException {
-        post("/v0.10/endpoint", Map.of("canonical_name", name, "url", "ftp://127.0.0.1:" + gridFtpPort));
+        endpoint(name, "127.0.0.1", gridFtpPort);
+    }
+
+    /** Registers an anonymous endpoint at {@code host} (an IPv4 address). */
+    void endpoint(String name, String host, int gridFtpPort) throws IOException, InterruptedException {
+        post("/v0.10/endpoint", Map.of("canonical_name", name, "url", "ftp://" + host + ":" + gridFtpPort));
     }
 
     /** @return a transfer document of one item */
@@ -199,7 +267,10 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() throws InterruptedException, IOException {
+        if (api != null) {
+            api.close();
+        }
         process.destroy();
         if (!process.waitFor(20, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
