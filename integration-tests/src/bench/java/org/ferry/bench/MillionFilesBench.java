@@ -25,7 +25,11 @@ import tools.jackson.databind.JsonNode;
  * ferry-gridftp servers on tmpfs, through ferry-server with its heap capped at 256 MiB: it plans and
  * runs only because file rows stream through the database in pages. Two cases ({@code --cases}
  * chooses by name): {@code embedded} (the default: H2, the in-process mover) and
- * {@code postgres-kafka} (PostgreSQL and Kafka in containers, two {@code ferry-mover}s).
+ * {@code postgres-kafka} (PostgreSQL and Kafka in containers, two {@code ferry-mover}s). The
+ * source endpoint, the destination endpoint and ferry-server (with its movers) are on three
+ * network namespaces on one bridge ({@link NamespaceHosts}); the containers stay on this machine's
+ * 127.0.0.1 and the server's namespace reaches them through a {@link LoopbackRelay}, as this JVM
+ * reaches the REST API. {@code FERRY_BENCH_SERVER_OPTS} adds JVM options to ferry-server.
  *
  * <p>Reports the planning rate (crawl and rows written), the whole task's rate (submit to
  * SUCCEEDED), the server's heap after the first collection past half way (read afterwards from the
@@ -59,32 +63,74 @@ final class MillionFilesBench {
         int count = options.millionFiles();
         Path source = sourceTree(count);
         Path base = Scratch.directory(options.memoryDirectory().resolve("million"));
-        if (wanted("embedded")) {
-            runCase("embedded", "embedded", count, source, base, List.of(), kafka -> List.of());
-        }
-        if (wanted("postgres-kafka")) {
-            try (PostgreSQLContainer postgres = PostgresContainers.create();
-                    KafkaContainer kafka = KafkaContainers.create()) {
-                postgres.start();
-                kafka.start();
-                List<String> arguments = List.of(
-                        "--spring.datasource.url=" + PostgresContainers.jdbcUrl(postgres, "ferry"),
-                        "--ferry.queue.type=kafka",
-                        "--ferry.kafka.bootstrap-servers=" + kafka.getBootstrapServers(),
-                        "--ferry.kafka.chunk-partitions=6");
-                runCase("postgres-kafka", "PostgreSQL + Kafka, 2 movers", count, source, base, arguments, logs -> {
-                    List<ServiceProcess> movers = new ArrayList<>();
-                    for (String name : List.of("million-mover-1", "million-mover-2")) {
-                        movers.add(ServiceProcess.mover(
-                                options.repoRoot(),
-                                logs.resolve(name + ".log"),
-                                List.of("--bootstrap-servers", kafka.getBootstrapServers(), "--name", name)));
-                    }
-                    return movers;
-                });
+        Path logs = options.outputDirectory().resolve("logs");
+        Path relays = Files.createTempDirectory("ferry-relay-");
+        try (NamespaceHosts hosts = NamespaceHosts.create(List.of("source", "destination", "client"))) {
+            Lan lan = new Lan(hosts.host("source"), hosts.host("destination"), hosts.host("client"), relays);
+            table.note("million: namespaces " + NamespaceHosts.PREFIX + hosts.tag() + "-*: source endpoint on "
+                    + lan.source().address() + ", destination on "
+                    + lan.destination().address()
+                    + ", ferry-server and movers on " + lan.client().address()
+                    + "; containers reached through a loopback relay");
+            if (wanted("embedded")) {
+                runCase("embedded", "embedded", count, source, base, lan, List.of(), () -> List.of());
             }
+            if (wanted("postgres-kafka")) {
+                try (PostgreSQLContainer postgres = PostgresContainers.create();
+                        KafkaContainer kafka = KafkaContainers.create()) {
+                    postgres.start();
+                    kafka.start();
+                    List<String> arguments = List.of(
+                            "--spring.datasource.url=" + PostgresContainers.jdbcUrl(postgres, "ferry"),
+                            "--ferry.queue.type=kafka",
+                            "--ferry.kafka.bootstrap-servers=" + kafka.getBootstrapServers(),
+                            "--ferry.kafka.chunk-partitions=6");
+                    int postgresPort = postgres.getMappedPort(PostgreSQLContainer.POSTGRESQL_PORT);
+                    int kafkaPort = kafka.getMappedPort(9092);
+                    try (LoopbackRelay toPostgres = LoopbackRelay.into(
+                                    lan.client(),
+                                    postgresPort,
+                                    relays,
+                                    logs.resolve("million-relay-" + postgresPort + ".log"));
+                            LoopbackRelay toKafka = LoopbackRelay.into(
+                                    lan.client(),
+                                    kafkaPort,
+                                    relays,
+                                    logs.resolve("million-relay-" + kafkaPort + ".log"))) {
+                        runCase(
+                                "postgres-kafka",
+                                "PostgreSQL + Kafka, 2 movers",
+                                count,
+                                source,
+                                base,
+                                lan,
+                                arguments,
+                                () -> {
+                                    List<ServiceProcess> movers = new ArrayList<>();
+                                    for (String name : List.of("million-mover-1", "million-mover-2")) {
+                                        movers.add(ServiceProcess.mover(
+                                                options.repoRoot(),
+                                                logs.resolve(name + ".log"),
+                                                List.of(
+                                                        "--bootstrap-servers",
+                                                        kafka.getBootstrapServers(),
+                                                        "--name",
+                                                        name),
+                                                lan.client()));
+                                    }
+                                    return movers;
+                                });
+                    }
+                }
+            }
+        } finally {
+            Scratch.deleteTree(relays);
         }
     }
+
+    /** The three hosts (network namespaces on one bridge) and the relays' directory. */
+    private record Lan(
+            NamespaceHosts.Host source, NamespaceHosts.Host destination, NamespaceHosts.Host client, Path relays) {}
 
     private boolean wanted(String name) {
         return options.cases() == null || options.cases().matcher(name).find();
@@ -92,11 +138,18 @@ final class MillionFilesBench {
 
     /** Starts the processes a case needs beside ferry-server (movers); closed after the case. */
     private interface Extras {
-        List<ServiceProcess> start(Path logs) throws Exception;
+        List<ServiceProcess> start() throws Exception;
     }
 
     private void runCase(
-            String name, String label, int count, Path source, Path base, List<String> serverArguments, Extras extras)
+            String name,
+            String label,
+            int count,
+            Path source,
+            Path base,
+            Lan lan,
+            List<String> serverArguments,
+            Extras extras)
             throws Exception {
         Path destination = base.resolve("dst");
         Scratch.deleteTree(destination);
@@ -109,18 +162,24 @@ final class MillionFilesBench {
         List<String> arguments = new ArrayList<>(serverArguments);
         arguments.add("--ferry.transfer.progress-interval-seconds=30");
         List<ServiceProcess> started = new ArrayList<>();
-        try (FerryServer from = FerryServer.start(options.repoRoot(), source, logs.resolve("million-src.log"));
-                FerryServer to = FerryServer.start(options.repoRoot(), destination, logs.resolve("million-dst.log"));
+        // the GC's own log: the heap after each collection, read after the run
+        List<String> jvmOptions = new ArrayList<>(List.of("-Xmx256m", "-Xlog:gc:file=" + gcLog + ":timemillis"));
+        jvmOptions.addAll(ServiceProcess.benchServerOptions());
+        try (FerryServer from =
+                        FerryServer.start(options.repoRoot(), source, logs.resolve("million-src.log"), lan.source());
+                FerryServer to = FerryServer.start(
+                        options.repoRoot(), destination, logs.resolve("million-dst.log"), lan.destination());
                 ServiceProcess server = ServiceProcess.server(
                         options.repoRoot(),
                         home,
                         logs.resolve("million-" + name + "-server.log"),
-                        // the GC's own log: the heap after each collection, read after the run
-                        List.of("-Xmx256m", "-Xlog:gc:file=" + gcLog + ":timemillis"),
-                        arguments)) {
-            started.addAll(extras.start(logs));
-            server.endpoint("admin#src", from.port());
-            server.endpoint("admin#dst", to.port());
+                        jvmOptions,
+                        arguments,
+                        lan.client(),
+                        lan.relays())) {
+            started.addAll(extras.start());
+            server.endpoint("admin#src", lan.source().address(), from.port());
+            server.endpoint("admin#dst", lan.destination().address(), to.port());
             double cpuBefore = server.cpuSeconds();
             long start = System.nanoTime();
             String taskId = server.post(
