@@ -23,8 +23,9 @@ import java.util.regex.Pattern;
  * @param repeat runs per side in the memory, disk and small-file benchmarks, the best one reported
  * @param smallFilesDirectory where the small-file trees go (default DATA/small; e.g. a tmpfs to leave the disk out)
  * @param millionFiles files of the million-file task (1,000,000; 100,000 with --quick)
- * @param cases a regular expression: the crosshost benchmark runs only the cases whose names it
- *     finds (all when null), so that one direction or link can be measured in a run of minutes
+ * @param cases a regular expression: the crosshost, service and million benchmarks run only the
+ *     cases (sections) whose names it finds (all when null), so that one direction, link or
+ *     section can be measured in a run of minutes
  * @param sshftpFileBytes size of the sshftp benchmark's big file (512 MiB; 128 MiB with --quick)
  */
 record BenchOptions(
