@@ -39,7 +39,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code id=$(ferry -F unix transfer ...)}); json the transfer_result. {@code --dry-run} asks the
  * server ({@code POST /transfer/dry_run}) what would be copied, skipped, excluded and deleted and
  * prints it, changing nothing; {@code --print-document} prints the transfer document without
- * asking the server.
+ * asking the server. {@code --wait} then waits in the same process as {@code ferry wait} does
+ * (its options, progress, final line and exit codes, after the submission's output; json: the
+ * final task document alone).
  */
 @Command(
         name = "transfer",
@@ -47,14 +49,15 @@ import tools.jackson.databind.node.ObjectNode;
         versionProvider = FerryVersion.class,
         sortOptions = false,
         description = {
-            "Submit a transfer task between two endpoints. Follow it with: ferry wait <id>",
+            "Submit a transfer task between two endpoints. Follow it with: ferry wait <id>, or add --wait.",
             "A source file is written to exactly DST; a recursive source's contents go inside DST."
         },
         footerHeading = "%nExamples:%n",
         footer = {
             "  ferry transfer -r admin#a:/data/run1 admin#b:/archive/run1 --label 'run 1' --deadline +6h",
             "  ferry transfer admin#a:/data admin#b:/archive --batch files.txt   (lines: [-r] SRC DST)",
-            "  id=$(ferry -F unix transfer admin#a:/f admin#b:/g) && ferry wait \"$id\""
+            "  id=$(ferry -F unix transfer admin#a:/f admin#b:/g) && ferry wait \"$id\"",
+            "  ferry transfer -r admin#a:/data admin#b:/copy --wait --timeout 3600   (exit 0 when SUCCEEDED)"
         })
 public final class TransferCommand extends ApiCommand {
     @Parameters(
@@ -147,9 +150,27 @@ public final class TransferCommand extends ApiCommand {
             description = "Print the transfer document instead of submitting it (no server is asked).")
     private boolean printDocument;
 
-    /** @return 0 once the task is accepted (or the dry run or document printed) */
+    @Option(
+            names = "--wait",
+            description = "After submitting, wait for the task to end as ferry wait does (progress on stderr;"
+                    + " exit 0 only when it SUCCEEDED); with --timeout, --polling-interval, --timeout-exit-code.")
+    private boolean waitForEnd;
+
+    @Mixin
+    private TaskWaitOptions waiting;
+
+    /**
+     * @return 0 once the task is accepted (or the dry run or document printed); with {@code --wait}
+     *     {@code ferry wait}'s exit code
+     */
     @Override
     protected int execute() {
+        if (!waitForEnd && waiting.given(spec())) {
+            throw usage("--timeout, --polling-interval and --timeout-exit-code go with --wait");
+        }
+        if (waitForEnd && (dryRun || printDocument)) {
+            throw usage("--wait submits a task: not with --dry-run or --print-document");
+        }
         ObjectNode body = document();
         if (printDocument) {
             printJson(body);
@@ -159,8 +180,16 @@ public final class TransferCommand extends ApiCommand {
             printDryRun(client().post("/transfer/dry_run", body));
             return 0;
         }
-        SubmissionOutput.print(this, client().post("/transfer", body));
-        return 0;
+        JsonNode result = client().post("/transfer", body);
+        if (!waitForEnd) {
+            SubmissionOutput.print(this, result);
+            return 0;
+        }
+        if (format() != OutputFormat.JSON) {
+            // json prints the final task document alone, so that stdout stays one document
+            SubmissionOutput.print(this, result);
+        }
+        return waiting.await(this, Json.text(result, "task_id"));
     }
 
     /** Text: one row per path (action, type, size, source, destination), then the totals. */

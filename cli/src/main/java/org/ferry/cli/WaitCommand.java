@@ -5,7 +5,7 @@ import org.ferry.cli.output.Json;
 import org.ferry.cli.output.OutputFormat;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import tools.jackson.databind.JsonNode;
 
@@ -38,43 +38,13 @@ public final class WaitCommand extends ApiCommand {
     @Parameters(index = "0", paramLabel = "TASK_ID", description = "A task's id.")
     private String taskId;
 
-    @Option(
-            names = "--timeout",
-            paramLabel = "SECONDS",
-            description = "Give up waiting after this many seconds (default: wait for ever).")
-    private Double timeoutSeconds;
-
-    @Option(
-            names = "--polling-interval",
-            paramLabel = "SECONDS",
-            defaultValue = "1",
-            description = "Seconds between polls (default: ${DEFAULT-VALUE}).")
-    private double pollingIntervalSeconds;
-
-    @Option(
-            names = "--timeout-exit-code",
-            paramLabel = "N",
-            defaultValue = "1",
-            description = "Exit code when --timeout passes (default: ${DEFAULT-VALUE}).")
-    private int timeoutExitCode;
+    @Mixin
+    private TaskWaitOptions waiting;
 
     /** @return 0 when the task SUCCEEDED, 1 when it FAILED, the timeout exit code on timeout */
     @Override
     protected int execute() {
-        if (pollingIntervalSeconds <= 0 || (timeoutSeconds != null && timeoutSeconds < 0)) {
-            throw new CommandLine.ParameterException(
-                    spec().commandLine(), "--polling-interval must be > 0 and --timeout >= 0");
-        }
-        TaskWaiter.Outcome outcome = await(this, taskId, timeoutSeconds, pollingIntervalSeconds, false);
-        if (outcome.timedOut()) {
-            JsonNode task = outcome.task();
-            err().println("Timed out after " + timeoutSeconds + " s waiting for task " + taskId
-                    + (task == null ? "" : " (" + Json.text(task, "status") + ")"));
-            err().flush();
-            return timeoutExitCode;
-        }
-        printFinal(this, taskId, outcome.task());
-        return outcome.succeeded() ? 0 : EXIT_ERROR;
+        return waiting.await(this, taskId);
     }
 
     /**

@@ -205,6 +205,59 @@ class CliEndToEndTest {
         assertThat(ok(admin("details", taskId, "--skipped-errors")).out()).contains("Source Path");
     }
 
+    /** {@code transfer --wait}: submit and wait in one run, with wait's output and exit codes. */
+    @Test
+    void transferWaitSubmitsAndWaitsInOneRun() throws Exception {
+        TestTrees.generate(rootA.resolve("wait-tree"), 12, 0, 11);
+        Run waited = ok(
+                admin("transfer", "admin#a:/wait-tree", "admin#b:/wait-copy", "--wait", "--polling-interval", "0.2"));
+        String taskId = waited.out()
+                .lines()
+                .filter(line -> line.startsWith("Task ID: "))
+                .findFirst()
+                .orElseThrow()
+                .substring("Task ID: ".length());
+        assertThat(waited.out()).contains("Task " + taskId + " SUCCEEDED: ");
+        assertThat(TreeDigest.of(rootB.resolve("wait-copy"))).isEqualTo(TreeDigest.of(rootA.resolve("wait-tree")));
+
+        // json: one document, the ended task's
+        JsonNode task = json(admin(
+                "-F",
+                "json",
+                "transfer",
+                "admin#a:/wait-tree",
+                "admin#b:/wait-copy-2",
+                "--wait",
+                "--polling-interval",
+                "0.2"));
+        assertThat(task.get("status").asString()).isEqualTo("SUCCEEDED");
+        assertThat(task.get("task_id").asString()).isNotEqualTo(taskId);
+        assertThat(TreeDigest.of(rootB.resolve("wait-copy-2"))).isEqualTo(TreeDigest.of(rootA.resolve("wait-tree")));
+
+        // a task still running when --timeout passes: the timeout exit code, then cancelled it ends FAILED
+        Files.write(rootSlow.resolve("wait-big.bin"), new byte[1 << 20]);
+        Run timedOut = admin(
+                "-F",
+                "unix",
+                "transfer",
+                "admin#slow:/wait-big.bin",
+                "admin#b:/wait-big.bin",
+                "--wait",
+                "--timeout",
+                "0.5",
+                "--timeout-exit-code",
+                "50");
+        assertThat(timedOut.exitCode()).as(timedOut.describe()).isEqualTo(50);
+        assertThat(timedOut.err()).contains("Timed out after 0.5 s");
+        String slowTask = timedOut.out().trim();
+        ok(admin("cancel", slowTask));
+        assertThat(admin("wait", slowTask).exitCode()).isEqualTo(1);
+
+        Run misplaced = admin("transfer", "admin#a:/wait-tree", "admin#b:/x", "--timeout", "5");
+        assertThat(misplaced.exitCode()).isEqualTo(2);
+        assertThat(misplaced.err()).contains("go with --wait");
+    }
+
     @Test
     void batchTransfersTakePrefixesAndPerLineRecursion() throws Exception {
         Files.createDirectories(rootA.resolve("batch/dir"));
