@@ -38,7 +38,8 @@ public final class PosixStorage implements StorageInterface {
 
     private static final String UNIX_ATTRIBUTES =
             "unix:mode,uid,gid,size,lastModifiedTime"; // the type is in the mode: each name costs a map entry
-    private volatile java.nio.file.FileStore rootStore; // looked up at the first ALLO
+    /** The file systems' stores by device: ALLO and the store after it ask for the space per file. */
+    private final DeviceStores stores = new DeviceStores();
 
     /**
      * @param root the directory to serve
@@ -226,31 +227,9 @@ public final class PosixStorage implements StorageInterface {
             existing = existing.getParent(); // a new file: the file system of its directory
         }
         try {
-            if (existing == null || sameDevice(existing, resolver.realRoot())) {
-                // globus-url-copy sends ALLO before every file: spare the mount table lookup of
-                // Files.getFileStore where the path is on the root's file system (the usual case)
-                return rootStore().getUsableSpace();
-            }
-            return Files.getFileStore(existing).getUsableSpace();
+            return stores.usableSpace(existing == null ? resolver.realRoot() : existing);
         } catch (IOException e) {
             throw StorageException.from(e, virtualPath);
-        }
-    }
-
-    private java.nio.file.FileStore rootStore() throws IOException {
-        java.nio.file.FileStore store = rootStore;
-        if (store == null) {
-            store = Files.getFileStore(resolver.realRoot());
-            rootStore = store; // benign race: any thread's lookup gives the same store
-        }
-        return store;
-    }
-
-    private static boolean sameDevice(Path a, Path b) {
-        try {
-            return Files.getAttribute(a, "unix:dev").equals(Files.getAttribute(b, "unix:dev"));
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            return false; // no unix view: look the store up
         }
     }
 
