@@ -2,10 +2,14 @@ package org.ferry.mover.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -76,6 +80,40 @@ class AlloTest extends ServerTestSupport {
         assertThat(send("ALLO 5")).isEqualTo(200);
         upload("five.bin", "12345");
         assertThat(root.resolve("five.bin")).hasContent("12345");
+    }
+
+    /**
+     * ALLO runs on the event loop like the PASV and STOR around it (globus-url-copy sends the three
+     * per uploaded file), behind a login the worker answered: replies in the order of the commands,
+     * and a refused size still stops the pipelined store before it touches the file. Many sessions,
+     * because an overtaking reply needs the worker to finish between two commands of one read.
+     */
+    @Test
+    void pipelinedAlloBetweenPasvAndStoreIsAnsweredInOrder() throws Exception {
+        Files.writeString(root.resolve("keep.bin"), "precious");
+        byte[] commands = ("USER alice\r\nPASS wonderland\r\nTYPE I\r\nPASV\r\nALLO " + HUGE
+                        + "\r\nSTOR keep.bin\r\nALLO 5\r\nNOOP\r\nQUIT\r\n")
+                .getBytes(StandardCharsets.UTF_8);
+        for (int session = 0; session < 100; session++) {
+            try (Socket socket = new Socket("127.0.0.1", server.port())) {
+                socket.setSoTimeout(10_000);
+                BufferedReader in =
+                        new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+                assertThat(in.readLine()).startsWith("220 ");
+                socket.getOutputStream().write(commands);
+                List<String> codes = new ArrayList<>();
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if (line.length() >= 4 && line.charAt(3) == ' ') {
+                        codes.add(line.substring(0, 3)); // the last line of each reply
+                    }
+                }
+                assertThat(codes)
+                        .as("session %d", session)
+                        .containsExactly("331", "230", "200", "227", "552", "552", "200", "200", "221");
+            }
+        }
+        assertThat(root.resolve("keep.bin")).hasContent("precious");
     }
 
     /** Stream mode STOR of {@code content} over a PASV connection; expects 150 then 226. */
