@@ -30,6 +30,13 @@ final class Allocation {
         if (bytes <= 0) {
             return;
         }
+        long end = base > Long.MAX_VALUE - bytes ? Long.MAX_VALUE : base + bytes;
+        long usable = ctx.storage().usableSpaceBytes(path);
+        if (end <= usable) {
+            // fits even if no byte of the window is in the file yet: no stat, which for a new
+            // file (an upload's usual case) costs exceptions with stack traces (JFR: five a file)
+            return;
+        }
         long existing = 0;
         try {
             FileStat stat = ctx.storage().stat(path);
@@ -39,12 +46,7 @@ final class Allocation {
                 throw e;
             }
         }
-        long end = base > Long.MAX_VALUE - bytes ? Long.MAX_VALUE : base + bytes;
-        long needed = end - existing;
-        if (needed <= 0) {
-            return; // overwrites bytes the file already has
-        }
-        long usable = ctx.storage().usableSpaceBytes(path);
+        long needed = end - existing; // bytes already there are overwritten, not added
         if (needed > usable) {
             throw new FtpException(552, insufficient(needed, usable));
         }
