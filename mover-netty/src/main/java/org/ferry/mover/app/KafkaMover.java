@@ -7,6 +7,7 @@ import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -47,6 +48,8 @@ import org.slf4j.LoggerFactory;
 public final class KafkaMover implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaMover.class);
+    /** How often a mover with every slot busy still polls (group membership, rebalances). */
+    private static final long BUSY_POLL_MILLIS = 100;
 
     private final String bootstrapServers;
     private final String group;
@@ -123,13 +126,17 @@ public final class KafkaMover implements AutoCloseable {
         try {
             while (running) {
                 try {
-                    boolean busy = free.availablePermits() == 0;
-                    if (busy) {
+                    if (free.availablePermits() == 0) {
+                        // every slot busy: the group membership goes on (a poll that returns at once,
+                        // the partitions paused), and the next chunk is taken the moment a slot frees,
+                        // not at the end of a poll interval
                         chunkConsumer.pause(chunkConsumer.assignment());
-                    } else {
-                        chunkConsumer.resume(chunkConsumer.paused());
+                        chunkConsumer.poll(Duration.ZERO);
+                        awaitSlot(BUSY_POLL_MILLIS);
+                        continue;
                     }
-                    ConsumerRecords<String, byte[]> records = chunkConsumer.poll(Duration.ofMillis(busy ? 100 : 500));
+                    chunkConsumer.resume(chunkConsumer.paused());
+                    ConsumerRecords<String, byte[]> records = chunkConsumer.poll(Duration.ofMillis(500));
                     for (ConsumerRecord<String, byte[]> record : records) {
                         take(record);
                     }
@@ -185,6 +192,18 @@ public final class KafkaMover implements AutoCloseable {
                 free.release();
             }
         });
+    }
+
+    /** Waits until a slot is free (a chunk ended), at most {@code millis}; takes no slot. */
+    private void awaitSlot(long millis) {
+        try {
+            if (free.tryAcquire(millis, TimeUnit.MILLISECONDS)) {
+                free.release();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
     }
 
     private static void sleepQuietly(long millis) {
