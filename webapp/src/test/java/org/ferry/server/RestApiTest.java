@@ -12,9 +12,13 @@ import java.util.Map;
 import java.util.UUID;
 import org.ferry.api.domain.EventCode;
 import org.ferry.api.domain.Role;
+import org.ferry.api.domain.Task;
 import org.ferry.api.domain.UserAccount;
 import org.ferry.api.identity.AccessTokenService;
 import org.ferry.api.identity.AccountService;
+import org.ferry.api.repository.TaskRepository;
+import org.ferry.api.store.TaskListQuery;
+import org.ferry.api.store.TaskListRows;
 import org.ferry.api.store.TaskStore;
 import org.ferry.scheduler.drive.TaskEnding;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -58,6 +63,15 @@ class RestApiTest {
 
     @Autowired
     TransactionTemplate transactions;
+
+    @Autowired
+    TaskRepository taskRepository;
+
+    @Autowired
+    TaskListRows taskList;
+
+    @Autowired
+    JdbcTemplate jdbc;
 
     ApiClient api;
 
@@ -348,6 +362,55 @@ class RestApiTest {
         assertThat(events.get("DATA").get(0).get("code").asString()).isIn("CANCELED", "CONNECT_FAILED");
         JsonNode task = api.get("/v0.10/task/" + taskId).body();
         assertThat(task.get("status").asString()).isEqualTo("FAILED");
+    }
+
+    @Test
+    void theTaskListReadsEachTaskAsJpaLoadsItAndPagesByIds() {
+        twoEndpoints("rows");
+        String first = api.post("/v0.10/transfer", transfer("admin#rows-src", "admin#rows-dst", null, "/a", "/b"))
+                .body()
+                .get("task_id")
+                .asString();
+        String second = api.post("/v0.10/transfer", transfer("admin#rows-src", "admin#rows-dst", null, "/c", "/d"))
+                .body()
+                .get("task_id")
+                .asString();
+        api.post("/v0.10/task/" + first + "/cancel", Map.of());
+        UUID id = UUID.fromString(first);
+        // every column that may be null gets a value, so that one the plain SQL read leaves out shows
+        jdbc.update(
+                "update task set label = 'rows', nice_status = 'X', start_time = completion_time,"
+                        + " retry_after = completion_time, lease_owner = 'elsewhere', lease_expires = completion_time,"
+                        + " sync_level = 2, filter_rules = '[]', bytes_transferred = 7, bytes_in_flight = 3,"
+                        + " consecutive_faults = 2 where id = ?",
+                id);
+        Task loaded = taskRepository.findById(id).orElseThrow();
+        assertThat(loaded).hasNoNullFieldsOrProperties();
+        Task read = taskList.page(new TaskListQuery().idIn(List.of(id)), 1, 0)
+                .tasks()
+                .get(0);
+        assertThat(read).usingRecursiveComparison().isEqualTo(loaded);
+
+        JsonNode page = api.get("/v0.10/task_list?limit=1&filter=task_id:" + first + "," + second)
+                .body();
+        assertThat(page.get("DATA").findValuesAsString("task_id")).containsExactly(second);
+        assertThat(page.get("total").asLong()).isEqualTo(2);
+        assertThat(page.get("has_next_page").asBoolean()).isTrue();
+        JsonNode last = api.get("/v0.10/task_list?limit=1&offset=1&filter=task_id:" + first + "," + second)
+                .body();
+        assertThat(last.get("DATA").findValuesAsString("task_id")).containsExactly(first);
+        assertThat(last.get("total").asLong()).isEqualTo(2);
+        assertThat(last.get("has_next_page").asBoolean()).isFalse();
+        assertThat(api.get("/v0.10/task_list?filter=task_id:" + first + "/label:~r?w*")
+                        .body()
+                        .get("DATA")
+                        .findValuesAsString("task_id"))
+                .containsExactly(first);
+        assertThat(api.get("/v0.10/task_list?filter=task_id:" + first + "," + second + "/label:!~r?w*")
+                        .body()
+                        .get("DATA")
+                        .findValuesAsString("task_id"))
+                .containsExactly(second);
     }
 
     @Test

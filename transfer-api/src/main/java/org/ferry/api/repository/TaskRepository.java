@@ -4,9 +4,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.ferry.api.domain.Task;
-import org.springframework.data.domain.Page;
-import org.springframework.data.domain.Pageable;
-import org.springframework.data.jpa.domain.Specification;
 import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.repository.Repository;
 import org.springframework.data.repository.query.Param;
@@ -22,9 +19,6 @@ public interface TaskRepository extends Repository<Task, UUID> {
 
     /** @return the task with this submission id */
     Optional<Task> findBySubmissionId(String submissionId);
-
-    /** @return one page of the tasks that match (the Globus filter syntax, built by the task service) */
-    Page<Task> findAll(Specification<Task> filter, Pageable page);
 
     /** @return source and destination endpoint ids of a user's 100 newest tasks, newest first */
     @Query("select t.sourceEndpointId, t.destinationEndpointId from Task t where t.ownerName = :owner"

@@ -1,12 +1,10 @@
 package org.ferry.api.service;
 
-import jakarta.persistence.criteria.Predicate;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.ferry.api.command.TaskChange;
@@ -27,13 +25,14 @@ import org.ferry.api.repository.TaskEventRepository;
 import org.ferry.api.repository.TaskRepository;
 import org.ferry.api.repository.TransferFileRepository;
 import org.ferry.api.store.NewTask;
+import org.ferry.api.store.TaskListQuery;
+import org.ferry.api.store.TaskListRows;
 import org.ferry.api.store.TaskStore;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.PageRequest;
 import org.springframework.data.domain.Pageable;
 import org.springframework.data.domain.Sort;
-import org.springframework.data.jpa.domain.Specification;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -53,6 +52,7 @@ public class TaskService {
 
     private final TaskRepository tasks;
     private final TaskStore store;
+    private final TaskListRows taskList;
     private final TaskEventRepository events;
     private final TransferFileRepository transferFiles;
     private final ApplicationEventPublisher publisher;
@@ -61,6 +61,7 @@ public class TaskService {
     /**
      * @param tasks the tasks, for reading
      * @param store changes tasks
+     * @param taskList reads task lists
      * @param events event store
      * @param transferFiles the tasks' file rows
      * @param publisher where lifecycle events go
@@ -69,12 +70,14 @@ public class TaskService {
     public TaskService(
             TaskRepository tasks,
             TaskStore store,
+            TaskListRows taskList,
             TaskEventRepository events,
             TransferFileRepository transferFiles,
             ApplicationEventPublisher publisher,
             ApiLimits limits) {
         this.tasks = tasks;
         this.store = store;
+        this.taskList = taskList;
         this.events = events;
         this.transferFiles = transferFiles;
         this.publisher = publisher;
@@ -109,14 +112,6 @@ public class TaskService {
     }
 
     /**
-     * @param page tasks the caller may see
-     * @return the further destinations of those that have any (Ferry's multicast extension)
-     */
-    public Map<UUID, List<NewTask.Destination>> additionalDestinations(List<Task> page) {
-        return store.additionalDestinations(page.stream().map(Task::getId).toList());
-    }
-
-    /**
      * @param caller the user
      * @param taskId task id text
      * @return the task, if the caller owns it or is an admin
@@ -136,7 +131,7 @@ public class TaskService {
     }
 
     /**
-     * Task list with the Globus filter and order syntax.
+     * Task list with the Globus filter and order syntax, read in plain SQL ({@link TaskListRows}).
      *
      * @param caller the user (an admin: every user's tasks)
      * @param filter null or clauses separated by {@code /}: {@code task_id:ID,ID},
@@ -148,22 +143,24 @@ public class TaskService {
      *     {@code status}, {@code type}
      * @param limit page size
      * @param offset first row
-     * @return one page
+     * @return one page, its total and the further destinations of its multicast tasks
      * @throws InvalidRequestException naming {@code filter} or {@code orderby}
      */
-    @Transactional(readOnly = true)
-    public Page<Task> list(Caller caller, String filter, String orderby, int limit, int offset) {
-        Specification<Task> spec =
-                caller.admin() ? (r, q, b) -> null : (r, q, b) -> b.equal(r.get("ownerName"), caller.name());
+    public TaskListRows.TaskListPage list(Caller caller, String filter, String orderby, int limit, int offset) {
+        TaskListQuery query = new TaskListQuery();
+        if (!caller.admin()) {
+            query.ownedBy(caller.name());
+        }
         if (filter != null && !filter.isBlank()) {
             for (String clause : filter.split("/")) {
-                spec = spec.and(clause(clause));
+                clause(query, clause);
             }
         }
-        return tasks.findAll(spec, new OffsetPage(offset, limit, sort(orderby)));
+        order(query, orderby);
+        return taskList.page(query, limit, offset);
     }
 
-    private static Specification<Task> clause(String clause) {
+    private static void clause(TaskListQuery query, String clause) {
         int colon = clause.indexOf(':');
         if (colon <= 0) {
             throw new InvalidRequestException("filter", "filter clause '" + clause + "' must be FIELD:VALUE");
@@ -181,8 +178,7 @@ public class TaskService {
                         throw new InvalidRequestException("filter", "Unknown status '" + v + "'");
                     }
                 }
-                return (r, q, b) ->
-                        statuses.isEmpty() ? b.disjunction() : r.get("status").in(statuses);
+                query.statusIn(statuses);
             }
             case "type" -> {
                 Set<TaskType> types = EnumSet.noneOf(TaskType.class);
@@ -193,7 +189,7 @@ public class TaskService {
                         throw new InvalidRequestException("filter", "Unknown type '" + v + "'");
                     }
                 }
-                return (r, q, b) -> r.get("type").in(types);
+                query.typeIn(types);
             }
             case "task_id" -> {
                 List<UUID> ids = new ArrayList<>();
@@ -204,37 +200,30 @@ public class TaskService {
                         throw new InvalidRequestException("filter", "task_id '" + v + "' is not a task id");
                     }
                 }
-                return (r, q, b) -> r.get("id").in(ids);
+                query.idIn(ids);
             }
             case "label" -> {
                 if (value.startsWith("!~")) {
-                    String like = like(value.substring(2));
-                    return (r, q, b) -> b.or(b.isNull(r.get("label")), b.notLike(r.get("label"), like, '\\'));
+                    query.labelNotLike(like(value.substring(2)));
+                } else if (value.startsWith("~")) {
+                    query.labelLike(like(value.substring(1)));
+                } else {
+                    query.labelIs(value);
                 }
-                if (value.startsWith("~")) {
-                    String like = like(value.substring(1));
-                    return (r, q, b) -> b.like(r.get("label"), like, '\\');
-                }
-                return (r, q, b) -> b.equal(r.get("label"), value);
             }
             case "request_time", "completion_time" -> {
-                String attribute = field.equals("request_time") ? "requestTime" : "completionTime";
                 String[] ends = value.split(",", -1);
                 if (ends.length != 2) {
                     throw new InvalidRequestException("filter", field + " must be FROM,TO (either may be empty)");
                 }
                 Instant from = ends[0].isBlank() ? null : TimeValues.parse("filter", ends[0]);
                 Instant to = ends[1].isBlank() ? null : TimeValues.parse("filter", ends[1]);
-                return (r, q, b) -> {
-                    List<Predicate> all = new ArrayList<>();
-                    if (from != null) {
-                        all.add(b.greaterThanOrEqualTo(r.get(attribute), from));
-                    }
-                    if (to != null) {
-                        all.add(b.lessThanOrEqualTo(r.get(attribute), to));
-                    }
-                    return b.and(all.toArray(Predicate[]::new));
-                };
+                query.between(
+                        field.equals("request_time")
+                                ? TaskListQuery.Column.REQUEST_TIME
+                                : TaskListQuery.Column.COMPLETION_TIME,
+                        from,
+                        to);
             }
             default ->
                 throw new InvalidRequestException(
@@ -258,21 +247,20 @@ public class TaskService {
         return like.toString();
     }
 
-    private static Sort sort(String orderby) {
+    /** The orders asked for; the query adds the newest first and the id last (a stable order across pages). */
+    private static void order(TaskListQuery query, String orderby) {
         if (orderby == null || orderby.isBlank()) {
-            // the id last: tasks submitted in the same millisecond keep one order across offset pages
-            return Sort.by(Sort.Order.desc("requestTime"), Sort.Order.desc("id"));
+            return;
         }
-        List<Sort.Order> orders = new ArrayList<>();
         for (String part : orderby.split(",")) {
             String[] words = part.trim().split("\\s+");
-            String property = switch (words[0]) {
-                case "request_time" -> "requestTime";
-                case "completion_time" -> "completionTime";
-                case "deadline" -> "deadline";
-                case "label" -> "label";
-                case "status" -> "status";
-                case "type" -> "type";
+            TaskListQuery.Column column = switch (words[0]) {
+                case "request_time" -> TaskListQuery.Column.REQUEST_TIME;
+                case "completion_time" -> TaskListQuery.Column.COMPLETION_TIME;
+                case "deadline" -> TaskListQuery.Column.DEADLINE;
+                case "label" -> TaskListQuery.Column.LABEL;
+                case "status" -> TaskListQuery.Column.STATUS;
+                case "type" -> TaskListQuery.Column.TYPE;
                 default ->
                     throw new InvalidRequestException(
                             "orderby",
@@ -283,12 +271,8 @@ public class TaskService {
                     || (words.length == 2 && !words[1].toUpperCase(Locale.ROOT).matches("ASC|DESC"))) {
                 throw new InvalidRequestException("orderby", "orderby must be FIELD [ASC|DESC], ...");
             }
-            boolean descending = words.length == 2 && words[1].equalsIgnoreCase("DESC");
-            orders.add(descending ? Sort.Order.desc(property) : Sort.Order.asc(property));
+            query.orderBy(column, words.length == 2 && words[1].equalsIgnoreCase("DESC"));
         }
-        orders.add(Sort.Order.desc("requestTime"));
-        orders.add(Sort.Order.desc("id"));
-        return Sort.by(orders);
     }
 
     /**

@@ -26,6 +26,7 @@ import org.ferry.api.service.Paging;
 import org.ferry.api.service.TaskService;
 import org.ferry.api.service.TimeValues;
 import org.ferry.api.store.NewTask;
+import org.ferry.api.store.TaskListRows;
 import org.springframework.data.domain.Page;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -69,15 +70,15 @@ public class TaskController {
             @RequestParam(name = "offset", required = false) Integer offset) {
         int size = Paging.limit(limit, 10, MAX_LIMIT);
         int first = Paging.offset(offset);
-        Page<Task> page = tasks.list(caller, filter, orderby, size, first);
+        TaskListRows.TaskListPage page = tasks.list(caller, filter, orderby, size, first);
         Map<String, String> ids = ownerIds.of(
-                caller, page.getContent().stream().map(Task::getOwnerName).toList());
+                caller, page.tasks().stream().map(Task::getOwnerName).toList());
         Instant now = Instant.now();
         // multicast tasks list their destinations here as in GET /task/{id}
-        Map<UUID, List<NewTask.Destination>> additional = tasks.additionalDestinations(page.getContent());
+        Map<UUID, List<NewTask.Destination>> additional = page.additionalDestinations();
         return OffsetListDocument.of(
                 "task_list",
-                page.getContent().stream()
+                page.tasks().stream()
                         .map(t -> {
                             List<NewTask.Destination> further = additional.getOrDefault(t.getId(), List.of());
                             return ApiDocuments.task(t, ids.get(t.getOwnerName()), now, further, inFlight(t, further));
@@ -85,7 +86,7 @@ public class TaskController {
                         .toList(),
                 size,
                 first,
-                page.getTotalElements());
+                page.total());
     }
 
     /** {@code GET /task/{id}}: the task document. */

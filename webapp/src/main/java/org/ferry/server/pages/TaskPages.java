@@ -8,7 +8,7 @@ import org.ferry.api.domain.TaskEvent;
 import org.ferry.api.domain.TaskStatus;
 import org.ferry.api.identity.Caller;
 import org.ferry.api.service.TaskService;
-import org.springframework.data.domain.Page;
+import org.ferry.api.store.TaskListRows;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -77,12 +77,12 @@ public class TaskPages {
             // a substring, as people search: the label filter's glob around it
             clauses.add("label:~*" + label.trim().replace("/", "?") + "*");
         }
-        Page<Task> found = tasks.list(
+        TaskListRows.TaskListPage found = tasks.list(
                 caller, clauses.isEmpty() ? null : String.join("/", clauses), null, PAGE_SIZE, (page - 1) * PAGE_SIZE);
-        model.addAttribute("tasks", found.getContent());
-        model.addAttribute("total", found.getTotalElements());
+        model.addAttribute("tasks", found.tasks());
+        model.addAttribute("total", found.total());
         model.addAttribute("page", page);
-        model.addAttribute("pages", Math.max(1, (found.getTotalElements() + PAGE_SIZE - 1) / PAGE_SIZE));
+        model.addAttribute("pages", Math.max(1, (found.total() + PAGE_SIZE - 1) / PAGE_SIZE));
         model.addAttribute("statuses", List.of(TaskStatus.values()));
         model.addAttribute("chosenStatuses", chosen);
         model.addAttribute("type", type == null ? "" : type);
