@@ -190,66 +190,80 @@ public class Task {
     /** For JPA. */
     protected Task() {}
 
+    /** The columns {@link #read} reads, in its order: {@code select COLUMNS from task ...}. */
+    public static final String COLUMNS =
+            "id, submission_id, owner_name, type, status, nice_status, label, request_time, "
+                    + "start_time, completion_time, deadline, source_endpoint_id, source_endpoint, "
+                    + "destination_endpoint_id, destination_endpoint, sync_level, verify_checksum, "
+                    + "encrypt_data, preserve_timestamp, files, directories, files_transferred, "
+                    + "files_skipped, bytes_transferred, faults, subtasks_total, subtasks_succeeded, "
+                    + "subtasks_failed, skip_source_errors, fail_on_quota_errors, checksum_algorithm, "
+                    + "delete_destination_extra, verify_tree_digest, filter_rules, subtasks_skipped_errors, "
+                    + "plan_state, lease_owner, lease_expires, bytes_in_flight, retry_after, "
+                    + "consecutive_faults, fatal_error_code, fatal_error_description, delete_recursive, "
+                    + "ignore_missing, canceled_by_admin, notify_on_succeeded, notify_on_failed, "
+                    + "notify_on_inactive";
+
     /**
-     * A task from a row of {@code select * from task} read by plain SQL (the task list, which is
-     * polled often enough that Hibernate's per-query work showed in profiles): every mapped column,
-     * by the names of the {@code @Column} mapping above, so the task equals the one JPA would load.
+     * A task from a row of {@code select} {@link #COLUMNS} {@code from task} read by plain SQL (the
+     * task list, which is polled often enough that Hibernate's per-query work showed in profiles):
+     * every mapped column, read by position, so the task equals the one JPA would load.
      *
-     * @param row a result set positioned on a row with all of {@code task}'s mapped columns
+     * @param row a result set positioned on a row whose first columns are {@link #COLUMNS}
      * @return the task
-     * @throws SQLException if a column is missing or of another type
+     * @throws SQLException if a column is of another type
      */
     public static Task read(ResultSet row) throws SQLException {
         Task task = new Task();
-        task.id = row.getObject("id", UUID.class);
-        task.submissionId = row.getString("submission_id");
-        task.ownerName = row.getString("owner_name");
-        task.type = TaskType.valueOf(row.getString("type"));
-        task.status = TaskStatus.valueOf(row.getString("status"));
-        task.niceStatus = row.getString("nice_status");
-        task.label = row.getString("label");
-        task.requestTime = instant(row.getTimestamp("request_time"));
-        task.startTime = instant(row.getTimestamp("start_time"));
-        task.completionTime = instant(row.getTimestamp("completion_time"));
-        task.deadline = instant(row.getTimestamp("deadline"));
-        task.sourceEndpointId = row.getObject("source_endpoint_id", UUID.class);
-        task.sourceEndpoint = row.getString("source_endpoint");
-        task.destinationEndpointId = row.getObject("destination_endpoint_id", UUID.class);
-        task.destinationEndpoint = row.getString("destination_endpoint");
-        task.syncLevel = row.getObject("sync_level", Integer.class);
-        task.verifyChecksum = row.getBoolean("verify_checksum");
-        task.encryptData = row.getBoolean("encrypt_data");
-        task.preserveTimestamp = row.getBoolean("preserve_timestamp");
-        task.files = row.getLong("files");
-        task.directories = row.getLong("directories");
-        task.filesTransferred = row.getLong("files_transferred");
-        task.filesSkipped = row.getLong("files_skipped");
-        task.bytesTransferred = row.getLong("bytes_transferred");
-        task.faults = row.getLong("faults");
-        task.subtasksTotal = row.getLong("subtasks_total");
-        task.subtasksSucceeded = row.getLong("subtasks_succeeded");
-        task.subtasksFailed = row.getLong("subtasks_failed");
-        task.skipSourceErrors = row.getBoolean("skip_source_errors");
-        task.failOnQuotaErrors = row.getBoolean("fail_on_quota_errors");
-        task.checksumAlgorithm = row.getString("checksum_algorithm");
-        task.deleteDestinationExtra = row.getBoolean("delete_destination_extra");
-        task.verifyTreeDigest = row.getBoolean("verify_tree_digest");
-        task.filterRules = row.getString("filter_rules");
-        task.subtasksSkippedErrors = row.getLong("subtasks_skipped_errors");
-        task.planState = PlanState.valueOf(row.getString("plan_state"));
-        task.leaseOwner = row.getString("lease_owner");
-        task.leaseExpires = instant(row.getTimestamp("lease_expires"));
-        task.bytesInFlight = row.getLong("bytes_in_flight");
-        task.retryAfter = instant(row.getTimestamp("retry_after"));
-        task.consecutiveFaults = row.getInt("consecutive_faults");
-        task.fatalErrorCode = row.getString("fatal_error_code");
-        task.fatalErrorDescription = row.getString("fatal_error_description");
-        task.deleteRecursive = row.getBoolean("delete_recursive");
-        task.ignoreMissing = row.getBoolean("ignore_missing");
-        task.canceledByAdmin = row.getBoolean("canceled_by_admin");
-        task.notifyOnSucceeded = row.getBoolean("notify_on_succeeded");
-        task.notifyOnFailed = row.getBoolean("notify_on_failed");
-        task.notifyOnInactive = row.getBoolean("notify_on_inactive");
+        task.id = row.getObject(1, UUID.class);
+        task.submissionId = row.getString(2);
+        task.ownerName = row.getString(3);
+        task.type = TaskType.valueOf(row.getString(4));
+        task.status = TaskStatus.valueOf(row.getString(5));
+        task.niceStatus = row.getString(6);
+        task.label = row.getString(7);
+        task.requestTime = instant(row.getTimestamp(8));
+        task.startTime = instant(row.getTimestamp(9));
+        task.completionTime = instant(row.getTimestamp(10));
+        task.deadline = instant(row.getTimestamp(11));
+        task.sourceEndpointId = row.getObject(12, UUID.class);
+        task.sourceEndpoint = row.getString(13);
+        task.destinationEndpointId = row.getObject(14, UUID.class);
+        task.destinationEndpoint = row.getString(15);
+        task.syncLevel = row.getObject(16, Integer.class);
+        task.verifyChecksum = row.getBoolean(17);
+        task.encryptData = row.getBoolean(18);
+        task.preserveTimestamp = row.getBoolean(19);
+        task.files = row.getLong(20);
+        task.directories = row.getLong(21);
+        task.filesTransferred = row.getLong(22);
+        task.filesSkipped = row.getLong(23);
+        task.bytesTransferred = row.getLong(24);
+        task.faults = row.getLong(25);
+        task.subtasksTotal = row.getLong(26);
+        task.subtasksSucceeded = row.getLong(27);
+        task.subtasksFailed = row.getLong(28);
+        task.skipSourceErrors = row.getBoolean(29);
+        task.failOnQuotaErrors = row.getBoolean(30);
+        task.checksumAlgorithm = row.getString(31);
+        task.deleteDestinationExtra = row.getBoolean(32);
+        task.verifyTreeDigest = row.getBoolean(33);
+        task.filterRules = row.getString(34);
+        task.subtasksSkippedErrors = row.getLong(35);
+        task.planState = PlanState.valueOf(row.getString(36));
+        task.leaseOwner = row.getString(37);
+        task.leaseExpires = instant(row.getTimestamp(38));
+        task.bytesInFlight = row.getLong(39);
+        task.retryAfter = instant(row.getTimestamp(40));
+        task.consecutiveFaults = row.getInt(41);
+        task.fatalErrorCode = row.getString(42);
+        task.fatalErrorDescription = row.getString(43);
+        task.deleteRecursive = row.getBoolean(44);
+        task.ignoreMissing = row.getBoolean(45);
+        task.canceledByAdmin = row.getBoolean(46);
+        task.notifyOnSucceeded = row.getBoolean(47);
+        task.notifyOnFailed = row.getBoolean(48);
+        task.notifyOnInactive = row.getBoolean(49);
         return task;
     }
 

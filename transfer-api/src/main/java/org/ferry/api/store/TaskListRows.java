@@ -19,6 +19,9 @@ import org.springframework.stereotype.Component;
 @Component
 public class TaskListRows {
 
+    /** The page query's column after {@link Task#COLUMNS}: whether the task has further destinations. */
+    private static final int MULTICAST = Task.COLUMNS.split(",").length + 1;
+
     private final JdbcTemplate jdbc;
     private final TaskStore store;
 
@@ -47,11 +50,11 @@ public class TaskListRows {
         args.add(offset);
         List<UUID> multicast = new ArrayList<>();
         List<Task> tasks = jdbc.query(
-                "select t.*, exists (select 1 from task_destination d where d.task_id = t.id) as multicast"
+                "select " + Task.COLUMNS + ", exists (select 1 from task_destination d where d.task_id = t.id)"
                         + " from task t" + query.whereSql() + query.orderSql() + " limit ? offset ?",
                 (rs, n) -> {
                     Task task = Task.read(rs);
-                    if (rs.getBoolean("multicast")) {
+                    if (rs.getBoolean(MULTICAST)) {
                         multicast.add(task.getId());
                     }
                     return task;
