@@ -67,7 +67,10 @@ public class DeleteService {
     @Transactional
     public Submission submit(Caller caller, DeleteSubmission delete) {
         String submissionId = SubmissionIds.chosen(delete.submissionId());
-        Optional<Submission> earlier = submissionIds.earlier(caller, submissionId);
+        // an id this server just drew (none was sent) has no earlier task: no query for it
+        Optional<Submission> earlier = submissionId.equals(delete.submissionId())
+                ? submissionIds.earlier(caller, submissionId)
+                : Optional.empty();
         if (earlier.isPresent()) {
             return earlier.get();
         }

@@ -95,7 +95,10 @@ public class TransferService {
     @Transactional
     public Submission submit(Caller caller, TransferSubmission transfer) {
         String submissionId = SubmissionIds.chosen(transfer.submissionId());
-        Optional<Submission> earlier = submissionIds.earlier(caller, submissionId);
+        // an id this server just drew (none was sent) has no earlier task: no query for it
+        Optional<Submission> earlier = submissionId.equals(transfer.submissionId())
+                ? submissionIds.earlier(caller, submissionId)
+                : Optional.empty();
         if (earlier.isPresent()) {
             return earlier.get();
         }
