@@ -10,7 +10,7 @@ import org.springframework.stereotype.Component;
 /**
  * Ends the planned transfers that have no file left to move ({@link TaskEnding#finishIfDone}: the
  * result applier ends a task as its last file lands, and this catches one whose end a database
- * outage cut short), and hands a mirror whose every file arrived to its deletion job
+ * outage cut short, on the passes that renew the leases), and hands a mirror whose every file arrived to its deletion job
  * ({@link MirrorJob}: the destination's extras go, then the task ends).
  */
 @Component
@@ -41,8 +41,12 @@ public class FinishStep implements TickStep {
 
     @Override
     public void run(Tick tick) {
+        // the safety net once per tick interval (on the passes that renew the leases): with
+        // hundreds of short tasks the passes woken by their ends come every few milliseconds, and
+        // asking each time of every leased task cost a tenth of the engine's thread; a mirror
+        // waiting for its deletion job is handed on at every pass
         List<LeasedTask> planned = tick.transfers().stream()
-                .filter(task -> task.planned() && !tick.expired(task))
+                .filter(task -> task.planned() && !tick.expired(task) && (tick.renewal() || task.mirrorPending()))
                 .toList();
         if (planned.isEmpty()) {
             return;

@@ -295,7 +295,7 @@ public class TaskEngine implements SmartLifecycle {
             lastRenewMillis = System.currentTimeMillis();
             fenced = false;
         }
-        Tick tick = new Tick(now, leased, firstTick, instance);
+        Tick tick = new Tick(now, leased, firstTick, instance, renew);
         firstTick = false;
         for (TickStep step : steps) {
             step.run(tick);

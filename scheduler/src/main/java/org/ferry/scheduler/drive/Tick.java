@@ -11,12 +11,26 @@ import org.ferry.api.store.LeasedTask;
  * @param leased the ACTIVE tasks this instance drives (holds the lease of), oldest first
  * @param first true on the first pass after this instance started
  * @param instance this instance's lease name
+ * @param renewal true on a pass that renewed the leases (once per tick interval); false on one
+ *     woken between (a submission, a chunk's end), for steps that need not run that often
  */
-public record Tick(Instant now, List<LeasedTask> leased, boolean first, String instance) {
+public record Tick(Instant now, List<LeasedTask> leased, boolean first, String instance, boolean renewal) {
 
     /** Copies the list. */
     public Tick {
         leased = List.copyOf(leased);
+    }
+
+    /**
+     * A pass that renewed the leases (as every pass of a test does).
+     *
+     * @param now the pass's time
+     * @param leased the tasks this instance drives
+     * @param first whether it is the first pass after the start
+     * @param instance this instance's lease name
+     */
+    public Tick(Instant now, List<LeasedTask> leased, boolean first, String instance) {
+        this(now, leased, first, instance, true);
     }
 
     /** @return the leased transfer tasks */
