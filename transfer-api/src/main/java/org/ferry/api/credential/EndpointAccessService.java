@@ -65,9 +65,7 @@ public class EndpointAccessService {
      */
     @Transactional(readOnly = true)
     public List<EndpointAccess.Server> servers(Endpoint endpoint) {
-        return servers.of(endpoint).stream()
-                .map(s -> new EndpointAccess.Server(s.uri(), s.getSubject()))
-                .toList();
+        return servers.accessServers(endpoint);
     }
 
     /**

@@ -5,7 +5,9 @@ import org.ferry.api.domain.Endpoint;
 import org.ferry.api.domain.EndpointServer;
 import org.ferry.api.error.InvalidRequestException;
 import org.ferry.api.repository.EndpointServerRepository;
+import org.ferry.mover.access.EndpointAccess;
 import org.ferry.mover.client.GridFtpUrl;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -17,10 +19,40 @@ import org.springframework.transaction.annotation.Transactional;
 public class EndpointServerRows {
 
     private final EndpointServerRepository servers;
+    private final JdbcTemplate jdbc;
 
-    /** @param servers server rows */
-    public EndpointServerRows(EndpointServerRepository servers) {
+    /**
+     * @param servers server rows
+     * @param jdbc the same rows in plain SQL, for the session code's reads
+     */
+    public EndpointServerRows(EndpointServerRepository servers, JdbcTemplate jdbc) {
         this.servers = servers;
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * The servers as sessions need them, in one plain SQL read: a planning and every chunk look
+     * both endpoints' servers up, and the JPA query (entities in a persistence context) was a
+     * tenth of the engine's and the planners' CPU with many small tasks (docs/benchmarks.md, "Many
+     * tasks at once"). Rows written earlier in the caller's transaction through JPA must have been
+     * flushed (every writer here saves them in a transaction of its own).
+     *
+     * @param endpoint an endpoint
+     * @return its servers' URLs and subjects in the order {@link #of} gives them
+     */
+    @Transactional(readOnly = true)
+    public List<EndpointAccess.Server> accessServers(Endpoint endpoint) {
+        List<EndpointAccess.Server> rows = jdbc.query(
+                "select scheme, hostname, port, subject from endpoint_server where endpoint_id = ?"
+                        + " order by position, id",
+                (rs, n) -> new EndpointAccess.Server(
+                        rs.getString(1) + "://" + rs.getString(2) + ":" + rs.getInt(3), rs.getString(4)),
+                endpoint.getId());
+        if (!rows.isEmpty()) {
+            return rows;
+        }
+        GridFtpUrl url = GridFtpUrl.parse(endpoint.getUrl());
+        return List.of(new EndpointAccess.Server(url.scheme() + "://" + url.host() + ":" + url.port(), null));
     }
 
     /**
