@@ -10,6 +10,10 @@ import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.ferry.it.infra.KafkaContainers;
+import org.ferry.testing.PostgresContainers;
+import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.postgresql.PostgreSQLContainer;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -21,9 +25,11 @@ import tools.jackson.databind.JsonNode;
  * so that the clients (on the same cores as the server) load the API no more than a portal would.
  * Per task: submission (the POST's start) to the first poll that sees SUCCEEDED (so up to one poll
  * interval late); tasks per second: all tasks over the time
- * from the first POST to the last SUCCEEDED. The embedded default; the first round after the start
- * is reported too (it warms the JIT), then the best of {@code --repeat} rounds. Targets: all
- * SUCCEEDED, at least 100 tasks/s, p99 under 2 s. No peer: Globus has no local figure for this.
+ * from the first POST to the last SUCCEEDED. Cases ({@code --cases}): {@code embedded} (the
+ * default: H2, the in-process queue) and {@code postgres-kafka} (PostgreSQL and Kafka in containers,
+ * two {@code ferry-mover}s), each in a fresh server; the first round after its start is reported too
+ * (it warms the JIT), then the best of {@code --repeat} rounds. Targets: all SUCCEEDED, at least 100
+ * tasks/s, p99 under 2 s. No peer: Globus has no local figure for this.
  */
 final class ManyTasksBench {
 
@@ -46,23 +52,76 @@ final class ManyTasksBench {
         Path sourceRoot = Files.createDirectories(base.resolve("source"));
         Path destinationRoot = Files.createDirectories(base.resolve("destination"));
         Scratch.file(sourceRoot.resolve("one-kib"), 1024, 1);
-        Path home = base.resolve("home");
         try (FerryServer source = FerryServer.start(options.repoRoot(), sourceRoot, logs.resolve("many-source.log"));
                 FerryServer destination =
-                        FerryServer.start(options.repoRoot(), destinationRoot, logs.resolve("many-destination.log"));
-                ServiceProcess server = ServiceProcess.server(
-                        options.repoRoot(), home, logs.resolve("many-server.log"), serverJvmOptions(), List.of())) {
+                        FerryServer.start(options.repoRoot(), destinationRoot, logs.resolve("many-destination.log"))) {
+            if (options.runsCase("embedded")) {
+                runCase("embedded", "embedded", base.resolve("home"), source, destination, List.of(), List.of());
+            }
+            if (options.runsCase("postgres-kafka")) {
+                try (PostgreSQLContainer postgres = PostgresContainers.create();
+                        KafkaContainer kafka = KafkaContainers.create()) {
+                    postgres.start();
+                    kafka.start();
+                    List<String> arguments = List.of(
+                            "--spring.datasource.url=" + PostgresContainers.jdbcUrl(postgres, "ferry"),
+                            "--ferry.queue.type=kafka",
+                            "--ferry.kafka.bootstrap-servers=" + kafka.getBootstrapServers(),
+                            "--ferry.kafka.chunk-partitions=6");
+                    List<ServiceProcess> movers = new ArrayList<>();
+                    try {
+                        for (String name : List.of("many-mover-1", "many-mover-2")) {
+                            movers.add(ServiceProcess.mover(
+                                    options.repoRoot(),
+                                    logs.resolve(name + ".log"),
+                                    List.of("--bootstrap-servers", kafka.getBootstrapServers(), "--name", name)));
+                        }
+                        runCase(
+                                "postgres-kafka",
+                                "PostgreSQL + Kafka, 2 movers",
+                                base.resolve("home-postgres-kafka"),
+                                source,
+                                destination,
+                                arguments,
+                                movers);
+                    } finally {
+                        for (ServiceProcess mover : movers) {
+                            mover.close();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * One case: a fresh ferry-server (its own home) with {@code arguments}, a first round after its
+     * start, then {@code --repeat} rounds, the best reported.
+     */
+    private void runCase(
+            String name,
+            String label,
+            Path home,
+            FerryServer source,
+            FerryServer destination,
+            List<String> arguments,
+            List<ServiceProcess> movers)
+            throws Exception {
+        Scratch.deleteTree(home);
+        String serverLog = name.equals("embedded") ? "many-server.log" : "many-server-" + name + ".log";
+        try (ServiceProcess server = ServiceProcess.server(
+                options.repoRoot(), home, logs.resolve(serverLog), serverJvmOptions(), arguments)) {
             server.endpoint("admin#src", source.port());
             server.endpoint("admin#dst", destination.port());
-            Round first = round(server, "first");
+            Round first = round(server, name + "-first");
             Round best = null;
             for (int r = 0; r < Math.max(1, options.repeat()); r++) {
-                Round round = round(server, "r" + r);
+                Round round = round(server, name + "-r" + r);
                 if (best == null || round.tasksPerSecond() > best.tasksPerSecond()) {
                     best = round;
                 }
             }
-            String what = CLIENTS + " clients x " + TASKS_PER_CLIENT + " one-file tasks, embedded";
+            String what = CLIENTS + " clients x " + TASKS_PER_CLIENT + " one-file tasks, " + label;
             table.add(new Result(
                     "manytasks",
                     what + ", tasks/s, best of " + options.repeat(),
@@ -92,8 +151,9 @@ final class ManyTasksBench {
                     true));
             table.note(String.format(
                     Locale.ROOT,
-                    "manytasks: first round after the start %.1f tasks/s, p50 %.0f ms, p99 %.0f ms, %d of %d"
+                    "manytasks %s: first round after the start %.1f tasks/s, p50 %.0f ms, p99 %.0f ms, %d of %d"
                             + " SUCCEEDED; best round %.1f tasks/s, p50 %.0f ms, p99 %.0f ms, %d SUCCEEDED",
+                    name,
                     first.tasksPerSecond(),
                     first.p50(),
                     first.p99(),
