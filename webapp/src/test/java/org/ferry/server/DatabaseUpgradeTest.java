@@ -60,9 +60,9 @@ class DatabaseUpgradeTest {
      * Migrations added after the renumbering ended at V13: V14 (SSH keys), V15 (personal
      * endpoints), V16 (fail_on_quota_errors), V17 (checksum_algorithm, external_checksum), V18
      * (multicast's further destinations), V19 (the optimizer), V20 (verify_tree_digest), V21
-     * (multicast's progress per destination).
+     * (multicast's progress per destination), V22 (transfer_file without its chunk_id index).
      */
-    private static final int MIGRATIONS_AFTER_RENUMBERING = 8;
+    private static final int MIGRATIONS_AFTER_RENUMBERING = 9;
 
     /** {@code V13_2} as the build before the renumbering named it. */
     static class V13_2__SealEndpointPasswords extends V4__SealEndpointPasswords {
@@ -105,7 +105,7 @@ class DatabaseUpgradeTest {
 
         // nothing of the renumbered sequence runs again; only what came after it (V14 ssh keys,
         // V15 personal endpoints, V16 fail_on_quota_errors, V17 checksum algorithms, V18 multicast,
-        // V19 optimizer, V20 tree digests, V21 multicast progress)
+        // V19 optimizer, V20 tree digests, V21 multicast progress, V22 no chunk_id index)
         assertThat(upgraded.migrationsExecuted).as("nothing runs again").isEqualTo(MIGRATIONS_AFTER_RENUMBERING);
         Flyway after = current(legacyUrl, database, vendor);
         after.validate();
@@ -114,7 +114,7 @@ class DatabaseUpgradeTest {
             assertThat(versions(c))
                     .containsExactlyInAnyOrder(
                             "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17",
-                            "18", "19", "20", "21");
+                            "18", "19", "20", "21", "22");
             try (Statement s = c.createStatement();
                     ResultSet row = s.executeQuery("select bytes_transferred from task where id = '" + task + "'")) {
                 assertThat(row.next()).as("the task kept").isTrue();
@@ -131,7 +131,7 @@ class DatabaseUpgradeTest {
                 .extracting(Object::toString)
                 .containsExactly(
                         "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16", "17",
-                        "18", "19", "20", "21");
+                        "18", "19", "20", "21", "22");
         assertThat(schema(legacyUrl, database)).isEqualTo(schema(freshUrl, database));
     }
 

@@ -125,6 +125,20 @@ class FileStoreTest {
     }
 
     @Test
+    void anEndedChunkGivesBackItsOwnFilesOnlyNotThoseOfTheTasksOtherChunks() {
+        List<FileTransfer> ready = files.ready(task, now, 10);
+        long first = files.createChunk(task, "alice", "a>b", ready.subList(0, 1), now);
+        long second = files.createChunk(task, "alice", "a>b", ready.subList(1, 2), now);
+        assertThat(files.activeFiles(first)).containsExactly(id("/a/1"));
+        assertThat(files.activeFiles(second)).containsExactly(id("/a/2"));
+        assertThat(files.endChunk(first, ChunkTransition.LOSE, null)).isEqualTo(task);
+        assertThat(state("/a/1")).isEqualTo("PENDING");
+        assertThat(state("/a/2")).as("the other chunk's file").isEqualTo("ACTIVE");
+        assertThat(files.activeFiles(first)).isEmpty();
+        assertThat(files.activeFiles(second)).containsExactly(id("/a/2"));
+    }
+
+    @Test
     void aFaultOfAnEarlierAttemptIsIgnoredAndAFailedFileStaysFailed() {
         long chunk = dispatch();
         long file = id("/a/1");
