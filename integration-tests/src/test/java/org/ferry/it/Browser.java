@@ -13,6 +13,7 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -111,6 +112,30 @@ final class Browser implements AutoCloseable {
     /** Waits until the condition holds (polled by Selenium), failing after {@link #WAIT}. */
     <T> T await(String what, ExpectedCondition<T> condition) {
         return new WebDriverWait(driver, WAIT).withMessage(what).until(condition);
+    }
+
+    /**
+     * Marks the document the window shows now, for {@link #awaitNewDocument}: a flag on its
+     * {@code window}, which the next document's fresh {@code window} does not have.
+     */
+    void markDocument() {
+        script("window.ferryMarkedDocument = true;");
+    }
+
+    /**
+     * Waits until the window shows another document than the one {@link #markDocument} marked.
+     * Asks the window itself rather than whether an element of the old page went stale: while a
+     * page is replaced Chrome may answer a question about an old element with an inspector error
+     * ("Node with given id does not belong to the document") instead of a stale element reference,
+     * which ended the wait with that error. A script that fails while the next page loads counts
+     * as "not yet".
+     */
+    void awaitNewDocument(String what) {
+        new WebDriverWait(driver, WAIT)
+                .withMessage(what)
+                .ignoring(WebDriverException.class)
+                .until(d -> !Boolean.TRUE.equals(
+                        ((JavascriptExecutor) d).executeScript("return window.ferryMarkedDocument === true;")));
     }
 
     Object script(String script, Object... arguments) {

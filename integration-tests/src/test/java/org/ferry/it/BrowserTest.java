@@ -663,9 +663,9 @@ class BrowserTest {
 
     /** Runs an action that loads a new page and waits until the old one is gone. */
     private void submit(Runnable action) {
-        WebElement page = browser.find("html");
+        browser.markDocument();
         action.run();
-        browser.await("the next page", ExpectedConditions.stalenessOf(page));
+        browser.awaitNewDocument("the next page");
     }
 
     private static List<JsonNode> keysOf(WebClient api, String authorization) throws Exception {
@@ -675,6 +675,11 @@ class BrowserTest {
     }
 
     private void signInAs(String user) {
+        // signed out whatever the test before left (one that failed midway is still signed in,
+        // and /signin then shows no form)
+        if (browser.driver().getCurrentUrl().startsWith(url)) {
+            browser.driver().manage().deleteAllCookies(); // the server's cookies: those of the page shown
+        }
         browser.get(url + "/signin");
         browser.await("the sign-in page", ExpectedConditions.presenceOfElementLocated(By.id("signin-form")));
         browser.find("#username").sendKeys(user);
