@@ -67,10 +67,7 @@ public class DeleteService {
     @Transactional
     public Submission submit(Caller caller, DeleteSubmission delete) {
         String submissionId = SubmissionIds.chosen(delete.submissionId());
-        // an id this server just drew (none was sent) has no earlier task: no query for it
-        Optional<Submission> earlier = submissionId.equals(delete.submissionId())
-                ? submissionIds.earlier(caller, submissionId)
-                : Optional.empty();
+        Optional<Submission> earlier = submissionIds.earlier(caller, delete.submissionId());
         if (earlier.isPresent()) {
             return earlier.get();
         }

@@ -43,12 +43,16 @@ public class SubmissionIds {
 
     /**
      * @param caller the user
-     * @param submissionId a submission id
+     * @param submissionId the submission id the request sent, or null (an id this server draws
+     *     afresh, {@link #chosen}, has no earlier task: no query is made for it)
      * @return the earlier submission with this id, if any
      * @throws ConflictException naming {@code submission_id} if another user used it
      */
     @Transactional(readOnly = true)
     public Optional<Submission> earlier(Caller caller, String submissionId) {
+        if (submissionId == null || submissionId.isEmpty()) {
+            return Optional.empty();
+        }
         Optional<Task> existing = tasks.findBySubmissionId(submissionId);
         if (existing.isPresent() && !caller.owns(existing.get().getOwnerName())) {
             throw new ConflictException("submission_id", "submission_id is already in use");

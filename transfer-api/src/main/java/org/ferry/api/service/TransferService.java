@@ -95,10 +95,7 @@ public class TransferService {
     @Transactional
     public Submission submit(Caller caller, TransferSubmission transfer) {
         String submissionId = SubmissionIds.chosen(transfer.submissionId());
-        // an id this server just drew (none was sent) has no earlier task: no query for it
-        Optional<Submission> earlier = submissionId.equals(transfer.submissionId())
-                ? submissionIds.earlier(caller, submissionId)
-                : Optional.empty();
+        Optional<Submission> earlier = submissionIds.earlier(caller, transfer.submissionId());
         if (earlier.isPresent()) {
             return earlier.get();
         }

@@ -96,8 +96,7 @@ public class SubmissionController {
         try {
             return submit.get();
         } catch (DataIntegrityViolationException raced) {
-            Optional<Submission> earlier =
-                    submissionId == null ? Optional.empty() : submissionIds.earlier(caller, submissionId);
+            Optional<Submission> earlier = submissionIds.earlier(caller, submissionId);
             return earlier.orElseThrow(() -> raced);
         }
     }
