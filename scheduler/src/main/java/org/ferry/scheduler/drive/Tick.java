@@ -21,18 +21,6 @@ public record Tick(Instant now, List<LeasedTask> leased, boolean first, String i
         leased = List.copyOf(leased);
     }
 
-    /**
-     * A pass that renewed the leases (as every pass of a test does).
-     *
-     * @param now the pass's time
-     * @param leased the tasks this instance drives
-     * @param first whether it is the first pass after the start
-     * @param instance this instance's lease name
-     */
-    public Tick(Instant now, List<LeasedTask> leased, boolean first, String instance) {
-        this(now, leased, first, instance, true);
-    }
-
     /** @return the leased transfer tasks */
     public List<LeasedTask> transfers() {
         return leased.stream().filter(LeasedTask::isTransfer).toList();

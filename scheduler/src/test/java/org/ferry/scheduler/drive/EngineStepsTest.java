@@ -76,7 +76,7 @@ class EngineStepsTest {
 
     private Tick tick(Instant now, String instance) {
         List<LeasedTask> leased = tasks.renewLeases(instance, now, now.plusSeconds(30));
-        return new Tick(now, leased, false, instance);
+        return new Tick(now, leased, false, instance, true);
     }
 
     private String status(UUID taskId) {
@@ -114,7 +114,7 @@ class EngineStepsTest {
         tasks.renewLeases("b", Instant.now(), Instant.now().plusSeconds(30)); // b leases both first
         jdbc.update("update task set lease_owner = 'a' where id = ?", mine);
 
-        lostChunks.run(new Tick(Instant.now(), List.of(), false, "a"));
+        lostChunks.run(new Tick(Instant.now(), List.of(), false, "a", true));
 
         assertThat(jdbc.queryForObject("select state from chunk where id = ?", String.class, chunks[0]))
                 .isEqualTo("LOST");
