@@ -46,13 +46,19 @@ public class EndpointServerRows {
                 "select scheme, hostname, port, subject from endpoint_server where endpoint_id = ?"
                         + " order by position, id",
                 (rs, n) -> new EndpointAccess.Server(
-                        rs.getString(1) + "://" + rs.getString(2) + ":" + rs.getInt(3), rs.getString(4)),
+                        EndpointServer.uri(rs.getString(1), rs.getString(2), rs.getInt(3)), rs.getString(4)),
                 endpoint.getId());
         if (!rows.isEmpty()) {
             return rows;
         }
+        EndpointServer fromUrl = fromUrl(endpoint);
+        return List.of(new EndpointAccess.Server(fromUrl.uri(), fromUrl.getSubject()));
+    }
+
+    /** @return the one server an endpoint without server rows has: its {@code url}'s, unsaved */
+    private static EndpointServer fromUrl(Endpoint endpoint) {
         GridFtpUrl url = GridFtpUrl.parse(endpoint.getUrl());
-        return List.of(new EndpointAccess.Server(url.scheme() + "://" + url.host() + ":" + url.port(), null));
+        return new EndpointServer(endpoint.getId(), 0, url.scheme(), url.host(), url.port(), null);
     }
 
     /**
@@ -65,8 +71,7 @@ public class EndpointServerRows {
         if (!rows.isEmpty()) {
             return rows;
         }
-        GridFtpUrl url = GridFtpUrl.parse(endpoint.getUrl());
-        return List.of(new EndpointServer(endpoint.getId(), 0, url.scheme(), url.host(), url.port(), null));
+        return List.of(fromUrl(endpoint));
     }
 
     /**

@@ -101,6 +101,16 @@ public class EndpointServer {
 
     /** @return {@code scheme://hostname:port} */
     public String uri() {
+        return uri(scheme, hostname, port);
+    }
+
+    /**
+     * @param scheme {@code ftp} or {@code gsiftp}
+     * @param hostname host
+     * @param port port
+     * @return {@code scheme://hostname:port}, as {@link #uri()} gives it for a row of these values
+     */
+    public static String uri(String scheme, String hostname, int port) {
         return scheme + "://" + hostname + ":" + port;
     }
 
