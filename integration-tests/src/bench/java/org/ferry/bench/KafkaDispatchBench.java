@@ -57,11 +57,7 @@ final class KafkaDispatchBench {
         if (repos.isEmpty()) {
             repos.add(Path.of("").toAbsolutePath());
         }
-        List<String> serverOptions = new ArrayList<>();
-        String extra = System.getenv("FERRY_BENCH_SERVER_OPTS");
-        if (extra != null && !extra.isBlank()) {
-            serverOptions.addAll(Arrays.asList(extra.trim().split("\\s+")));
-        }
+        List<String> serverOptions = ServiceProcess.benchServerOptions();
         Path base = Scratch.directory(out);
         Path logs = Files.createDirectories(base.resolve("logs"));
         Path sourceRoot = Files.createDirectories(base.resolve("source"));
@@ -161,25 +157,9 @@ final class KafkaDispatchBench {
                     repo, home, logs.resolve("server-" + label + ".log"), serverOptions, arguments)) {
                 server.endpoint("admin#src", source.port());
                 server.endpoint("admin#dst", destination.port());
-                server.awaitEnd(
-                        server.post(
-                                        "/v0.10/transfer",
-                                        ServiceProcess.transfer(
-                                                "admin#src", "admin#dst", "/tiny", "/warm-" + label, true))
-                                .get("task_id")
-                                .asString(),
-                        20,
-                        Duration.ofMinutes(10));
+                server.transferAndAwait("/tiny", "/warm-" + label, 20, Duration.ofMinutes(10));
                 long start = System.nanoTime();
-                JsonNode task = server.awaitEnd(
-                        server.post(
-                                        "/v0.10/transfer",
-                                        ServiceProcess.transfer(
-                                                "admin#src", "admin#dst", "/tiny", "/run-" + label, true))
-                                .get("task_id")
-                                .asString(),
-                        5,
-                        Duration.ofMinutes(10));
+                JsonNode task = server.transferAndAwait("/tiny", "/run-" + label, 5, Duration.ofMinutes(10));
                 double seconds = (System.nanoTime() - start) / 1e9;
                 if (!"SUCCEEDED".equals(task.get("status").asString())) {
                     throw new IllegalStateException("dispatch task ended " + task);

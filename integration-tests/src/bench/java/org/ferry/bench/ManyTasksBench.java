@@ -110,7 +110,7 @@ final class ManyTasksBench {
         Scratch.deleteTree(home);
         String serverLog = name.equals("embedded") ? "many-server.log" : "many-server-" + name + ".log";
         try (ServiceProcess server = ServiceProcess.server(
-                options.repoRoot(), home, logs.resolve(serverLog), serverJvmOptions(), arguments)) {
+                options.repoRoot(), home, logs.resolve(serverLog), ServiceProcess.benchServerOptions(), arguments)) {
             server.endpoint("admin#src", source.port());
             server.endpoint("admin#dst", destination.port());
             Round first = round(server, name + "-first");
@@ -164,17 +164,6 @@ final class ManyTasksBench {
                     best.p99(),
                     best.succeeded()));
         }
-    }
-
-    /**
-     * @return the server's extra JVM options from {@code FERRY_BENCH_SERVER_OPTS} (split at blanks),
-     *     e.g. {@code -XX:StartFlightRecording=filename=/tmp/many.jfr,settings=profile} to profile a run
-     */
-    private static List<String> serverJvmOptions() {
-        String options = System.getenv("FERRY_BENCH_SERVER_OPTS");
-        return options == null || options.isBlank()
-                ? List.of()
-                : List.of(options.trim().split("\\s+"));
     }
 
     private record Round(double tasksPerSecond, double p50, double p99, int succeeded) {}

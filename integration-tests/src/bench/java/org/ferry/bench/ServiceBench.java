@@ -334,25 +334,9 @@ final class ServiceBench {
         try (ServiceProcess server = server(lan, home, "svc-dispatch-" + movers + ".log", arguments)) {
             started.addAll(extras.start());
             // one untimed task first: the movers join the group, the JIT warms up
-            server.awaitEnd(
-                    server.post(
-                                    "/v0.10/transfer",
-                                    ServiceProcess.transfer(
-                                            "admin#src", "admin#dst", "/tiny", "/runs/warm-" + movers, true))
-                            .get("task_id")
-                            .asString(),
-                    20,
-                    Duration.ofMinutes(10));
+            server.transferAndAwait("/tiny", "/runs/warm-" + movers, 20, Duration.ofMinutes(10));
             long start = System.nanoTime();
-            JsonNode task = server.awaitEnd(
-                    server.post(
-                                    "/v0.10/transfer",
-                                    ServiceProcess.transfer(
-                                            "admin#src", "admin#dst", "/tiny", "/runs/run-" + movers, true))
-                            .get("task_id")
-                            .asString(),
-                    20,
-                    Duration.ofMinutes(10));
+            JsonNode task = server.transferAndAwait("/tiny", "/runs/run-" + movers, 20, Duration.ofMinutes(10));
             double seconds = (System.nanoTime() - start) / 1e9;
             if (!"SUCCEEDED".equals(task.get("status").asString())) {
                 throw new IllegalStateException("dispatch task ended " + task);
@@ -473,14 +457,7 @@ final class ServiceBench {
     /** @return seconds from the REST submit to SUCCEEDED; the copy is checked and removed afterwards */
     private double restTransfer(ServiceProcess server, String from, Path runs, String to, int count) throws Exception {
         long start = System.nanoTime();
-        JsonNode task = server.awaitEnd(
-                server.post(
-                                "/v0.10/transfer",
-                                ServiceProcess.transfer("admin#src", "admin#dst", from, "/runs/" + to, true))
-                        .get("task_id")
-                        .asString(),
-                20,
-                Duration.ofMinutes(30));
+        JsonNode task = server.transferAndAwait(from, "/runs/" + to, 20, Duration.ofMinutes(30));
         double seconds = (System.nanoTime() - start) / 1e9;
         if (!"SUCCEEDED".equals(task.get("status").asString())) {
             throw new IllegalStateException("small-files task ended " + task);

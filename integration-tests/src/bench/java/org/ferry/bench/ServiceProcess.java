@@ -253,6 +253,20 @@ final class ServiceProcess implements AutoCloseable {
                         recursive)));
     }
 
+    /**
+     * Submits a recursive transfer from {@code admin#src} to {@code admin#dst} and polls it every
+     * {@code pollMillis} until it ends.
+     *
+     * @return the ended task
+     */
+    JsonNode transferAndAwait(String from, String to, long pollMillis, Duration limit)
+            throws IOException, InterruptedException {
+        String taskId = post("/v0.10/transfer", transfer("admin#src", "admin#dst", from, to, true))
+                .get("task_id")
+                .asString();
+        return awaitEnd(taskId, pollMillis, limit);
+    }
+
     /** Polls the task every {@code pollMillis} until it ends; @return the ended task */
     JsonNode awaitEnd(String taskId, long pollMillis, Duration limit) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
